@@ -1,0 +1,3 @@
+from guidelint.cli import main
+
+main()

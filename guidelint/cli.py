@@ -1,0 +1,145 @@
+"""The `guidelint` command line (click). Exit codes: 0 clean, 1 findings, 2 usage error."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from guidelint import __version__
+from guidelint.config import ConfigError
+
+# Subcommands that live beside their pillar, imported only when used so that
+# `guidelint check` never pays for them. name -> "module:attribute".
+LAZY_COMMANDS: dict[str, str] = {}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx, name):
+        if name in LAZY_COMMANDS:
+            module, attr = LAZY_COMMANDS[name].split(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+def fail(message: str) -> None:
+    """One clear line on stderr, exit code 2."""
+    click.echo(f"guidelint: error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="guidelint")
+def main() -> None:
+    """Keep the documents that steer coding agents true, and prove it in CI."""
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Configuration file (default: nearest guidelint.toml or pyproject.toml).")
+@click.option("--select", multiple=True, help="Rule codes or prefixes to run (replaces config).")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to add.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]),
+              default="text", show_default=True, help="Output format.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to a file instead of stdout.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
+              help="Report only findings not recorded in this baseline file.")
+@click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
+              help="Record today's findings in a baseline file and exit 0.")
+@click.option("--since", metavar="REV", help="Only report on files changed since a git revision.")
+@click.option("--live", is_flag=True, default=None,
+              help="Query MCP servers live (starts the servers the configuration names).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write the result cache.")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: on a TTY).")
+def check(paths, config_file, select, extend_select, ignore, fmt, output, fix, unsafe_fixes,
+          exit_zero, baseline, write_baseline, since, live, jobs, no_cache, color) -> None:
+    """Check Markdown guides, rules files, settings and drivers."""
+    from guidelint.check import CheckOptions, run_check
+
+    options = CheckOptions(
+        paths=list(paths),
+        config_file=config_file,
+        select=_split(select) or None,
+        extend_select=_split(extend_select),
+        ignore=_split(ignore),
+        fix=fix or unsafe_fixes,
+        unsafe_fixes=unsafe_fixes,
+        baseline=baseline,
+        write_baseline=write_baseline,
+        since=since,
+        live=live,
+        jobs=jobs,
+        use_cache=not no_cache,
+    )
+    try:
+        report = run_check(options)
+    except ConfigError as err:
+        fail(str(err))
+    except subprocess.SubprocessError as err:
+        fail(str(err))
+    from guidelint.reporters import renderer
+
+    report.color = (output is None and sys.stdout.isatty()) if color is None else color
+    text = renderer(fmt)(report)
+    if output is not None:
+        from guidelint.fixes import write_atomic
+
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+    if write_baseline is not None:
+        click.echo(f"Wrote {len(report.findings)} finding(s) to {write_baseline}", err=True)
+        sys.exit(0)
+    sys.exit(1 if report.errors and not exit_zero else 0)
+
+
+@main.command()
+@click.argument("code")
+def rule(code: str) -> None:
+    """Print a rule's documentation page (by code or name)."""
+    from guidelint.docs import rule_page
+
+    page = rule_page(code)
+    if page is None:
+        fail(f"unknown rule '{code}' (see `guidelint rules`)")
+    click.echo(page, nl=not page.endswith("\n"))
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def rules_command(fmt: str) -> None:
+    """List every rule: code, name, severity, fixable, summary."""
+    import json
+
+    from guidelint.rules import all_rules
+
+    rows = [
+        {"code": code, "name": r.name, "severity": r.severity.value, "fixable": r.fixable,
+         "summary": r.summary}
+        for code, r in all_rules().items()
+    ]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        fixable = "fix" if row["fixable"] else "   "
+        click.echo(f"{row['code']}  {row['name']:<28} {row['severity']:<8} {fixable}  {row['summary']}")

@@ -1,0 +1,205 @@
+"""Configuration: `[tool.guidelint]` in pyproject.toml or a guidelint.toml, via pydantic.
+
+Every section is a strict model (unknown keys are errors); a bad file becomes one
+ConfigError line naming the file, the line where we can find it, and the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from guidelint.config_base import Section
+from guidelint.findings import Severity
+from guidelint.gotchas.config import GotchasConfig
+from guidelint.runner.config import RunnerConfig
+from guidelint.smoke.config import SmokeConfig
+from guidelint.tools.config import ToolsConfig
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_FILES = ("guidelint.toml", "pyproject.toml")
+
+DEFAULT_INCLUDE = [
+    "docs/**/*.md",
+    "CLAUDE.md",
+    "AGENTS.md",
+    ".claude/**/*.md",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".mcp.json",
+    "scripts/**/*.py",
+]
+
+
+class ConfigError(Exception):
+    """A usage or configuration problem: one line, exit code 2."""
+
+
+class PathsConfig(Section):
+    """Options of GL501 stale-path."""
+
+    ignore: list[str] = Field(
+        default_factory=list, description="globs of referenced paths never reported"
+    )
+
+
+class Config(Section):
+    include: list[str] = Field(default_factory=lambda: list(DEFAULT_INCLUDE))
+    extend_include: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=list)
+    respect_gitignore: bool = True
+    select: list[str] = Field(default_factory=lambda: ["GL"])
+    extend_select: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = Field(default_factory=dict)
+    severity: dict[str, Severity] = Field(default_factory=dict)
+    max_file_size: int = Field(default=5_000_000, gt=0)
+    cache: bool = True
+    cache_dir: str = ".guidelint_cache"
+    jobs: int | None = Field(default=None, ge=1)
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    tools: ToolsConfig = Field(default_factory=ToolsConfig)
+    gotchas: GotchasConfig = Field(default_factory=GotchasConfig)
+    smoke: SmokeConfig = Field(default_factory=SmokeConfig)
+    runner: RunnerConfig = Field(default_factory=RunnerConfig)
+
+
+class LoadedConfig(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    config: Config
+    root: Path  # the folder holding the configuration, else the start folder
+    source: Path | None  # the file it came from
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / "guidelint.toml"
+        if candidate.is_file():
+            return candidate
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and _mentions_guidelint(candidate):
+            return candidate
+    return None
+
+
+def _mentions_guidelint(path: Path) -> bool:
+    try:
+        return "[tool.guidelint" in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def load_config(start: Path, explicit: Path | None = None) -> LoadedConfig:
+    path = explicit or find_config_file(start)
+    if path is None:
+        root = start.resolve() if start.is_dir() else start.resolve().parent
+        return LoadedConfig(config=Config(), root=root, source=None)
+    raw = _read_table(path)
+    return LoadedConfig(config=parse_config(raw, path), root=path.resolve().parent, source=path)
+
+
+def _read_table(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read configuration: {err}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    if path.name == "pyproject.toml":
+        return data.get("tool", {}).get("guidelint", {})
+    return data
+
+
+def parse_config(raw: dict[str, Any], path: Path) -> Config:
+    try:
+        config = Config.model_validate(raw)
+    except ValidationError as err:
+        raise ConfigError(_describe(err, path)) from None
+    check_rule_selectors(config, path)
+    return config
+
+
+def _table_name(path: Path) -> str:
+    return "[tool.guidelint]" if path.name == "pyproject.toml" else "guidelint.toml"
+
+
+def _describe(err: ValidationError, path: Path) -> str:
+    """The first validation error as `file:line: table key: problem`."""
+    first = err.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    key = ".".join(loc)
+    line = _line_of(path, loc[-1] if loc else "")
+    where = f"{path}:{line}" if line else str(path)
+    if first["type"] == "extra_forbidden":
+        known = _known_keys(loc[:-1])
+        hint = difflib.get_close_matches(loc[-1], known, n=1)
+        suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+        return f"{where}: {_table_name(path)} unknown key '{key}'{suggestion}"
+    value = first.get("input")
+    return f"{where}: {_table_name(path)} key '{key}': {first['msg']} (got {value!r})"
+
+
+def _known_keys(loc: list[str]) -> list[str]:
+    model: Any = Config
+    for part in loc:
+        fields = {f.alias or name: f for name, f in model.model_fields.items()}
+        field = fields.get(part)
+        annotation = getattr(field, "annotation", None)
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return []
+        model = annotation
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _line_of(path: Path, key: str) -> int | None:
+    if not key:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.MULTILINE)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def check_rule_selectors(config: Config, path: Path | None) -> None:
+    """Every code or prefix in select/ignore/per-file-ignores/severity must name rules."""
+    from guidelint.rules import all_rules
+
+    codes = list(all_rules())
+    where = f"{path}: {_table_name(path)}" if path else "command line:"
+    groups = {
+        "select": config.select,
+        "extend-select": config.extend_select,
+        "ignore": config.ignore,
+        "severity": list(config.severity),
+    }
+    for pattern, selectors in config.per_file_ignores.items():
+        groups[f"per-file-ignores.{pattern}"] = selectors
+    for key, selectors in groups.items():
+        for selector in selectors:
+            validate_selector(selector, codes, f"{where} {key}")
+
+
+def validate_selector(selector: str, codes: list[str], where: str) -> None:
+    upper = selector.upper()
+    if upper == "ALL" or any(code.startswith(upper) for code in codes):
+        return
+    hint = difflib.get_close_matches(upper, codes, n=1)
+    suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+    raise ConfigError(f"{where}: unknown rule code '{selector}'{suggestion}")

@@ -1,0 +1,108 @@
+"""Which files to check: configured globs, explicit paths, minus what git ignores."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pathspec
+
+from guidelint.config import Config
+from guidelint.sources import MARKDOWN_SUFFIXES
+
+ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
+
+
+def _spec(patterns: list[str]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
+def git_files(root: Path) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files under root, or None outside git."""
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if result.returncode != 0:
+        return None
+    names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return sorted({n for n in names if n and os.path.isfile(os.path.join(root, n))})
+
+
+def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
+    """Every file under root, honouring a root .gitignore when git is not available."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        rel_folder = os.path.relpath(folder, root)
+        rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in ALWAYS_SKIPPED
+            and not (ignore and ignore.match_file(f"{rel_folder}{d}/"))
+        )
+        for name in files:
+            rel = f"{rel_folder}{name}"
+            if not (ignore and ignore.match_file(rel)):
+                found.append(rel)
+    return sorted(found)
+
+
+def project_files(root: Path, config: Config) -> list[str]:
+    """All candidate files of the project, relative to root (cached per call site)."""
+    if config.respect_gitignore:
+        listed = git_files(root)
+        if listed is not None:
+            return listed
+        gitignore = root / ".gitignore"
+        if gitignore.is_file():
+            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            return walk_files(root, _spec(lines + [f"{config.cache_dir}/"]))
+    return walk_files(root, _spec([f"{config.cache_dir}/"]))
+
+
+def discover(root: Path, config: Config, paths: list[Path] | None = None) -> list[str]:
+    """Files to check, relative to root, sorted.
+
+    With no paths, the configured include globs select from the project. A file
+    argument is always checked; a folder argument selects its Markdown files and
+    whatever the include globs select inside it.
+    """
+    include = _spec(config.include + config.extend_include)
+    exclude = _spec(config.exclude)
+    candidates = project_files(root, config)
+    if not paths:
+        return [f for f in candidates if include.match_file(f) and not exclude.match_file(f)]
+
+    chosen: set[str] = set()
+    for path in paths:
+        absolute = path.resolve()
+        try:
+            rel = absolute.relative_to(root).as_posix()
+        except ValueError:
+            rel = None
+        if absolute.is_file():
+            chosen.add(rel if rel is not None else absolute.as_posix())
+            continue
+        if rel == ".":
+            chosen.update(discover(root, config))
+            continue
+        if rel is None:
+            # A folder outside the project: walk it on its own terms.
+            sub_root = absolute
+            for f in project_files(sub_root, config):
+                if f.lower().endswith(MARKDOWN_SUFFIXES) or include.match_file(f):
+                    chosen.add((sub_root / f).as_posix())
+            continue
+        prefix = rel.rstrip("/") + "/"
+        for f in candidates:
+            if f.startswith(prefix) and not exclude.match_file(f):
+                if f.lower().endswith(MARKDOWN_SUFFIXES) or include.match_file(f):
+                    chosen.add(f)
+    return sorted(chosen)

@@ -1,0 +1,193 @@
+"""The pipeline: load each file, run the selected rules, apply suppressions.
+
+Data flows one way: discover -> load/parse -> rules -> findings -> suppress.
+Reporting, fixing and baselines happen after, on the collected findings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pathspec
+
+from guidelint.config import Config
+from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.rules import all_rules
+from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile, Unreadable, load
+from guidelint.suppress import Suppression, suppressions_for
+
+# Below this many files a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 64
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rule codes run, and per-file exceptions."""
+
+    codes: frozenset[str]
+    per_file_ignores: tuple[tuple[pathspec.PathSpec, tuple[str, ...]], ...] = ()
+    severity: tuple[tuple[str, Severity], ...] = ()
+
+    def enabled_for(self, code: str, rel: str) -> bool:
+        if code not in self.codes:
+            return False
+        for spec, prefixes in self.per_file_ignores:
+            if spec.match_file(rel) and any(_matches(code, p) for p in prefixes):
+                return False
+        return True
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        best = None
+        for prefix, severity in self.severity:
+            if _matches(code, prefix) and (best is None or len(prefix) > len(best[0])):
+                best = (prefix, severity)
+        return best[1] if best else default
+
+
+def _matches(code: str, selector: str) -> bool:
+    selector = selector.upper()
+    return selector == "ALL" or code.startswith(selector)
+
+
+def select_codes(
+    codes: Iterable[str], select: list[str], ignore: list[str]
+) -> frozenset[str]:
+    """ruff-style: the longest matching selector decides; ignore wins ties."""
+    enabled = set()
+    for code in codes:
+        best_select = max((len(s) for s in select if _matches(code, s)), default=-1)
+        best_ignore = max((len(s) for s in ignore if _matches(code, s)), default=-1)
+        if best_select >= 0 and best_select > best_ignore:
+            enabled.add(code)
+    return frozenset(enabled)
+
+
+def build_selection(config: Config) -> Selection:
+    codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
+    per_file = tuple(
+        (pathspec.PathSpec.from_lines("gitwildmatch", [pattern]), tuple(selectors))
+        for pattern, selectors in config.per_file_ignores.items()
+    )
+    return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))
+
+
+class Engine:
+    def __init__(self, project: Project, selection: Selection) -> None:
+        self.project = project
+        self.selection = selection
+        rules = all_rules()
+        self.rules = [rules[code]() for code in rules if code in selection.codes]
+        self._by_code = {code: cls() for code, cls in rules.items()}
+
+    # -- one file -------------------------------------------------------------
+
+    def check_file(self, rel: str) -> list[Finding]:
+        """Every finding for one file; never raises for bad input."""
+        try:
+            file = load(self.project.root / rel, rel, self.project.config.max_file_size)
+        except Unreadable as error:
+            if not self.selection.enabled_for("GL001", rel):
+                return []
+            return [self._by_code["GL001"].from_error(rel, error)]
+        return self.check_source(file)
+
+    def check_source(self, file: SourceFile) -> list[Finding]:
+        findings: list[Finding] = []
+        ran: set[str] = set()
+        for rule in self.rules:
+            if not self.selection.enabled_for(rule.code, file.rel):
+                continue
+            try:
+                if not rule.applies_to(file, self.project):
+                    continue
+                ran.add(rule.code)
+                findings.extend(rule.check(file, self.project))
+            except Exception as error:  # one broken rule must not stop the others
+                findings.append(self._by_code["GL000"].from_exception(file, rule.code, error))
+        findings = [self._with_severity(f) for f in findings]
+        return sorted(self._suppress(file, findings, ran), key=lambda f: f.sort_key)
+
+    def _with_severity(self, finding: Finding) -> Finding:
+        severity = self.selection.severity_of(finding.code, finding.severity)
+        if severity == finding.severity:
+            return finding
+        return dataclasses.replace(finding, severity=severity)
+
+    def _suppress(self, file: SourceFile, findings: list[Finding], ran: set[str]) -> list[Finding]:
+        try:
+            suppressions = suppressions_for(file)
+        except Exception:  # a malformed directive never costs the real findings
+            suppressions = []
+        if not suppressions:
+            return findings
+        kept = [f for f in findings if not _suppressed(f, suppressions)]
+        if self.selection.enabled_for("GL002", file.rel):
+            kept.extend(self._unused(file, suppressions, ran))
+        return kept
+
+    def _unused(self, file: SourceFile, suppressions: list[Suppression], ran: set[str]):
+        gl002 = self._by_code["GL002"]
+        for sup in suppressions:
+            if sup.codes is None:
+                if not sup.used:
+                    yield gl002.from_suppression(file, sup, [])
+                continue
+            # Only judge codes that actually ran here: a disabled rule proves nothing.
+            idle = sorted(
+                c for c in sup.codes if c not in sup.used and any(r.startswith(c) for r in ran)
+            )
+            if idle:
+                yield gl002.from_suppression(file, sup, idle)
+
+    # -- many files -------------------------------------------------------------
+
+    def check_files(self, rels: list[str], jobs: int | None = None) -> list[Finding]:
+        jobs = jobs or self.project.config.jobs or os.cpu_count() or 1
+        if jobs > 1 and len(rels) >= PARALLEL_THRESHOLD:
+            findings = _check_in_pool(self, rels, jobs)
+        else:
+            findings = [f for rel in rels for f in self.check_file(rel)]
+        return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
+    hit = False
+    for sup in suppressions:
+        if sup.covers(finding.code, finding.line):
+            sup.used.update(
+                c for c in (sup.codes or {finding.code}) if finding.code.startswith(c)
+            )
+            hit = True
+    return hit
+
+
+_POOL_ENGINE: Engine | None = None
+
+
+def _pool_check(chunk: list[str]) -> list[Finding]:
+    assert _POOL_ENGINE is not None
+    return [f for rel in chunk for f in _POOL_ENGINE.check_file(rel)]
+
+
+def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
+    """Fork workers that inherit the engine; interleaved chunks balance big files."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _POOL_ENGINE
+    _POOL_ENGINE = engine
+    chunks = [rels[i::jobs * 4] for i in range(jobs * 4)]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            results = list(pool.map(_pool_check, chunks))
+    except (OSError, ValueError, RuntimeError):  # no fork here: do it in-process
+        results = [_pool_check(chunk) for chunk in chunks]
+    finally:
+        _POOL_ENGINE = None
+    return [f for result in results for f in result]

@@ -1,0 +1,1 @@
+"""Gotchas files: entries, the row cap and the LESSONS index."""

@@ -1,0 +1,334 @@
+"""The Markdown document model: parse once with markdown-it-py, keep exact spans.
+
+markdown-it-py gives block tokens line maps only. We recover character offsets in
+one place: the inline rules that build code spans, links and inline HTML are
+wrapped to record their start/end position in the inline source, and each inline
+block knows how its (container-stripped) lines map back onto the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from guidelint.spans import LineIndex, Span
+
+FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|\Z)", re.DOTALL)
+
+
+@dataclass(slots=True)
+class Block:
+    """A run of inline Markdown (paragraph, heading, table cell) and its context."""
+
+    kind: str  # "paragraph" | "heading" | "table_cell"
+    text: str  # the inline source, container prefixes stripped
+    line: int  # 1-based first line
+    section: str  # text of the nearest heading above, "" at top level
+    list_depth: int  # 0 outside lists
+    in_blockquote: bool
+    table_header: str | None = None  # header text of the cell's column
+    table_row_is_header: bool = False
+    _line_offsets: list[int] = field(default_factory=list, repr=False)
+
+    def offset(self, pos: int) -> int:
+        """Map a position in `text` to a character offset in the file."""
+        line_no = self.text.count("\n", 0, pos)
+        line_start = self.text.rfind("\n", 0, pos) + 1
+        return self._line_offsets[line_no] + (pos - line_start)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeSpan:
+    content: str
+    span: Span  # includes the backticks
+    block: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    info: str  # the whole info string
+    lang: str  # first word of the info string, lower-cased
+    content: str
+    span: Span  # from the opening fence to the end of the closing one
+    line: int  # line of the opening fence
+    content_line: int  # line of the first content line
+    closed: bool
+    section: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    span: Span
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    span: Span
+    line: int
+    end_line: int  # last line (inclusive)
+    depth: int  # 1 for a top-level item
+    ordered: bool
+    children: tuple[Token, ...] = field(repr=False, default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    href: str
+    span: Span
+    block: Block
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlComment:
+    body: str  # text between <!-- and -->, stripped
+    span: Span
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FrontMatter:
+    text: str  # without the --- fences
+    span: Span
+    content_line: int  # 1-based line of the first front matter line
+
+
+@dataclass(slots=True)
+class MarkdownDocument:
+    text: str
+    lines: LineIndex
+    tokens: list[Token]
+    code_spans: list[CodeSpan] = field(default_factory=list)
+    fences: list[Fence] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    list_items: list[ListItem] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    html_comments: list[HtmlComment] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    front_matter: FrontMatter | None = None
+
+
+def _record_positions(rule):
+    """Wrap an inline rule so the first token it pushes remembers where it came from."""
+
+    def wrapped(state, silent):
+        if not silent and state.pending:
+            state.pushPending()  # else the pending text would be the first token
+        start = state.pos
+        count = len(state.tokens)
+        ok = rule(state, silent)
+        if ok and not silent and len(state.tokens) > count:
+            state.tokens[count].meta["pos"] = (start, state.pos)
+        return ok
+
+    return wrapped
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+    for name in ("backticks", "link", "autolink", "html_inline"):
+        index = md.inline.ruler.__find__(name)
+        rule = md.inline.ruler.__rules__[index]
+        md.inline.ruler.at(name, _record_positions(rule.fn))
+    return md
+
+
+def _inline_line_offsets(content: str, first_line: int, lines: LineIndex, cursor: dict) -> list[int]:
+    """File offset of the start of each line of an inline block's content."""
+    offsets = []
+    for i, content_line in enumerate(content.split("\n")):
+        line_no = first_line + i
+        source = lines.line_text(line_no)
+        base = lines.line_starts[min(line_no, lines.line_count) - 1]
+        if content_line and source.endswith(content_line):
+            column = len(source) - len(content_line)
+        else:
+            # Table cells and headings: find the text, left to right along the line.
+            start = cursor.get(line_no, 0)
+            found = source.find(content_line, start) if content_line else -1
+            if found == -1:
+                found = source.find(content_line.strip()) if content_line.strip() else -1
+            column = max(found, 0)
+            cursor[line_no] = column + len(content_line)
+        offsets.append(base + column)
+    return offsets
+
+
+def _blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
+    """Replace front matter with spaces so offsets and lines stay exact."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return text, None
+    front = FrontMatter(text=match.group(1) or "", span=Span(0, match.end()), content_line=2)
+    blanked = re.sub(r"[^\r\n]", " ", match.group(0))
+    return blanked + text[match.end() :], front
+
+
+def parse_markdown(text: str) -> MarkdownDocument:
+    """Parse Markdown into a document whose every element has an exact span."""
+    source, front = _blank_front_matter(text)
+    lines = LineIndex(text)
+    tokens = _parser().parse(source)
+    doc = MarkdownDocument(text=text, lines=lines, tokens=tokens, front_matter=front)
+    _walk(doc, tokens)
+    return doc
+
+
+def _line_span(lines: LineIndex, first: int, last: int) -> Span:
+    """Span from the start of 1-based line `first` to the end of line `last`."""
+    start = lines.offset(first, 1)
+    return Span(start, max(start, lines.line_end(min(last, lines.line_count))))
+
+
+def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
+    lines = doc.lines
+    section = ""
+    list_depth = 0
+    list_ordered: list[bool] = []
+    quote_depth = 0
+    open_items: list[tuple[Token, int]] = []
+    table_headers: list[str] = []
+    in_thead = False
+    cell_index = 0
+    block_kind = "paragraph"
+    heading_level = 0
+    cursor: dict[int, int] = {}
+
+    for index, token in enumerate(tokens):
+        kind = token.type
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            list_depth += 1
+            list_ordered.append(kind == "ordered_list_open")
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            list_depth -= 1
+            list_ordered.pop()
+        elif kind == "list_item_open":
+            open_items.append((token, index))
+        elif kind == "list_item_close" and open_items:
+            item, start_index = open_items.pop()
+            first, last = item.map if item.map else (0, 1)
+            doc.list_items.append(
+                ListItem(
+                    span=_line_span(lines, first + 1, last),
+                    line=first + 1,
+                    end_line=max(first + 1, last),
+                    depth=list_depth,
+                    ordered=list_ordered[-1] if list_ordered else False,
+                    children=tuple(tokens[start_index + 1 : index]),
+                )
+            )
+        elif kind == "blockquote_open":
+            quote_depth += 1
+        elif kind == "blockquote_close":
+            quote_depth -= 1
+        elif kind == "heading_open":
+            block_kind, heading_level = "heading", int(token.tag[1:])
+        elif kind == "heading_close":
+            block_kind = "paragraph"
+        elif kind == "thead_open":
+            in_thead, table_headers = True, []
+        elif kind == "thead_close":
+            in_thead = False
+        elif kind == "tr_open":
+            cell_index = 0
+        elif kind in ("th_open", "td_open"):
+            block_kind = "table_cell"
+        elif kind in ("th_close", "td_close"):
+            block_kind, cell_index = "paragraph", cell_index + 1
+        elif kind == "table_close":
+            table_headers = []
+        elif kind == "inline" and token.map:
+            header = None
+            if block_kind == "table_cell":
+                if in_thead:
+                    table_headers.append(token.content)
+                header = table_headers[cell_index] if cell_index < len(table_headers) else None
+            block = Block(
+                kind=block_kind,
+                text=token.content,
+                line=token.map[0] + 1,
+                section=section,
+                list_depth=list_depth,
+                in_blockquote=quote_depth > 0,
+                table_header=header,
+                table_row_is_header=in_thead,
+                _line_offsets=_inline_line_offsets(token.content, token.map[0] + 1, lines, cursor),
+            )
+            doc.blocks.append(block)
+            if block_kind == "heading":
+                text = token.content.strip()
+                first, last = token.map
+                doc.headings.append(
+                    Heading(heading_level, text, _line_span(lines, first + 1, last), first + 1)
+                )
+                section = text
+            _collect_inline(doc, block, token.children or [])
+        elif kind in ("fence", "code_block") and token.map:
+            _add_fence(doc, token, section)
+        elif kind == "html_block" and token.map:
+            _add_block_comments(doc, token)
+
+
+def _collect_inline(doc: MarkdownDocument, block: Block, children: list[Token]) -> None:
+    for child in children:
+        pos = child.meta.get("pos") if child.meta else None
+        if pos is None:
+            continue
+        span = Span(block.offset(pos[0]), block.offset(pos[1]))
+        if child.type == "code_inline":
+            doc.code_spans.append(CodeSpan(child.content, span, block))
+        elif child.type == "link_open":
+            doc.links.append(Link(str(child.attrs.get("href", "")), span, block))
+        elif child.type == "html_inline" and child.content.startswith("<!--"):
+            _add_comment(doc, child.content, span)
+
+
+def _add_comment(doc: MarkdownDocument, raw: str, span: Span) -> None:
+    body = raw[4:]
+    body = body[:-3] if body.endswith("-->") else body
+    start = doc.lines.position(span.start)
+    end = doc.lines.position(max(span.start, span.end - 1))
+    doc.html_comments.append(HtmlComment(body.strip(), span, start.line, end.line))
+
+
+def _add_block_comments(doc: MarkdownDocument, token: Token) -> None:
+    first, last = token.map
+    region = _line_span(doc.lines, first + 1, last)
+    text = doc.text[region.start : region.end]
+    for match in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.DOTALL):
+        span = Span(region.start + match.start(), region.start + match.end())
+        _add_comment(doc, doc.text[span.start : span.end], span)
+
+
+def _add_fence(doc: MarkdownDocument, token: Token, section: str) -> None:
+    first, last = token.map
+    lines = doc.lines
+    info = token.info.strip()
+    is_fence = token.type == "fence"
+    closing = lines.line_text(last).strip() if is_fence else ""
+    marker = token.markup[:1] or "`"
+    closed = (not is_fence) or (
+        last > first + 1
+        and len(closing) >= len(token.markup)
+        and closing == marker * len(closing)
+    )
+    doc.fences.append(
+        Fence(
+            info=info,
+            lang=info.split()[0].lower() if info else "",
+            content=token.content,
+            span=_line_span(lines, first + 1, last),
+            line=first + 1,
+            content_line=first + 2 if is_fence else first + 1,
+            closed=closed,
+            section=section,
+        )
+    )

@@ -1,0 +1,65 @@
+"""`path:line:col: CODE message`, the source line with a caret, and a summary."""
+
+from __future__ import annotations
+
+import click
+
+from guidelint.findings import Severity
+from guidelint.reporters import Report
+
+
+def render(report: Report) -> str:
+    style = _styler(report.color)
+    out = []
+    for f in report.findings:
+        where = style(f"{f.path}:{f.line}:{f.column}:", bold=True)
+        color = "red" if f.severity is Severity.ERROR else "yellow"
+        fixable = style(" [*]", fg="cyan") if f.fix else ""
+        out.append(f"{where} {style(f.code, fg=color, bold=True)}{fixable} {f.message}")
+        if report.show_source:
+            out.extend(_excerpt(report, f, style))
+    out.append(_summary(report, style))
+    return "\n".join(out) + "\n"
+
+
+def _excerpt(report: Report, f, style) -> list[str]:
+    source = report.source_line(f.path, f.line)
+    if not source.strip():
+        return []
+    source = source.expandtabs(1)  # keep columns aligned with the caret
+    width = f.end_column - f.column if f.end_line == f.line else len(source) - f.column + 1
+    width = max(1, min(width, len(source) - f.column + 1))
+    gutter = f"{f.line:>5} | "
+    caret = " " * (len(gutter) - 2) + "| " + " " * (f.column - 1) + "^" * width
+    return [style(gutter, dim=True) + source, style(caret, fg="red")]
+
+
+def _summary(report: Report, style) -> str:
+    s = report.summary()
+    parts = []
+    if s["fixed"]:
+        parts.append(f"Fixed {s['fixed']} finding{_plural(s['fixed'])}.")
+    if not report.findings:
+        parts.append(f"All checks passed ({_files(s['files_checked'])} checked).")
+        return style(" ".join(parts), fg="green")
+    parts.append(
+        f"Found {s['errors']} error{_plural(s['errors'])} and "
+        f"{s['warnings']} warning{_plural(s['warnings'])} in {_files(s['files_checked'])}."
+    )
+    if s["fixable"]:
+        parts.append(f"[*] {s['fixable']} fixable with --fix.")
+    return style(" ".join(parts), bold=True)
+
+
+def _files(n: int) -> str:
+    return f"{n} file{_plural(n)}"
+
+
+def _plural(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _styler(color: bool):
+    if color:
+        return click.style
+    return lambda text, **_: text

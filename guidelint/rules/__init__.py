@@ -1,0 +1,38 @@
+"""The rule registry: every `glNNN_*.py` module in this package holds one rule.
+
+Adding a rule means adding its module here and its page in `rules/GLNNN.md`;
+nothing else registers it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+
+from guidelint.rules.base import Rule
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> dict[str, type[Rule]]:
+    """Rule classes by code, in code order."""
+    found: dict[str, type[Rule]] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("gl"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule:
+                if value.__module__ == module.__name__ and getattr(value, "code", None):
+                    if value.code in found:
+                        raise RuntimeError(f"rule code {value.code} defined twice")
+                    found[value.code] = value
+    return dict(sorted(found.items()))
+
+
+def rule_by_name_or_code(key: str) -> type[Rule] | None:
+    key_upper = key.upper()
+    for code, rule in all_rules().items():
+        if code == key_upper or rule.name == key:
+            return rule
+    return None

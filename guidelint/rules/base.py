@@ -1,0 +1,55 @@
+"""What a rule is: metadata plus a check that yields findings. Rules never print."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from guidelint.findings import Finding, Fix, Severity
+from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
+
+
+class Rule:
+    code: ClassVar[str]  # "GL" + 3 digits, stable forever
+    name: ClassVar[str]  # kebab-case
+    summary: ClassVar[str]  # one line
+    severity: ClassVar[Severity] = Severity.ERROR
+    fixable: ClassVar[bool] = False
+    # Which files the engine hands to `check`: "markdown", "json", "python".
+    file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        """Narrow further than file_kinds (e.g. only gotchas files)."""
+        return file.kind in self.file_kinds
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        raise NotImplementedError
+
+    def finding(
+        self,
+        file: SourceFile,
+        span: Span,
+        message: str,
+        fix: Fix | None = None,
+        severity: Severity | None = None,
+    ) -> Finding:
+        lines = file.lines
+        start = lines.position(span.start)
+        end = lines.position(span.end)
+        return Finding(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            path=file.rel,
+            line=start.line,
+            column=start.column,
+            end_line=end.line,
+            end_column=end.column,
+            fix=fix,
+            snippet=file.text[span.start : span.end][:200],
+        )

@@ -1,0 +1,21 @@
+"""GL000 internal-error: a rule crashed on a file; the run goes on without it."""
+
+from __future__ import annotations
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+from guidelint.spans import Span
+
+
+class InternalError(Rule):
+    code = "GL000"
+    name = "internal-error"
+    summary = "A rule failed on this file; the other rules and files were still checked."
+    severity = Severity.ERROR
+    file_kinds = frozenset()  # produced by the engine, never run as a check
+
+    def from_exception(self, file, rule_code: str, error: BaseException) -> Finding:
+        detail = f"{type(error).__name__}: {error}".strip()
+        return self.finding(
+            file, Span(0, 0), f"rule {rule_code} failed on this file ({detail}); please report it"
+        )

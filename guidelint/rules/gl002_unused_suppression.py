@@ -1,0 +1,20 @@
+"""GL002 unused-suppression: a guidelint directive that suppressed nothing."""
+
+from __future__ import annotations
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class UnusedSuppression(Rule):
+    code = "GL002"
+    name = "unused-suppression"
+    summary = "A suppression comment that suppresses no finding."
+    severity = Severity.WARNING
+    file_kinds = frozenset()  # produced by the engine after suppressions are applied
+
+    def from_suppression(self, file, suppression, codes: list[str]) -> Finding:
+        what = ", ".join(codes) if codes else "any rule"
+        return self.finding(
+            file, suppression.span, f"suppression of {what} suppresses nothing; remove it"
+        )

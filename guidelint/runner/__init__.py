@@ -1,0 +1,1 @@
+"""Running guide examples in isolated workers."""

@@ -1,0 +1,1 @@
+"""Smoke-gate arithmetic exact to the Hugging Face Trainer."""

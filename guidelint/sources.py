@@ -1,0 +1,88 @@
+"""Reading files to check: classify, decode, and turn unreadable input into a reason."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from guidelint.spans import LineIndex
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+
+
+def file_kind(rel: str) -> str:
+    """'markdown', 'json', 'python' or 'other', from the file name."""
+    lower = rel.lower()
+    if lower.endswith(MARKDOWN_SUFFIXES):
+        return "markdown"
+    if lower.endswith(".json"):
+        return "json"
+    if lower.endswith(".py"):
+        return "python"
+    return "other"
+
+
+class Unreadable(Exception):
+    """A file that cannot be checked; `line` points at the problem when known."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+@dataclass
+class SourceFile:
+    path: Path  # absolute
+    rel: str  # relative to the project root, POSIX separators
+    text: str
+    kind: str = field(default="")
+
+    def __post_init__(self) -> None:
+        self.kind = self.kind or file_kind(self.rel)
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        return LineIndex(self.text)
+
+    @cached_property
+    def markdown(self):
+        from guidelint.markdown import parse_markdown
+
+        return parse_markdown(self.text)
+
+    @cached_property
+    def json(self) -> Any:
+        """The parsed JSON value; raises json.JSONDecodeError on bad JSON."""
+        return json.loads(self.text)
+
+
+def decode(data: bytes, max_size: int) -> str:
+    """Bytes to text, or Unreadable naming the reason and where."""
+    if len(data) > max_size:
+        raise Unreadable(
+            f"file is too large to check ({len(data):,} bytes > max-file-size {max_size:,})"
+        )
+    if b"\0" in data[:8192]:
+        raise Unreadable("file is binary (contains NUL bytes), not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise Unreadable(
+            f"file is not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})",
+            line,
+            column,
+        ) from None
+    return text
+
+
+def load(path: Path, rel: str, max_size: int) -> SourceFile:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise Unreadable(f"cannot read file: {err.strerror or err}") from None
+    return SourceFile(path=path, rel=rel, text=decode(data, max_size))

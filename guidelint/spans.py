@@ -1,0 +1,64 @@
+"""Character offsets are the truth; 1-based line/column come from one LineIndex."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+
+
+class LineIndex:
+    """Maps character offsets of a text to 1-based (line, column) and back."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.line_starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+    def position(self, offset: int) -> Position:
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return Position(line + 1, offset - self.line_starts[line] + 1)
+
+    def offset(self, line: int, column: int = 1) -> int:
+        """Offset of a 1-based line/column, clamped into the text."""
+        line = max(1, min(line, len(self.line_starts)))
+        return min(self.line_starts[line - 1] + column - 1, len(self.text))
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its line ending."""
+        if line < 1 or line > len(self.line_starts):
+            return ""
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")
+
+    def line_end(self, line: int) -> int:
+        """Offset just past the last character of a line (before its line ending)."""
+        return self.line_starts[line - 1] + len(self.line_text(line))
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range [start, end) of character offsets in one text."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} before start {self.start}")

@@ -1,0 +1,1 @@
+"""Tool sources: MCP servers (live or snapshot) and the coding agent's built-ins."""
