@@ -15,7 +15,7 @@ ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
 
 
 def _spec(patterns: list[str]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def git_files(root: Path) -> list[str] | None:

@@ -70,7 +70,7 @@ def select_codes(
 def build_selection(config: Config) -> Selection:
     codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
     per_file = tuple(
-        (pathspec.PathSpec.from_lines("gitwildmatch", [pattern]), tuple(selectors))
+        (pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()
     )
     return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))

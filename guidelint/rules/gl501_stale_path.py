@@ -58,7 +58,7 @@ class StalePath(Rule):
     def check(self, file, project) -> Iterator[Finding]:
         ignore = project.memo(
             "GL501.ignore",
-            lambda: pathspec.PathSpec.from_lines("gitwildmatch", project.config.paths.ignore),
+            lambda: pathspec.GitIgnoreSpec.from_lines(project.config.paths.ignore),
         )
         doc_dir = posixpath.dirname(file.rel)
         for span in file.markdown.code_spans:
