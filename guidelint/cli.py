@@ -46,30 +46,73 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Configuration file (default: nearest guidelint.toml or pyproject.toml).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
+)
 @click.option("--select", multiple=True, help="Rule codes or prefixes to run (replaces config).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to add.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]),
-              default="text", show_default=True, help="Output format.")
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to a file instead of stdout.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to a file instead of stdout.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
-              help="Report only findings not recorded in this baseline file.")
-@click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
-              help="Record today's findings in a baseline file and exit 0.")
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Report only findings not recorded in this baseline file.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Record today's findings in a baseline file and exit 0.",
+)
 @click.option("--since", metavar="REV", help="Only report on files changed since a git revision.")
-@click.option("--live", is_flag=True, default=None,
-              help="Query MCP servers live (starts the servers the configuration names).")
+@click.option(
+    "--live",
+    is_flag=True,
+    default=None,
+    help="Query MCP servers live (starts the servers the configuration names).",
+)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the result cache.")
-@click.option("--color/--no-color", default=None, help="Colour the text output (default: on a TTY).")
-def check(paths, config_file, select, extend_select, ignore, fmt, output, fix, unsafe_fixes,
-          exit_zero, baseline, write_baseline, since, live, jobs, no_cache, color) -> None:
+@click.option(
+    "--color/--no-color", default=None, help="Colour the text output (default: on a TTY)."
+)
+def check(
+    paths,
+    config_file,
+    select,
+    extend_select,
+    ignore,
+    fmt,
+    output,
+    fix,
+    unsafe_fixes,
+    exit_zero,
+    baseline,
+    write_baseline,
+    since,
+    live,
+    jobs,
+    no_cache,
+    color,
+) -> None:
     """Check Markdown guides, rules files, settings and drivers."""
     from guidelint.check import CheckOptions, run_check
 
@@ -124,8 +167,9 @@ def rule(code: str) -> None:
 
 
 @main.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def rules_command(fmt: str) -> None:
     """List every rule: code, name, severity, fixable, summary."""
     import json
@@ -133,8 +177,13 @@ def rules_command(fmt: str) -> None:
     from guidelint.rules import all_rules
 
     rows = [
-        {"code": code, "name": r.name, "severity": r.severity.value, "fixable": r.fixable,
-         "summary": r.summary}
+        {
+            "code": code,
+            "name": r.name,
+            "severity": r.severity.value,
+            "fixable": r.fixable,
+            "summary": r.summary,
+        }
         for code, r in all_rules().items()
     ]
     if fmt == "json":
@@ -142,4 +191,6 @@ def rules_command(fmt: str) -> None:
         return
     for row in rows:
         fixable = "fix" if row["fixable"] else "   "
-        click.echo(f"{row['code']}  {row['name']:<28} {row['severity']:<8} {fixable}  {row['summary']}")
+        click.echo(
+            f"{row['code']}  {row['name']:<28} {row['severity']:<8} {fixable}  {row['summary']}"
+        )

@@ -22,7 +22,16 @@ def git_files(root: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under root, or None outside git."""
     try:
         result = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            [
+                "git",
+                "-C",
+                str(root),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
             capture_output=True,
             timeout=60,
             check=False,
@@ -44,8 +53,7 @@ def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
         dirs[:] = sorted(
             d
             for d in dirs
-            if d not in ALWAYS_SKIPPED
-            and not (ignore and ignore.match_file(f"{rel_folder}{d}/"))
+            if d not in ALWAYS_SKIPPED and not (ignore and ignore.match_file(f"{rel_folder}{d}/"))
         )
         for name in files:
             rel = f"{rel_folder}{name}"

@@ -17,7 +17,6 @@ from guidelint.config import Config
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
-from guidelint.rules.base import Rule
 from guidelint.sources import SourceFile, Unreadable, load
 from guidelint.suppress import Suppression, suppressions_for
 
@@ -54,9 +53,7 @@ def _matches(code: str, selector: str) -> bool:
     return selector == "ALL" or code.startswith(selector)
 
 
-def select_codes(
-    codes: Iterable[str], select: list[str], ignore: list[str]
-) -> frozenset[str]:
+def select_codes(codes: Iterable[str], select: list[str], ignore: list[str]) -> frozenset[str]:
     """ruff-style: the longest matching selector decides; ignore wins ties."""
     enabled = set()
     for code in codes:
@@ -159,9 +156,7 @@ def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
     hit = False
     for sup in suppressions:
         if sup.covers(finding.code, finding.line):
-            sup.used.update(
-                c for c in (sup.codes or {finding.code}) if finding.code.startswith(c)
-            )
+            sup.used.update(c for c in (sup.codes or {finding.code}) if finding.code.startswith(c))
             hit = True
     return hit
 
@@ -181,7 +176,7 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
 
     global _POOL_ENGINE
     _POOL_ENGINE = engine
-    chunks = [rels[i::jobs * 4] for i in range(jobs * 4)]
+    chunks = [rels[i :: jobs * 4] for i in range(jobs * 4)]
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:

@@ -141,7 +141,9 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def _inline_line_offsets(content: str, first_line: int, lines: LineIndex, cursor: dict) -> list[int]:
+def _inline_line_offsets(
+    content: str, first_line: int, lines: LineIndex, cursor: dict
+) -> list[int]:
     """File offset of the start of each line of an inline block's content."""
     offsets = []
     for i, content_line in enumerate(content.split("\n")):
@@ -215,6 +217,8 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
         elif kind == "list_item_close" and open_items:
             item, start_index = open_items.pop()
             first, last = item.map if item.map else (0, 1)
+            while last > first + 1 and not lines.line_text(last).strip():
+                last -= 1  # markdown-it counts the blank line after an item as its own
             doc.list_items.append(
                 ListItem(
                     span=_line_span(lines, first + 1, last),
@@ -316,9 +320,7 @@ def _add_fence(doc: MarkdownDocument, token: Token, section: str) -> None:
     closing = lines.line_text(last).strip() if is_fence else ""
     marker = token.markup[:1] or "`"
     closed = (not is_fence) or (
-        last > first + 1
-        and len(closing) >= len(token.markup)
-        and closing == marker * len(closing)
+        last > first + 1 and len(closing) >= len(token.markup) and closing == marker * len(closing)
     )
     doc.fences.append(
         Fence(

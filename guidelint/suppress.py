@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
-MD_DIRECTIVE = re.compile(r"^guidelint:\s*(disable-next-line|disable-file|disable|enable)\b(.*)$", re.S)
+MD_DIRECTIVE = re.compile(
+    r"^guidelint:\s*(disable-next-line|disable-file|disable|enable)\b(.*)$", re.S
+)
 PY_DIRECTIVE = re.compile(r"#\s*guidelint:\s*ignore(?:\[([^\]]*)\])?")
 CODE = re.compile(r"[A-Za-z]+[0-9]*")
 

@@ -56,9 +56,11 @@ def test_good_example_is_clean(code, example, fixtures):
 def _fix_pairs():
     for code in CODES:
         page = load(code)
-        for before, after in zip(page.examples, page.examples[1:]):
+        for before, after in zip(page.examples, page.examples[1:], strict=False):
             if before.kind == "bad" and after.kind == "fixed":
-                yield pytest.param(code, before, after, page.fixtures, id=f"{code}-line{after.line}")
+                yield pytest.param(
+                    code, before, after, page.fixtures, id=f"{code}-line{after.line}"
+                )
 
 
 @pytest.mark.parametrize(("code", "bad", "fixed", "fixtures"), list(_fix_pairs()))

@@ -1,0 +1,118 @@
+"""Bad input: one clear finding or line each, and every other file still checked."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from guidelint.config import Config
+from guidelint.engine import Engine, build_selection
+from guidelint.project import Project
+from guidelint.reporters import FORMATS, Report, renderer
+from guidelint.sources import SourceFile
+from tests.conftest import run_cli
+
+STALE = "Run `scripts/gone.py`.\n"
+
+
+def test_each_bad_file_is_one_finding_and_the_rest_are_checked(make_project):
+    root = make_project(
+        {
+            "scripts/ok.py": "",
+            "docs/binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+            "docs/latin1.md": "# Caf\xe9\n\nsecond line caf\xe9\n".encode("latin-1"),
+            "docs/empty.md": "",
+            "docs/huge.md": "x" * 50_000_000,
+            "docs/nested.md": "".join("  " * i + "- item\n" for i in range(500)),
+            "docs/deep_quotes.md": ">" * 2000 + " deep\n",
+            "docs/unterminated.md": "# T\n\n```python\nprint(1)\n",
+            "docs/zz_real.md": STALE,
+        }
+    )
+    result = run_cli("check", "--format", "json", cwd=root)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    by_path = {(f["path"], f["code"]): f for f in findings}
+    assert "binary" in by_path[("docs/binary.md", "GL001")]["message"]
+    latin = by_path[("docs/latin1.md", "GL001")]
+    assert "not valid UTF-8" in latin["message"] and latin["line"] == 1
+    assert "too large" in by_path[("docs/huge.md", "GL001")]["message"]
+    assert ("docs/zz_real.md", "GL501") in by_path
+    assert {f["path"] for f in findings} == {
+        "docs/binary.md",
+        "docs/latin1.md",
+        "docs/huge.md",
+        "docs/zz_real.md",
+    }
+
+
+def test_text_output_for_unreadable_file_is_one_line(make_project):
+    root = make_project({"docs/latin1.md": "caf\xe9\n".encode("latin-1")})
+    result = run_cli("check", cwd=root)
+    first = result.stdout.splitlines()[0]
+    assert first == "docs/latin1.md:1:4: GL001 file is not valid UTF-8 (byte 0xe9 at offset 3)"
+
+
+markdown_pieces = st.sampled_from(
+    [
+        "# ",
+        "## ",
+        "- ",
+        "  - ",
+        "1. ",
+        "> ",
+        "`",
+        "``",
+        "```",
+        "~~~",
+        "```python {id=x}\n",
+        "<!-- guidelint: disable-next-line GL501 -->",
+        "<!-- ",
+        " -->",
+        "[a](",
+        ")",
+        "|",
+        "|---|",
+        "**",
+        "\n",
+        "\r\n",
+        "\t",
+        "scripts/",
+        "gone.py",
+        "docs/",
+        "a.md",
+        " ",
+        "mcp__lab__x",
+        "<a id='x'>",
+        "\\`",
+        "---\n",
+        "é",
+        "\u2028",
+    ]
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.one_of(markdown_pieces, st.text(max_size=8)), max_size=60))
+def test_random_markdown_never_crashes_and_positions_stay_in_file(tmp_path, pieces):
+    text = "".join(pieces)
+    (tmp_path / "scripts").mkdir(exist_ok=True)
+    config = Config()
+    project = Project(tmp_path, config)
+    engine = Engine(project, build_selection(config))
+    file = SourceFile(path=tmp_path / "docs/r.md", rel="docs/r.md", text=text)
+    findings = engine.check_source(file)
+    assert not [f for f in findings if f.code == "GL000"], findings
+    lines = file.lines
+    for f in findings:
+        assert 1 <= f.line <= f.end_line <= lines.line_count
+        assert 1 <= f.column <= len(lines.line_text(f.line)) + 1
+        assert 1 <= f.end_column <= len(lines.line_text(f.end_line)) + 1
+    report = Report(findings=findings, root=tmp_path, files_checked=1)
+    for fmt in FORMATS:
+        renderer(fmt)(report)

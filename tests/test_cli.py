@@ -1,0 +1,116 @@
+"""The real `guidelint` command, end to end, in subprocesses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO, run_cli
+
+STALE_DOC = "# Guide\n\nRun `scripts/gone.py` first.\n"
+
+
+def test_readme_first_command_shows_the_seeded_stale_path():
+    result = run_cli("check", "examples/workspace", cwd=REPO)
+    assert result.returncode == 1, result.stderr
+    assert (
+        "docs/WORKSPACES.md:17:1: GL501 `.claude/agent-memory/experiment-implementer/"
+        "feedback_smoke_gate_realized_slice_arithmetic.md` does not exist" in result.stdout
+    )
+    assert "did you mean" in result.stdout
+
+
+def test_exit_codes(make_project):
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE_DOC})
+    assert run_cli("check", cwd=root).returncode == 1
+    assert run_cli("check", "--exit-zero", cwd=root).returncode == 0
+    (root / "docs/a.md").write_text("# Guide\n\nRun `scripts/ok.py` first.\n")
+    clean = run_cli("check", cwd=root)
+    assert clean.returncode == 0 and "All checks passed" in clean.stdout
+    assert run_cli("check", "--format", "yaml", cwd=root).returncode == 2
+    missing = run_cli("check", "nope/", cwd=root)
+    assert missing.returncode == 2 and "nope" in missing.stderr
+
+
+def test_warnings_alone_exit_0(make_project):
+    root = make_project(
+        {"scripts/ok.py": "", "docs/a.md": STALE_DOC}, config='severity = {GL501 = "warning"}'
+    )
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 0 and "GL501" in result.stdout
+
+
+def test_output_file_and_formats(make_project):
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE_DOC})
+    result = run_cli("check", "--format", "json", "-o", "out/report.json", cwd=root)
+    assert result.returncode == 1 and result.stdout == ""
+    data = json.loads((root / "out/report.json").read_text())
+    assert [f["code"] for f in data["findings"]] == ["GL501"]
+    sarif = json.loads(run_cli("check", "--format", "sarif", cwd=root).stdout)
+    assert sarif["runs"][0]["results"][0]["ruleId"] == "GL501"
+    github = run_cli("check", "--format", "github", cwd=root).stdout
+    assert github.startswith("::error file=docs/a.md,line=3,col=5")
+
+
+def test_baseline_survives_line_shifts_and_catches_new_findings(make_project):
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE_DOC})
+    written = run_cli("check", "--write-baseline", ".guidelint/baseline.json", cwd=root)
+    assert written.returncode == 0
+    (root / "docs/a.md").write_text("# Guide\n\nNew intro.\n\nMore.\n\n" + STALE_DOC)
+    assert run_cli("check", "--baseline", ".guidelint/baseline.json", cwd=root).returncode == 0
+    (root / "docs/a.md").write_text(STALE_DOC + "\nAnd `scripts/new_gone.py`.\n")
+    result = run_cli("check", "--baseline", ".guidelint/baseline.json", cwd=root)
+    assert result.returncode == 1
+    assert "new_gone" in result.stdout and "`scripts/gone.py`" not in result.stdout
+    bad = run_cli("check", "--baseline", "docs/a.md", cwd=root)
+    assert bad.returncode == 2 and "not a guidelint baseline" in bad.stderr
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_since_reports_only_changed_files(make_project):
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE_DOC, "docs/b.md": "# B\n"})
+    git(root, "init", "-q")
+    git(root, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+    assert run_cli("check", "--since", "HEAD", cwd=root).returncode == 0
+    (root / "docs/b.md").write_text("# B\n\nSee `scripts/also_gone.py`.\n")
+    result = run_cli("check", "--since", "HEAD", cwd=root)
+    assert result.returncode == 1
+    assert "docs/b.md" in result.stdout and "docs/a.md" not in result.stdout
+    bad = run_cli("check", "--since", "no-such-rev", cwd=root)
+    assert bad.returncode == 2 and "--since no-such-rev" in bad.stderr
+
+
+def test_gitignored_files_are_skipped(make_project):
+    root = make_project(
+        {
+            "scripts/ok.py": "",
+            "docs/a.md": STALE_DOC,
+            "docs/gen/b.md": STALE_DOC,
+            ".gitignore": "docs/gen/\n",
+        }
+    )
+    git(root, "init", "-q")
+    out = run_cli("check", cwd=root).stdout
+    assert "docs/a.md" in out and "docs/gen" not in out
+
+
+def test_rule_and_rules_commands():
+    page = run_cli("rule", "GL501", cwd=REPO)
+    assert page.returncode == 0 and page.stdout.startswith("# GL501 stale-path")
+    assert run_cli("rule", "stale-path", cwd=REPO).stdout == page.stdout
+    unknown = run_cli("rule", "GL999", cwd=REPO)
+    assert unknown.returncode == 2 and "unknown rule" in unknown.stderr
+    listing = json.loads(run_cli("rules", "--format", "json", cwd=REPO).stdout)
+    assert {"GL001", "GL002", "GL501"} <= {row["code"] for row in listing}
+
+
+def test_console_script_and_version():
+    script = Path(sys.executable).parent / "guidelint"
+    result = subprocess.run([str(script), "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("guidelint, version")
