@@ -27,12 +27,11 @@ PLACEHOLDER_SEGMENTS = {"path", "to", "your", "my", "foo", "bar", "baz", "exampl
 
 def candidate_path(text: str) -> str | None:
     """The repository path a code span names, or None if it is not one."""
-    text = text.strip()
+    text = LOCATION_SUFFIX.sub("", text.strip())
     if not text or "/" not in text or not PATH_CHARS.match(text):
         return None
     if text.startswith(("/", "~", "//")) or "://" in text or "//" in text:
         return None
-    text = LOCATION_SUFFIX.sub("", text)
     segments = [s for s in text.split("/") if s not in ("", ".")]
     if not segments or _is_placeholder(segments):
         return None
