@@ -14,7 +14,9 @@ from guidelint.config import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
 # `guidelint check` never pays for them. name -> "module:attribute".
-LAZY_COMMANDS: dict[str, str] = {}
+LAZY_COMMANDS: dict[str, str] = {
+    "smoke": "guidelint.smoke.cli:smoke",
+}
 
 
 class LazyGroup(click.Group):

@@ -1,0 +1,321 @@
+"""`guidelint smoke plan|dial`: the arithmetic from the command line.
+
+Exit codes: 0 the floor holds (or none was asked), 1 it fails for some realized n
+(plan) or no dial can meet it (dial), 2 bad options.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from pydantic import ValidationError
+
+from guidelint.smoke.arithmetic import simulate
+from guidelint.smoke.dial import DialRequest, solve_dial
+from guidelint.smoke.model import (
+    FloorKind,
+    Geometry,
+    Plan,
+    PlanResult,
+    SavePolicy,
+    SaveStrategy,
+    Schedule,
+)
+from guidelint.smoke.versions import UnmodelledVersion
+
+
+def _fail(message: str) -> None:
+    click.echo(f"guidelint: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _validation_line(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"{where}: {first['msg']}" if where else first["msg"]
+
+
+def geometry_options(func):
+    options = [
+        click.option(
+            "--batch",
+            type=click.IntRange(min=1),
+            required=True,
+            help="Per-device train batch size.",
+        ),
+        click.option(
+            "--accum",
+            type=click.IntRange(min=1),
+            default=1,
+            show_default=True,
+            help="Gradient accumulation steps.",
+        ),
+        click.option(
+            "--world",
+            type=click.IntRange(min=1),
+            default=1,
+            show_default=True,
+            help="World size (processes).",
+        ),
+        click.option("--drop-last", is_flag=True, help="dataloader_drop_last."),
+        click.option("--iterable", is_flag=True, help="An IterableDataset (no len)."),
+        click.option(
+            "--save-strategy",
+            type=click.Choice([s.value for s in SaveStrategy]),
+            default="steps",
+            show_default=True,
+        ),
+        click.option(
+            "--save-steps",
+            type=float,
+            default=500,
+            show_default=True,
+            help="Absolute steps, or a ratio of the total when below 1.",
+        ),
+        click.option("--save-total-limit", type=click.IntRange(min=1), default=None),
+        click.option(
+            "--floor-kind",
+            type=click.Choice([k.value for k in FloorKind]),
+            default="checkpoints",
+            show_default=True,
+        ),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(["text", "json"]),
+            default="text",
+            show_default=True,
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.group("smoke")
+def smoke() -> None:
+    """Smoke-gate arithmetic exact to the Hugging Face Trainer (transformers 5.x)."""
+
+
+@smoke.command("plan")
+@click.option("--rows", type=click.IntRange(min=0), required=True, help="Realized rows n.")
+@click.option("--cap", type=click.IntRange(min=1), help="Also tabulate every n in [1, cap].")
+@click.option("--epochs", type=click.FloatRange(min=0), help="num_train_epochs.")
+@click.option("--max-steps", type=click.IntRange(min=1), help="max_steps (wins over epochs).")
+@click.option("--floor", type=click.IntRange(min=1), help="Mark each n where this floor fails.")
+@click.option(
+    "--existing",
+    type=int,
+    multiple=True,
+    help="Step of a checkpoint-* dir already in output_dir (repeatable).",
+)
+@click.option("--best-step", type=int, help="Step whose checkpoint holds the best metric.")
+@geometry_options
+def plan_command(
+    rows,
+    cap,
+    epochs,
+    max_steps,
+    floor,
+    existing,
+    best_step,
+    batch,
+    accum,
+    world,
+    drop_last,
+    iterable,
+    save_strategy,
+    save_steps,
+    save_total_limit,
+    floor_kind,
+    fmt,
+) -> None:
+    """Optimizer steps, saved steps and checkpoints on disk for a realized slice."""
+    if (epochs is None) == (max_steps is None):
+        _fail("give exactly one of --epochs and --max-steps")
+    try:
+        base = Plan(
+            rows=rows,
+            geometry=Geometry(
+                per_device_batch=batch,
+                grad_accum=accum,
+                world_size=world,
+                drop_last=drop_last,
+                iterable=iterable,
+            ),
+            schedule=Schedule(
+                num_train_epochs=epochs if epochs is not None else 3.0, max_steps=max_steps or -1
+            ),
+            save=SavePolicy(
+                strategy=save_strategy,
+                save_steps=save_steps,
+                save_total_limit=save_total_limit,
+                best_step=best_step,
+            ),
+            existing_checkpoints=tuple(existing),
+        )
+        result = simulate(base)
+        table = (
+            [(n, simulate(base.model_copy(update={"rows": n}))) for n in range(1, cap + 1)]
+            if cap
+            else []
+        )
+    except ValidationError as err:
+        _fail(_validation_line(err))
+    except UnmodelledVersion as err:
+        _fail(str(err))
+    kind = FloorKind(floor_kind)
+    failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
+    if fmt == "json":
+        click.echo(json.dumps(_plan_json(result, table, floor, kind), indent=2))
+    else:
+        click.echo(_plan_text(base, result, table, floor, kind, failing))
+    sys.exit(1 if failing or (floor and result.floor_value(kind) < floor) else 0)
+
+
+def _result_json(result: PlanResult) -> dict:
+    return {
+        "steps": result.steps,
+        "epochs_run": result.epochs_run,
+        "saved_steps": list(result.saved_steps),
+        "checkpoints_on_disk": [f"checkpoint-{s}" for s in result.checkpoints_on_disk],
+        "outcome": result.outcome.value,
+    }
+
+
+def _plan_json(result, table, floor, kind) -> dict:
+    data = _result_json(result) | {"warnings": list(result.warnings)}
+    if table:
+        data["rows"] = [
+            {"n": n, **_result_json(r)}
+            | ({"meets_floor": r.floor_value(kind) >= floor} if floor else {})
+            for n, r in table
+        ]
+    return data
+
+
+def _plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> str:
+    g = plan.geometry
+    lines = [
+        f"realized n={plan.rows} rows; {g.per_device_batch} per device x {g.grad_accum} accum x "
+        f"{g.world_size} world = {g.effective_batch} rows per optimizer step; "
+        f"{plan.schedule.describe()}",
+        f"outcome: {result.outcome.value}",
+        f"optimizer steps: {result.steps} (epochs run {result.epochs_run:g})",
+        f"saved at steps: {_steps(result.saved_steps)}",
+        f"checkpoints on disk: {_dirs(result.checkpoints_on_disk)}",
+        *(f"warning: {w}" for w in result.warnings),
+    ]
+    if table:
+        lines += ["", f"{'n':>11}  {'steps':>6}  {'on disk':>7}  outcome"]
+        for first, last, r in _ranges(table):
+            span = f"{first}" if first == last else f"{first}-{last}"
+            mark = ""
+            if floor:
+                mark = "  FAILS floor" if r.floor_value(kind) < floor else "  meets floor"
+            lines.append(
+                f"{span:>11}  {r.steps:>6}  {r.run_checkpoints:>7}  {r.outcome.value}{mark}"
+            )
+        if floor:
+            verdict = (
+                f"floor {floor} {kind.value} fails for {len(failing)} of {len(table)} "
+                f"realized sizes"
+                if failing
+                else f"floor {floor} {kind.value} holds"
+            )
+            lines.append(verdict)
+    return "\n".join(lines)
+
+
+def _ranges(table):
+    """Consecutive n with the same result, as (first n, last n, result)."""
+    groups = []
+    for n, r in table:
+        key = (r.outcome, r.steps, r.checkpoints_on_disk)
+        if groups and groups[-1][3] == key:
+            groups[-1][1] = n
+        else:
+            groups.append([n, n, r, key])
+    return [(first, last, r) for first, last, r, _ in groups]
+
+
+def _steps(steps) -> str:
+    return ", ".join(map(str, steps)) or "none"
+
+
+def _dirs(steps) -> str:
+    return ", ".join(f"checkpoint-{s}" for s in steps) or "none"
+
+
+@smoke.command("dial")
+@click.option("--floor", type=click.IntRange(min=1), required=True, help="Floor K.")
+@click.option("--min-rows", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--cap", type=click.IntRange(min=1), required=True, help="Row cap C.")
+@geometry_options
+def dial_command(
+    floor,
+    min_rows,
+    cap,
+    batch,
+    accum,
+    world,
+    drop_last,
+    iterable,
+    save_strategy,
+    save_steps,
+    save_total_limit,
+    floor_kind,
+    fmt,
+) -> None:
+    """The smallest epochs and max_steps that hold the floor for every n in [min-rows, cap]."""
+    try:
+        request = DialRequest(
+            floor=floor,
+            floor_kind=floor_kind,
+            min_rows=min_rows,
+            cap=cap,
+            geometry=Geometry(
+                per_device_batch=batch,
+                grad_accum=accum,
+                world_size=world,
+                drop_last=drop_last,
+                iterable=iterable,
+            ),
+            save=SavePolicy(
+                strategy=save_strategy, save_steps=save_steps, save_total_limit=save_total_limit
+            ),
+        )
+        result = solve_dial(request)
+    except ValidationError as err:
+        _fail(_validation_line(err))
+    except UnmodelledVersion as err:
+        _fail(str(err))
+    data = {
+        "feasible": result.feasible,
+        "epochs": result.epochs,
+        "max_steps": result.max_steps,
+        "reason": result.reason,
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(_dial_text(request, result))
+    sys.exit(0 if result.feasible else 1)
+
+
+def _dial_text(request: DialRequest, result) -> str:
+    head = (
+        f"floor {request.floor} {request.floor_kind.value} for every realized n in "
+        f"[{request.min_rows}, {request.cap}]"
+    )
+    lines = [head]
+    lines.append(
+        f"epochs: {result.epochs if result.epochs is not None else 'none can'}"
+        + (f" (worst case n={result.worst_rows})" if result.worst_rows else "")
+    )
+    lines.append(f"max_steps: {result.max_steps if result.max_steps is not None else 'none can'}")
+    if result.reason:
+        lines.append(f"reason: {result.reason}")
+    return "\n".join(lines)
