@@ -16,6 +16,8 @@ from guidelint.config import ConfigError
 # `guidelint check` never pays for them. name -> "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
     "smoke": "guidelint.smoke.cli:smoke",
+    "gotcha": "guidelint.gotchas.cli:gotcha",
+    "surface": "guidelint.gotchas.surface:surface",
 }
 
 

@@ -1,7 +1,31 @@
 """[tool.guidelint.gotchas] options (owned by the gotchas pillar)."""
 
+from pydantic import Field
+
 from guidelint.config_base import Section
+from guidelint.findings import Severity
+
+DEFAULT_SURFACE = [".claude/", "CLAUDE.md", "AGENTS.md", "docs/", "scripts/workflow_*"]
 
 
 class GotchasConfig(Section):
-    pass
+    files: list[str] = Field(
+        default_factory=lambda: [".claude/rules/gotchas.md"],
+        description="globs (.gitignore syntax) of the gotchas files",
+    )
+    row_cap: int | None = Field(
+        default=None, ge=1, description="most entries a file may hold (a file's own directive wins)"
+    )
+    index_file: str | None = Field(
+        default=None, description="a separate LESSONS index file (default: a section of the file)"
+    )
+    index_heading: str = Field(default="LESSONS index", min_length=1)
+    duplicate_threshold: float = Field(
+        default=0.8, gt=0, le=1, description="headline token similarity that counts as a repeat"
+    )
+    max_entry_chars: int = Field(default=1200, ge=1)
+    provenance_severity: Severity = Severity.WARNING
+    surface: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_SURFACE),
+        description="globs a workflow-fix change may touch (`guidelint surface`)",
+    )

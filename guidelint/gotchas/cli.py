@@ -1,0 +1,195 @@
+"""`guidelint gotcha add|list|find`: author and search gotchas files from a session."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from guidelint.config import ConfigError
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"guidelint: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _project(config_file: Path | None):
+    from guidelint.check import load_project
+
+    try:
+        return load_project([], config_file)
+    except ConfigError as err:
+        _fail(str(err), 2)
+
+
+config_option = click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
+)
+file_option = click.option(
+    "--file", "file_", metavar="PATH", help="The gotchas file (default: the configured one)."
+)
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+
+
+@click.group("gotcha")
+def gotcha() -> None:
+    """Add, list and find entries of the gotchas file."""
+
+
+@gotcha.command("add")
+@click.option("--headline", required=True, help="The lesson in one sentence (bold in the file).")
+@click.option("--body", required=True, help="What happened and what to do instead.")
+@click.option("--provenance", required=True, multiple=True, help="Issue ids, e.g. '#1489'.")
+@click.option("--fingerprint", help="Hex id of the incident; a repeat is refused.")
+@click.option("--section", help="The `##` section to add the entry to (created if missing).")
+@click.option("--dry-run", is_flag=True, help="Print the diff; write nothing.")
+@file_option
+@format_option
+@config_option
+def add(headline, body, provenance, fingerprint, section, dry_run, file_, fmt, config_file):
+    """Append a well-formed entry and its index row, atomically."""
+    from guidelint.gotchas.add import choose_file, plan_add, unified_diff
+    from guidelint.gotchas.authoring import NewEntry, Refusal
+
+    project = _project(config_file)
+    new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
+    try:
+        rel = choose_file(project, file_)
+        added = plan_add(project, rel, new)
+    except Refusal as err:
+        _fail(f"gotcha not added: {err}", 1)
+    diff = unified_diff(project, added.texts)
+    if not dry_run:
+        _write(project.root, added.texts)
+    _report_added(added, diff, dry_run, fmt)
+
+
+def _write(root: Path, texts: dict[str, str]) -> None:
+    from guidelint.fixes import write_atomic
+
+    for rel, text in texts.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
+
+
+def _report_added(added, diff: str, dry_run: bool, fmt: str) -> None:
+    if fmt == "json":
+        payload = {
+            "file": added.rel,
+            "line": added.line,
+            "anchor": added.anchor,
+            "entries": added.entries,
+            "row_cap": added.row_cap,
+            "written": not dry_run,
+            "changed": sorted(added.texts),
+            "diff": diff,
+            "warnings": [f"{f.path}:{f.line}: {f.code} {f.message}" for f in added.warnings],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    if dry_run:
+        click.echo(diff, nl=False)
+    for warning in added.warnings:
+        click.echo(
+            f"warning: {warning.path}:{warning.line}: {warning.code} {warning.message}", err=True
+        )
+    cap = f" of cap {added.row_cap}" if added.row_cap else ""
+    verb = "would add" if dry_run else "added"
+    click.echo(
+        f"{verb} entry {added.entries}{cap} at {added.rel}:{added.line} (#{added.anchor})",
+        err=dry_run,
+    )
+
+
+def _entries(project, file_: str | None):
+    """(rel, entry) for every entry of the chosen or configured gotchas files."""
+    from guidelint.gotchas import files as gfiles
+    from guidelint.gotchas.add import read_or_empty
+    from guidelint.gotchas.authoring import Refusal
+    from guidelint.gotchas.parse import parse_gotchas
+
+    rels = [file_] if file_ else gfiles.gotchas_files(project)
+    heading = project.config.gotchas.index_heading
+    for rel in rels:
+        try:
+            text = read_or_empty(project, rel)
+        except Refusal as err:
+            _fail(str(err), 2)
+        if text is None:
+            _fail(f"{rel}: no such file", 2)
+        for entry in parse_gotchas(text, heading).entries:
+            yield rel, entry
+
+
+def _as_json(rel: str, entry) -> dict:
+    return {
+        "file": rel,
+        "line": entry.line,
+        "number": entry.number,
+        "anchor": entry.anchor,
+        "headline": entry.headline,
+        "section": entry.section,
+        "issues": list(entry.issues),
+        "fingerprint": entry.fingerprint,
+        "chars": len(entry.text.replace("\r", "")),
+    }
+
+
+@gotcha.command("list")
+@file_option
+@format_option
+@config_option
+def list_entries(file_, fmt, config_file):
+    """List the entries: file:line, provenance and headline."""
+    project = _project(config_file)
+    rows = list(_entries(project, file_))
+    if fmt == "json":
+        click.echo(json.dumps([_as_json(rel, e) for rel, e in rows], indent=2))
+        return
+    for rel, entry in rows:
+        issues = ",".join(entry.issues) or "-"
+        click.echo(f"{rel}:{entry.line}: {issues}  {entry.headline}")
+
+
+@gotcha.command("find")
+@click.argument("pattern")
+@click.option("--count", "-c", is_flag=True, help="Print only the number of matching entries.")
+@file_option
+@format_option
+@config_option
+def find(pattern, count, file_, fmt, config_file):
+    """Entries matching PATTERN (a case-insensitive regex), like `grep -in`; exit 1 if none."""
+    try:
+        regex = re.compile(pattern, re.IGNORECASE)
+    except re.error as err:
+        _fail(f"PATTERN is not a valid regular expression: {err}", 2)
+    project = _project(config_file)
+    hits = [(rel, e) for rel, e in _entries(project, file_) if regex.search(e.text)]
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "pattern": pattern,
+                    "count": len(hits),
+                    "entries": [_as_json(rel, e) for rel, e in hits],
+                },
+                indent=2,
+            )
+        )
+    elif count:
+        click.echo(len(hits))
+    else:
+        for rel, entry in hits:
+            click.echo(f"{rel}:{entry.line}: {entry.headline}")
+        click.echo(f"{len(hits)} matching entr{'y' if len(hits) == 1 else 'ies'}", err=True)
+    sys.exit(0 if hits else 1)

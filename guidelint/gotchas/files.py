@@ -1,0 +1,75 @@
+"""Which files of a project are gotchas files or the LESSONS index file, parsed once per run."""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+
+import pathspec
+
+from guidelint.gotchas.model import GotchasDocument, Index
+from guidelint.gotchas.parse import parse_gotchas, parse_index
+
+GOTCHAS = "gotchas"
+INDEX = "index"
+
+
+def role(rel: str, project) -> str | None:
+    """GOTCHAS, INDEX (the configured separate index file) or None."""
+    config = project.config.gotchas
+    if config.index_file and rel == posixpath.normpath(config.index_file):
+        return INDEX
+    spec = project.memo("gotchas.spec", lambda: pathspec.GitIgnoreSpec.from_lines(config.files))
+    return GOTCHAS if spec.match_file(rel) else None
+
+
+def parsed(file, project) -> GotchasDocument:
+    """The gotchas document of a source file, parsed once for all GL2xx rules."""
+    digest = hashlib.blake2b(file.text.encode("utf-8", "surrogatepass"), digest_size=12)
+    key = f"gotchas.parsed:{file.rel}:{digest.hexdigest()}"
+    heading = project.config.gotchas.index_heading
+    return project.memo(key, lambda: parse_gotchas(file.text, heading))
+
+
+def index_of(file, project) -> Index:
+    """The rows of a separate index file: its index section, else the whole file."""
+    digest = hashlib.blake2b(file.text.encode("utf-8", "surrogatepass"), digest_size=12)
+    key = f"gotchas.index:{file.rel}:{digest.hexdigest()}"
+
+    def build() -> Index:
+        own = parsed(file, project)
+        if own.index is not None:
+            return own.index
+        doc = file.markdown
+        return parse_index(doc, 1, doc.lines.line_count, None)
+
+    return project.memo(key, build)
+
+
+def gotchas_files(project) -> list[str]:
+    """Every gotchas file of the project, sorted (what a separate index covers)."""
+    from guidelint.discovery import project_files
+
+    files = project.memo("project_files", lambda: project_files(project.root, project.config))
+    return [rel for rel in files if role(rel, project) == GOTCHAS and rel.endswith(".md")]
+
+
+def row_cap(document: GotchasDocument, project) -> int | None:
+    """The file's own directive wins over the configured cap."""
+    if document.cap.value is not None:
+        return document.cap.value
+    return project.config.gotchas.row_cap
+
+
+def link_base(index_rel: str, gotchas_rel: str) -> str:
+    """The href path from the index's file to a gotchas file ("" for the same file)."""
+    if index_rel == gotchas_rel:
+        return ""
+    return posixpath.relpath(gotchas_rel, posixpath.dirname(index_rel) or ".")
+
+
+def resolve(index_rel: str, path: str) -> str:
+    """The project path an index row's href points into."""
+    if not path:
+        return index_rel
+    return posixpath.normpath(posixpath.join(posixpath.dirname(index_rel), path))

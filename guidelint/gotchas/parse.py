@@ -1,0 +1,291 @@
+"""The tolerant parser of gotchas files, on top of the shared Markdown document model.
+
+An entry is a top-level list item whose first inline is bold text (a leading
+`<a id="...">` anchor is allowed before it). The LESSONS index is the section
+under a heading named like `index_heading`; its rows are the first list or table
+there. Everything else (prose, HTML blocks, nested lists) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.token import Token
+
+from guidelint.gotchas import text as gtext
+from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, NotAnEntry, RowCap
+from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
+from guidelint.spans import Span
+
+ROW_CAP = re.compile(r"^guidelint:\s*row-cap\s*=\s*(\S*)\s*$")
+LEADING_ANCHOR = re.compile(r"\A\s*<a\b[^>]*>\s*(?:</a>\s*)?")
+BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
+EXPLICIT_ANCHOR = re.compile(r"<a\s+(?:[^>]*\s)?(?:id|name)\s*=\s*[\"']([^\"']+)[\"']")
+LIST_MARKER = re.compile(r"^\s*([-*+]|\d+[.)])[ \t]+")
+TABLE_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def parse_gotchas(text: str, index_heading: str = "LESSONS index") -> GotchasDocument:
+    doc = parse_markdown(text)
+    result = GotchasDocument(newline=gtext.newline_of(text))
+    result.cap = _row_cap(doc)
+    index_range = _section_range(doc, index_heading)
+    if index_range is not None:
+        heading, last = index_range
+        result.index = parse_index(doc, heading.line + 1, last, heading.line)
+    skip = range(index_range[0].line, index_range[1] + 1) if index_range else range(0)
+    _collect_entries(doc, result, skip)
+    return result
+
+
+def _row_cap(doc: MarkdownDocument) -> RowCap:
+    for comment in doc.html_comments:
+        match = ROW_CAP.match(comment.body)
+        if not match:
+            continue
+        value = match.group(1)
+        if not value.isdigit() or int(value) < 1:
+            return RowCap(None, comment.span, f"row-cap={value!r} is not a positive whole number")
+        return RowCap(int(value), comment.span)
+    return RowCap(None, None)
+
+
+def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | None:
+    """The index heading and the last line of its section."""
+    wanted = title.casefold()
+    for i, heading in enumerate(doc.headings):
+        if gtext.normalize_headline(heading.text).casefold() != wanted:
+            continue
+        last = doc.lines.line_count
+        for later in doc.headings[i + 1 :]:
+            if later.level <= heading.level:
+                last = later.line - 1
+                break
+        return heading, last
+    return None
+
+
+# -- entries -------------------------------------------------------------------
+
+
+def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range) -> None:
+    items = sorted((i for i in doc.list_items if i.depth == 1), key=lambda i: i.line)
+    found = []
+    for item in items:
+        if item.line in skip:
+            continue
+        parsed = _entry_parts(doc, item)
+        if isinstance(parsed, str):
+            result.not_entries.append(NotAnEntry(_trimmed(doc, item), item.line, parsed))
+        else:
+            found.append((item, *parsed))
+    anchors = gtext.unique_anchors(
+        explicit or gtext.slugify(headline) for _, headline, _, explicit in found
+    )
+    for number, ((item, headline, headline_span, explicit), anchor) in enumerate(
+        zip(found, anchors, strict=True), start=1
+    ):
+        span = _trimmed(doc, item)
+        source = doc.text[span.start : span.end]
+        result.entries.append(
+            Entry(
+                number=number,
+                headline=headline,
+                anchor=anchor,
+                explicit_anchor=explicit is not None,
+                span=span,
+                headline_span=headline_span,
+                line=item.line,
+                end_line=doc.lines.position(span.end).line,
+                section=_section_of(doc, item.line),
+                issues=gtext.issue_ids(source),
+                fingerprint=gtext.fingerprint_of(source),
+                text=source,
+            )
+        )
+
+
+def _entry_parts(doc: MarkdownDocument, item: ListItem):
+    """(headline, headline span, explicit anchor) of an entry, or why it is not one."""
+    inline = _first_inline(item)
+    if inline is None:
+        return "the item does not start with a paragraph"
+    if not _starts_bold(inline.children or []):
+        return "the item does not start with a bold headline"
+    content = inline.content
+    lead = LEADING_ANCHOR.match(content)
+    start = lead.end() if lead else 0
+    match = BOLD.match(content, start)
+    if not match or not gtext.normalize_headline(match.group(2)):
+        return "the bold headline is empty"
+    block = _block_of(doc, inline)
+    span = Span(block.offset(match.start()), block.offset(match.end())) if block else item.span
+    source = doc.text[item.span.start : item.span.end]
+    explicit = EXPLICIT_ANCHOR.search(source)
+    return gtext.normalize_headline(match.group(2)), span, explicit.group(1) if explicit else None
+
+
+def _first_inline(item: ListItem) -> Token | None:
+    children = item.children
+    if len(children) >= 2 and children[0].type == "paragraph_open":
+        if children[1].type == "inline":
+            return children[1]
+    return None
+
+
+def _starts_bold(children: list[Token]) -> bool:
+    for child in children:
+        if child.type == "html_inline" and child.content.lower().startswith(("<a ", "</a")):
+            continue
+        if child.type == "text" and not child.content.strip():
+            continue
+        return child.type == "strong_open"
+    return False
+
+
+def _block_of(doc: MarkdownDocument, inline: Token) -> Block | None:
+    line = inline.map[0] + 1 if inline.map else 0
+    for block in doc.blocks:
+        if block.line == line and block.text == inline.content:
+            return block
+    return None
+
+
+def _trimmed(doc: MarkdownDocument, item: ListItem) -> Span:
+    """The item's span without trailing blank lines."""
+    text = doc.text[item.span.start : item.span.end]
+    return Span(item.span.start, item.span.start + len(text.rstrip()))
+
+
+def _section_of(doc: MarkdownDocument, line: int) -> str:
+    section = ""
+    for heading in doc.headings:
+        if heading.line > line:
+            break
+        if heading.level >= 2:
+            section = heading.text
+        else:
+            section = ""
+    return section
+
+
+# -- the LESSONS index -----------------------------------------------------------
+
+
+def parse_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
+    """The index rows between lines `first` and `last` (1-based, inclusive)."""
+    for token in doc.tokens:
+        if token.level != 0 or not token.map or not first <= token.map[0] + 1 <= last:
+            continue
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            return _list_index(doc, token, heading_line)
+        if token.type == "table_open":
+            return _table_index(doc, token, heading_line)
+    return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
+
+
+def _insertion_point(doc: MarkdownDocument, first: int, last: int, heading_line) -> Span:
+    """After the last non-blank line of the section (the heading when it is empty)."""
+    lines = doc.lines
+    line = max(first - 1, 1) if heading_line else 0
+    for number in range(first, min(last, lines.line_count) + 1):
+        if lines.line_text(number).strip():
+            line = number
+    offset = lines.line_end(line) if line else 0
+    return Span(offset, offset)
+
+
+def _list_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
+    first, last = token.map[0] + 1, token.map[1]
+    items = sorted(
+        (i for i in doc.list_items if i.depth == 1 and first <= i.line <= last),
+        key=lambda i: i.line,
+    )
+    rows = tuple(_list_row(doc, item) for item in items)
+    region = Span(rows[0].span.start, rows[-1].span.end)
+    marker_match = LIST_MARKER.match(doc.lines.line_text(items[0].line))
+    marker = marker_match.group(0).strip() if marker_match else "-"
+    if marker[0].isdigit():
+        marker = "1" + marker[-1]
+    return Index("list", rows, region, heading_line, marker=marker + " ")
+
+
+def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
+    span = _trimmed(doc, item)
+    source = doc.text[span.start : span.end]
+    marker = LIST_MARKER.match(source)
+    body_start = span.start + (marker.end() if marker else 0)
+    link = _first_fragment_link(doc, span)
+    mark = marker.group(0) if marker else ""
+    if link is None:
+        headline = gtext.normalize_headline(source[len(mark) :])
+        return IndexRow(span, item.line, None, "", None, headline, source, mark)
+    href, link_span, link_text = link
+    path, _, anchor = href.partition("#")
+    return IndexRow(
+        span,
+        item.line,
+        href,
+        path,
+        anchor,
+        link_text,
+        source,
+        mark,
+        before=" ".join(doc.text[body_start : link_span.start].split()),
+        after=" ".join(doc.text[link_span.end : span.end].split()),
+    )
+
+
+def _first_fragment_link(doc: MarkdownDocument, span: Span):
+    for link in doc.links:
+        if span.start <= link.span.start < span.end and "#" in link.href:
+            source = doc.text[link.span.start : link.span.end]
+            text = source[1 : source.rfind("](")] if source.startswith("[") else source
+            return link.href, link.span, gtext.normalize_headline(gtext.unescape_link_text(text))
+    return None
+
+
+def _table_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
+    lines = doc.lines
+    first, last = token.map[0] + 1, token.map[1]
+    header = _cells(lines.line_text(first))
+    body = [n for n in range(first + 2, last + 1) if lines.line_text(n).strip()]
+    rows = tuple(_table_row(doc, n) for n in body)
+    if rows:
+        region = Span(rows[0].span.start, rows[-1].span.end)
+    else:
+        end = lines.line_end(min(first + 1, lines.line_count))
+        region = Span(end, end)
+    column = _link_column(rows, header)
+    return Index("table", rows, region, heading_line, header=header, link_column=column)
+
+
+def _table_row(doc: MarkdownDocument, line: int) -> IndexRow:
+    lines = doc.lines
+    span = Span(lines.offset(line), lines.line_end(line))
+    source = lines.line_text(line)
+    cells = _cells(source)
+    link = _first_fragment_link(doc, span)
+    if link is None:
+        return IndexRow(span, line, None, "", None, " ".join(cells), source, cells=cells)
+    href, _, link_text = link
+    path, _, anchor = href.partition("#")
+    return IndexRow(span, line, href, path, anchor, link_text, source, cells=cells)
+
+
+def _cells(line: str) -> tuple[str, ...]:
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        stripped = stripped[1:]
+    if stripped.endswith("|") and not stripped.endswith("\\|"):
+        stripped = stripped[:-1]
+    return tuple(cell.strip() for cell in TABLE_PIPE.split(stripped))
+
+
+def _link_column(rows: tuple[IndexRow, ...], header: tuple[str, ...]) -> int:
+    for row in rows:
+        for i, cell in enumerate(row.cells):
+            if "](" in cell and "#" in cell:
+                return i
+    named = [i for i, h in enumerate(header) if h.lower() in ("lesson", "headline", "entry")]
+    return named[0] if named else max(len(header) - 1, 0)

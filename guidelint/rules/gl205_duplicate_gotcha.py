@@ -1,0 +1,52 @@
+"""GL205 duplicate-gotcha: two entries share a fingerprint, or one headline repeats another."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.gotchas import files as gfiles
+from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.text import headline_tokens, similarity
+
+
+class DuplicateGotcha(GotchasRule):
+    code = "GL205"
+    name = "duplicate-gotcha"
+    summary = "Two gotcha entries share a fingerprint, or one headline repeats another."
+    severity = Severity.ERROR
+
+    def check(self, file, project) -> Iterator[Finding]:
+        entries = gfiles.parsed(file, project).entries
+        threshold = project.config.gotchas.duplicate_threshold
+        by_fingerprint = {}
+        tokens = [headline_tokens(e.headline) for e in entries]
+        for i, entry in enumerate(entries):
+            earlier = by_fingerprint.get(entry.fingerprint) if entry.fingerprint else None
+            if earlier is not None:
+                yield self.finding(
+                    file,
+                    entry.headline_span,
+                    f"same fingerprint {entry.fingerprint} as entry '{earlier.headline}' "
+                    f"(line {earlier.line})",
+                )
+                continue
+            if entry.fingerprint:
+                by_fingerprint[entry.fingerprint] = entry
+            repeat = _first_repeat(entries[:i], tokens[:i], tokens[i], threshold)
+            if repeat is not None:
+                other, score = repeat
+                yield self.finding(
+                    file,
+                    entry.headline_span,
+                    f"headline repeats entry '{other.headline}' (line {other.line}): "
+                    f"token similarity {score:.2f} >= duplicate-threshold {threshold:g}",
+                )
+
+
+def _first_repeat(earlier, earlier_tokens, tokens, threshold):
+    for other, other_tokens in zip(earlier, earlier_tokens, strict=True):
+        score = similarity(tokens, other_tokens)
+        if score >= threshold:
+            return other, score
+    return None
