@@ -1,7 +1,50 @@
 """[tool.guidelint.runner] options (owned by the example-runner pillar)."""
 
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+
 from guidelint.config_base import Section
+
+# Names an example sees in its environment; everything else (tokens, keys) is removed.
+DEFAULT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PYTHONHASHSEED"]
+
+# ruff rules that find real bugs in snippets; names defined elsewhere in a guide
+# (F821), imports shown for context (F401) and the like are normal in docs.
+DEFAULT_LINT_SELECT = ["F", "E9"]
+DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F811", "F821", "F841"]
+
+# Modules a warm worker imports once, when a selected example imports them.
+DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
+
+OUTPUT_PATTERNS = ("addresses", "timings")
 
 
 class RunnerConfig(Section):
-    pass
+    """How `guidelint run` executes examples and how GL402 lints them."""
+
+    timeout: float = Field(default=60.0, gt=0, description="seconds per example")
+    memory_limit_mb: int = Field(default=4096, gt=0, description="address space per example")
+    max_output_mb: float = Field(default=10.0, gt=0, description="stdout+stderr per example")
+    jobs: int | None = Field(default=None, ge=1, description="examples run in parallel")
+    env_allowlist: list[str] = Field(default_factory=lambda: list(DEFAULT_ENV_ALLOWLIST))
+    output_patterns: list[str] = Field(
+        default_factory=list, description="opt-in normalisations: addresses, timings"
+    )
+    warm_imports: list[str] = Field(default_factory=lambda: list(DEFAULT_WARM_IMPORTS))
+    lint_select: list[str] = Field(default_factory=lambda: list(DEFAULT_LINT_SELECT))
+    lint_ignore: list[str] = Field(default_factory=lambda: list(DEFAULT_LINT_IGNORE))
+    report_dir: str = Field(default=".guidelint_cache/run", description="images and artifacts")
+    # For the diffusers backend: hub-id glob -> tiny pipeline name or local folder,
+    # URL glob -> local file, and where tiny checkpoints are cached.
+    models: dict[str, str] = Field(default_factory=dict)
+    fixtures: dict[str, str] = Field(default_factory=dict)
+    tiny_cache: str | None = None
+
+    @field_validator("output_patterns")
+    @classmethod
+    def _known_patterns(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in OUTPUT_PATTERNS]
+        if unknown:
+            raise ValueError(f"unknown pattern {unknown[0]!r}; known: {', '.join(OUTPUT_PATTERNS)}")
+        return value

@@ -1,0 +1,37 @@
+"""GL401 example-syntax-error: a Python example in a guide does not parse."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+from guidelint.spans import Span
+
+
+class ExampleSyntaxError(Rule):
+    code = "GL401"
+    name = "example-syntax-error"
+    summary = "A Python example in a guide does not parse, or its fence is never closed."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.runner.examples import examples_of, source_offset, syntax_error
+
+        for example in examples_of(file):
+            if example.settings.skip:
+                continue
+            if not example.closed:
+                start = file.lines.offset(example.line)
+                span = Span(start, file.lines.line_end(example.line))
+                yield self.finding(
+                    file, span, f"the ```{example.lang} fence opened here is never closed"
+                    " (everything after it would be code)",
+                )
+                continue
+            error = syntax_error(example)
+            if error is None:
+                continue
+            offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
+            yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")

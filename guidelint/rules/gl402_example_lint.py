@@ -1,0 +1,46 @@
+"""GL402 example-lint: ruff's findings on a Python example, at their Markdown lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+from guidelint.spans import Span
+
+
+class ExampleLint(Rule):
+    code = "GL402"
+    name = "example-lint"
+    summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.runner.examples import examples_of, source_offset, syntax_error
+        from guidelint.runner.lint import RuffUnavailable, lint_sources
+
+        examples = [
+            e for e in examples_of(file)
+            if e.closed and not e.settings.skip and syntax_error(e) is None
+        ]
+        if not examples:
+            return
+        config = project.config.runner
+        try:
+            results = lint_sources(
+                [e.python_source() for e in examples], config.lint_select, config.lint_ignore
+            )
+        except RuffUnavailable as error:
+            if project.memo("GL402.warned", lambda: []) == []:
+                project.memo("GL402.warned", lambda: []).append(True)
+                start = file.lines.offset(examples[0].line)
+                yield self.finding(file, Span(start, start), str(error), severity=Severity.WARNING)
+            return
+        for example, messages in zip(examples, results):
+            for msg in messages:
+                start = source_offset(example, file.lines, msg.row, msg.column)
+                end = source_offset(example, file.lines, msg.end_row, msg.end_column)
+                yield self.finding(
+                    file, Span(start, max(start, end)), f"ruff {msg.code}: {msg.message}"
+                )

@@ -1,0 +1,239 @@
+"""What runs inside one forked example process: sandbox, execute, report, exit.
+
+The child runs one unit (a lone example, or every example of a session in
+order, sharing one namespace). After each example it flushes stdout/stderr, writes
+a boundary marker into both (so the worker can split the streams per example), and
+sends one JSON line on the result pipe. It never returns: it ends with os._exit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
+
+
+def run_child(unit: dict, context: dict, result_fd: int, marker: str) -> None:
+    """Entry point in the child; `context` is the worker's shared state."""
+    code = 0
+    try:
+        _single_threaded_torch()
+        _enter_sandbox(unit, context)
+        backend = _activate_backend(unit, context)
+        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        for index, example in enumerate(unit["examples"]):
+            record = _run_one(example, namespace, unit, context, backend)
+            _boundary(marker)
+            record["index"] = index
+            os.write(result_fd, (json.dumps(record) + "\n").encode())
+    except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
+        traceback.print_exc()
+        code = 70
+    finally:
+        _flush()
+        os._exit(code)
+
+
+def _single_threaded_torch() -> None:
+    """Forked after torch ran ops, its thread pool can deadlock unless we do this first."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def _enter_sandbox(unit: dict, context: dict) -> None:
+    from guidelint.runner import sandbox
+
+    scratch = unit["scratch"]
+    for sub in ("home", "tmp"):
+        os.makedirs(os.path.join(scratch, sub), exist_ok=True)
+    os.chdir(scratch)
+    os.environ["HOME"] = os.path.join(scratch, "home")
+    os.environ["TMPDIR"] = os.path.join(scratch, "tmp")
+    import tempfile
+
+    tempfile.tempdir = None  # re-read TMPDIR
+    sys.dont_write_bytecode = True
+    sandbox.isolate_network()
+    sandbox.limit_memory(context["settings"]["memory_limit_mb"])
+    writable = [scratch, unit["report_dir"], context["settings"].get("tiny_cache") or ""]
+    sandbox.install_guard(writable)
+
+
+class _Backend:
+    """The diffusers backend's hook for this child, and what it recorded."""
+
+    def __init__(self, module, error: str | None) -> None:
+        self.module, self.error = module, error
+        self.substitutions: list[str] = []
+
+    def record(self, text: str) -> None:
+        self.substitutions.append(str(text))
+
+
+def _activate_backend(unit: dict, context: dict) -> _Backend:
+    module = context.get("backend")
+    backend = _Backend(module, context.get("backend_error"))
+    if module is None or not unit.get("wants_backend"):
+        return backend
+    settings = dict(context["settings"])
+    settings.update(report_dir=unit["report_dir"], gpu=context.get("gpu", False))
+    try:
+        module.activate(settings, backend.record)
+    except Exception as error:  # reported on each example of the unit
+        backend.error = f"the diffusers backend failed to activate: {_one_line(error)}"
+        backend.module = None
+    return backend
+
+
+def _run_one(example: dict, namespace: dict, unit: dict, context: dict, backend) -> dict:
+    started_subs = len(backend.substitutions)
+    clock = time.perf_counter()
+    record = _precheck(example, context, backend)
+    if record is None:
+        record = _execute(example, namespace)
+    record["duration_s"] = time.perf_counter() - clock
+    record["substitutions"] = backend.substitutions[started_subs:]
+    record["images"] = _keep_images(unit, example)
+    return record
+
+
+def _precheck(example: dict, context: dict, backend) -> dict | None:
+    """Outcomes decided without running: skip, needs=gpu, an unavailable backend."""
+    if example.get("skip"):
+        return {"status": "skipped", "message": "skip directive"}
+    if "gpu" in example.get("needs", ()) and not context.get("gpu"):
+        return {"status": "skipped", "message": "needs=gpu: no GPU on this machine"}
+    if example.get("requires_backend") and backend.module is None:
+        reason = backend.error or "the diffusers backend is not installed"
+        return {"status": "missing-dependency", "message": reason}
+    return None
+
+
+def _execute(example: dict, namespace: dict) -> dict:
+    if example["session"]:
+        from guidelint.runner.sessions import run_session
+
+        result = run_session(example, namespace)
+    else:
+        result = _run_script(example, namespace)
+    _flush()
+    return result
+
+
+def _run_script(example: dict, namespace: dict) -> dict:
+    import ast
+
+    source = "\n" * (example["content_line"] - 1) + example["source"]
+    expected = example.get("expect_error")
+    try:
+        code = compile(source, example["filename"], "exec",
+                       flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        outcome = eval(code, namespace)  # noqa: S307 - running the example is the point
+        if outcome is not None and hasattr(outcome, "__await__"):
+            import asyncio
+
+            asyncio.run(_await(outcome))
+    except SystemExit as error:
+        if error.code not in (None, 0):
+            return {"status": "error", "message": f"the example exited with status {error.code}"}
+    except BaseException as error:  # noqa: BLE001 - every failure becomes an outcome
+        return classify_exception(error, example, expected)
+    if expected:
+        return {"status": "failed", "message": f"expected {expected} to be raised; nothing was"}
+    return {"status": "passed", "message": ""}
+
+
+async def _await(awaitable):
+    return await awaitable
+
+
+def classify_exception(error: BaseException, example: dict, expected: str | None) -> dict:
+    where = _where(error, example["filename"])
+    described = f"{where}{type(error).__name__}: {_one_line(error)}"
+    if expected and _is_a(error, expected):
+        return {"status": "passed", "message": f"raised {type(error).__name__} as expected"}
+    if isinstance(error, ModuleNotFoundError):
+        return {"status": "missing-dependency", "message": described}
+    if isinstance(error, MemoryError):
+        return {"status": "crashed", "message": f"memory limit exceeded ({described})"}
+    if isinstance(error, KeyError) and _env_key(error, example):
+        described += " (environment variables outside runner.env-allowlist are removed)"
+    if expected:
+        return {"status": "failed", "message": f"expected {expected}, got {described}"}
+    return {"status": "error", "message": described, "traceback": _traceback(error)}
+
+
+def _is_a(error: BaseException, name: str) -> bool:
+    short = name.rsplit(".", 1)[-1]
+    return any(k.__name__ == short or k.__qualname__ == name for k in type(error).__mro__)
+
+
+def _env_key(error: KeyError, example: dict) -> bool:
+    return bool(error.args) and error.args[0] in example.get("removed_env", ())
+
+
+def _where(error: BaseException, filename: str) -> str:
+    """`file:line: ` of the deepest frame inside the guide, if any."""
+    line = None
+    for frame, lineno in traceback.walk_tb(error.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return f"{filename}:{line}: " if line else ""
+
+
+def _traceback(error: BaseException) -> str:
+    return "".join(traceback.format_exception(type(error), error, error.__traceback__))[-4000:]
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (text[0] if text else "")[:500]
+
+
+def _keep_images(unit: dict, example: dict) -> list[str]:
+    """Copy images the example wrote in its scratch folder into the report folder."""
+    import shutil
+
+    kept = []
+    seen = unit.setdefault("_images_seen", {})
+    scratch, target = unit["scratch"], os.path.join(unit["report_dir"], example["slug"])
+    for folder, dirs, files in os.walk(scratch):
+        dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
+        for name in files:
+            path = os.path.join(folder, name)
+            if not name.lower().endswith(IMAGE_SUFFIXES):
+                continue
+            try:
+                mtime = os.path.getmtime(path)
+                if seen.get(path) == mtime:
+                    continue  # an earlier example of the session wrote it
+                seen[path] = mtime
+                destination = os.path.join(target, os.path.relpath(path, scratch))
+                os.makedirs(os.path.dirname(destination), exist_ok=True)
+                shutil.copy2(path, destination)
+                kept.append(destination)
+            except OSError:
+                continue
+    return kept
+
+
+def _boundary(marker: str) -> None:
+    _flush()
+    for fd in (1, 2):
+        try:
+            os.write(fd, marker.encode())
+        except OSError:
+            pass
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed stream must not hide the result
+            pass

@@ -1,0 +1,148 @@
+"""Example settings: `{key=value ...}` in a fence's info string, or a comment above it.
+
+    ```python {id=tiny-pipe timeout=120}
+    <!-- guidelint: pending needs=diffusers session=pipe -->
+
+Every token keeps its character span in the file, so `--promote` can rewrite
+`pending` into `verified=DATE` in place and GL403 can point at a misspelling.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from guidelint.spans import Span
+
+FLAGS = ("skip", "pending")
+VALUED = ("id", "needs", "session", "timeout", "expect-error", "verified")
+KNOWN = FLAGS + VALUED
+NEEDS = ("gpu", "diffusers")
+# Other pillars' `guidelint:` comments; never ours even right above a fence.
+FOREIGN_VERBS = ("disable-next-line", "disable-file", "disable", "enable", "row-cap")
+
+TOKEN = re.compile(r"""[^\s=]+(?:=(?:"[^"]*"|'[^']*'|\S*))?""")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    key: str
+    value: str | None  # None for a bare flag
+    span: Span  # the whole `key=value` text in the file
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    id: str | None = None
+    skip: bool = False
+    pending: bool = False
+    verified: str | None = None
+    needs: tuple[str, ...] = ()
+    session: str | None = None
+    timeout: float | None = None
+    expect_error: str | None = None
+
+
+@dataclass
+class Directives:
+    """All settings tokens of one example, in file order, with their problems."""
+
+    tokens: list[Token] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def settings(self) -> Settings:
+        values: dict = {}
+        needs: list[str] = []
+        for token in self.tokens:
+            if token.key in FLAGS:
+                values[token.key] = True
+            elif token.key == "needs":
+                needs.extend(n for n in (token.value or "").split(",") if n in NEEDS)
+            elif token.key == "timeout":
+                values["timeout"] = _number(token.value)
+            elif token.key in VALUED:
+                values[token.key.replace("-", "_")] = token.value
+        return Settings(needs=tuple(dict.fromkeys(needs)), **values)
+
+
+def tokenize(text: str, offset: int) -> list[Token]:
+    """`key` / `key=value` tokens of a directive body starting at file offset `offset`."""
+    tokens = []
+    for match in TOKEN.finditer(text):
+        key, eq, value = match.group(0).partition("=")
+        if eq and len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        span = Span(offset + match.start(), offset + match.end())
+        tokens.append(Token(key, value if eq else None, span))
+    return tokens
+
+
+def info_tokens(info_line: str, line_offset: int) -> list[Token] | None:
+    """Tokens of the `{...}` group of a fence's opening line, None when there is none.
+
+    A group with a `.class` or `#id` token is Pandoc/MkDocs attribute syntax, not ours.
+    """
+    start, end = info_line.find("{"), info_line.rfind("}")
+    if start == -1 or end < start:
+        return None
+    tokens = tokenize(info_line[start + 1 : end], line_offset + start + 1)
+    if any(t.key.startswith((".", "#")) for t in tokens):
+        return None
+    return tokens
+
+
+def comment_tokens(raw: str, offset: int) -> list[Token] | None:
+    """Tokens of a `<!-- guidelint: ... -->` comment that is ours, else None."""
+    match = re.match(r"<!--\s*guidelint:", raw)
+    if not match:
+        return None
+    body_end = raw.rfind("-->")
+    body = raw[match.end() : body_end if body_end != -1 else len(raw)]
+    tokens = tokenize(body, offset + match.end())
+    if not tokens or tokens[0].key in FOREIGN_VERBS:
+        return None
+    return tokens
+
+
+def validate(token: Token) -> str | None:
+    """What is wrong with one token, or None."""
+    key, value = token.key, token.value
+    if key not in KNOWN:
+        return f"unknown example directive '{key}'{_did_you_mean(key, KNOWN)}"
+    if key in FLAGS:
+        return None if value is None else f"'{key}' takes no value (got '{key}={value}')"
+    if not value:
+        return f"'{key}' needs a value ({key}=...)"
+    if key == "timeout" and (_number(value) is None or _number(value) <= 0):
+        return f"timeout must be a positive number of seconds (got '{value}')"
+    if key == "needs":
+        for need in value.split(","):
+            if need not in NEEDS:
+                hint = _did_you_mean(need, NEEDS)
+                return f"unknown need '{need}'{hint}; known: {', '.join(NEEDS)}"
+    if key == "verified" and not DATE.match(value):
+        return f"verified must be a date YYYY-MM-DD (got '{value}')"
+    if key == "expect-error" and not NAME.match(value):
+        return f"expect-error must name an exception class (got '{value}')"
+    return None
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,85 @@
+"""ruff on guide examples: the project's own `ruff` executable, one call per file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class RuffUnavailable(Exception):
+    """ruff is not installed, or did not answer; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class LintMessage:
+    code: str
+    message: str
+    row: int  # 1-based, in the example's Python source
+    column: int
+    end_row: int
+    end_column: int
+
+
+def find_ruff() -> str | None:
+    """The `ruff` installed next to this Python (the project's venv), else on PATH."""
+    beside = Path(sys.executable).parent / ("ruff.exe" if os.name == "nt" else "ruff")
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("ruff")
+
+
+def lint_sources(
+    sources: list[str], select: list[str], ignore: list[str]
+) -> list[list[LintMessage]]:
+    """ruff's messages for each source, in order; raises RuffUnavailable."""
+    ruff = find_ruff()
+    if ruff is None:
+        raise RuffUnavailable("ruff is not installed (pip install ruff), so GL402 cannot lint")
+    with tempfile.TemporaryDirectory(prefix="guidelint-lint-") as tmp:
+        names = []
+        for index, source in enumerate(sources):
+            name = os.path.join(tmp, f"example_{index}.py")
+            Path(name).write_text(source, encoding="utf-8")
+            names.append(name)
+        command = [ruff, "check", "--isolated", "--no-cache", "--exit-zero",
+                   "--output-format", "json", "--select", ",".join(select) or "F"]
+        if ignore:
+            command += ["--ignore", ",".join(ignore)]
+        messages = _run(command + names)
+    by_file: dict[str, list[LintMessage]] = {name: [] for name in names}
+    for item in messages:
+        if item.get("filename") in by_file and item.get("code"):
+            by_file[item["filename"]].append(_message(item))
+    return [by_file[name] for name in names]
+
+
+def _run(command: list[str]) -> list[dict]:
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise RuffUnavailable(f"ruff did not run: {error}") from None
+    if result.returncode != 0:
+        reason = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuffUnavailable(f"ruff failed: {reason}")
+    try:
+        return json.loads(result.stdout or "[]")
+    except json.JSONDecodeError:
+        raise RuffUnavailable("ruff answered something that is not JSON") from None
+
+
+def _message(item: dict) -> LintMessage:
+    start, end = item.get("location") or {}, item.get("end_location") or {}
+    return LintMessage(
+        code=item["code"],
+        message=item.get("message", ""),
+        row=start.get("row", 1),
+        column=start.get("column", 1),
+        end_row=end.get("row", start.get("row", 1)),
+        end_column=end.get("column", start.get("column", 1)),
+    )

@@ -1,0 +1,64 @@
+"""`--update` (output blocks) and `--promote` (pending -> verified=DATE), in place.
+
+Edits are computed on the text the examples were extracted from; when the file
+changed during the run it is left alone. Writes go through fixes.write_atomic, so
+an interrupted run never leaves a half-written guide.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from guidelint.findings import Edit, Fix
+from guidelint.fixes import apply_edits, read_text_exact, write_atomic
+from guidelint.runner.examples import Example, Region
+from guidelint.runner.outcomes import ExampleResult, Outcome
+from guidelint.runner.outputs import block_text
+
+# Outcomes where the example ran to its end, so what it printed is its output.
+RAN_TO_END = {Outcome.PASSED, Outcome.FAILED, Outcome.PENDING_PASSED}
+
+
+def output_edit(example: Example, result: ExampleResult, text: str) -> Edit | None:
+    region = example.output
+    if region is None or example.is_session or result.status not in RAN_TO_END:
+        return None
+    if result.status is Outcome.FAILED and not result.message.startswith("stdout differs"):
+        return None  # failed for another reason (expect-error): its output proves nothing
+    new = _with_prefix(block_text(result.stdout), region)
+    current = text[region.span.start : region.span.end]
+    return None if new == current else Edit(region.span.start, region.span.end, new)
+
+
+def promote_edits(example: Example, result: ExampleResult, date: str) -> list[Edit]:
+    if result.status is not Outcome.PENDING_PASSED:
+        return []
+    return [
+        Edit(t.span.start, t.span.end, f"verified={date}")
+        for t in example.directives.tokens
+        if t.key == "pending"
+    ]
+
+
+def _with_prefix(text: str, region: Region) -> str:
+    if not region.prefix:
+        return text
+    lines = text.split("\n")
+    body = [(region.prefix + line) if line else region.prefix.rstrip() for line in lines[:-1]]
+    return "\n".join(body + [lines[-1]])
+
+
+def rewrite_file(path: Path, extracted_text: str, edits: list[Edit]) -> str | None:
+    """Apply edits atomically; the reason when the file was not rewritten."""
+    if not edits:
+        return None
+    try:
+        current = read_text_exact(path)
+    except OSError as error:
+        return f"{path}: not rewritten: {error}"
+    if current != extracted_text:
+        return f"{path}: not rewritten: the file changed during the run"
+    new_text, _ = apply_edits(current, [Fix(tuple([e])) for e in edits])
+    if new_text != current:
+        write_atomic(path, new_text)
+    return None

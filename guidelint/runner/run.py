@@ -1,0 +1,179 @@
+"""`guidelint run` as a function: discover guides, extract, run in a warm worker, settle."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guidelint.runner.examples import Example, extract
+from guidelint.runner.outcomes import ExampleResult, Outcome
+from guidelint.runner.plan import group_units, not_run, settle, static_problem, unit_payload
+
+REPORT_VERSION = 1
+
+
+@dataclass
+class RunOptions:
+    paths: list[Path] = field(default_factory=list)
+    config_file: Path | None = None
+    pending_only: bool = False
+    update: bool = False
+    promote: bool = False
+    jobs: int | None = None
+    report_dir: Path | None = None
+    backend_module: str | None = None  # another backend (tests, third parties)
+    today: str | None = None  # the date --promote records (default: today, UTC)
+
+
+@dataclass
+class RunReport:
+    results: list[ExampleResult]
+    duration_s: float
+    report_dir: Path
+    notes: list[str] = field(default_factory=list)  # files not rewritten, unreadable files
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status.ok for r in self.results)
+
+    def counts(self) -> dict[str, int]:
+        return {o.value: sum(r.status is o for r in self.results) for o in Outcome}
+
+    def as_json(self) -> dict:
+        return {
+            "version": REPORT_VERSION,
+            "examples": [r.as_json() for r in self.results],
+            "summary": {
+                "total": len(self.results),
+                **self.counts(),
+                "ok": self.ok,
+                "duration_s": round(self.duration_s, 3),
+                "report_dir": str(self.report_dir),
+            },
+        }
+
+
+Progress = Callable[[ExampleResult, int, int], None]
+
+
+def run_examples(options: RunOptions, progress: Progress | None = None) -> RunReport:
+    from guidelint.check import load_project
+    from guidelint.discovery import discover
+    from guidelint.sources import MARKDOWN_SUFFIXES, Unreadable, load
+
+    clock = time.perf_counter()
+    project = load_project(options.paths, options.config_file)
+    config = project.config.runner
+    report_dir = options.report_dir or project.root / config.report_dir
+    notes: list[str] = []
+    documents: dict[str, tuple[Path, str, list[Example]]] = {}
+    for rel in discover(project.root, project.config, options.paths):
+        if not rel.lower().endswith(MARKDOWN_SUFFIXES):
+            continue
+        path = Path(rel) if Path(rel).is_absolute() else project.root / rel
+        try:
+            file = load(path, rel, project.config.max_file_size)
+        except Unreadable as error:
+            notes.append(f"{rel}:{error.line}: {error.message}")
+            continue
+        documents[rel] = (path, file.text, extract(file.markdown, rel))
+
+    examples = [e for _, _, found in documents.values() for e in found]
+    units = group_units(examples)
+    if options.pending_only:
+        units = [u for u in units if any(e.settings.pending for e in u)]
+    results = _run_units(units, project.root, config, report_dir, options, progress)
+    results.sort(key=lambda r: (r.path, r.line))
+    report = RunReport(results, 0.0, report_dir, notes)
+    if options.update or options.promote:
+        notes.extend(_rewrite(documents, results, options))
+    report.duration_s = time.perf_counter() - clock
+    return report
+
+
+def _run_units(units, root, config, report_dir, options, progress) -> list[ExampleResult]:
+    results: list[ExampleResult] = []
+    runnable: list[list[Example]] = []
+    total = sum(len(u) for u in units)
+
+    def done(result: ExampleResult) -> None:
+        results.append(result)
+        if progress:
+            progress(result, len(results), total)
+
+    for unit in units:
+        problems = [(e, static_problem(e)) for e in unit]
+        if any(p for _, p in problems):
+            for example, problem in problems:
+                done(not_run(example, Outcome.ERROR, problem or "not run: its session has a "
+                             "broken example"))
+        else:
+            runnable.append(unit)
+    if runnable:
+        _run_in_worker(runnable, root, config, report_dir, options, done)
+    return results
+
+
+def _run_in_worker(units, root, config, report_dir, options, done) -> None:
+    from guidelint.runner.client import WorkerClient, WorkerDied, build_env
+
+    _, removed = build_env(config.env_allowlist)
+    payloads = [unit_payload(u, root, config, report_dir, removed) for u in units]
+    by_id = {p["unit_id"]: u for p, u in zip(payloads, units)}
+    setup = {
+        "settings": config.model_dump(),
+        "jobs": options.jobs or config.jobs or _default_jobs(),
+        "warm_imports": sorted({m for p in payloads for m in p["warm"]}),
+        "preload_backend": any(p["wants_backend"] for p in payloads),
+        "backend_module": options.backend_module,
+    }
+    client = None
+    finished: set[str] = set()
+    try:
+        client = WorkerClient(setup, config.env_allowlist)
+        client.submit_all(payloads)
+        for message in client.results(len(payloads)):
+            unit = by_id[message["unit_id"]]
+            finished.add(message["unit_id"])
+            for example, raw in zip(unit, message["results"]):
+                done(settle(example, raw, config))
+    except WorkerDied as error:
+        for unit_id, unit in by_id.items():
+            if unit_id not in finished:
+                for example in unit:
+                    done(not_run(example, Outcome.CRASHED, str(error)))
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _default_jobs() -> int:
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _rewrite(documents, results: list[ExampleResult], options: RunOptions) -> list[str]:
+    from guidelint.runner.rewrite import output_edit, promote_edits, rewrite_file
+
+    today = options.today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    by_key = {(r.path, r.line): r for r in results}
+    notes = []
+    for rel, (path, text, examples) in documents.items():
+        edits = []
+        for example in examples:
+            result = by_key.get((rel, example.line))
+            if result is None:
+                continue
+            if options.update:
+                edit = output_edit(example, result, text)
+                edits.extend([edit] if edit else [])
+            if options.promote:
+                edits.extend(promote_edits(example, result, today))
+        note = rewrite_file(path, text, edits)
+        if note:
+            notes.append(note)
+    return notes

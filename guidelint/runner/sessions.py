@@ -1,0 +1,49 @@
+"""REPL-style examples (`>>>` prompts), run with the standard library's doctest.
+
+Each statement runs in turn in the shared namespace; its printed output and echoed
+value are compared with the lines under it (`...` in expected output matches
+anything, doctest's ELLIPSIS). Line numbers in failures are Markdown lines.
+"""
+
+from __future__ import annotations
+
+import doctest
+
+
+class _Runner(doctest.DocTestRunner):
+    """Remembers the first unexpected exception, so it can become an outcome."""
+
+    unexpected: BaseException | None = None
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        if self.unexpected is None:
+            self.unexpected = exc_info[1]
+        super().report_unexpected_exception(out, test, example, exc_info)
+
+
+def run_session(example: dict, namespace: dict) -> dict:
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(
+        example["source"], namespace, example["id"], example["filename"],
+        example["content_line"] - 1,
+    )
+    runner = _Runner(optionflags=doctest.ELLIPSIS, verbose=False)
+    report: list[str] = []
+    result = runner.run(test, out=report.append, clear_globs=False)
+    if runner.unexpected is not None:
+        from guidelint.runner.child import classify_exception
+
+        record = classify_exception(runner.unexpected, example, example.get("expect_error"))
+        if record["status"] != "passed":
+            record["message"] = _first_failure(report) or record["message"]
+            return record
+    if result.failed:
+        return {"status": "failed", "message": _first_failure(report)}
+    return {"status": "passed", "message": ""}
+
+
+def _first_failure(report: list[str]) -> str:
+    """doctest's report of the first failing statement, without the rulers."""
+    text = report[0] if report else ""
+    lines = [line for line in text.splitlines() if not line.startswith("*****")]
+    return "\n".join(lines).strip()[:2000]

@@ -1,0 +1,288 @@
+"""The warm worker: import heavy modules once, then fork one child per unit.
+
+Run as `python -m guidelint.runner.worker RESULT_FD`. It reads JSON lines on stdin
+(first the setup, then one `run` per unit) and writes JSON lines on RESULT_FD
+(`ready`, then one `unit` per finished unit). It is single-threaded on purpose:
+forking a process that has other threads running is unsafe. One select() loop
+feeds up to `jobs` children, enforces their timeouts (killing the whole process
+group) and their output limit, and turns how they ended into outcomes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import secrets
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+KEEP_STREAM_BYTES = 256 * 1024  # per stream per unit, for the report
+
+
+@dataclass
+class Child:
+    unit: dict
+    pid: int
+    streams: dict  # fd -> "stdout" | "stderr" | "result"
+    deadline: float
+    buffers: dict = field(default_factory=lambda: {"stdout": b"", "stderr": b"", "result": b""})
+    written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
+    records: list = field(default_factory=list)
+    ended: str | None = None  # why the worker stopped it (timeout, output limit)
+    status: int | None = None  # waitpid status once reaped
+    example_started: float = field(default_factory=time.monotonic)
+    ended_at: float | None = None
+
+
+class Worker:
+    def __init__(self, setup: dict, result_fd: int, pending_input: bytes = b"") -> None:
+        self.setup = setup
+        self.result_fd = result_fd
+        self.jobs = max(1, int(setup.get("jobs") or 1))
+        self.marker = f"\x00guidelint-boundary-{secrets.token_hex(8)}\x00"
+        self.context: dict = {"settings": setup["settings"], "gpu": False}
+        self.queue: list[dict] = []
+        self.children: dict[int, Child] = {}
+        self.stdin_open = True
+        self.stdin_buffer = pending_input
+
+    # -- setup ----------------------------------------------------------------
+
+    def warm_up(self) -> dict:
+        warmed = []
+        for name in self.setup.get("warm_imports", []):
+            try:
+                importlib.import_module(name)
+                warmed.append(name)
+            except Exception:  # noqa: BLE001 - the example will report the real error
+                pass
+        if self.setup.get("preload_backend"):
+            self._preload_backend()
+        self.context["gpu"] = _gpu_available()
+        return {"op": "ready", "warm": warmed, "gpu": self.context["gpu"],
+                "backend": self.context.get("backend") is not None,
+                "backend_error": self.context.get("backend_error")}
+
+    def _preload_backend(self) -> None:
+        name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
+        try:
+            module = importlib.import_module(name)
+            module.preload()
+        except ImportError as error:
+            self.context["backend_error"] = f"the diffusers backend is unavailable: {error}"
+            return
+        except Exception as error:  # noqa: BLE001 - one line in each example's report
+            self.context["backend_error"] = f"the diffusers backend failed to load: {error}"
+            return
+        self.context["backend"] = module
+
+    # -- main loop ------------------------------------------------------------
+
+    def serve(self) -> None:
+        self._send(self.warm_up())
+        self._take_stdin_lines()
+        while self.stdin_open or self.queue or self.children:
+            self._start_children()
+            self._wait_once()
+            self._reap()
+
+    def _start_children(self) -> None:
+        while self.queue and len(self.children) < self.jobs:
+            unit = self.queue.pop(0)
+            if unit.get("wants_backend") and "backend" not in self.context and (
+                "backend_error" not in self.context
+            ):
+                self._preload_backend()
+            self._fork(unit)
+
+    def _fork(self, unit: dict) -> None:
+        from guidelint.runner.child import run_child
+
+        unit["scratch"] = tempfile.mkdtemp(prefix="guidelint-example-")
+        os.makedirs(unit["report_dir"], exist_ok=True)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        res_r, res_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child
+            os.setpgid(0, 0)
+            for fd in (out_r, err_r, res_r, 0, self.result_fd):
+                os.close(fd)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.close(out_w)
+            os.close(err_w)
+            run_child(unit, self.context, res_w, self.marker)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass  # the child already did it (or is gone)
+        for fd in (out_w, err_w, res_w):
+            os.close(fd)
+        first = unit["examples"][0]
+        child = Child(unit, pid, {out_r: "stdout", err_r: "stderr", res_r: "result"},
+                      time.monotonic() + first["timeout"])
+        self.children[pid] = child
+
+    def _wait_once(self) -> None:
+        fds = [fd for c in self.children.values() for fd in c.streams]
+        if self.stdin_open:
+            fds.append(0)
+        deadlines = [c.deadline for c in self.children.values() if c.ended is None]
+        timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+        timeout = 0.2 if timeout is None or timeout > 0.2 else timeout
+        readable, _, _ = select.select(fds, [], [], timeout) if fds else ([], [], [])
+        for fd in readable:
+            if fd == 0:
+                self._read_stdin()
+            else:
+                self._read_child(fd)
+        self._enforce_deadlines()
+
+    def _read_stdin(self) -> None:
+        data = os.read(0, 1 << 20)
+        if not data:
+            self.stdin_open = False
+            return
+        self.stdin_buffer += data
+        self._take_stdin_lines()
+
+    def _take_stdin_lines(self) -> None:
+        *lines, self.stdin_buffer = self.stdin_buffer.split(b"\n")
+        for line in lines:
+            if line.strip():
+                message = json.loads(line)
+                if message.get("op") == "run":
+                    self.queue.append(message["unit"])
+
+    def _read_child(self, fd: int) -> None:
+        child = next(c for c in self.children.values() if fd in c.streams)
+        name = child.streams[fd]
+        try:
+            data = os.read(fd, 1 << 16)
+        except OSError:
+            data = b""
+        if not data:
+            os.close(fd)
+            del child.streams[fd]
+            return
+        if name == "result":
+            child.buffers["result"] += data
+            self._take_records(child)
+            return
+        child.written += len(data)
+        if len(child.buffers[name]) < KEEP_STREAM_BYTES:
+            child.buffers[name] += data[: KEEP_STREAM_BYTES - len(child.buffers[name])]
+        else:  # keep boundary markers even past the cap, so streams still split
+            child.buffers[name] += self.marker.encode() * data.count(self.marker.encode())
+        limit = self.setup["settings"]["max_output_mb"] * 1024 * 1024
+        if child.written > limit and child.ended is None:
+            child.ended = f"output limit: wrote more than {limit / 1048576:g} MB " \
+                          "(runner.max-output-mb); the example was stopped"
+            _kill_group(child.pid)
+
+    def _take_records(self, child: Child) -> None:
+        *lines, child.buffers["result"] = child.buffers["result"].split(b"\n")
+        for line in lines:
+            child.records.append(json.loads(line))
+            child.example_started = time.monotonic()
+            following = len(child.records)
+            if following < len(child.unit["examples"]):
+                child.deadline = time.monotonic() + child.unit["examples"][following]["timeout"]
+
+    def _enforce_deadlines(self) -> None:
+        now = time.monotonic()
+        for child in self.children.values():
+            if child.ended is None and now >= child.deadline:
+                index = len(child.records)
+                timeout = child.unit["examples"][min(index, len(child.unit["examples"]) - 1)]
+                child.ended = f"timeout: still running after {timeout['timeout']:g}s; " \
+                              "its process group was killed"
+                _kill_group(child.pid)
+
+    def _reap(self) -> None:
+        for pid, child in list(self.children.items()):
+            if child.status is None:
+                try:
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    done, status = pid, 0
+                if done:
+                    child.status, child.ended_at = status, time.monotonic()
+                    _kill_group(pid)  # anything it left behind
+            if child.status is not None and not child.streams:
+                del self.children[pid]
+                self._finish(child)
+            elif child.status is not None:
+                self._drain(child)
+
+    def _drain(self, child: Child) -> None:
+        """The child is gone; read what is left, without waiting on grandchildren."""
+        for fd in list(child.streams):
+            while fd in child.streams:
+                ready, _, _ = select.select([fd], [], [], 0)
+                if not ready:
+                    os.close(fd)
+                    del child.streams[fd]
+                    break
+                self._read_child(fd)
+
+    def _finish(self, child: Child) -> None:
+        from guidelint.runner.verdict import unit_results
+
+        if child.buffers["result"].strip():
+            child.buffers["result"] += b"\n"
+            self._take_records(child)
+        results = unit_results(child, self.marker)
+        shutil.rmtree(child.unit["scratch"], ignore_errors=True)
+        self._send({"op": "unit", "unit_id": child.unit["unit_id"], "results": results})
+
+    def _send(self, message: dict) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            written = os.write(self.result_fd, view)
+            view = view[written:]
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _gpu_available() -> bool:
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    try:
+        return bool(torch.cuda.is_available())
+    except Exception:  # noqa: BLE001 - no GPU is the safe answer
+        return False
+
+
+def main() -> None:
+    result_fd = int(sys.argv[1])
+    # Our stdout belongs to nobody: children write into pipes, results go to RESULT_FD.
+    os.dup2(2, 1)
+    data = b""
+    while b"\n" not in data:  # unbuffered: the rest of stdin is read by select()
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return
+        data += chunk
+    setup_line, rest = data.split(b"\n", 1)
+    Worker(json.loads(setup_line), result_fd, rest).serve()
+
+
+if __name__ == "__main__":
+    main()
