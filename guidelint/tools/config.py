@@ -1,7 +1,41 @@
 """[tool.guidelint.tools] options (owned by the tool-references pillar)."""
 
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
 from guidelint.config_base import Section
 
 
+class ServerConfig(Section):
+    """One MCP server declared in configuration, beside or instead of `.mcp.json`.
+
+    A server may be declared by its snapshot alone (no command, no url): CI then
+    resolves references against that file and never starts anything.
+    """
+
+    type: Literal["stdio", "http", "sse"] | None = None
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    snapshot: str | None = Field(default=None, description="snapshot file, relative to the root")
+    timeout: float | None = Field(default=None, gt=0, description="seconds for a live listing")
+    fallback_to_snapshot: bool | None = None
+
+
 class ToolsConfig(Section):
-    pass
+    live: bool = Field(default=False, description="query MCP servers live on every check")
+    mcp_config: str = Field(default=".mcp.json", description="Claude Code's project server file")
+    snapshot_dir: str = Field(default=".guidelint/tools", description="where snapshots live")
+    timeout: float = Field(default=20.0, gt=0, description="seconds per server for a live listing")
+    fallback_to_snapshot: bool = Field(
+        default=False, description="on a live failure, warn and use the snapshot instead of exit 2"
+    )
+    servers: dict[str, ServerConfig] = Field(default_factory=dict)
+    # Built-in agent tools accepted beyond the bundled list (new Claude Code releases).
+    extra_builtins: list[str] = Field(default_factory=list)

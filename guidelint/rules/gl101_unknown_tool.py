@@ -1,0 +1,47 @@
+"""GL101 unknown-tool: `mcp__<server>__<tool>` where the server has no such tool."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class UnknownTool(Rule):
+    code = "GL101"
+    name = "unknown-tool"
+    summary = "An `mcp__<server>__<tool>` reference names a tool the server does not have."
+    severity = Severity.ERROR
+    fixable = True
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.load import catalog
+        from guidelint.tools.resolve import (
+            Outcome,
+            did_you_mean,
+            markdown_references,
+            qualified_token,
+            resolve_qualified,
+            rewrite_fix,
+        )
+
+        tools = catalog(project)
+        for span, ref in markdown_references(file, tools):
+            if ref.kind != "qualified":
+                continue
+            resolution = resolve_qualified(ref, tools)
+            if resolution.outcome is not Outcome.UNKNOWN_TOOL:
+                continue
+            server = tools.server(ref.server).name
+            fix = None
+            if len(resolution.suggestions) == 1:  # only a single, clear candidate
+                best = qualified_token(server, resolution.suggestions[0])
+                fix = rewrite_fix(file, span, ref, best, "the closest tool")
+            yield self.finding(
+                file,
+                span.span,
+                f"server `{server}` has no tool `{ref.name}`{did_you_mean(resolution.suggestions)}",
+                fix=fix,
+            )

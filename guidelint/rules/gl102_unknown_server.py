@@ -1,0 +1,47 @@
+"""GL102 unknown-server: `mcp__<server>__...` naming a server no source declares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class UnknownServer(Rule):
+    code = "GL102"
+    name = "unknown-server"
+    summary = "An `mcp__<server>__...` reference names a server that no source declares."
+    severity = Severity.ERROR
+    fixable = True
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.load import catalog
+        from guidelint.tools.resolve import (
+            Outcome,
+            did_you_mean,
+            markdown_references,
+            resolve_qualified,
+            rewrite_fix,
+        )
+
+        tools = catalog(project)
+        if not tools.servers:  # a project that declares no server: nothing to resolve against
+            return
+        for span, ref in markdown_references(file, tools):
+            if ref.kind != "qualified":
+                continue
+            resolution = resolve_qualified(ref, tools)
+            if resolution.outcome is not Outcome.UNKNOWN_SERVER:
+                continue
+            fix = None
+            if len(resolution.suggestions) == 1:
+                best = resolution.suggestions[0]
+                new = ref.token.replace(f"mcp__{ref.server}", f"mcp__{best}", 1)
+                fix = rewrite_fix(file, span, ref, new, "the closest server")
+            known = ", ".join(f"`{s}`" for s in sorted(tools.servers))
+            hint = did_you_mean(resolution.suggestions) or f" (known: {known})"
+            yield self.finding(
+                file, span.span, f"no MCP server `{ref.server}` is declared{hint}", fix=fix
+            )

@@ -1,0 +1,47 @@
+"""GL103 wrong-server: the tool exists, but on another server than the one named."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class WrongServer(Rule):
+    code = "GL103"
+    name = "wrong-server"
+    summary = "An `mcp__<server>__<tool>` reference names a tool that lives on another server."
+    severity = Severity.ERROR
+    fixable = True
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.load import catalog
+        from guidelint.tools.resolve import (
+            Outcome,
+            markdown_references,
+            qualified_token,
+            resolve_qualified,
+            rewrite_fix,
+        )
+
+        tools = catalog(project)
+        for span, ref in markdown_references(file, tools):
+            if ref.kind != "qualified":
+                continue
+            resolution = resolve_qualified(ref, tools)
+            if resolution.outcome is not Outcome.WRONG_SERVER:
+                continue
+            homes = [t.server for t in resolution.others]
+            fix = None
+            if len(homes) == 1:
+                new = qualified_token(homes[0], ref.name)
+                fix = rewrite_fix(file, span, ref, new, "the server that has it,")
+            where = " and ".join(f"`{h}`" for h in homes)
+            yield self.finding(
+                file,
+                span.span,
+                f"tool `{ref.name}` is not on server `{ref.server}` but on {where}",
+                fix=fix,
+            )

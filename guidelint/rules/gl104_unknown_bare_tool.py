@@ -1,0 +1,80 @@
+"""GL104 unknown-bare-tool: a bare name that its context marks as a tool, unknown.
+
+Strong contexts (call/invoke/tool next to it, a table column headed Tool, the
+lead of a list item in a section headed Tools) report any unknown identifier;
+weaker ones (use/run/via, other text in a Tools section) only a near miss of a
+known tool; plain prose only a close near miss of an MCP tool written in
+snake_case or kebab-case. Retired built-ins (MultiEdit, KillShell, ...) are
+reported in any tool context with what replaced them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+WEAK_CUTOFF = 0.8
+PROSE_CUTOFF = 0.85
+
+
+class UnknownBareTool(Rule):
+    code = "GL104"
+    name = "unknown-bare-tool"
+    summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
+    severity = Severity.ERROR
+    fixable = True
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.load import catalog
+        from guidelint.tools.references import never_a_tool
+        from guidelint.tools.resolve import markdown_references
+
+        tools = catalog(project)
+        if not tools.has_servers:
+            return
+        known = tools.all_tool_names()
+        ignored = tools.non_tool_names()
+        for span, ref in markdown_references(file, tools):
+            if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
+                continue
+            if never_a_tool(ref.name, ignored):
+                continue
+            finding = self._judge(file, span, ref, tools, known)
+            if finding is not None:
+                yield finding
+
+    def _judge(self, file, span, ref, tools, known) -> Finding | None:
+        from guidelint.tools.catalog import close_names
+        from guidelint.tools.references import Context, context_strength
+        from guidelint.tools.resolve import did_you_mean, rewrite_fix
+
+        context = context_strength(span, file.text)
+        retired = tools.builtins.retired_hint(ref.name)
+        if retired and context > Context.NONE:
+            message = f"`{ref.name}` is a retired built-in tool ({retired})"
+            return self.finding(file, span.span, message, severity=Severity.WARNING)
+        everything = known | tools.builtins.current
+        if context is Context.STRONG:
+            near = close_names(ref.name, everything, 3, 0.6)
+        elif context is Context.WEAK or ref.kind == "call":
+            near = close_names(ref.name, everything, 3, WEAK_CUTOFF)
+            if not near:
+                return None
+        elif "_" in ref.name or "-" in ref.name:
+            near = close_names(ref.name, known, 3, PROSE_CUTOFF)
+            if not near:
+                return None
+        else:
+            return None
+        fix = rewrite_fix(file, span, ref, near[0], "the closest tool") if len(near) == 1 else None
+        servers = {t.server for n in near for t in tools.tools_named(n)}
+        on = f" on `{next(iter(servers))}`" if len(servers) == 1 else ""
+        return self.finding(
+            file,
+            span.span,
+            f"`{ref.name}` is not a tool of any known server{did_you_mean(near)}{on}",
+            fix=fix,
+        )

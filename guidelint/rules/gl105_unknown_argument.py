@@ -1,0 +1,68 @@
+"""GL105 unknown-argument: a call form's argument names checked against inputSchema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class UnknownArgument(Rule):
+    code = "GL105"
+    name = "unknown-argument"
+    summary = "A call form such as `job_submit(gpu=...)` passes an argument the schema lacks."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.load import catalog
+        from guidelint.tools.resolve import markdown_references
+
+        tools = catalog(project)
+        for span, ref in markdown_references(file, tools):
+            if ref.args is None:
+                continue
+            tool = _tool_for(ref, tools)
+            if tool is None or not tool.input_schema:
+                continue
+            yield from self._arguments(file, span, ref, tool)
+
+    def _arguments(self, file, span, ref, tool) -> Iterator[Finding]:
+        from guidelint.tools.catalog import close_names
+        from guidelint.tools.resolve import did_you_mean
+
+        properties = tool.properties
+        if not tool.open_schema:
+            for name in ref.args.keywords:
+                if name not in properties:
+                    hint = did_you_mean(close_names(name, properties, 1))
+                    listed = ", ".join(f"`{p}`" for p in properties) or "none"
+                    yield self.finding(
+                        file,
+                        span.span,
+                        f"`{tool.name}` on `{tool.server}` has no argument `{name}`"
+                        f"{hint or f' (it takes: {listed})'}",
+                    )
+        if ref.args.open or ref.args.positional or not ref.args.keywords:
+            return  # `f()`, `...`, *args, **kwargs, positional values: not a complete call
+        missing = [r for r in tool.required if r not in ref.args.keywords]
+        if missing:
+            names = ", ".join(f"`{m}`" for m in missing)
+            yield self.finding(
+                file,
+                span.span,
+                f"`{tool.name}` on `{tool.server}` requires {names}, missing from this call",
+                severity=Severity.WARNING,
+            )
+
+
+def _tool_for(ref, tools):
+    """The one tool a call form names, or None when unknown or ambiguous."""
+    from guidelint.tools.resolve import Outcome, resolve_qualified
+
+    if ref.kind == "qualified":
+        resolution = resolve_qualified(ref, tools)
+        return resolution.tool if resolution.outcome is Outcome.RESOLVED else None
+    matches = tools.tools_named(ref.name)
+    return matches[0] if len(matches) == 1 else None

@@ -1,0 +1,35 @@
+"""GL107 unknown-agent-tool: an agent's front matter `tools:` names an unknown tool."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class UnknownAgentTool(Rule):
+    code = "GL107"
+    name = "unknown-agent-tool"
+    summary = "An agent's (or skill's) front matter `tools:` names a tool that does not exist."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def applies_to(self, file, project) -> bool:
+        return file.kind == "markdown" and file.text.startswith("---")
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.frontmatter import tool_entries
+        from guidelint.tools.load import catalog
+        from guidelint.tools.permissions import check_tool_name
+
+        entries = list(tool_entries(file))
+        if not entries:
+            return
+        tools = catalog(project)
+        for key, name, span in entries:
+            problem = check_tool_name(name, tools)
+            if problem is not None:
+                yield self.finding(
+                    file, span, f"{key}: {problem.message}", severity=problem.severity
+                )

@@ -1,0 +1,48 @@
+"""GL108 stale-snapshot: in live mode, a committed snapshot differs from the server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+from guidelint.spans import Span
+
+
+class StaleSnapshot(Rule):
+    code = "GL108"
+    name = "stale-snapshot"
+    summary = "In --live mode, a server's committed snapshot differs from its live tool list."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"json"})
+
+    def applies_to(self, file, project) -> bool:
+        return file.kind == "json" and file.rel == project.config.tools.mcp_config
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.tools.diff import diff_servers
+        from guidelint.tools.load import live_mode, sources
+
+        if not live_mode(project):
+            return
+        state = sources(project)
+        for name, snapshot in sorted(state.snapshots.items()):
+            live = state.catalog.servers.get(name)
+            if live is None or live.origin != "live":
+                continue
+            change = diff_servers(snapshot, live)
+            if change.empty:
+                continue
+            yield self.finding(
+                file,
+                _server_key(file, name),
+                f"snapshot {snapshot.origin} of server `{name}` is stale ({change.summary()}); "
+                f"run `guidelint tools snapshot --server {name}`",
+            )
+
+
+def _server_key(file, name: str) -> Span:
+    from guidelint.tools.jsonpos import value_spans
+
+    span = value_spans(file.text).get(("mcpServers", name, "#key"))
+    return span or Span(0, min(1, len(file.text)))

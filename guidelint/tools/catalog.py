@@ -1,0 +1,162 @@
+"""What guidelint knows about tools: per server, and the agent's built-ins.
+
+The catalog is built once per run (Project.memo) from snapshots, or live from the
+servers themselves, and every GL1xx rule asks it the same questions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from guidelint.tools.builtins import Builtins
+
+SERVER_UNSAFE = re.compile(r"[^A-Za-z0-9_\-]")
+
+
+def normalize_server(name: str) -> str:
+    """Claude Code's spelling inside `mcp__<server>__`: other characters become `_`."""
+    return SERVER_UNSAFE.sub("_", name)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    server: str
+    input_schema: dict[str, Any] = field(default_factory=dict, compare=False)
+    description: str = field(default="", compare=False)
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        props = self.input_schema.get("properties")
+        return props if isinstance(props, dict) else {}
+
+    @property
+    def required(self) -> list[str]:
+        req = self.input_schema.get("required")
+        return [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+
+    @property
+    def open_schema(self) -> bool:
+        """Whether the schema accepts argument names it does not list."""
+        extra = self.input_schema.get("additionalProperties")
+        return extra is True or isinstance(extra, dict)
+
+
+@dataclass
+class ServerTools:
+    """One server's lists; `tools is None` when nothing is known (no snapshot, not live)."""
+
+    name: str
+    tools: dict[str, Tool] | None = None
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    origin: str = ""  # where the list came from: a snapshot path or "live"
+    declared_in: str = ""  # .mcp.json, the configuration, or a snapshot file
+
+    @property
+    def known(self) -> bool:
+        return self.tools is not None
+
+    def other_names(self) -> set[str]:
+        """Names and URIs of prompts and resources, and their argument names."""
+        names: set[str] = set()
+        for prompt in self.prompts:
+            names.add(str(prompt.get("name", "")))
+            names.update(str(a.get("name", "")) for a in prompt.get("arguments") or [])
+        for resource in self.resources:
+            names.update({str(resource.get("name", "")), str(resource.get("uri", ""))})
+        names.discard("")
+        return names
+
+
+@dataclass
+class Catalog:
+    servers: dict[str, ServerTools]
+    builtins: Builtins
+
+    def server(self, name: str) -> ServerTools | None:
+        """A server by its name as written in `mcp__<name>__` (normalized or not)."""
+        if name in self.servers:
+            return self.servers[name]
+        for server in self.servers.values():
+            if normalize_server(server.name) == name:
+                return server
+        return None
+
+    @property
+    def has_servers(self) -> bool:
+        return any(s.known for s in self.servers.values())
+
+    def tools_named(self, name: str) -> list[Tool]:
+        return [
+            s.tools[name] for s in self.servers.values() if s.tools is not None and name in s.tools
+        ]
+
+    def all_tool_names(self) -> set[str]:
+        return {t for s in self.servers.values() if s.tools for t in s.tools}
+
+    def non_tool_names(self) -> set[str]:
+        """Names that are never tool references: schema properties, prompts, resources."""
+        names: set[str] = set()
+        for server in self.servers.values():
+            names |= server.other_names()
+            for tool in (server.tools or {}).values():
+                names.update(tool.properties)
+        return names
+
+    def closest(self, name: str, candidates: set[str] | list[str], n: int = 3) -> list[str]:
+        return close_names(name, candidates, n)
+
+    def near_miss(self, name: str, cutoff: float = 0.8) -> list[Tool]:
+        """Known MCP tools whose name is close to `name` (case and -/_ folded)."""
+        names = close_names(name, self.all_tool_names(), 3, cutoff)
+        return [t for n in names for t in self.tools_named(n)]
+
+
+def _fold(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def close_names(name: str, candidates, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Did-you-mean candidates, comparing case- and -/_-folded spellings.
+
+    Only candidates about as close as the best one are kept, so a clear winner
+    stands alone (and can be offered as an unsafe fix).
+    """
+    folded: dict[str, list[str]] = {}
+    for candidate in sorted(candidates):
+        folded.setdefault(_fold(candidate), []).append(candidate)
+    target = _fold(name)
+    hits = difflib.get_close_matches(target, list(folded), n=n, cutoff=cutoff)
+    if not hits:
+        return []
+    score = {h: difflib.SequenceMatcher(None, target, h).ratio() for h in hits}
+    best = max(score.values())
+    return [c for h in hits if score[h] >= best - 0.08 for c in folded[h]][:n]
+
+
+def same_family(name: str, candidates) -> list[str]:
+    """Tools that share the first word of `name` (`job_inspect` -> `job_*`)."""
+    head = _fold(name).split("_", 1)[0]
+    return sorted(c for c in candidates if _fold(c).split("_", 1)[0] == head and "_" in c)[:3]
+
+
+def describe(names: list[str], server: str | None = None) -> str:
+    """` (did you mean `a` or `b`?)` or ''."""
+    if not names:
+        return ""
+    quoted = " or ".join(f"`{n}`" for n in names)
+    return f" (did you mean {quoted}?)"
+
+
+@dataclass
+class Sources:
+    """The catalog plus what live mode saw next to the snapshots (for GL108)."""
+
+    catalog: Catalog
+    live: bool = False
+    snapshots: dict[str, ServerTools] = field(default_factory=dict)  # when live
+    declared_in: dict[str, str] = field(default_factory=dict)  # server -> "file:line"

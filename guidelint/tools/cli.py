@@ -1,0 +1,172 @@
+"""`guidelint tools`: snapshot, list and diff the tool lists of MCP servers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from guidelint.config import ConfigError
+
+
+def _fail(message: str) -> None:
+    click.echo(f"guidelint: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _project(path: Path | None, config_file: Path | None):
+    from guidelint.check import load_project
+
+    try:
+        return load_project([path] if path else [], config_file)
+    except ConfigError as err:
+        _fail(str(err))
+
+
+def _specs(project, server: str | None):
+    from guidelint.tools.servers import declared_servers
+
+    try:
+        specs = declared_servers(project.root, project.config.tools)
+    except ConfigError as err:
+        _fail(str(err))
+    if server is not None:
+        if server not in specs:
+            known = ", ".join(sorted(specs)) or "none"
+            _fail(f"no server `{server}` is declared (known: {known})")
+        specs = {server: specs[server]}
+    return specs
+
+
+def _live(project, specs) -> dict:
+    from guidelint.tools.live import list_servers
+
+    startable = [s for s in specs.values() if s.startable]
+    return list_servers(startable, project.root)
+
+
+path_argument = click.argument(
+    "path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
+config_option = click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
+)
+server_option = click.option("--server", help="Only this server.")
+
+
+@click.group("tools")
+def tools() -> None:
+    """Snapshot, list and diff the tool lists of MCP servers."""
+
+
+@tools.command()
+@path_argument
+@config_option
+@server_option
+def snapshot(path, config_file, server) -> None:
+    """Save each server's live tools/list answer under .guidelint/tools/."""
+    from guidelint.tools.snapshot import to_wire, write_snapshot
+
+    project = _project(path, config_file)
+    specs = _specs(project, server)
+    if not any(s.startable for s in specs.values()):
+        _fail("no startable server is declared (.mcp.json or [tool.guidelint.tools.servers])")
+    failed = False
+    for name, listing in _live(project, specs).items():
+        if listing.error:
+            click.echo(f"guidelint: error: {listing.error}", err=True)
+            failed = True
+            continue
+        data = to_wire(listing.tools, listing.prompts, listing.resources)
+        write_snapshot(project.root / specs[name].snapshot, data)
+        click.echo(
+            f"wrote {specs[name].snapshot}: {len(listing.tools)} tools, "
+            f"{len(listing.prompts)} prompts, {len(listing.resources)} resources "
+            f"({listing.seconds:.1f}s)"
+        )
+    sys.exit(2 if failed else 0)
+
+
+@tools.command("list")
+@path_argument
+@config_option
+@click.option("--live", is_flag=True, help="Ask the servers instead of reading snapshots.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def list_command(path, config_file, live, fmt) -> None:
+    """Print every tool guidelint knows: per server, with its arguments."""
+    from guidelint.tools.load import build_sources
+
+    project = _project(path, config_file)
+    try:
+        catalog = build_sources(project, live=live or None).catalog
+    except ConfigError as err:
+        _fail(str(err))
+    if fmt == "json":
+        click.echo(json.dumps(_as_json(catalog), indent=2))
+        return
+    for name, server in sorted(catalog.servers.items()):
+        if server.tools is None:
+            click.echo(
+                f"{name}  (declared in {server.declared_in}; no snapshot: "
+                f"run `guidelint tools snapshot --server {name}`)"
+            )
+            continue
+        click.echo(f"{name}  ({len(server.tools)} tools, from {server.origin})")
+        for tool in sorted(server.tools.values(), key=lambda t: t.name):
+            args = ", ".join(f"{p}{'' if p in tool.required else '?'}" for p in tool.properties)
+            click.echo(f"  mcp__{name}__{tool.name}({args})")
+    click.echo(f"built-in: {', '.join(sorted(catalog.builtins.current))}")
+
+
+def _as_json(catalog) -> dict:
+    return {
+        "servers": {
+            name: {
+                "origin": s.origin,
+                "declared_in": s.declared_in,
+                "tools": None if s.tools is None else sorted(s.tools),
+            }
+            for name, s in sorted(catalog.servers.items())
+        },
+        "builtins": sorted(catalog.builtins.current),
+    }
+
+
+@tools.command()
+@path_argument
+@config_option
+@server_option
+def diff(path, config_file, server) -> None:
+    """Compare snapshots with the live servers; show lines naming removed tools."""
+    from guidelint.tools.diff import diff_servers
+    from guidelint.tools.snapshot import from_wire, read_snapshot
+    from guidelint.tools.usage import lines_naming
+
+    project = _project(path, config_file)
+    specs = _specs(project, server)
+    changed = False
+    for name, listing in _live(project, specs).items():
+        if listing.error:
+            _fail(listing.error)
+        try:
+            old = read_snapshot(project.root, specs[name].snapshot, name)
+        except ConfigError as err:
+            _fail(str(err))
+        if old is None:
+            click.echo(f"{name}: no snapshot at {specs[name].snapshot} (all tools are new)")
+            changed = True
+            continue
+        new = from_wire({"tools": listing.tools}, name, origin="live", where=name)
+        result = diff_servers(old, new)
+        click.echo(f"{name}: {result.summary()}")
+        changed |= not result.empty
+        for where, text in lines_naming(project, name, set(result.removed)):
+            click.echo(f"  {where}: {text}")
+    sys.exit(1 if changed else 0)

@@ -1,0 +1,77 @@
+"""Build the catalog once per run: snapshots, or live listings when asked for.
+
+Live listings run only with `--live` or `live = true`: a plain check never starts a
+program that the repository names.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from guidelint.config import ConfigError
+from guidelint.tools.builtins import builtins
+from guidelint.tools.catalog import Catalog, ServerTools, Sources
+from guidelint.tools.servers import ServerSpec, declared_servers
+from guidelint.tools.snapshot import from_wire, read_snapshot
+
+
+def sources(project) -> Sources:
+    """The shared per-run view (memoized on the project)."""
+    return project.memo("tools.sources", lambda: build_sources(project))
+
+
+def catalog(project) -> Catalog:
+    return sources(project).catalog
+
+
+def live_mode(project) -> bool:
+    return bool(project.live) if project.live is not None else project.config.tools.live
+
+
+def build_sources(project, live: bool | None = None) -> Sources:
+    config = project.config.tools
+    specs = declared_servers(project.root, config)
+    live = live_mode(project) if live is None else live
+    snapshots = {
+        name: snap
+        for name, spec in specs.items()
+        if (snap := read_snapshot(project.root, spec.snapshot, name)) is not None
+    }
+    servers: dict[str, ServerTools] = {}
+    if live:
+        servers = _live_servers(project, specs, snapshots)
+    for name, spec in specs.items():
+        if name not in servers:
+            servers[name] = snapshots.get(name) or ServerTools(name)
+        servers[name].declared_in = spec.declared_in
+    return Sources(
+        catalog=Catalog(servers, builtins(config.extra_builtins)),
+        live=live,
+        snapshots=snapshots if live else {},
+        declared_in={name: spec.declared_in for name, spec in specs.items()},
+    )
+
+
+def _live_servers(
+    project, specs: dict[str, ServerSpec], snapshots: dict[str, ServerTools]
+) -> dict[str, ServerTools]:
+    from guidelint.tools.live import list_servers
+
+    startable = [spec for spec in specs.values() if spec.startable]
+    servers: dict[str, ServerTools] = {}
+    for name, listing in list_servers(startable, project.root).items():
+        if listing.error is None:
+            data = {"tools": listing.tools, "prompts": listing.prompts}
+            data["resources"] = listing.resources
+            servers[name] = from_wire(data, name, origin="live", where=name)
+            continue
+        spec = specs[name]
+        if spec.fallback_to_snapshot and name in snapshots:
+            warn(f"{listing.error} (using the snapshot {spec.snapshot})")
+            continue
+        raise ConfigError(f"live tool listing failed: {listing.error}")
+    return servers
+
+
+def warn(message: str) -> None:
+    print(f"guidelint: warning: {message}", file=sys.stderr)

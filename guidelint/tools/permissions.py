@@ -1,0 +1,83 @@
+"""Permission rules (`Tool`, `Tool(specifier)`, `mcp__srv`, `mcp__srv__tool`) and
+agent tool lists, checked against the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from guidelint.findings import Severity
+from guidelint.tools.catalog import Catalog, close_names
+from guidelint.tools.references import QUALIFIED, Reference, split_qualified
+from guidelint.tools.resolve import (
+    Outcome,
+    did_you_mean,
+    qualified_token,
+    resolve_qualified,
+    server_names,
+)
+
+RULE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)\s*(\((?P<spec>.*)\))?$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Problem:
+    message: str
+    severity: Severity
+
+
+def check_tool_name(entry: str, catalog: Catalog) -> Problem | None:
+    """What is wrong with a permission entry or agent tool name, or None."""
+    entry = entry.strip()
+    if entry in ("*", "") or entry.startswith("mcp__*"):
+        return None
+    match = QUALIFIED.match(entry)
+    if match:
+        return _check_mcp(entry, match.group("rest"), catalog)
+    match = RULE.match(entry)
+    if not match:
+        return Problem(
+            f"`{entry}` is not a permission rule (`Tool` or `Tool(specifier)`)", Severity.WARNING
+        )
+    return _check_builtin(match.group("name"), catalog)
+
+
+def _check_mcp(entry: str, rest: str, catalog: Catalog) -> Problem | None:
+    if not catalog.servers:
+        return None  # no server declared here: user-scope servers are out of sight
+    server, tool = split_qualified(rest, server_names(catalog))
+    ref = Reference("qualified", tool, server, None, entry)
+    resolution = resolve_qualified(ref, catalog)
+    if resolution.outcome is Outcome.UNKNOWN_SERVER:
+        hint = did_you_mean(resolution.suggestions)
+        return Problem(
+            f"`{entry}` names MCP server `{server}`, which is not declared{hint}", Severity.ERROR
+        )
+    if resolution.outcome is Outcome.UNKNOWN_TOOL:
+        hint = did_you_mean(qualified_token(server, s) for s in resolution.suggestions)
+        return Problem(f"`{entry}`: server `{server}` has no tool `{tool}`{hint}", Severity.ERROR)
+    if resolution.outcome is Outcome.WRONG_SERVER:
+        homes = " or ".join(f"`{qualified_token(t.server, tool)}`" for t in resolution.others)
+        return Problem(
+            f"`{entry}`: `{tool}` is not on `{server}` (did you mean {homes}?)", Severity.ERROR
+        )
+    return None
+
+
+def _check_builtin(name: str, catalog: Catalog) -> Problem | None:
+    builtins = catalog.builtins
+    if builtins.known(name):
+        return None
+    retired = builtins.retired_hint(name)
+    if retired:
+        return Problem(f"`{name}` is a retired built-in tool ({retired})", Severity.WARNING)
+    mcp_homes = catalog.tools_named(name)
+    if mcp_homes:
+        forms = " or ".join(f"`{qualified_token(t.server, name)}`" for t in mcp_homes)
+        return Problem(f"`{name}` is an MCP tool: name it {forms}", Severity.ERROR)
+    hint = did_you_mean(close_names(name, builtins.current | set(builtins.aliases), 2))
+    if name[:1].isupper():
+        # New built-ins ship every few weeks: an unknown PascalCase name is a warning.
+        return Problem(f"`{name}` is not a known built-in tool{hint}", Severity.WARNING)
+    return Problem(f"`{name}` is neither a built-in tool nor an MCP tool{hint}", Severity.ERROR)

@@ -1,0 +1,146 @@
+"""Which inline code spans are tool references, and how strongly the text says so.
+
+The heuristic (also in rules/GL101.md .. GL105.md), chosen for precision:
+
+- `mcp__<server>__<tool>` (optionally with a call's parentheses) is always a
+  reference; `mcp__<server>` names the whole server.
+- `name(...)`: a call form. A reference when `name` is a known tool, or when the
+  context marks a tool, or when `name` is a near miss of a known MCP tool.
+- A bare identifier (letters, digits, `_`, `-`; no dots, slashes, spaces, `$`,
+  `<...>`): resolves silently when it is a known tool; otherwise it counts only in
+  a tool context (see `context_strength`), or as a near miss.
+- Never references: anything else (paths, commands with spaces, JSON, dotted
+  Python, `$VARS`, placeholders), ALL_CAPS names (environment variables), argument
+  names of any known tool's inputSchema, and prompt and resource names and URIs.
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+QUALIFIED = re.compile(r"^mcp__(?P<rest>[A-Za-z0-9_.\-*]+?)(?:\((?P<args>.*)\))?$", re.DOTALL)
+CALL = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)\((?P<args>.*)\)$", re.DOTALL)
+BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+ENV_VAR = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
+
+STRONG_BEFORE = re.compile(
+    r"\b(call|calls|calling|called|invoke|invokes|invoking|invoked|tool|tools)\b"
+    r"(\s+(the|a|an|its|this|that|MCP|lab))*\s*$",
+    re.IGNORECASE,
+)
+STRONG_AFTER = re.compile(r"^\s*(MCP\s+)?(tool|tools)\b", re.IGNORECASE)
+WEAK_BEFORE = re.compile(
+    r"\b(use|uses|using|used|run|runs|running|via|with)\b(\s+(the|a|an|its))*\s*$",
+    re.IGNORECASE,
+)
+TOOL_WORD = re.compile(r"\btools?\b", re.IGNORECASE)
+
+
+class Context(IntEnum):
+    NONE = 0
+    WEAK = 1  # use / run / via next to it, or a paragraph in a Tools section
+    STRONG = 2  # call / invoke / tool next to it, a Tool column, a Tools list
+
+
+@dataclass(frozen=True)
+class CallArgs:
+    keywords: tuple[str, ...]
+    positional: int
+    open: bool  # `**kwargs`, `*args` or `...`: the argument list is not complete
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: str  # "qualified" | "call" | "bare"
+    name: str  # tool name ("" for a whole-server reference)
+    server: str | None  # as written after mcp__, for qualified references
+    args: CallArgs | None
+    token: str  # the text to rewrite for a fix (e.g. "mcp__lab__job_inspect")
+
+
+def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Reference | None:
+    """The reference a code span's text makes, before any catalog lookup."""
+    text = content.strip()
+    match = QUALIFIED.match(text)
+    if match:
+        server, tool = split_qualified(match.group("rest"), known_servers)
+        token = f"mcp__{match.group('rest')}"
+        return Reference("qualified", tool, server, _call_args(match.group("args")), token)
+    match = CALL.match(text)
+    if match:
+        name = match.group("name")
+        return Reference("call", name, None, _call_args(match.group("args")), name)
+    if BARE.match(text):
+        return Reference("bare", text, None, None, text)
+    return None
+
+
+def split_qualified(rest: str, known_servers: set[str]) -> tuple[str, str]:
+    """`lab__job_submit` -> ("lab", "job_submit"); prefers a split at a known server."""
+    cuts = [m.start() for m in re.finditer("__", rest)]
+    for cut in cuts:
+        if rest[:cut] in known_servers:
+            return rest[:cut], rest[cut + 2 :]
+    if not cuts:
+        return rest, ""
+    return rest[: cuts[0]], rest[cuts[0] + 2 :]
+
+
+def _call_args(args: str | None) -> CallArgs | None:
+    if args is None:
+        return None
+    try:
+        tree = ast.parse(f"f({args})", mode="eval")
+    except (SyntaxError, ValueError):
+        return None  # not Python: a permission specifier such as `git diff:*`
+    call = tree.body
+    if not isinstance(call, ast.Call):
+        return None
+    open_list = any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+    open_list |= any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args)
+    keywords = tuple(k.arg for k in call.keywords if k.arg is not None)
+    positional = sum(1 for a in call.args if not isinstance(a, ast.Starred))
+    return CallArgs(keywords, positional, open_list)
+
+
+def never_a_tool(name: str, non_tool_names: set[str]) -> bool:
+    """Identifiers that look like names but are not tools in any context."""
+    return (
+        name in non_tool_names
+        or bool(ENV_VAR.match(name))
+        or keyword.iskeyword(name)
+        or name in ("true", "false", "null", "None", "True", "False")
+        or len(name) < 3
+    )
+
+
+def context_strength(span, text: str) -> Context:
+    """How strongly the words, list or table around a code span mark a tool."""
+    block = span.block
+    if block.kind == "table_cell" and block.table_header and TOOL_WORD.search(block.table_header):
+        return Context.STRONG if not block.table_row_is_header else Context.NONE
+    line_start = text.rfind("\n", 0, span.span.start) + 1
+    line_end = text.find("\n", span.span.end)
+    before = text[line_start : span.span.start][-60:]
+    after = text[span.span.end : line_end if line_end >= 0 else len(text)][:30]
+    if STRONG_BEFORE.search(before) or STRONG_AFTER.match(after):
+        return Context.STRONG
+    in_tools_section = bool(TOOL_WORD.search(block.section or ""))
+    if in_tools_section and block.list_depth == 1 and _leads_block(span, text):
+        return Context.STRONG
+    if WEAK_BEFORE.search(before) or in_tools_section:
+        return Context.WEAK
+    return Context.NONE
+
+
+def _leads_block(span, text: str) -> bool:
+    """The code span is the first thing in its paragraph (a list of tools)."""
+    block = span.block
+    lead = len(block.text) - len(block.text.lstrip())
+    return block.offset(lead) == span.span.start
