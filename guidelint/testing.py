@@ -9,8 +9,9 @@ A page's fenced blocks carry attributes in braces in their info string:
 
 More attributes: `path=docs/guide.md` names the example file inside the scratch
 project (defaults by language below); `encoding=latin-1` writes it in another
-encoding (for GL001). A page with no runnable examples says so with
-`<!-- guidelint-page: no-examples -->` and a reason.
+encoding (for GL001); `fix=unsafe` on a bad example applies unsafe fixes too (as
+`--unsafe-fixes` does) before comparing with the `fixed` example. A page with no
+runnable examples says so with `<!-- guidelint-page: no-examples -->` and a reason.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class PageExample:
     line: int  # line of the fence in the page
     expect: list[int] = field(default_factory=list)
     encoding: str = "utf-8"
+    unsafe_fix: bool = False  # `fix=unsafe`: the documented fix needs --unsafe-fixes
 
 
 @dataclass
@@ -91,6 +93,7 @@ def parse_page(text: str, code: str) -> RulePage:
                     line=fence.line,
                     expect=expect,
                     encoding=attrs.get("encoding", "utf-8"),
+                    unsafe_fix=attrs.get("fix") == "unsafe",
                 )
             )
     no_examples = any(c.body.startswith(NO_EXAMPLES) for c in doc.html_comments)
@@ -115,7 +118,7 @@ def run_example(code: str, example: PageExample, fixtures: dict[str, str], fix: 
         if fix:
             from guidelint.fixes import fix_file
 
-            fix_file(target, lambda: engine.check_file(example.path))
+            fix_file(target, lambda: engine.check_file(example.path), example.unsafe_fix)
         findings = [f for f in engine.check_file(example.path) if f.code == code]
         fixed_text = target.read_bytes().decode(example.encoding) if fix else None
         return findings, fixed_text
