@@ -112,7 +112,7 @@ def shortfall(
     request: DialRequest | None = None,
 ) -> str:
     """`realized n=2 rows -> 1 optimizer step -> 1 checkpoint < floor 2 (...)`."""
-    text = f"realized n={rows} rows -> {_plural(result.steps, 'optimizer step')}"
+    text = f"realized n={_plural(rows, 'row')} -> {_plural(result.steps, 'optimizer step')}"
     if not result.ok:
         text += f" ({result.outcome.value})"
     if kind is FloorKind.CHECKPOINTS:

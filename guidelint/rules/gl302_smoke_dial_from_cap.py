@@ -1,0 +1,55 @@
+"""GL302 smoke-dial-from-cap: the smoke dial is computed from the row cap, not the realized rows.
+
+`epochs = ceil(2 / ceil(SMOKE_MAX_ROWS / 16))` is right for a slice that fills
+its cap and wrong for the slice that realizes 2 rows. Reported at the dial: a
+formula that evaluates to a constant from module constants, when it reads a
+row-cap constant, or when the driver gates on a floor (an assumed size written
+as a literal). A formula over `len(rows)` is derived and passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class SmokeDialFromCap(Rule):
+    code = "GL302"
+    name = "smoke-dial-from-cap"
+    summary = (
+        "The smoke dial is computed from the row cap or an assumed size, not the realized rows."
+    )
+    severity = Severity.ERROR
+    file_kinds = frozenset({"python"})
+
+    def applies_to(self, file, project) -> bool:
+        from guidelint.smoke.driver_rules import is_driver
+
+        return is_driver(file, project)
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.smoke.driver_check import judge
+        from guidelint.smoke.driver_rules import dial_note, driver_facts, smoke_dial
+        from guidelint.spans import Span
+
+        facts = driver_facts(file, project)
+        if facts is None:
+            return
+        dial = smoke_dial(facts)
+        if dial is None or not dial.constant or not dial.value.computed:
+            return
+        if not (dial.value.uses_cap or facts.gates):
+            return
+        source = "the row cap" if dial.value.uses_cap else "an assumed row count"
+        note = dial_note(dial, f"is computed from {source}, not from the realized rows")
+        detail = ""
+        for gate in facts.gates:
+            verdict = judge(facts, gate, dial, project.config.smoke.default_cap)
+            if verdict.counterexample:
+                detail = f": {verdict.counterexample} ({verdict.suggestion})"
+                break
+        lines = file.lines
+        start = lines.offset(dial.line)
+        yield self.finding(file, Span(start, lines.line_end(dial.line)), note + detail)

@@ -1,0 +1,42 @@
+"""GL303 gate-without-disk-check: a gate on steps from configuration arithmetic only.
+
+`assert math.ceil(len(rows) / 16) * EPOCHS >= 2` proves arithmetic, not that the
+Trainer saved anything. Reported when the driver counts no checkpoint dirs on
+disk anywhere (a `checkpoint-*` glob, `count_checkpoints`, `assert_checkpoints`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.rules.base import Rule
+
+
+class GateWithoutDiskCheck(Rule):
+    code = "GL303"
+    name = "gate-without-disk-check"
+    summary = "A smoke gate counts steps from config arithmetic and never checks the disk."
+    severity = Severity.WARNING
+    file_kinds = frozenset({"python"})
+
+    def applies_to(self, file, project) -> bool:
+        from guidelint.smoke.driver_rules import is_driver
+
+        return is_driver(file, project)
+
+    def check(self, file, project) -> Iterator[Finding]:
+        from guidelint.smoke.driver_check import arithmetic_gates
+        from guidelint.smoke.driver_rules import driver_facts, gate_span
+
+        facts = driver_facts(file, project)
+        if facts is None or facts.disk_check:
+            return
+        for gate in arithmetic_gates(facts):
+            yield self.finding(
+                file,
+                gate_span(file, gate),
+                f"gate (floor {gate.floor}) counts from configuration arithmetic only and "
+                "nothing checks checkpoint-* dirs on disk; add "
+                "guidelint.smoke.assert_checkpoints(output_dir, floor) after training",
+            )
