@@ -135,7 +135,12 @@ def _suggest(request: DialRequest, key: str) -> str:
     solved = solve_dial(request)
     value = solved.epochs if key == "epochs" else solved.max_steps
     if value is None:
-        return f"no {key} can hold it: {solved.reason}"
+        reasons = [
+            r.split(": ", 1)[-1]
+            for r in (solved.reason or "").split("; ")
+            if r.startswith(f"{key}:") or ":" not in r.split(" ")[0]
+        ]
+        return f"no {key} dial can hold it ({'; '.join(reasons) or solved.reason})"
     return f"guidelint smoke dial suggests {key}={value}"
 
 

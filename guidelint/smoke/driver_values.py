@@ -72,6 +72,8 @@ def _name(facts: DriverFacts, name: str, depth: int) -> Value:
     if name in ("True", "False"):
         return Value(name == "True")
     values = facts.constants.get(name, [])
+    if name in facts.counters:
+        return UNKNOWN  # `steps += 1`: a counter, not a constant
     results = {evaluate(facts, v, depth + 1) for v in values}
     decided = {r.value for r in results}
     if len(values) == 0 or len(decided) != 1 or None in decided:
