@@ -160,7 +160,8 @@ def classify_exception(error: BaseException, example: dict, expected: str | None
     if isinstance(error, ModuleNotFoundError):
         return {"status": "missing-dependency", "message": described}
     if isinstance(error, MemoryError):
-        return {"status": "crashed", "message": f"memory limit exceeded ({described})"}
+        return {"status": "crashed", "message": f"{where}MemoryError: the memory limit "
+                "(runner.memory-limit-mb) was exceeded"}
     if isinstance(error, KeyError) and _env_key(error, example):
         described += " (environment variables outside runner.env-allowlist are removed)"
     if expected:
@@ -178,16 +179,21 @@ def _env_key(error: KeyError, example: dict) -> bool:
 
 
 def _where(error: BaseException, filename: str) -> str:
-    """`file:line: ` of the deepest frame inside the guide, if any."""
+    """`line N: ` of the deepest frame inside the guide, if any."""
     line = None
     for frame, lineno in traceback.walk_tb(error.__traceback__):
         if frame.f_code.co_filename == filename:
             line = lineno
-    return f"{filename}:{line}: " if line else ""
+    return f"line {line}: " if line else ""
 
 
 def _traceback(error: BaseException) -> str:
-    return "".join(traceback.format_exception(type(error), error, error.__traceback__))[-4000:]
+    """The traceback without guidelint's own frames (they explain nothing to a reader)."""
+    runner_dir = os.path.dirname(os.path.abspath(__file__))
+    summary = traceback.TracebackException.from_exception(error)
+    frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
+    summary.stack = traceback.StackSummary.from_list(frames)
+    return "".join(summary.format())[-4000:]
 
 
 def _one_line(error: BaseException) -> str:

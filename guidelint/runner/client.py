@@ -37,7 +37,8 @@ def build_env(allowlist: list[str], environ: dict[str, str] | None = None) -> tu
     removed = sorted(set(environ) - set(kept))
     env = {**kept, **OFFLINE_ENV}
     package_parent = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = package_parent  # the worker must import guidelint itself
+    # The worker must import guidelint itself; an allowlisted PYTHONPATH is kept after it.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, kept.get("PYTHONPATH")) if p)
     return env, removed
 
 

@@ -8,6 +8,7 @@ anything, doctest's ELLIPSIS). Line numbers in failures are Markdown lines.
 from __future__ import annotations
 
 import doctest
+import re
 
 
 class _Runner(doctest.DocTestRunner):
@@ -46,4 +47,5 @@ def _first_failure(report: list[str]) -> str:
     """doctest's report of the first failing statement, without the rulers."""
     text = report[0] if report else ""
     lines = [line for line in text.splitlines() if not line.startswith("*****")]
-    return "\n".join(lines).strip()[:2000]
+    text = "\n".join(lines).strip()
+    return re.sub(r'^File ".*", line (\d+), in .*', r"line \1:", text)[:2000]

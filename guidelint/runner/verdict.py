@@ -48,14 +48,12 @@ def _split(data: bytes, marker: str, count: int) -> list[str]:
 
 
 def _end_status(child) -> str:
-    if child.ended and child.ended.startswith("timeout"):
-        return "timeout"
-    return "crashed"
+    return child.ended[0] if child.ended else "crashed"
 
 
 def _end_message(child, stderr: str) -> str:
     if child.ended:
-        return child.ended.split(": ", 1)[1]
+        return child.ended[1]
     status = child.status or 0
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)

@@ -34,7 +34,7 @@ class Child:
     buffers: dict = field(default_factory=lambda: {"stdout": b"", "stderr": b"", "result": b""})
     written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
     records: list = field(default_factory=list)
-    ended: str | None = None  # why the worker stopped it (timeout, output limit)
+    ended: tuple[str, str] | None = None  # (outcome, why) when the worker stopped it
     status: int | None = None  # waitpid status once reaped
     example_started: float = field(default_factory=time.monotonic)
     ended_at: float | None = None
@@ -55,13 +55,7 @@ class Worker:
     # -- setup ----------------------------------------------------------------
 
     def warm_up(self) -> dict:
-        warmed = []
-        for name in self.setup.get("warm_imports", []):
-            try:
-                importlib.import_module(name)
-                warmed.append(name)
-            except Exception:  # noqa: BLE001 - the example will report the real error
-                pass
+        warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n)]
         if self.setup.get("preload_backend"):
             self._preload_backend()
         self.context["gpu"] = _gpu_available()
@@ -95,6 +89,8 @@ class Worker:
     def _start_children(self) -> None:
         while self.queue and len(self.children) < self.jobs:
             unit = self.queue.pop(0)
+            for name in unit.get("warm", []):
+                _warm_import(name)
             if unit.get("wants_backend") and "backend" not in self.context and (
                 "backend_error" not in self.context
             ):
@@ -185,8 +181,8 @@ class Worker:
             child.buffers[name] += self.marker.encode() * data.count(self.marker.encode())
         limit = self.setup["settings"]["max_output_mb"] * 1024 * 1024
         if child.written > limit and child.ended is None:
-            child.ended = f"output limit: wrote more than {limit / 1048576:g} MB " \
-                          "(runner.max-output-mb); the example was stopped"
+            child.ended = ("crashed", f"output limit exceeded: wrote more than "
+                           f"{limit / 1048576:g} MB (runner.max-output-mb); the example was stopped")
             _kill_group(child.pid)
 
     def _take_records(self, child: Child) -> None:
@@ -204,8 +200,8 @@ class Worker:
             if child.ended is None and now >= child.deadline:
                 index = len(child.records)
                 timeout = child.unit["examples"][min(index, len(child.unit["examples"]) - 1)]
-                child.ended = f"timeout: still running after {timeout['timeout']:g}s; " \
-                              "its process group was killed"
+                child.ended = ("timeout", f"still running after {timeout['timeout']:g}s; "
+                               "its process group was killed")
                 _kill_group(child.pid)
 
     def _reap(self) -> None:
@@ -251,6 +247,17 @@ class Worker:
         while view:
             written = os.write(self.result_fd, view)
             view = view[written:]
+
+
+def _warm_import(name: str) -> bool:
+    """Import a heavy module once, here, so that forked children inherit it."""
+    if name in sys.modules:
+        return True
+    try:
+        importlib.import_module(name)
+    except Exception:  # noqa: BLE001 - the example will report the real error
+        return False
+    return True
 
 
 def _kill_group(pid: int) -> None:

@@ -1,0 +1,86 @@
+"""`guidelint run [PATHS...]`: run guide examples in isolated workers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from guidelint.runner.reports import FORMATS
+
+
+@click.command("run")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Configuration file (default: nearest guidelint.toml or pyproject.toml).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Report format.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to a file instead of stdout.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Examples run in parallel.")
+@click.option("--pending", "pending_only", is_flag=True,
+              help="Run only examples marked pending (and their sessions).")
+@click.option("--promote", is_flag=True,
+              help="Rewrite each passing pending example's directive to verified=DATE.")
+@click.option("--update", is_flag=True,
+              help="Rewrite ```output blocks with what the examples printed.")
+@click.option("--report-dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Where images the examples write are kept (default: runner.report-dir).")
+def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, report_dir):
+    """Run the Python examples of guides; exit 0 when every non-pending one passed."""
+    from guidelint.cli import fail
+    from guidelint.config import ConfigError
+    from guidelint.runner.reports import render
+    from guidelint.runner.run import RunOptions, run_examples
+
+    options = RunOptions(paths=list(paths), config_file=config_file, pending_only=pending_only,
+                         update=update, promote=promote, jobs=jobs, report_dir=report_dir)
+    progress = _progress_bar() if fmt == "text" and output is None and sys.stderr.isatty() else None
+    try:
+        with progress or _nothing():
+            report = run_examples(options, progress.advance if progress else None)
+    except ConfigError as error:
+        fail(str(error))
+    text = render(report, fmt)
+    if output is not None:
+        from guidelint.fixes import write_atomic
+
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+    sys.exit(0 if report.ok else 1)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _progress_bar:
+    """A rich progress bar on stderr, advanced as each example finishes."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.progress = Progress(TextColumn("examples"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.description}"),
+                                 console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task("", total=None)
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+        return False
+
+    def advance(self, result, done: int, total: int) -> None:
+        self.progress.update(self.task, completed=done, total=total,
+                             description=f"{result.path}:{result.line} {result.status.value}")

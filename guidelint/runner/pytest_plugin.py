@@ -1,0 +1,133 @@
+"""pytest plugin: `pytest --guidelint-examples docs/` runs guide examples as test items.
+
+Registered as a `pytest11` entry point, so it loads in every pytest run: this
+module imports nothing but pytest at import time. Each example is one item whose
+node id is `FILE:LINE`; items run in the same isolated warm worker as
+`guidelint run`. pytest-xdist spreads items over processes and hosts (each
+process starts its own warm worker); examples of one session carry an
+`xdist_group` mark, so `--dist loadgroup` keeps a session on one worker.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+_CLIENTS: dict = {}  # project root -> WorkerClient, one warm worker per pytest process
+_UNIT_RESULTS: dict = {}  # unit id -> {example line: ExampleResult}
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("guidelint")
+    group.addoption("--guidelint-examples", action="store_true", default=False,
+                    help="collect the Python examples of Markdown files as test items")
+
+
+def pytest_collect_file(file_path, parent):
+    if not parent.config.getoption("guidelint_examples", default=False):
+        return None
+    if file_path.suffix.lower() in (".md", ".markdown"):
+        return GuideFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_unconfigure(config):
+    while _CLIENTS:
+        _, client = _CLIENTS.popitem()
+        client.close()
+
+
+class GuideFile(pytest.File):
+    def collect(self):
+        from guidelint.check import load_project
+        from guidelint.runner.examples import extract
+        from guidelint.runner.plan import group_units
+        from guidelint.sources import Unreadable, load
+
+        project = load_project([self.path])
+        rel = project.rel(self.path)
+        try:
+            file = load(self.path, rel, project.config.max_file_size)
+        except Unreadable as error:
+            raise self.CollectError(f"{rel}:{error.line}: {error.message}") from None
+        for unit in group_units(extract(file.markdown, rel)):
+            for example in unit:
+                item = GuideExample.from_parent(
+                    self, name=f"line{example.line}", nodeid=f"{self.nodeid}:{example.line}",
+                )
+                item.setup_example(project, example, unit)
+                if example.settings.session:
+                    item.add_marker(pytest.mark.xdist_group(f"{rel}:{example.settings.session}"))
+                yield item
+
+
+class ExampleFailed(Exception):
+    def __init__(self, result) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+class GuideExample(pytest.Item):
+    def setup_example(self, project, example, unit) -> None:
+        self.project, self.example, self.unit = project, example, unit
+
+    def runtest(self) -> None:
+        from guidelint.runner.outcomes import Outcome
+
+        result = self._result()
+        if result.status is Outcome.SKIPPED:
+            pytest.skip(result.message or "skipped")
+        if result.status is Outcome.PENDING_FAILED:
+            pytest.xfail(f"pending: {result.message}")
+        if not result.status.ok:
+            raise ExampleFailed(result)
+
+    def _result(self):
+        from guidelint.runner.plan import not_run, static_problem
+        from guidelint.runner.outcomes import Outcome
+
+        key = f"{self.unit[0].rel}:{self.unit[0].line}"
+        if key not in _UNIT_RESULTS:
+            problems = [static_problem(e) for e in self.unit]
+            if any(problems):
+                _UNIT_RESULTS[key] = {
+                    e.line: not_run(e, Outcome.ERROR, p or "not run: its session is broken")
+                    for e, p in zip(self.unit, problems)
+                }
+            else:
+                _UNIT_RESULTS[key] = self._run_unit()
+        return _UNIT_RESULTS[key][self.example.line]
+
+    def _run_unit(self) -> dict:
+        from guidelint.runner.client import WorkerClient, WorkerDied
+        from guidelint.runner.outcomes import Outcome
+        from guidelint.runner.plan import not_run, settle, unit_payload
+
+        config = self.project.config.runner
+        root = self.project.root
+        client = _CLIENTS.get(root)
+        try:
+            if client is None:
+                setup = {"settings": config.model_dump(), "jobs": 1, "warm_imports": []}
+                client = _CLIENTS[root] = WorkerClient(setup, config.env_allowlist)
+            payload = unit_payload(self.unit, root, config, root / config.report_dir,
+                                   client.removed_env)
+            client.submit(payload)
+            message = next(client.results(1))
+        except WorkerDied as error:
+            _CLIENTS.pop(root, None)
+            return {e.line: not_run(e, Outcome.CRASHED, str(error)) for e in self.unit}
+        return {e.line: settle(e, raw, config) for e, raw in zip(self.unit, message["results"])}
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ExampleFailed):
+            result = excinfo.value.result
+            parts = [f"{result.path}:{result.line}: {result.status.value}: {result.message}"]
+            if result.details.strip():
+                parts.append(result.details.rstrip())
+            if result.stdout.strip():
+                parts.append("--- stdout ---\n" + result.stdout[-4000:].rstrip())
+            return "\n".join(parts)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, self.example.line - 1, f"example {self.example.id}"

@@ -1,0 +1,141 @@
+"""Rendering a run: text (progress bar on a TTY, summary table), json, junit, github.
+
+Every renderer handles every Outcome; the JSON shape is documented in
+docs/RUNNING.md and checked against guidelint/runner/report_schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree
+
+from guidelint.runner.outcomes import ExampleResult, Outcome
+from guidelint.runner.run import RunReport
+
+FORMATS = ("text", "json", "junit", "github")
+MARKS = {
+    Outcome.PASSED: "ok",
+    Outcome.FAILED: "FAIL",
+    Outcome.ERROR: "ERROR",
+    Outcome.TIMEOUT: "TIMEOUT",
+    Outcome.CRASHED: "CRASH",
+    Outcome.MISSING_DEPENDENCY: "MISSING",
+    Outcome.SKIPPED: "skip",
+    Outcome.PENDING_PASSED: "pending ok",
+    Outcome.PENDING_FAILED: "pending fail",
+}
+
+
+def render(report: RunReport, fmt: str) -> str:
+    return {"text": render_text, "json": render_json, "junit": render_junit,
+            "github": render_github}[fmt](report)
+
+
+def result_line(result: ExampleResult) -> str:
+    label = f"{result.path}:{result.line}"
+    if result.id != label:
+        label += f" [{result.id}]"
+    return f"{MARKS[result.status]:<12} {label} ({result.duration_s:.2f}s)"
+
+
+def render_text(report: RunReport) -> str:
+    lines = []
+    for result in report.results:
+        if not result.status.ok or result.status is Outcome.PENDING_FAILED:
+            lines.append(f"{result.path}:{result.line}: {result.status.value}: "
+                         f"{_indent(result.message)}")
+            if result.details.strip() and result.status is not Outcome.FAILED:
+                lines.append(_block(result.details.rstrip()))
+        if result.substitutions:
+            lines.append(f"{result.path}:{result.line}: substitutions: "
+                         + "; ".join(result.substitutions))
+        for image in result.images:
+            lines.append(f"{result.path}:{result.line}: image kept: {image}")
+    lines.extend(report.notes)
+    lines.append(summary_table(report))
+    return "\n".join(lines) + "\n"
+
+
+def summary_table(report: RunReport) -> str:
+    counts = {k: v for k, v in report.counts().items() if v}
+    parts = ", ".join(f"{v} {k}" for k, v in counts.items()) or "no examples"
+    verdict = "OK" if report.ok else "FAILED"
+    return f"{verdict}: {len(report.results)} example(s): {parts} in {report.duration_s:.2f}s"
+
+
+def render_json(report: RunReport) -> str:
+    return json.dumps(report.as_json(), indent=2) + "\n"
+
+
+def render_junit(report: RunReport) -> str:
+    counts = report.counts()
+    suite = ElementTree.Element(
+        "testsuite",
+        name="guidelint-examples",
+        tests=str(len(report.results)),
+        failures=str(counts["failed"] + counts["timeout"]),
+        errors=str(counts["error"] + counts["crashed"] + counts["missing-dependency"]),
+        skipped=str(counts["skipped"] + counts["pending-failed"]),
+        time=f"{report.duration_s:.3f}",
+    )
+    for result in report.results:
+        case = ElementTree.SubElement(
+            suite, "testcase", classname=result.path, name=f"{result.path}:{result.line}",
+            time=f"{result.duration_s:.3f}",
+        )
+        tag = _junit_tag(result.status)
+        if tag:
+            child = ElementTree.SubElement(case, tag, message=_clean(result.message)[:500],
+                                           type=result.status.value)
+            child.text = _clean(result.message + ("\n" + result.details if result.details else ""))
+        if result.stdout:
+            ElementTree.SubElement(case, "system-out").text = _clean(result.stdout[-20000:])
+    ElementTree.indent(suite)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
+        suite, encoding="unicode") + "\n"
+
+
+def _junit_tag(status: Outcome) -> str | None:
+    if status in (Outcome.FAILED, Outcome.TIMEOUT):
+        return "failure"
+    if status in (Outcome.ERROR, Outcome.CRASHED, Outcome.MISSING_DEPENDENCY):
+        return "error"
+    if status in (Outcome.SKIPPED, Outcome.PENDING_FAILED):
+        return "skipped"
+    return None
+
+
+def _clean(text: str) -> str:
+    """XML 1.0 cannot hold most control characters (an example may print them)."""
+    return "".join(c for c in text if c in "\t\n\r" or ord(c) >= 0x20)
+
+
+def render_github(report: RunReport) -> str:
+    lines = []
+    for result in report.results:
+        if result.status.ok and result.status is not Outcome.PENDING_FAILED:
+            continue
+        level = "warning" if result.status.ok else "error"
+        title = _escape_property(f"example {result.status.value}")
+        lines.append(f"::{level} file={_escape_property(result.path)},line={result.line},"
+                     f"title={title}::{_escape_data(result.message or result.status.value)}")
+    lines.append(summary_table(report))
+    return "\n".join(lines) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    """Indent every line after the first (messages continue under their heading)."""
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(prefix + line for line in rest)])
+
+
+def _block(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
