@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pathspec
 
-from guidelint.config import Config
+from guidelint.config import Config, ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
@@ -104,6 +104,8 @@ class Engine:
                     continue
                 ran.add(rule.code)
                 findings.extend(rule.check(file, self.project))
+            except ConfigError:  # a usage problem (e.g. a live server failed): exit 2
+                raise
             except Exception as error:  # one broken rule must not stop the others
                 findings.append(self._by_code["GL000"].from_exception(file, rule.code, error))
         findings = [self._with_severity(f) for f in findings]
