@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 
-class UnknownTool(Rule):
+class UnknownTool(ToolRule):
     code = "GL101"
     name = "unknown-tool"
     summary = "An `mcp__<server>__<tool>` reference names a tool the server does not have."
@@ -21,6 +21,7 @@ class UnknownTool(Rule):
         from guidelint.tools.resolve import (
             Outcome,
             did_you_mean,
+            fix_note,
             markdown_references,
             qualified_token,
             resolve_qualified,
@@ -42,6 +43,7 @@ class UnknownTool(Rule):
             yield self.finding(
                 file,
                 span.span,
-                f"server `{server}` has no tool `{ref.name}`{did_you_mean(resolution.suggestions)}",
+                f"server `{server}` has no tool `{ref.name}`"
+                f"{did_you_mean(resolution.suggestions)}{fix_note(fix)}",
                 fix=fix,
             )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 
-class UnknownServer(Rule):
+class UnknownServer(ToolRule):
     code = "GL102"
     name = "unknown-server"
     summary = "An `mcp__<server>__...` reference names a server that no source declares."
@@ -21,6 +21,7 @@ class UnknownServer(Rule):
         from guidelint.tools.resolve import (
             Outcome,
             did_you_mean,
+            fix_note,
             markdown_references,
             resolve_qualified,
             rewrite_fix,
@@ -43,5 +44,8 @@ class UnknownServer(Rule):
             known = ", ".join(f"`{s}`" for s in sorted(tools.servers))
             hint = did_you_mean(resolution.suggestions) or f" (known: {known})"
             yield self.finding(
-                file, span.span, f"no MCP server `{ref.server}` is declared{hint}", fix=fix
+                file,
+                span.span,
+                f"no MCP server `{ref.server}` is declared{hint}{fix_note(fix)}",
+                fix=fix,
             )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 
-class WrongServer(Rule):
+class WrongServer(ToolRule):
     code = "GL103"
     name = "wrong-server"
     summary = "An `mcp__<server>__<tool>` reference names a tool that lives on another server."
@@ -20,6 +20,7 @@ class WrongServer(Rule):
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import (
             Outcome,
+            fix_note,
             markdown_references,
             qualified_token,
             resolve_qualified,
@@ -42,6 +43,6 @@ class WrongServer(Rule):
             yield self.finding(
                 file,
                 span.span,
-                f"tool `{ref.name}` is not on server `{ref.server}` but on {where}",
+                f"tool `{ref.name}` is not on server `{ref.server}` but on {where}{fix_note(fix)}",
                 fix=fix,
             )

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 WEAK_CUTOFF = 0.8
 PROSE_CUTOFF = 0.85
 
 
-class UnknownBareTool(Rule):
+class UnknownBareTool(ToolRule):
     code = "GL104"
     name = "unknown-bare-tool"
     summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
@@ -49,7 +49,7 @@ class UnknownBareTool(Rule):
     def _judge(self, file, span, ref, tools, known) -> Finding | None:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.references import Context, context_strength
-        from guidelint.tools.resolve import did_you_mean, rewrite_fix
+        from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix
 
         context = context_strength(span, file.text)
         retired = tools.builtins.retired_hint(ref.name)
@@ -75,6 +75,7 @@ class UnknownBareTool(Rule):
         return self.finding(
             file,
             span.span,
-            f"`{ref.name}` is not a tool of any known server{did_you_mean(near)}{on}",
+            f"`{ref.name}` is not a tool of any known server"
+            f"{did_you_mean(near)}{on}{fix_note(fix)}",
             fix=fix,
         )

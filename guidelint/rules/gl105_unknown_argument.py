@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 
-class UnknownArgument(Rule):
+class UnknownArgument(ToolRule):
     code = "GL105"
     name = "unknown-argument"
     summary = "A call form such as `job_submit(gpu=...)` passes an argument the schema lacks."

@@ -6,13 +6,13 @@ import posixpath
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 SETTINGS_FILES = ("settings.json", "settings.local.json")
 LISTS = ("allow", "ask", "deny")
 
 
-class UnknownPermissionTool(Rule):
+class UnknownPermissionTool(ToolRule):
     code = "GL106"
     name = "unknown-permission-tool"
     summary = "A permission entry (allow / ask / deny) names a tool or server that does not exist."

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.tools.rulebase import ToolRule
 
 
-class UnknownAgentTool(Rule):
+class UnknownAgentTool(ToolRule):
     code = "GL107"
     name = "unknown-agent-tool"
     summary = "An agent's (or skill's) front matter `tools:` names a tool that does not exist."

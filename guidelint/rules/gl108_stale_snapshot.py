@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
 from guidelint.spans import Span
+from guidelint.tools.rulebase import ToolRule
 
 
-class StaleSnapshot(Rule):
+class StaleSnapshot(ToolRule):
     code = "GL108"
     name = "stale-snapshot"
     summary = "In --live mode, a server's committed snapshot differs from its live tool list."

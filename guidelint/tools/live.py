@@ -92,8 +92,7 @@ async def _converse(spec, root, errlog, progress: _Progress, scope, listing: Lis
 
     async def on_message(message: Any) -> None:
         if isinstance(message, Exception) and progress.problem is None:
-            detail = str(message).splitlines()[0][:120] if str(message) else type(message).__name__
-            progress.problem = f"wrote something that is not JSON-RPC to stdout ({detail})"
+            progress.problem = f"wrote a line that is not JSON-RPC to stdout{_bad_line(message)}"
             scope.cancel()
 
     progress.phase = "start"
@@ -227,6 +226,15 @@ def _explain(err: BaseException, phase: str) -> str:
         return f"{phase} failed: error {err.error.code}: {err.error.message}"
     text = str(err).splitlines()[0][:160] if str(err) else ""
     return f"{phase} failed: {type(err).__name__}{': ' + text if text else ''}"
+
+
+def _bad_line(error: Exception) -> str:
+    """The offending stdout line, when the SDK's validation error still holds it."""
+    try:
+        bad = error.errors()[0].get("input")  # pydantic ValidationError
+    except (AttributeError, IndexError, TypeError):
+        return ""
+    return f": {str(bad)[:80]!r}" if isinstance(bad, (str, bytes)) else ""
 
 
 def _stderr_tail(errlog) -> str:

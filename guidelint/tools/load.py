@@ -16,8 +16,18 @@ from guidelint.tools.snapshot import from_wire, read_snapshot
 
 
 def sources(project) -> Sources:
-    """The shared per-run view (memoized on the project)."""
-    return project.memo("tools.sources", lambda: build_sources(project))
+    """The shared per-run view (memoized on the project, failures included)."""
+    state = project.memo("tools.sources", lambda: _built_or_error(project))
+    if isinstance(state, ConfigError):
+        raise state
+    return state
+
+
+def _built_or_error(project) -> Sources | ConfigError:
+    try:
+        return build_sources(project)
+    except ConfigError as err:  # remembered, so no rule starts the servers again
+        return err
 
 
 def catalog(project) -> Catalog:

@@ -73,6 +73,11 @@ def rewrite_fix(file, span, ref: Reference, new_token: str, what: str) -> Fix:
     )
 
 
+def fix_note(fix: Fix | None) -> str:
+    """Say in the message that a fix exists and that it is unsafe."""
+    return f" [--unsafe-fixes: {fix.description}]" if fix is not None else ""
+
+
 def qualified_token(server: str, tool: str) -> str:
     return f"mcp__{normalize_server(server)}__{tool}"
 
