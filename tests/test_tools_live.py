@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from guidelint.check import CheckOptions, run_check
 from guidelint.tools.live import list_servers
 from guidelint.tools.servers import ServerSpec
 
@@ -176,21 +177,23 @@ def test_live_failure_exits_2_with_one_line(tmp_path):
     assert "cannot open database" in lines[0]
 
 
-def test_live_failure_falls_back_to_the_snapshot_when_configured(tmp_path):
+def test_live_failure_falls_back_to_the_snapshot_when_configured(tmp_path, capsys):
     root = _project(tmp_path, "exit", "fallback-to-snapshot = true\n")
-    result = _check(root, "--live")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "guidelint: warning: lab: the server closed the connection" in result.stderr
-    assert "using the snapshot .guidelint/tools/lab.json" in result.stderr
+    report = run_check(CheckOptions(paths=[root], live=True, use_cache=False))
+    assert report.findings == []  # resolved against the snapshot
+    warning = capsys.readouterr().err
+    assert warning.startswith("guidelint: warning: lab: the server closed the connection")
+    assert "using the snapshot .guidelint/tools/lab.json" in warning
 
 
 def test_live_mode_resolves_against_the_server_and_reports_the_stale_snapshot(tmp_path):
-    result = _check(_project(tmp_path, "normal"), "--live")
-    assert result.returncode == 1
-    assert "docs/guide.md:3:" in result.stdout and "GL101" in result.stdout
-    assert "(did you mean `job_status`?)" in result.stdout
-    assert ".mcp.json:1:" in result.stdout and "GL108" in result.stdout
-    assert "added: `job_status`; removed: `job_get_status`" in result.stdout
+    report = run_check(
+        CheckOptions(paths=[_project(tmp_path, "normal")], live=True, use_cache=False)
+    )
+    got = {(f.path, f.line, f.code): f.message for f in report.findings}
+    assert set(got) == {("docs/guide.md", 3, "GL101"), (".mcp.json", 1, "GL108")}
+    assert "(did you mean `job_status`?)" in got["docs/guide.md", 3, "GL101"]
+    assert "added: `job_status`; removed: `job_get_status`" in got[".mcp.json", 1, "GL108"]
 
 
 def test_plain_check_starts_no_server(tmp_path):
