@@ -65,6 +65,8 @@ def run_check(options: CheckOptions) -> Report:
     if options.fix:
         findings = _fix_all(engine, rels, options.unsafe_fixes, fixed)
     else:
+        if options.use_cache:
+            engine.use_cache()
         findings = engine.check_files(rels, options.jobs)
 
     if options.write_baseline is not None:

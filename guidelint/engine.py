@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import pathspec
 
+from guidelint.cache import ResultCache, entry_key
 from guidelint.config import Config, ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
-from guidelint.sources import SourceFile, Unreadable, load
+from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
 from guidelint.suppress import Suppression, suppressions_for
 
 # Below this many files a process pool costs more than it saves.
@@ -80,18 +81,45 @@ class Engine:
         rules = all_rules()
         self.rules = [rules[code]() for code in rules if code in selection.codes]
         self._by_code = {code: cls() for code, cls in rules.items()}
+        self.cache: ResultCache | None = None
+
+    def use_cache(self) -> ResultCache | None:
+        """Turn on the result cache for check_files (None when off or not possible)."""
+        from guidelint.cache import open_cache
+
+        self.cache = open_cache(self.project, self.rules)
+        return self.cache
 
     # -- one file -------------------------------------------------------------
 
     def check_file(self, rel: str) -> list[Finding]:
         """Every finding for one file; never raises for bad input."""
+        path = self.project.root / rel
         try:
-            file = load(self.project.root / rel, rel, self.project.config.max_file_size)
+            data = read_bytes(path)
         except Unreadable as error:
-            if not self.selection.enabled_for("GL001", rel):
-                return []
-            return [self._by_code["GL001"].from_error(rel, error)]
+            return self._unreadable(rel, error)
+        cache = self.cache
+        if cache is None:
+            return self._check_bytes(path, rel, data)
+        key = entry_key(rel, data)
+        findings = cache.get(key)
+        if findings is None:
+            findings = self._check_bytes(path, rel, data)
+            cache.put(key, findings)
+        return findings
+
+    def _check_bytes(self, path, rel: str, data: bytes) -> list[Finding]:
+        try:
+            file = from_bytes(path, rel, data, self.project.config.max_file_size)
+        except Unreadable as error:
+            return self._unreadable(rel, error)
         return self.check_source(file)
+
+    def _unreadable(self, rel: str, error: Unreadable) -> list[Finding]:
+        if not self.selection.enabled_for("GL001", rel):
+            return []
+        return [self._by_code["GL001"].from_error(rel, error)]
 
     def check_source(self, file: SourceFile) -> list[Finding]:
         findings: list[Finding] = []
@@ -146,12 +174,36 @@ class Engine:
     # -- many files -------------------------------------------------------------
 
     def check_files(self, rels: list[str], jobs: int | None = None) -> list[Finding]:
+        """Findings of many files: cached ones first, the rest in parallel when worth it."""
+        findings: list[Finding] = []
+        todo = rels
+        if self.cache is not None:
+            todo = []
+            for rel in rels:
+                cached = self._cached(rel)
+                if cached is None:
+                    todo.append(rel)
+                else:
+                    findings.extend(cached)
+            self.project.lookups = {}
         jobs = jobs or self.project.config.jobs or os.cpu_count() or 1
-        if jobs > 1 and len(rels) >= PARALLEL_THRESHOLD:
-            findings = _check_in_pool(self, rels, jobs)
+        if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
+            findings.extend(_check_in_pool(self, todo, jobs))
         else:
-            findings = [f for rel in rels for f in self.check_file(rel)]
+            findings.extend(f for rel in todo for f in self.check_file(rel))
+        if self.cache is not None:
+            self.cache.note_lookups(self.project.lookups or {})
+            self.project.lookups = None
+            self.cache.save()
         return sorted(findings, key=lambda f: f.sort_key)
+
+    def _cached(self, rel: str) -> list[Finding] | None:
+        assert self.cache is not None
+        try:
+            data = read_bytes(self.project.root / rel)
+        except Unreadable:
+            return None
+        return self.cache.get(entry_key(rel, data))
 
 
 def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
@@ -166,9 +218,16 @@ def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
 _POOL_ENGINE: Engine | None = None
 
 
-def _pool_check(chunk: list[str]) -> list[Finding]:
-    assert _POOL_ENGINE is not None
-    return [f for rel in chunk for f in _POOL_ENGINE.check_file(rel)]
+def _pool_check(chunk: list[str]) -> tuple[list[Finding], dict, dict]:
+    """In a worker: findings of a chunk, plus what the parent's cache must learn."""
+    engine = _POOL_ENGINE
+    assert engine is not None
+    findings = [f for rel in chunk for f in engine.check_file(rel)]
+    if engine.cache is None:
+        return findings, {}, {}
+    fresh, engine.cache.fresh = engine.cache.fresh, {}
+    lookups, engine.project.lookups = engine.project.lookups or {}, {}
+    return findings, fresh, lookups
 
 
 def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
@@ -187,4 +246,9 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
         results = [_pool_check(chunk) for chunk in chunks]
     finally:
         _POOL_ENGINE = None
-    return [f for result in results for f in result]
+    findings: list[Finding] = []
+    for chunk_findings, fresh, lookups in results:
+        findings.extend(chunk_findings)
+        if engine.cache is not None:
+            engine.cache.merge(fresh, lookups)
+    return findings

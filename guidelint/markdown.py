@@ -32,10 +32,14 @@ class Block:
     in_blockquote: bool
     table_header: str | None = None  # header text of the cell's column
     table_row_is_header: bool = False
-    _line_offsets: list[int] = field(default_factory=list, repr=False)
+    _line_offsets: list[int] | None = field(default=None, repr=False)
+    _lines: LineIndex | None = field(default=None, repr=False)
 
     def offset(self, pos: int) -> int:
         """Map a position in `text` to a character offset in the file."""
+        if self._line_offsets is None:
+            # Computed on first use: most blocks never need it.
+            self._line_offsets = _inline_line_offsets(self.text, self.line, self._lines, {})
         line_no = self.text.count("\n", 0, pos)
         line_start = self.text.rfind("\n", 0, pos) + 1
         return self._line_offsets[line_no] + (pos - line_start)
@@ -115,17 +119,32 @@ class MarkdownDocument:
     front_matter: FrontMatter | None = None
 
 
-def _record_positions(rule):
-    """Wrap an inline rule so the first token it pushes remembers where it came from."""
+# Which token each wrapped inline rule opens with, and the characters it can start on.
+_POSITIONED_RULES = {
+    "backticks": ("code_inline", "`"),
+    "link": ("link_open", "["),
+    "autolink": ("link_open", "<"),
+    "html_inline": ("html_inline", "<"),
+}
+
+
+def _record_positions(rule, token_type: str, first_chars: str):
+    """Wrap an inline rule so the token it opens remembers where it came from.
+
+    The wrapper must not change the token stream (other rules read it), so it only
+    observes: a successful rule first flushes pending text as one text token, then
+    pushes its own. Positions where the rule cannot start are passed straight on,
+    which keeps the cost near zero on ordinary text.
+    """
 
     def wrapped(state, silent):
-        if not silent and state.pending:
-            state.pushPending()  # else the pending text would be the first token
+        if silent or state.src[state.pos] not in first_chars:
+            return rule(state, silent)
         start = state.pos
-        count = len(state.tokens)
+        index = len(state.tokens) + (1 if state.pending else 0)
         ok = rule(state, silent)
-        if ok and not silent and len(state.tokens) > count:
-            state.tokens[count].meta["pos"] = (start, state.pos)
+        if ok and index < len(state.tokens) and state.tokens[index].type == token_type:
+            state.tokens[index].meta["pos"] = (start, state.pos)
         return ok
 
     return wrapped
@@ -134,10 +153,10 @@ def _record_positions(rule):
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
-    for name in ("backticks", "link", "autolink", "html_inline"):
+    for name, (token_type, first_chars) in _POSITIONED_RULES.items():
         index = md.inline.ruler.__find__(name)
         rule = md.inline.ruler.__rules__[index]
-        md.inline.ruler.at(name, _record_positions(rule.fn))
+        md.inline.ruler.at(name, _record_positions(rule.fn, token_type, first_chars))
     return md
 
 
@@ -190,6 +209,10 @@ def _line_span(lines: LineIndex, first: int, last: int) -> Span:
     return Span(start, max(start, lines.line_end(min(last, lines.line_count))))
 
 
+# Block tokens that carry nothing the model records (the common case: skip fast).
+_PLAIN_TOKENS = frozenset({"paragraph_open", "paragraph_close", "hr", "tbody_open", "tbody_close"})
+
+
 def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
     lines = doc.lines
     section = ""
@@ -206,6 +229,8 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
 
     for index, token in enumerate(tokens):
         kind = token.type
+        if kind in _PLAIN_TOKENS:
+            continue
         if kind in ("bullet_list_open", "ordered_list_open"):
             list_depth += 1
             list_ordered.append(kind == "ordered_list_open")
@@ -264,8 +289,11 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
                 in_blockquote=quote_depth > 0,
                 table_header=header,
                 table_row_is_header=in_thead,
-                _line_offsets=_inline_line_offsets(token.content, token.map[0] + 1, lines, cursor),
+                _lines=lines,
             )
+            if block_kind == "table_cell":
+                # Cells share a line: each is found to the right of the one before.
+                block._line_offsets = _inline_line_offsets(block.text, block.line, lines, cursor)
             doc.blocks.append(block)
             if block_kind == "heading":
                 text = token.content.strip()

@@ -28,6 +28,9 @@ class Project:
         self._memo: dict[str, Any] = {}
         # --live on the command line (None: let the configuration decide).
         self.live: bool | None = None
+        # When a dict, exists() and read() note each path they were asked about
+        # ("exists" or "read"), so the result cache can tell when those answers change.
+        self.lookups: dict[str, str] | None = None
 
     def rel(self, path: Path) -> str:
         """A path relative to the root with POSIX separators (absolute if outside)."""
@@ -39,6 +42,8 @@ class Project:
 
     def exists(self, path: str) -> bool:
         """Whether a path (relative to the root, or absolute) exists."""
+        if self.lookups is not None:
+            self.lookups.setdefault(path, "exists")
         known = self._exists.get(path)
         if known is None:
             known = self._exists[path] = os.path.exists(os.path.join(self.root, path))
@@ -46,6 +51,8 @@ class Project:
 
     def read(self, rel: str) -> SourceFile | None:
         """Another file of the project (cached), or None when it cannot be read."""
+        if self.lookups is not None:
+            self.lookups[rel] = "read"
         if rel not in self._files:
             try:
                 self._files[rel] = load(self.root / rel, rel, self.config.max_file_size)

@@ -80,9 +80,18 @@ def decode(data: bytes, max_size: int) -> str:
     return text
 
 
-def load(path: Path, rel: str, max_size: int) -> SourceFile:
+def read_bytes(path: Path) -> bytes:
+    """A file's raw bytes, or Unreadable naming why not."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as err:
         raise Unreadable(f"cannot read file: {err.strerror or err}") from None
+
+
+def from_bytes(path: Path, rel: str, data: bytes, max_size: int) -> SourceFile:
+    """A SourceFile from bytes already read (the result cache reads them first)."""
     return SourceFile(path=path, rel=rel, text=decode(data, max_size))
+
+
+def load(path: Path, rel: str, max_size: int) -> SourceFile:
+    return from_bytes(path, rel, read_bytes(path), max_size)

@@ -29,6 +29,16 @@ class Rule:
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         raise NotImplementedError
 
+    def cache_inputs(self, project: Project) -> list[str]:
+        """Files (relative to the root) this rule reads besides the file it checks.
+
+        Their contents go into the result cache's key, so a change to one re-checks
+        every file. Reads through `project.read()` / `project.exists()` and files git
+        lists that are not Markdown are tracked already; declare what else you read
+        (e.g. a snapshot in a git-ignored folder).
+        """
+        return []
+
     def finding(
         self,
         file: SourceFile,

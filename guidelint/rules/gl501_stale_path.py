@@ -87,14 +87,31 @@ def _join(base: str, path: str) -> str:
 
 
 def _hint(path: str, project) -> str:
-    """Did-you-mean: a project file with the same name, else the closest path."""
-    from guidelint.discovery import project_files
-
-    files = project.memo("project_files", lambda: project_files(project.root, project.config))
+    """Did-you-mean: a project file with the same name, else a close name in the same folder."""
+    by_name, by_folder = project.memo("GL501.file_index", lambda: _file_index(project))
     name = posixpath.basename(path.rstrip("/"))
-    same_name = [f for f in files if posixpath.basename(f) == name]
+    same_name = by_name.get(name)
     if same_name:
         best = difflib.get_close_matches(path, same_name, n=1, cutoff=0.0)
         return f" (did you mean `{best[0]}`?)"
-    close = difflib.get_close_matches(path, files, n=1, cutoff=0.8)
+    # Only the path's own folder: comparing against every file costs seconds on big repos.
+    neighbours = by_folder.get(posixpath.dirname(posixpath.normpath(path)), [])
+    close = difflib.get_close_matches(path, neighbours, n=1, cutoff=0.8)
     return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def project_file_listing(project) -> list[str]:
+    """The project's files (git-aware), listed once per run."""
+    from guidelint.discovery import project_files
+
+    return project.memo("project_files", lambda: project_files(project.root, project.config))
+
+
+def _file_index(project) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    by_name: dict[str, list[str]] = {}
+    by_folder: dict[str, list[str]] = {}
+    for rel in project_file_listing(project):
+        folder, name = posixpath.split(rel)
+        by_name.setdefault(name, []).append(rel)
+        by_folder.setdefault(folder, []).append(rel)
+    return by_name, by_folder

@@ -1,0 +1,209 @@
+"""The result cache: unchanged reruns come from it, and every input that can change
+a file's findings invalidates it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from guidelint import cache as cache_module
+from guidelint.check import load_project
+from guidelint.discovery import discover
+from guidelint.engine import Engine, build_selection
+from tests.conftest import run_cli
+
+CONFIG = '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
+GUIDE = "# Guide\n\nRun `scripts/train.py` and read `scripts/missing.py`.\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    files = {
+        "pyproject.toml": CONFIG,
+        "docs/guide.md": GUIDE,
+        "docs/other.md": "# Other\n\nNothing to see.\n",
+        "scripts/train.py": "print('train')\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def check(root: Path, select: list[str] | None = None, jobs: int = 1):
+    """One cached run in-process; returns (GL501 messages, cache, all findings)."""
+    project = load_project([root])
+    if select is not None:
+        project.config = project.config.model_copy(update={"select": select})
+    engine = Engine(project, build_selection(project.config))
+    cache = engine.use_cache()
+    assert cache is not None
+    findings = engine.check_files(discover(project.root, project.config), jobs=jobs)
+    stale = [f"{f.path}:{f.line} {f.message}" for f in findings if f.code == "GL501"]
+    return stale, cache, findings
+
+
+def test_unchanged_rerun_comes_from_the_cache(project):
+    first, cold, findings = check(project)
+    assert cold.hits == 0 and first == [
+        "docs/guide.md:3 `scripts/missing.py` does not exist in this repository"
+    ]
+    second, warm, again = check(project)
+    assert warm.hits == 2
+    assert second == first and again == findings
+
+
+def test_editing_a_file_rechecks_only_that_file(project):
+    check(project)
+    (project / "docs/guide.md").write_text("# Guide\n\nAll fine.\n", encoding="utf-8")
+    stale, cache, _ = check(project)
+    assert stale == []
+    assert cache.hits == 1  # docs/other.md
+
+
+def test_creating_a_referenced_file_clears_the_finding(project):
+    check(project)
+    (project / "scripts/missing.py").write_text("", encoding="utf-8")
+    stale, cache, _ = check(project)
+    assert stale == [] and cache.hits == 0
+
+
+def test_a_git_ignored_path_appearing_is_noticed(project):
+    # Not in the file listing: only the recorded existence lookup can see it.
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".gitignore").write_text("build/\n", encoding="utf-8")
+    (project / "build").mkdir()
+    (project / "build/log.txt").write_text("", encoding="utf-8")
+    guide = project / "docs/guide.md"
+    guide.write_text("# Guide\n\nOutputs land in `build/model.bin`.\n", encoding="utf-8")
+    first, _, _ = check(project)
+    assert len(first) == 1
+    (project / "build/model.bin").write_bytes(b"weights")
+    second, cache, _ = check(project)
+    assert second == [] and cache.hits == 0
+
+
+def test_configuration_change_is_a_new_context(project):
+    check(project)
+    (project / "pyproject.toml").write_text(
+        CONFIG + '[tool.guidelint.paths]\nignore = ["scripts/missing.py"]\n', encoding="utf-8"
+    )
+    stale, cache, _ = check(project)
+    assert stale == [] and cache.hits == 0
+
+
+def test_selected_rules_are_part_of_the_key(project):
+    check(project)
+    _, cache, findings = check(project, select=["GL0"])
+    assert cache.hits == 0 and all(f.code.startswith("GL0") for f in findings)
+    stale, cache, _ = check(project)
+    assert cache.hits == 2 and len(stale) == 1  # the full selection's file is still there
+
+
+def test_guidelint_version_is_part_of_the_key(project, monkeypatch):
+    check(project)
+    monkeypatch.setattr(cache_module, "__version__", "999.0")
+    _, cache, _ = check(project)
+    assert cache.hits == 0
+
+
+def test_declared_cache_inputs_are_hashed_into_the_key(project, monkeypatch):
+    from guidelint.rules.gl501_stale_path import StalePath
+
+    # A git-ignored snapshot is outside the file listing: only the hook covers it.
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".gitignore").write_text("snapshots/\n", encoding="utf-8")
+    snapshot = project / "snapshots/tools.json"
+    snapshot.parent.mkdir()
+    snapshot.write_text('{"tools": []}', encoding="utf-8")
+    monkeypatch.setattr(StalePath, "cache_inputs", lambda self, p: ["snapshots/tools.json"])
+    check(project)
+    assert check(project)[1].hits == 2
+    snapshot.write_text('{"tools": ["x"]}', encoding="utf-8")
+    assert check(project)[1].hits == 0
+
+
+def test_a_changed_read_dependency_drops_the_cached_results(project):
+    # A rule that read docs/other.md through project.read() made it a dependency.
+    _, cache, _ = check(project)
+    cache.note_lookups({"docs/other.md": "read"})
+    cache.save()
+    assert check(project)[1].hits == 2
+    (project / "docs/other.md").write_text("# Other\n\nChanged.\n", encoding="utf-8")
+    assert check(project)[1].hits == 0
+
+
+def _cache_files(root: Path) -> list[Path]:
+    return sorted((root / ".guidelint_cache").glob("results-*.json"))
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        b"\x00\xff not json",
+        b"[1, 2, 3]",
+        b'{"format": 1}',
+        b"",
+    ],
+    ids=["binary", "json-list", "missing-keys", "empty"],
+)
+def test_a_corrupt_cache_file_is_ignored_and_replaced(project, corrupt):
+    first, _, _ = check(project)
+    [path] = _cache_files(project)
+    path.write_bytes(corrupt)
+    again, cache, _ = check(project)
+    assert again == first and cache.hits == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == cache_module.FORMAT
+
+
+def test_a_mangled_entry_is_rechecked(project):
+    first, _, _ = check(project)
+    [path] = _cache_files(project)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for key, findings in data["entries"].items():
+        data["entries"][key] = [{"code": "GL501"}] if findings else "nonsense"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    again, cache, _ = check(project)
+    assert again == first
+    assert cache.hits == 0
+
+
+def test_writes_are_atomic_and_leave_no_temporary_files(project):
+    check(project)
+    folder = project / ".guidelint_cache"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [".gitignore", "CACHEDIR.TAG", _cache_files(project)[0].name]
+    )
+
+
+def test_an_unwritable_cache_location_never_breaks_the_run(project):
+    (project / ".guidelint_cache").write_text("a file where the folder should be")
+    first, _, _ = check(project)
+    second, cache, _ = check(project)
+    assert first == second and len(first) == 1 and cache.hits == 0
+
+
+def test_results_computed_in_worker_processes_are_cached(project):
+    for i in range(70):
+        (project / f"docs/page{i}.md").write_text(f"# P{i}\n\n`scripts/gone{i}.py`\n")
+    first, _, _ = check(project, jobs=2)
+    second, cache, _ = check(project, jobs=2)
+    assert len(first) == 71 and second == first and cache.hits == 72
+
+
+def test_cli_no_cache_neither_reads_nor_writes(project):
+    result = run_cli("check", "--no-cache", cwd=project)
+    assert result.returncode == 1, result.stderr
+    assert not (project / ".guidelint_cache").exists()
+    result = run_cli("check", cwd=project)
+    assert result.returncode == 1 and "scripts/missing.py" in result.stdout
+    assert len(_cache_files(project)) == 1
+
+
+def test_config_cache_false_turns_it_off(project):
+    (project / "pyproject.toml").write_text(CONFIG + "cache = false\n", encoding="utf-8")
+    project_obj = load_project([project])
+    assert Engine(project_obj, build_selection(project_obj.config)).use_cache() is None
