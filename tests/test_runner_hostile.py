@@ -35,8 +35,21 @@ def hostile(tmp_path_factory):
 
 def test_every_hostile_example_has_a_result(hostile):
     report, by_id, _ = hostile
-    expected = {"loop", "exit3", "segfault", "huge-alloc", "flood", "network", "write-outside",
-                "secret-get", "secret-index", "syntax", "typo", "fine", "unterminated"}
+    expected = {
+        "loop",
+        "exit3",
+        "segfault",
+        "huge-alloc",
+        "flood",
+        "network",
+        "write-outside",
+        "secret-get",
+        "secret-index",
+        "syntax",
+        "typo",
+        "fine",
+        "unterminated",
+    }
     assert set(by_id) == expected
     assert not report.ok
 

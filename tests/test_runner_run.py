@@ -58,7 +58,7 @@ def test_output_mismatch_shows_a_diff_with_the_block_line(basic):
 def test_exception_message_points_at_the_markdown_line(basic):
     result = basic[1]["raises"]
     assert result.message == "line 20: ValueError: boom"
-    assert 'File "' in result.details and "basic.md\", line 20" in result.details
+    assert 'File "' in result.details and 'basic.md", line 20' in result.details
 
 
 def test_repl_failure_names_the_statement_line(basic):
@@ -85,7 +85,14 @@ def test_json_report_follows_the_versioned_schema(basic):
     assert data["summary"]["total"] == len(basic[1])
     assert data["summary"]["missing-dependency"] == 1
     assert set(data["examples"][0]) == {
-        "id", "path", "line", "status", "duration_s", "message", "stdout", "substitutions"
+        "id",
+        "path",
+        "line",
+        "status",
+        "duration_s",
+        "message",
+        "stdout",
+        "substitutions",
     }
 
 
@@ -117,8 +124,10 @@ def test_cli_exit_codes_and_pending_only(tmp_path):
     runner = CliRunner()
     everything = runner.invoke(main, ["run", str(guide), "--report-dir", str(tmp_path / "r")])
     assert everything.exit_code == 1  # the listed example's output block is stale
-    pending = runner.invoke(main, ["run", "--pending", "--format", "json", str(guide),
-                                   "--report-dir", str(tmp_path / "r")])
+    pending = runner.invoke(
+        main,
+        ["run", "--pending", "--format", "json", str(guide), "--report-dir", str(tmp_path / "r")],
+    )
     assert pending.exit_code == 0, pending.output
     statuses = [e["status"] for e in json.loads(pending.output)["examples"]]
     assert statuses == ["pending-passed", "pending-failed"]

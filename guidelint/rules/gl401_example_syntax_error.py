@@ -26,7 +26,9 @@ class ExampleSyntaxError(Rule):
                 start = file.lines.offset(example.line)
                 span = Span(start, file.lines.line_end(example.line))
                 yield self.finding(
-                    file, span, f"the ```{example.lang} fence opened here is never closed"
+                    file,
+                    span,
+                    f"the ```{example.lang} fence opened here is never closed"
                     " (everything after it would be code)",
                 )
                 continue

@@ -21,7 +21,8 @@ class ExampleLint(Rule):
         from guidelint.runner.lint import RuffUnavailable, lint_sources
 
         examples = [
-            e for e in examples_of(file)
+            e
+            for e in examples_of(file)
             if e.closed and not e.settings.skip and syntax_error(e) is None
         ]
         if not examples:
@@ -37,7 +38,7 @@ class ExampleLint(Rule):
                 start = file.lines.offset(examples[0].line)
                 yield self.finding(file, Span(start, start), str(error), severity=Severity.WARNING)
             return
-        for example, messages in zip(examples, results):
+        for example, messages in zip(examples, results, strict=True):
             for msg in messages:
                 start = source_offset(example, file.lines, msg.row, msg.column)
                 end = source_offset(example, file.lines, msg.end_row, msg.end_column)

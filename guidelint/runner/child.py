@@ -70,6 +70,7 @@ class _Backend:
     def __init__(self, module, error: str | None) -> None:
         self.module, self.error = module, error
         self.substitutions: list[str] = []
+        self.activation_count = 0
 
     def record(self, text: str) -> None:
         self.substitutions.append(str(text))
@@ -84,6 +85,7 @@ def _activate_backend(unit: dict, context: dict) -> _Backend:
     settings.update(report_dir=unit["report_dir"], gpu=context.get("gpu", False))
     try:
         module.activate(settings, backend.record)
+        backend.activation_count = len(backend.substitutions)
     except Exception as error:  # reported on each example of the unit
         backend.error = f"the diffusers backend failed to activate: {_one_line(error)}"
         backend.module = None
@@ -91,13 +93,15 @@ def _activate_backend(unit: dict, context: dict) -> _Backend:
 
 
 def _run_one(example: dict, namespace: dict, unit: dict, context: dict, backend) -> dict:
+    # What the backend recorded while activating applies to every example of the unit.
+    activation = backend.substitutions[: backend.activation_count]
     started_subs = len(backend.substitutions)
     clock = time.perf_counter()
     record = _precheck(example, context, backend)
     if record is None:
         record = _execute(example, namespace)
     record["duration_s"] = time.perf_counter() - clock
-    record["substitutions"] = backend.substitutions[started_subs:]
+    record["substitutions"] = activation + backend.substitutions[started_subs:]
     record["images"] = _keep_images(unit, example)
     return record
 
@@ -131,8 +135,13 @@ def _run_script(example: dict, namespace: dict) -> dict:
     source = "\n" * (example["content_line"] - 1) + example["source"]
     expected = example.get("expect_error")
     try:
-        code = compile(source, example["filename"], "exec",
-                       flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        code = compile(
+            source,
+            example["filename"],
+            "exec",
+            flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+            dont_inherit=True,
+        )
         outcome = eval(code, namespace)  # noqa: S307 - running the example is the point
         if outcome is not None and hasattr(outcome, "__await__"):
             import asyncio
@@ -160,8 +169,11 @@ def classify_exception(error: BaseException, example: dict, expected: str | None
     if isinstance(error, ModuleNotFoundError):
         return {"status": "missing-dependency", "message": described}
     if isinstance(error, MemoryError):
-        return {"status": "crashed", "message": f"{where}MemoryError: the memory limit "
-                "(runner.memory-limit-mb) was exceeded"}
+        return {
+            "status": "crashed",
+            "message": f"{where}MemoryError: the memory limit "
+            "(runner.memory-limit-mb) was exceeded",
+        }
     if isinstance(error, KeyError) and _env_key(error, example):
         described += " (environment variables outside runner.env-allowlist are removed)"
     if expected:

@@ -12,21 +12,46 @@ from guidelint.runner.reports import FORMATS
 
 @click.command("run")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Configuration file (default: nearest guidelint.toml or pyproject.toml).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Report format.")
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to a file instead of stdout.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="Report format.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to a file instead of stdout.",
+)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Examples run in parallel.")
-@click.option("--pending", "pending_only", is_flag=True,
-              help="Run only examples marked pending (and their sessions).")
-@click.option("--promote", is_flag=True,
-              help="Rewrite each passing pending example's directive to verified=DATE.")
-@click.option("--update", is_flag=True,
-              help="Rewrite ```output blocks with what the examples printed.")
-@click.option("--report-dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Where images the examples write are kept (default: runner.report-dir).")
+@click.option(
+    "--pending",
+    "pending_only",
+    is_flag=True,
+    help="Run only examples marked pending (and their sessions).",
+)
+@click.option(
+    "--promote",
+    is_flag=True,
+    help="Rewrite each passing pending example's directive to verified=DATE.",
+)
+@click.option(
+    "--update", is_flag=True, help="Rewrite ```output blocks with what the examples printed."
+)
+@click.option(
+    "--report-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Where images the examples write are kept (default: runner.report-dir).",
+)
 def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, report_dir):
     """Run the Python examples of guides; exit 0 when every non-pending one passed."""
     from guidelint.cli import fail
@@ -34,8 +59,15 @@ def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, re
     from guidelint.runner.reports import render
     from guidelint.runner.run import RunOptions, run_examples
 
-    options = RunOptions(paths=list(paths), config_file=config_file, pending_only=pending_only,
-                         update=update, promote=promote, jobs=jobs, report_dir=report_dir)
+    options = RunOptions(
+        paths=list(paths),
+        config_file=config_file,
+        pending_only=pending_only,
+        update=update,
+        promote=promote,
+        jobs=jobs,
+        report_dir=report_dir,
+    )
     progress = _progress_bar() if fmt == "text" and output is None and sys.stderr.isatty() else None
     try:
         with progress or _nothing():
@@ -68,9 +100,14 @@ class _progress_bar:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        self.progress = Progress(TextColumn("examples"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("{task.description}"),
-                                 console=Console(stderr=True), transient=True)
+        self.progress = Progress(
+            TextColumn("examples"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self.task = self.progress.add_task("", total=None)
 
     def __enter__(self):
@@ -82,5 +119,9 @@ class _progress_bar:
         return False
 
     def advance(self, result, done: int, total: int) -> None:
-        self.progress.update(self.task, completed=done, total=total,
-                             description=f"{result.path}:{result.line} {result.status.value}")
+        self.progress.update(
+            self.task,
+            completed=done,
+            total=total,
+            description=f"{result.path}:{result.line} {result.status.value}",
+        )

@@ -53,8 +53,13 @@ class WorkerClient:
         read_fd, write_fd = os.pipe()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "guidelint.runner.worker", str(write_fd)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._stderr,
-            pass_fds=(write_fd,), env=env, cwd=self._home, start_new_session=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=self._stderr,
+            pass_fds=(write_fd,),
+            env=env,
+            cwd=self._home,
+            start_new_session=True,
         )
         os.close(write_fd)
         self._results = os.fdopen(read_fd, "rb")

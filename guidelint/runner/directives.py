@@ -19,6 +19,9 @@ FLAGS = ("skip", "pending")
 VALUED = ("id", "needs", "session", "timeout", "expect-error", "verified")
 KNOWN = FLAGS + VALUED
 NEEDS = ("gpu", "diffusers")
+# Keys of the rule-page harness (guidelint/testing.py): such a fence is a test case
+# of a rule page, not a guide example, and is neither checked nor run.
+HARNESS_KEYS = ("example", "fixture")
 # Other pillars' `guidelint:` comments; never ours even right above a fence.
 FOREIGN_VERBS = ("disable-next-line", "disable-file", "disable", "enable", "row-cap")
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from guidelint.markdown import Fence, MarkdownDocument
 from guidelint.runner.directives import (
+    HARNESS_KEYS,
     Directives,
     Problem,
     Settings,
@@ -84,7 +85,7 @@ def extract(doc: MarkdownDocument, rel: str) -> list[Example]:
     comments_by_end = {c.end_line: c for c in doc.html_comments}
     fences = doc.fences
     for index, fence in enumerate(fences):
-        if fence.lang not in PYTHON_LANGS:
+        if fence.lang not in PYTHON_LANGS or _is_harness_case(doc, fence):
             continue
         example = _example(doc, fence, rel)
         example.directives = _directives(doc, fence, comments_by_end)
@@ -95,6 +96,11 @@ def extract(doc: MarkdownDocument, rel: str) -> list[Example]:
                 example.output = _region(doc, following)
         examples.append(example)
     return examples
+
+
+def _is_harness_case(doc: MarkdownDocument, fence: Fence) -> bool:
+    tokens = info_tokens(doc.lines.line_text(fence.line), 0) or []
+    return any(t.key in HARNESS_KEYS for t in tokens)
 
 
 def _example(doc: MarkdownDocument, fence: Fence, rel: str) -> Example:
@@ -153,9 +159,8 @@ def _comments_above(doc: MarkdownDocument, line: int, comments_by_end: dict) -> 
         comment = comments_by_end.get(current)
         starts_line = comment is not None and (
             doc.lines.position(comment.span.start).column
-            == len(doc.lines.line_text(comment.line)) - len(
-                doc.lines.line_text(comment.line).lstrip(" >")
-            )
+            == len(doc.lines.line_text(comment.line))
+            - len(doc.lines.line_text(comment.line).lstrip(" >"))
             + 1
         )
         if not starts_line or not text.rstrip().endswith("-->"):

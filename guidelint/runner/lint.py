@@ -47,8 +47,17 @@ def lint_sources(
             name = os.path.join(tmp, f"example_{index}.py")
             Path(name).write_text(source, encoding="utf-8")
             names.append(name)
-        command = [ruff, "check", "--isolated", "--no-cache", "--exit-zero",
-                   "--output-format", "json", "--select", ",".join(select) or "F"]
+        command = [
+            ruff,
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--exit-zero",
+            "--output-format",
+            "json",
+            "--select",
+            ",".join(select) or "F",
+        ]
         if ignore:
             command += ["--ignore", ",".join(ignore)]
         messages = _run(command + names)

@@ -65,7 +65,10 @@ def group_units(examples: list[Example]) -> list[list[Example]]:
 
 
 def unit_payload(
-    examples: list[Example], root: Path, config: RunnerConfig, report_dir: Path,
+    examples: list[Example],
+    root: Path,
+    config: RunnerConfig,
+    report_dir: Path,
     removed_env: list[str],
 ) -> dict:
     first = examples[0]
@@ -75,7 +78,8 @@ def unit_payload(
         "unit_id": unit_id,
         "session": first.settings.session,
         "report_dir": str(report_dir / slug(first.settings.session or first.id)),
-        "wants_backend": bool(imports & BACKEND_FRIENDLY) or any(_needs_backend(e) for e in examples),
+        "wants_backend": bool(imports & BACKEND_FRIENDLY)
+        or any(_needs_backend(e) for e in examples),
         "warm": sorted(imports & set(config.warm_imports)),
         "examples": [_example_payload(e, root, config, removed_env) for e in examples],
     }
@@ -115,8 +119,8 @@ def settle(example: Example, raw: dict, config: RunnerConfig) -> ExampleResult:
             status = Outcome.FAILED
             message = f"stdout differs from the output block at line {example.output.line}:\n{diff}"
     if example.settings.pending and status is not Outcome.SKIPPED:
-        message = f"{status.value}: {message}" if message and status is not Outcome.PASSED else (
-            message
+        message = (
+            f"{status.value}: {message}" if message and status is not Outcome.PASSED else (message)
         )
         status = settle_pending(status)
     return ExampleResult(

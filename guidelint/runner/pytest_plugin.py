@@ -18,8 +18,12 @@ _UNIT_RESULTS: dict = {}  # unit id -> {example line: ExampleResult}
 
 def pytest_addoption(parser):
     group = parser.getgroup("guidelint")
-    group.addoption("--guidelint-examples", action="store_true", default=False,
-                    help="collect the Python examples of Markdown files as test items")
+    group.addoption(
+        "--guidelint-examples",
+        action="store_true",
+        default=False,
+        help="collect the Python examples of Markdown files as test items",
+    )
 
 
 def pytest_collect_file(file_path, parent):
@@ -52,7 +56,9 @@ class GuideFile(pytest.File):
         for unit in group_units(extract(file.markdown, rel)):
             for example in unit:
                 item = GuideExample.from_parent(
-                    self, name=f"line{example.line}", nodeid=f"{self.nodeid}:{example.line}",
+                    self,
+                    name=f"line{example.line}",
+                    nodeid=f"{self.nodeid}:{example.line}",
                 )
                 item.setup_example(project, example, unit)
                 if example.settings.session:
@@ -82,8 +88,8 @@ class GuideExample(pytest.Item):
             raise ExampleFailed(result)
 
     def _result(self):
-        from guidelint.runner.plan import not_run, static_problem
         from guidelint.runner.outcomes import Outcome
+        from guidelint.runner.plan import not_run, static_problem
 
         key = f"{self.unit[0].rel}:{self.unit[0].line}"
         if key not in _UNIT_RESULTS:
@@ -91,7 +97,7 @@ class GuideExample(pytest.Item):
             if any(problems):
                 _UNIT_RESULTS[key] = {
                     e.line: not_run(e, Outcome.ERROR, p or "not run: its session is broken")
-                    for e, p in zip(self.unit, problems)
+                    for e, p in zip(self.unit, problems, strict=True)
                 }
             else:
                 _UNIT_RESULTS[key] = self._run_unit()
@@ -109,14 +115,18 @@ class GuideExample(pytest.Item):
             if client is None:
                 setup = {"settings": config.model_dump(), "jobs": 1, "warm_imports": []}
                 client = _CLIENTS[root] = WorkerClient(setup, config.env_allowlist)
-            payload = unit_payload(self.unit, root, config, root / config.report_dir,
-                                   client.removed_env)
+            payload = unit_payload(
+                self.unit, root, config, root / config.report_dir, client.removed_env
+            )
             client.submit(payload)
             message = next(client.results(1))
         except WorkerDied as error:
             _CLIENTS.pop(root, None)
             return {e.line: not_run(e, Outcome.CRASHED, str(error)) for e in self.unit}
-        return {e.line: settle(e, raw, config) for e, raw in zip(self.unit, message["results"])}
+        return {
+            e.line: settle(e, raw, config)
+            for e, raw in zip(self.unit, message["results"], strict=True)
+        }
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExampleFailed):

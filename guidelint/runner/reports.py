@@ -27,8 +27,12 @@ MARKS = {
 
 
 def render(report: RunReport, fmt: str) -> str:
-    return {"text": render_text, "json": render_json, "junit": render_junit,
-            "github": render_github}[fmt](report)
+    return {
+        "text": render_text,
+        "json": render_json,
+        "junit": render_junit,
+        "github": render_github,
+    }[fmt](report)
 
 
 def result_line(result: ExampleResult) -> str:
@@ -42,13 +46,15 @@ def render_text(report: RunReport) -> str:
     lines = []
     for result in report.results:
         if not result.status.ok or result.status is Outcome.PENDING_FAILED:
-            lines.append(f"{result.path}:{result.line}: {result.status.value}: "
-                         f"{_indent(result.message)}")
+            lines.append(
+                f"{result.path}:{result.line}: {result.status.value}: {_indent(result.message)}"
+            )
             if result.details.strip() and result.status is not Outcome.FAILED:
                 lines.append(_block(result.details.rstrip()))
         if result.substitutions:
-            lines.append(f"{result.path}:{result.line}: substitutions: "
-                         + "; ".join(result.substitutions))
+            lines.append(
+                f"{result.path}:{result.line}: substitutions: " + "; ".join(result.substitutions)
+            )
         for image in result.images:
             lines.append(f"{result.path}:{result.line}: image kept: {image}")
     lines.extend(report.notes)
@@ -80,19 +86,26 @@ def render_junit(report: RunReport) -> str:
     )
     for result in report.results:
         case = ElementTree.SubElement(
-            suite, "testcase", classname=result.path, name=f"{result.path}:{result.line}",
+            suite,
+            "testcase",
+            classname=result.path,
+            name=f"{result.path}:{result.line}",
             time=f"{result.duration_s:.3f}",
         )
         tag = _junit_tag(result.status)
         if tag:
-            child = ElementTree.SubElement(case, tag, message=_clean(result.message)[:500],
-                                           type=result.status.value)
+            child = ElementTree.SubElement(
+                case, tag, message=_clean(result.message)[:500], type=result.status.value
+            )
             child.text = _clean(result.message + ("\n" + result.details if result.details else ""))
         if result.stdout:
             ElementTree.SubElement(case, "system-out").text = _clean(result.stdout[-20000:])
     ElementTree.indent(suite)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
-        suite, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        + ElementTree.tostring(suite, encoding="unicode")
+        + "\n"
+    )
 
 
 def _junit_tag(status: Outcome) -> str | None:
@@ -117,8 +130,10 @@ def render_github(report: RunReport) -> str:
             continue
         level = "warning" if result.status.ok else "error"
         title = _escape_property(f"example {result.status.value}")
-        lines.append(f"::{level} file={_escape_property(result.path)},line={result.line},"
-                     f"title={title}::{_escape_data(result.message or result.status.value)}")
+        lines.append(
+            f"::{level} file={_escape_property(result.path)},line={result.line},"
+            f"title={title}::{_escape_data(result.message or result.status.value)}"
+        )
     lines.append(summary_table(report))
     return "\n".join(lines) + "\n"
 

@@ -108,8 +108,13 @@ def _run_units(units, root, config, report_dir, options, progress) -> list[Examp
         problems = [(e, static_problem(e)) for e in unit]
         if any(p for _, p in problems):
             for example, problem in problems:
-                done(not_run(example, Outcome.ERROR, problem or "not run: its session has a "
-                             "broken example"))
+                done(
+                    not_run(
+                        example,
+                        Outcome.ERROR,
+                        problem or "not run: its session has a broken example",
+                    )
+                )
         else:
             runnable.append(unit)
     if runnable:
@@ -122,7 +127,7 @@ def _run_in_worker(units, root, config, report_dir, options, done) -> None:
 
     _, removed = build_env(config.env_allowlist)
     payloads = [unit_payload(u, root, config, report_dir, removed) for u in units]
-    by_id = {p["unit_id"]: u for p, u in zip(payloads, units)}
+    by_id = {p["unit_id"]: u for p, u in zip(payloads, units, strict=True)}
     setup = {
         "settings": config.model_dump(),
         "jobs": options.jobs or config.jobs or _default_jobs(),
@@ -138,7 +143,7 @@ def _run_in_worker(units, root, config, report_dir, options, done) -> None:
         for message in client.results(len(payloads)):
             unit = by_id[message["unit_id"]]
             finished.add(message["unit_id"])
-            for example, raw in zip(unit, message["results"]):
+            for example, raw in zip(unit, message["results"], strict=True):
                 done(settle(example, raw, config))
     except WorkerDied as error:
         for unit_id, unit in by_id.items():

@@ -66,8 +66,11 @@ def isolate_network() -> bool:
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
             return False
-        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
-                           ("gid_map", f"{gid} {gid} 1")):
+        for name, text in (
+            ("setgroups", "deny"),
+            ("uid_map", f"{uid} {uid} 1"),
+            ("gid_map", f"{gid} {gid} 1"),
+        ):
             with open(f"/proc/self/{name}", "w") as handle:
                 handle.write(text)
     except (OSError, AttributeError):

@@ -25,7 +25,10 @@ class _Runner(doctest.DocTestRunner):
 def run_session(example: dict, namespace: dict) -> dict:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(
-        example["source"], namespace, example["id"], example["filename"],
+        example["source"],
+        namespace,
+        example["id"],
+        example["filename"],
         example["content_line"] - 1,
     )
     runner = _Runner(optionflags=doctest.ELLIPSIS, verbose=False)

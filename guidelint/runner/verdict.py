@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 
+SIGNAL_NUMBERS = {s.value for s in signal.Signals}
 SIGNAL_HINTS = {
     signal.SIGSEGV: "segmentation fault",
     signal.SIGABRT: "aborted",
@@ -30,8 +31,11 @@ def unit_results(child, marker: str) -> list[dict]:
         if index < len(child.records):
             record = dict(child.records[index])
         elif index == len(child.records):
-            record = {"status": _end_status(child), "message": _end_message(child, stderr[index]),
-                      "duration_s": (child.ended_at or 0) - child.example_started}
+            record = {
+                "status": _end_status(child),
+                "message": _end_message(child, stderr[index]),
+                "duration_s": (child.ended_at or 0) - child.example_started,
+            }
         else:
             record = {"status": "error", "message": _not_run(child, example)}
         record.update(index=index, stdout=stdout[index], stderr=stderr[index][-4000:])
@@ -57,7 +61,7 @@ def _end_message(child, stderr: str) -> str:
     status = child.status or 0
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else number
+        name = signal.Signals(number).name if number in SIGNAL_NUMBERS else number
         hint = SIGNAL_HINTS.get(number)
         return f"the example's process was killed by {name}" + (f" ({hint})" if hint else "")
     code = os.WEXITSTATUS(status)

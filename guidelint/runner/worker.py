@@ -59,9 +59,13 @@ class Worker:
         if self.setup.get("preload_backend"):
             self._preload_backend()
         self.context["gpu"] = _gpu_available()
-        return {"op": "ready", "warm": warmed, "gpu": self.context["gpu"],
-                "backend": self.context.get("backend") is not None,
-                "backend_error": self.context.get("backend_error")}
+        return {
+            "op": "ready",
+            "warm": warmed,
+            "gpu": self.context["gpu"],
+            "backend": self.context.get("backend") is not None,
+            "backend_error": self.context.get("backend_error"),
+        }
 
     def _preload_backend(self) -> None:
         name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
@@ -91,8 +95,10 @@ class Worker:
             unit = self.queue.pop(0)
             for name in unit.get("warm", []):
                 _warm_import(name)
-            if unit.get("wants_backend") and "backend" not in self.context and (
-                "backend_error" not in self.context
+            if (
+                unit.get("wants_backend")
+                and "backend" not in self.context
+                and ("backend_error" not in self.context)
             ):
                 self._preload_backend()
             self._fork(unit)
@@ -124,8 +130,12 @@ class Worker:
         for fd in (out_w, err_w, res_w):
             os.close(fd)
         first = unit["examples"][0]
-        child = Child(unit, pid, {out_r: "stdout", err_r: "stderr", res_r: "result"},
-                      time.monotonic() + first["timeout"])
+        child = Child(
+            unit,
+            pid,
+            {out_r: "stdout", err_r: "stderr", res_r: "result"},
+            time.monotonic() + first["timeout"],
+        )
         self.children[pid] = child
 
     def _wait_once(self) -> None:
@@ -181,8 +191,11 @@ class Worker:
             child.buffers[name] += self.marker.encode() * data.count(self.marker.encode())
         limit = self.setup["settings"]["max_output_mb"] * 1024 * 1024
         if child.written > limit and child.ended is None:
-            child.ended = ("crashed", f"output limit exceeded: wrote more than "
-                           f"{limit / 1048576:g} MB (runner.max-output-mb); the example was stopped")
+            child.ended = (
+                "crashed",
+                f"output limit exceeded: wrote more than "
+                f"{limit / 1048576:g} MB (runner.max-output-mb); the example was stopped",
+            )
             _kill_group(child.pid)
 
     def _take_records(self, child: Child) -> None:
@@ -200,8 +213,10 @@ class Worker:
             if child.ended is None and now >= child.deadline:
                 index = len(child.records)
                 timeout = child.unit["examples"][min(index, len(child.unit["examples"]) - 1)]
-                child.ended = ("timeout", f"still running after {timeout['timeout']:g}s; "
-                               "its process group was killed")
+                child.ended = (
+                    "timeout",
+                    f"still running after {timeout['timeout']:g}s; its process group was killed",
+                )
                 _kill_group(child.pid)
 
     def _reap(self) -> None:

@@ -1,0 +1,67 @@
+"""The pytest plugin: examples as items with FILE:LINE node ids, under pytest-xdist."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURE = Path(__file__).parent / "fixtures" / "runner" / "plugin"
+
+
+def _run_pytest(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-rA",
+            "--guidelint-examples",
+            *args,
+            "docs/",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _outcomes(output: str) -> dict[str, str]:
+    found = {}
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] in {"PASSED", "FAILED", "SKIPPED", "XFAIL", "ERROR"}:
+            node = parts[1] if parts[0] != "SKIPPED" else parts[-1]
+            found[node.rstrip(":")] = parts[0]
+    return found
+
+
+def test_examples_are_items_with_file_line_ids_under_xdist(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
+    result = _run_pytest(tmp_path, "-n", "2", "--dist", "loadgroup")
+    outcomes = _outcomes(result.stdout)
+    assert outcomes["docs/guide.md:3"] == "PASSED", result.stdout[-3000:]
+    assert outcomes["docs/guide.md:11"] == "FAILED"
+    assert outcomes["docs/guide.md:16"] == "PASSED"
+    assert outcomes["docs/guide.md:21"] == "PASSED"  # shares `value` with line 16
+    assert outcomes["docs/guide.md:31"] == "XFAIL"  # pending and failing
+    assert "1 failed" in result.stdout and "1 skipped" in result.stdout
+    assert "created: 2/2 workers" in result.stdout
+    assert "RuntimeError: fails on purpose" in result.stdout
+    assert result.returncode == 1
+
+
+def test_without_the_flag_markdown_is_not_collected(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "docs/"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 5  # no tests collected
