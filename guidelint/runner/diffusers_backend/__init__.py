@@ -1,0 +1,25 @@
+"""The bundled minimal diffusers runner: tiny local checkpoints and CPU/offline shims.
+
+The example runner calls `preload()` once in its warm worker and `activate()` in each
+forked child right before an example runs. This module stays light: torch and
+diffusers are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def preload() -> None:
+    """Import torch, diffusers and the common pipelines once; ImportError when missing."""
+    from guidelint.runner.diffusers_backend.activation import preload as _preload
+
+    _preload()
+
+
+def activate(settings: dict, record: Callable[[str], None]) -> None:
+    """Go offline, resolve hub ids to tiny checkpoints, fall back to the CPU; `record` each
+    substitution as it fires. `settings` is the runner config plus report_dir and gpu."""
+    from guidelint.runner.diffusers_backend.activation import activate as _activate
+
+    _activate(settings, record)

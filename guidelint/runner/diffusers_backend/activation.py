@@ -1,0 +1,151 @@
+"""preload() for the warm worker and activate() for each forked child (see __init__)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from guidelint.runner.diffusers_backend import state as backend_state
+
+OFFLINE_ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "DIFFUSERS_VERBOSITY": "error",
+}
+# What common examples import; importing them once in the parent makes children free.
+WARM_MODULES = (
+    "torch",
+    "numpy",
+    "PIL.Image",
+    "requests",
+    "safetensors.torch",
+    "transformers",
+    "accelerate",
+    "diffusers",
+    "diffusers.utils",
+)
+WARM_CLASSES = (
+    "DiffusionPipeline",
+    "StableDiffusionPipeline",
+    "StableDiffusionImg2ImgPipeline",
+    "StableDiffusionInpaintPipeline",
+    "StableDiffusionXLPipeline",
+    "StableDiffusionXLImg2ImgPipeline",
+    "StableDiffusionXLInpaintPipeline",
+    "StableDiffusionControlNetPipeline",
+    "StableDiffusionXLControlNetPipeline",
+    "AutoPipelineForText2Image",
+    "AutoPipelineForImage2Image",
+    "AutoPipelineForInpainting",
+    "DDPMPipeline",
+    "DDIMPipeline",
+    "ControlNetModel",
+    "UNet2DConditionModel",
+    "UNet2DModel",
+    "AutoencoderKL",
+    "DDIMScheduler",
+    "DDPMScheduler",
+    "PNDMScheduler",
+    "EulerDiscreteScheduler",
+    "EulerAncestralDiscreteScheduler",
+    "DPMSolverMultistepScheduler",
+    "UniPCMultistepScheduler",
+    "LMSDiscreteScheduler",
+)
+OPTIONAL_MODULES = ("cv2",)  # imported when installed; a missing one is the example's error
+
+_installed = False
+
+
+def preload() -> None:
+    import importlib
+
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    import diffusers
+
+    for name in WARM_CLASSES:
+        getattr(diffusers, name)  # resolves diffusers' lazy modules now, not in each child
+    for name in OPTIONAL_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    _import_shims()
+    _build_default_cache()
+
+
+def _import_shims() -> None:
+    from guidelint.runner.diffusers_backend import (  # noqa: F401 - imported to be warm
+        builders,
+        devices,
+        loading,
+        remote,
+        speedups,
+    )
+
+
+def _build_default_cache() -> None:
+    """Children may not write outside their sandbox, so the default cache is filled here."""
+    from guidelint.runner.diffusers_backend import cache
+    from guidelint.runner.diffusers_backend.families import FAMILIES
+
+    try:
+        for name in FAMILIES:
+            cache.ensure_built(name)
+    except OSError:
+        pass  # a read-only cache: children build into runner.tiny-cache, or say why not
+
+
+def go_offline() -> None:
+    os.environ.update(OFFLINE_ENV)
+    from huggingface_hub import constants
+
+    constants.HF_HUB_OFFLINE = True  # read once at import, so the variable alone is too late
+    constants.HF_HUB_DISABLE_TELEMETRY = True
+
+
+def activate(settings: dict, record: Callable[[str], None]) -> None:
+    import torch
+
+    torch.set_num_threads(1)  # first: a forked child's thread pool can deadlock otherwise
+    go_offline()
+    backend_state.set_current(state_from(settings, record))
+    install_once()
+
+
+def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.State:
+    root = Path(settings.get("root") or os.getcwd())
+    return backend_state.State(
+        record_fn=record,
+        gpu=bool(settings.get("gpu")),
+        cache_override=_absolute(settings.get("tiny_cache"), root),
+        root=root,
+        models=dict(settings.get("models") or {}),
+        fixtures=dict(settings.get("fixtures") or {}),
+    )
+
+
+def _absolute(path: str | None, root: Path) -> str | None:
+    if not path:
+        return None
+    expanded = Path(os.path.expanduser(path))
+    return str(expanded if expanded.is_absolute() else root / expanded)
+
+
+def install_once() -> None:
+    """Patch once per process; each patch asks the current state whether to act."""
+    global _installed
+    if _installed:
+        return
+    from guidelint.runner.diffusers_backend import devices, loading, remote, speedups
+
+    loading.install()
+    remote.install()
+    if not backend_state.CURRENT.gpu:  # with a GPU, examples run as written
+        devices.install()
+        speedups.install()
+    _installed = True

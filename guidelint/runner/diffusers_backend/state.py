@@ -1,0 +1,48 @@
+"""What the shims consult while an example runs: the settings of the current activation.
+
+Patches are installed once per process and read this state, so activating again
+(the next example in a no-isolation run) swaps settings without stacking patches.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class State:
+    record_fn: Callable[[str], None]
+    gpu: bool
+    cache_override: str | None
+    root: Path
+    models: dict[str, str] = field(default_factory=dict)
+    fixtures: dict[str, str] = field(default_factory=dict)
+    _once: set = field(default_factory=set)
+
+    def record(self, message: str) -> None:
+        self.record_fn(message)
+
+    def record_once(self, message: str) -> None:
+        """For substitutions inside hot paths (a tensor op in a loop): once per process."""
+        if message not in self._once:
+            self._once.add(message)
+            self.record_fn(message)
+
+    def local_path(self, text: str) -> Path:
+        path = Path(os.path.expanduser(text))
+        return path if path.is_absolute() else self.root / path
+
+
+CURRENT: State | None = None
+
+
+def current() -> State | None:
+    return CURRENT
+
+
+def set_current(state: State | None) -> None:
+    global CURRENT
+    CURRENT = state

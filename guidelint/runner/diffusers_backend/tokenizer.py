@@ -1,0 +1,58 @@
+"""An offline CLIP tokenizer: a byte-level BPE vocabulary small enough to write by hand.
+
+The real CLIP vocabulary lives on the hub; a tiny one keeps tokenization real (BPE
+merges, start/end tokens, padding to 77) without downloading anything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MAX_LENGTH = 77  # CLIP's context; without it prompts pad to a huge default length
+MERGES = ["t h", "th e</w>", "a n", "an d</w>", "o n</w>", "i n", "in g</w>", "e r</w>"]
+SPECIALS = ["<|startoftext|>", "<|endoftext|>"]
+
+
+def byte_symbols() -> list[str]:
+    """The 256 printable stand-ins byte-level BPE uses for raw bytes (GPT-2's table)."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1)]
+    printable += range(ord("®"), ord("ÿ") + 1)
+    symbols, extra = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            symbols[byte] = chr(byte)
+        else:
+            symbols[byte] = chr(256 + extra)
+            extra += 1
+    return [symbols[b] for b in range(256)]
+
+
+def vocabulary() -> dict[str, int]:
+    """Byte symbols, their end-of-word forms, the merge results, then the special tokens."""
+    chars = byte_symbols()
+    tokens = [*chars, *(c + "</w>" for c in chars)]
+    tokens += ["".join(merge.split()) for merge in MERGES]
+    tokens += SPECIALS
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def build_clip_tokenizer():
+    from transformers import CLIPTokenizer
+
+    merges = [tuple(merge.split()) for merge in MERGES]
+    return CLIPTokenizer(vocab=vocabulary(), merges=merges, model_max_length=MAX_LENGTH)
+
+
+def special_ids() -> dict[str, int]:
+    """Ids the text encoder's config must agree with (its pooled output looks up eos)."""
+    vocab = vocabulary()
+    return {
+        "bos_token_id": vocab["<|startoftext|>"],
+        "eos_token_id": vocab["<|endoftext|>"],
+        "pad_token_id": vocab["<|endoftext|>"],
+        "vocab_size": len(vocab),
+    }
+
+
+def save_clip_tokenizer(folder: Path) -> None:
+    build_clip_tokenizer().save_pretrained(folder)
