@@ -2,10 +2,12 @@
 
 Which code spans count as repository paths (the heuristic, also in rules/GL501.md):
 one token with no spaces, containing a `/`, made only of path characters; not a
-URL, glob, variable, placeholder or absolute/home path; and anchored in this
-repository: it starts with `./` or `../`, or its first segment is a folder or
-file that exists (relative to the root or to the document). A `:LINE` or `#anchor`
-suffix is dropped before the lookup. Everything else is left alone.
+URL, glob, variable, absolute/home path or placeholder (`path/to`, `YYYY`, `xx`,
+`LANG_ID`, `your-...`, or a last segment the same paragraph explains as a code
+span: "`layouts/pt`, where `pt` is ..."); anchored in this repository (its first segment
+exists relative to the root or the document; `./` and `../` paths relative to the
+document only); not git-ignored (outputs a run writes); and of a file type the
+repository has. A `:LINE` or `#anchor` suffix is dropped first.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ from guidelint.rules.base import Rule
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
 PLACEHOLDER_SEGMENTS = {"path", "to", "your", "my", "foo", "bar", "baz", "example", "xxx", "..."}
+# A segment (or a `-`/`.`-separated part of one) that stands for something to fill in.
+PLACEHOLDER_PART = re.compile(
+    r"^(?:Y{2,4}|y{4}|M{2}|D{2}|A{4}|J{4}|x{2,3}|X{2,3}|your|YOUR)$"  # dates, xx, your
+)
+CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
+WORDS = re.compile(r"[-.]")
 
 
 def candidate_path(text: str) -> str | None:
@@ -42,9 +50,25 @@ def _is_placeholder(segments: list[str]) -> bool:
     lowered = [s.lower() for s in segments]
     if "to" in lowered and "path" in lowered:  # path/to/file
         return True
+    if any(_placeholder_segment(s) for s in segments):
+        return True
     return all(s in PLACEHOLDER_SEGMENTS or s.startswith("your") for s in lowered[:-1]) and (
         len(lowered) > 1 and lowered[0] in PLACEHOLDER_SEGMENTS | {"your"}
     )
+
+
+def _placeholder_segment(segment: str) -> bool:
+    """`YYYY`, `xx`, `short-name-for-your-post`, `LANG_ID`, `LANG_ID-words.txt`.
+
+    An all-caps name is a placeholder only with lowercase beside it or no extension:
+    `CODE_OF_CONDUCT.md` is a real file name.
+    """
+    parts = WORDS.split(segment)
+    if any(PLACEHOLDER_PART.match(part) for part in parts):
+        return True
+    stem = segment.split(".", 1)[0]
+    caps = [part for part in stem.split("-") if CAPS_NAME.match(part)]
+    return bool(caps) and ("." not in segment or stem != "-".join(caps))
 
 
 class StalePath(Rule):
@@ -55,19 +79,24 @@ class StalePath(Rule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file, project) -> Iterator[Finding]:
-        ignore = project.memo(
-            "GL501.ignore",
-            lambda: pathspec.GitIgnoreSpec.from_lines(project.config.paths.ignore),
-        )
+        ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
         doc_dir = posixpath.dirname(file.rel)
+        explained = _explained_names(file.markdown.code_spans)
         for span in file.markdown.code_spans:
             path = candidate_path(span.content)
-            if path is None or ignore.match_file(path):
+            if path is None or _explained(path, explained.get(id(span.block), ())):
                 continue
-            bases = [""] if not doc_dir or doc_dir.startswith("/") else ["", doc_dir]
+            if path.startswith(("./", "../")):
+                bases = [doc_dir]  # relative to this document, as in a Markdown link
+            else:
+                bases = [""] if not doc_dir or doc_dir.startswith("/") else ["", doc_dir]
             if not self._anchored(path, bases, project):
                 continue
             if any(project.exists(_join(base, path)) for base in bases):
+                continue
+            if any(ignored(_join(base, path)) for base in bases):
+                continue
+            if not _known_file_type(path, project):
                 continue
             yield self.finding(
                 file, span.span, f"`{path}` does not exist in this repository{_hint(path, project)}"
@@ -76,10 +105,61 @@ class StalePath(Rule):
     @staticmethod
     def _anchored(path: str, bases: list[str], project) -> bool:
         """Is this path meant as one in this repository (not an example elsewhere)?"""
-        if path.startswith(("./", "../")):
-            return True
-        first = path.split("/", 1)[0]
+        segments = [s for s in path.split("/") if s not in ("", ".")]
+        lead = []
+        for segment in segments:  # `../../docs/x.md` is anchored by `../../docs`
+            lead.append(segment)
+            if segment != "..":
+                break
+        first = "/".join(lead)
         return any(project.exists(_join(base, first)) for base in bases)
+
+
+def _explained_names(code_spans) -> dict[int, set[str]]:
+    """Per paragraph, the code spans that are single names: "where `xx` is the code"."""
+    names: dict[int, set[str]] = {}
+    for span in code_spans:
+        content = span.content.strip()
+        if content and "/" not in content:
+            names.setdefault(id(span.block), set()).add(content)
+    return names
+
+
+def _explained(path: str, names) -> bool:
+    """A last segment the same paragraph names on its own is a variable to fill in."""
+    segments = [s for s in path.split("/") if s not in ("", ".", "..")]
+    return len(segments) > 1 and segments[-1] in names
+
+
+def _ignored_matcher(project):
+    """Paths never reported: `[tool.guidelint.paths] ignore`, and what the root
+    .gitignore ignores (outputs written at run time, caches, scratch folders)."""
+    patterns = list(project.config.paths.ignore)
+    gitignore = project.read(".gitignore")
+    configured = pathspec.GitIgnoreSpec.from_lines(patterns)
+    from_git = pathspec.GitIgnoreSpec.from_lines(gitignore.text.splitlines() if gitignore else [])
+
+    def ignored(path: str) -> bool:
+        if configured.match_file(path):
+            return True
+        # A folder pattern (`tmp/`) matches the folder itself only with a slash.
+        return from_git.match_file(path) or from_git.match_file(path.rstrip("/") + "/")
+
+    return ignored
+
+
+def _known_file_type(path: str, project) -> bool:
+    """`config/routes.rb` in a repository without Ruby is about someone else's app."""
+    name = posixpath.basename(path.rstrip("/"))
+    _, ext = posixpath.splitext(name)
+    if not ext or path.endswith("/"):
+        return True
+    extensions = project.memo("GL501.extensions", lambda: _extensions(project))
+    return ext.lower() in extensions
+
+
+def _extensions(project) -> set[str]:
+    return {posixpath.splitext(rel)[1].lower() for rel in project_file_listing(project)}
 
 
 def _join(base: str, path: str) -> str:
@@ -94,8 +174,12 @@ def _hint(path: str, project) -> str:
     if same_name:
         best = difflib.get_close_matches(path, same_name, n=1, cutoff=0.0)
         return f" (did you mean `{best[0]}`?)"
+    folder = posixpath.dirname(posixpath.normpath(path))
+    stem_folder = posixpath.join(folder, posixpath.splitext(name)[0])
+    if stem_folder != posixpath.normpath(path) and stem_folder in by_folder:
+        return f" (did you mean `{stem_folder}/`?)"  # `adjust-pages.pl` became `adjust-pages/`
     # Only the path's own folder: comparing against every file costs seconds on big repos.
-    neighbours = by_folder.get(posixpath.dirname(posixpath.normpath(path)), [])
+    neighbours = by_folder.get(folder, [])
     close = difflib.get_close_matches(path, neighbours, n=1, cutoff=0.8)
     return f" (did you mean `{close[0]}`?)" if close else ""
 
