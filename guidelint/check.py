@@ -36,7 +36,25 @@ def load_project(paths: list[Path], config_file: Path | None = None) -> Project:
             raise ConfigError(f"{path}: no such file or folder")
     start = paths[0] if paths else Path.cwd()
     loaded = load_config(start if start.is_dir() else start.parent, config_file)
-    return Project(loaded.root, loaded.config, loaded.source)
+    root = loaded.root if loaded.source else _default_root(paths)
+    return Project(root, loaded.config, loaded.source)
+
+
+def _default_root(paths: list[Path]) -> Path:
+    """With no configuration: the current folder; for paths outside it, their git
+    repository's top folder, else the first path's folder."""
+    cwd = Path.cwd().resolve()
+    if all(cwd in (p.resolve(), *p.resolve().parents) for p in paths):
+        return cwd
+    first = paths[0].resolve()
+    folder = first if first.is_dir() else first.parent
+    top = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return Path(top.stdout.strip()) if top.returncode == 0 else folder
 
 
 def run_check(options: CheckOptions) -> Report:

@@ -120,9 +120,6 @@ def discover(root: Path, config: Config, paths: list[Path] | None = None) -> lis
         if absolute.is_file():
             chosen.add(rel if rel is not None else absolute.as_posix())
             continue
-        if rel == ".":
-            chosen.update(discover(root, config))
-            continue
         if rel is None:
             # A folder outside the project: walk it on its own terms.
             sub_root = absolute
@@ -130,7 +127,7 @@ def discover(root: Path, config: Config, paths: list[Path] | None = None) -> lis
                 if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):
                     chosen.add((sub_root / f).as_posix())
             continue
-        prefix = rel.rstrip("/") + "/"
+        prefix = "" if rel == "." else rel.rstrip("/") + "/"
         for f in candidates:
             if f.startswith(prefix) and not excluded(f):
                 if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):

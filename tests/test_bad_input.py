@@ -41,10 +41,12 @@ def test_each_bad_file_is_one_finding_and_the_rest_are_checked(make_project):
     assert "not valid UTF-8" in latin["message"] and latin["line"] == 1
     assert "too large" in by_path[("docs/huge.md", "GL001")]["message"]
     assert ("docs/zz_real.md", "GL501") in by_path
+    assert "never closed" in by_path[("docs/unterminated.md", "GL401")]["message"]
     assert {f["path"] for f in findings} == {
         "docs/binary.md",
         "docs/latin1.md",
         "docs/huge.md",
+        "docs/unterminated.md",
         "docs/zz_real.md",
     }
 

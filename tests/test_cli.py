@@ -114,3 +114,21 @@ def test_console_script_and_version():
     script = Path(sys.executable).parent / "guidelint"
     result = subprocess.run([str(script), "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("guidelint, version")
+
+
+def test_without_config_paths_are_relative_to_the_current_folder(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts/ok.py").write_text("")
+    (tmp_path / "docs/sub").mkdir()
+    (tmp_path / "docs/sub/b.md").write_text("# B\n")
+    (tmp_path / "docs/a.md").write_text(STALE_DOC + "\nAnd `sub/gone.md`.\n")
+    inside = run_cli("check", "docs/a.md", cwd=tmp_path)
+    assert inside.stdout.startswith("docs/a.md:3:5: GL501")
+    # Outside the current folder and outside git: the folder itself is the root.
+    outside = run_cli("check", str(tmp_path / "docs"), cwd=tmp_path / "scripts")
+    assert outside.stdout.startswith("a.md:5:5: GL501 `sub/gone.md`"), outside.stdout
+    # Inside a git repository: its top folder is the root.
+    git(tmp_path, "init", "-q")
+    in_repo = run_cli("check", str(tmp_path / "docs"), cwd=tmp_path / "scripts")
+    assert in_repo.stdout.startswith("docs/a.md:3:5: GL501"), in_repo.stdout
