@@ -148,7 +148,7 @@ def _project(tmp_path: Path, mode: str, toml: str = "") -> Path:
             }
         )
     )
-    (tmp_path / "pyproject.toml").write_text(f"[tool.guidelint.tools]\ntimeout = 5\n{toml}")
+    (tmp_path / "pyproject.toml").write_text(f"[tool.guidelint.tools]\ntimeout = 60\n{toml}")
     (tmp_path / ".guidelint/tools").mkdir(parents=True)
     (tmp_path / ".guidelint/tools/lab.json").write_text(
         json.dumps({"tools": [{"name": "job_submit"}, {"name": "job_get_status"}]})

@@ -35,12 +35,20 @@ def list_servers(specs: list[ServerSpec], root: Path) -> dict[str, Listing]:
     """List every server concurrently; one Listing per server, errors included."""
     import anyio
 
+    _import_sdk()  # before any clock starts: a slow import is not a slow server
     mcp_logger = logging.getLogger("mcp")
     level, mcp_logger.level = mcp_logger.level, logging.CRITICAL + 1  # errors come back as lines
     try:
         return anyio.run(_list_all, specs, root)
     finally:
         mcp_logger.setLevel(level)
+
+
+def _import_sdk() -> None:
+    import mcp  # noqa: F401
+    import mcp.client.sse  # noqa: F401
+    import mcp.client.stdio  # noqa: F401
+    import mcp.client.streamable_http  # noqa: F401
 
 
 async def _list_all(specs: list[ServerSpec], root: Path) -> dict[str, Listing]:
