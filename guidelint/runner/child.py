@@ -23,7 +23,8 @@ def run_child(unit: dict, context: dict, result_fd: int, marker: str) -> None:
     try:
         _single_threaded_torch()
         _enter_sandbox(unit, context)
-        backend = _activate_backend(unit, context)
+        backend = _activate_backend(unit, context)  # trusted code: before the file guard
+        _guard_files(unit, context)
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         for index, example in enumerate(unit["examples"]):
             record = _run_one(example, namespace, unit, context, backend)
@@ -60,8 +61,15 @@ def _enter_sandbox(unit: dict, context: dict) -> None:
     sys.dont_write_bytecode = True
     sandbox.isolate_network()
     sandbox.limit_memory(context["settings"]["memory_limit_mb"])
-    writable = [scratch, unit["report_dir"], context["settings"].get("tiny_cache") or ""]
-    sandbox.install_guard(writable)
+
+
+def _guard_files(unit: dict, context: dict) -> None:
+    from guidelint.runner import sandbox
+
+    cache = context["settings"].get("tiny_cache")
+    if cache:
+        cache = os.path.join(context.get("root") or "", os.path.expanduser(cache))
+    sandbox.install_guard([unit["scratch"], unit["report_dir"], cache or ""])
 
 
 class _Backend:
@@ -82,7 +90,9 @@ def _activate_backend(unit: dict, context: dict) -> _Backend:
     if module is None or not unit.get("wants_backend"):
         return backend
     settings = dict(context["settings"])
-    settings.update(report_dir=unit["report_dir"], gpu=context.get("gpu", False))
+    settings.update(
+        report_dir=unit["report_dir"], gpu=context.get("gpu", False), root=context.get("root")
+    )
     try:
         module.activate(settings, backend.record)
         backend.activation_count = len(backend.substitutions)
@@ -219,7 +229,9 @@ def _keep_images(unit: dict, example: dict) -> list[str]:
 
     kept = []
     seen = unit.setdefault("_images_seen", {})
-    scratch, target = unit["scratch"], os.path.join(unit["report_dir"], example["slug"])
+    scratch, target = unit["scratch"], unit["report_dir"]
+    if unit.get("session"):  # one folder per session, one per example inside it
+        target = os.path.join(target, example["slug"])
     for folder, dirs, files in os.walk(scratch):
         dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
         for name in files:

@@ -113,7 +113,12 @@ class GuideExample(pytest.Item):
         client = _CLIENTS.get(root)
         try:
             if client is None:
-                setup = {"settings": config.model_dump(), "jobs": 1, "warm_imports": []}
+                setup = {
+                    "settings": config.model_dump(),
+                    "jobs": 1,
+                    "warm_imports": [],
+                    "root": str(root),
+                }
                 client = _CLIENTS[root] = WorkerClient(setup, config.env_allowlist)
             payload = unit_payload(
                 self.unit, root, config, root / config.report_dir, client.removed_env

@@ -134,6 +134,7 @@ def _run_in_worker(units, root, config, report_dir, options, done) -> None:
         "warm_imports": sorted({m for p in payloads for m in p["warm"]}),
         "preload_backend": any(p["wants_backend"] for p in payloads),
         "backend_module": options.backend_module,
+        "root": str(root),
     }
     client = None
     finished: set[str] = set()

@@ -46,7 +46,11 @@ class Worker:
         self.result_fd = result_fd
         self.jobs = max(1, int(setup.get("jobs") or 1))
         self.marker = f"\x00guidelint-boundary-{secrets.token_hex(8)}\x00"
-        self.context: dict = {"settings": setup["settings"], "gpu": False}
+        self.context: dict = {
+            "settings": setup["settings"],
+            "gpu": False,
+            "root": setup.get("root"),
+        }
         self.queue: list[dict] = []
         self.children: dict[int, Child] = {}
         self.stdin_open = True
