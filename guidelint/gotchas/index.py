@@ -118,6 +118,8 @@ def regenerate(targets: list[Target], index: Index, resolve, newline: str) -> Ed
     body = newline.join(rows)
     if index.form == "empty":
         body = newline * 2 + body if index.region.start > 0 else body + newline
+    elif index.form == "table" and not index.rows:
+        body = newline + body  # after the header's delimiter row
     return Edit(index.region.start, index.region.end, body)
 
 

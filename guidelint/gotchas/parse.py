@@ -30,10 +30,15 @@ def parse_gotchas(text: str, index_heading: str = "LESSONS index") -> GotchasDoc
     result = GotchasDocument(newline=gtext.newline_of(text))
     result.cap = _row_cap(doc)
     index_range = _section_range(doc, index_heading)
+    skip = range(0)
     if index_range is not None:
         heading, last = index_range
         result.index = parse_index(doc, heading.line + 1, last, heading.line)
-    skip = range(index_range[0].line, index_range[1] + 1) if index_range else range(0)
+        if result.index.rows:
+            # Only the rows are not entries: a level-1 index heading may head the whole file.
+            skip = range(
+                result.index.rows[0].line, doc.lines.position(result.index.region.end).line + 1
+            )
     _collect_entries(doc, result, skip)
     return result
 
@@ -201,6 +206,8 @@ def _list_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
         (i for i in doc.list_items if i.depth == 1 and first <= i.line <= last),
         key=lambda i: i.line,
     )
+    if not items:  # cannot happen for a top-level list; stay safe on odd input
+        return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
     rows = tuple(_list_row(doc, item) for item in items)
     region = Span(rows[0].span.start, rows[-1].span.end)
     marker_match = LIST_MARKER.match(doc.lines.line_text(items[0].line))

@@ -38,7 +38,9 @@ def surface(base: str, fmt: str, config_file: Path | None) -> None:
         project = load_project([], config_file)
         changed = changed_files(project.root, base)
     except ConfigError as err:
-        click.echo(f"guidelint: error: {err}", err=True)
+        # changed_files() speaks of --since, the name `check` gives the revision.
+        message = str(err).replace("--since", "--base", 1)
+        click.echo(f"guidelint: error: {message}", err=True)
         sys.exit(2)
     patterns = project.config.gotchas.surface
     outside = outside_surface(changed, patterns)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-ISSUE_ID = re.compile(r"(?<![\w&#/])(?:[\w.-]+/[\w.-]+)?#\d+\b")
+ISSUE_ID = re.compile(r"(?<![\w&#/])(?:[\w.-]+/[\w.-]+)?#\d+(?![\w-])")
 FINGERPRINT = re.compile(r"fingerprint:\s*`?([0-9a-fA-F]{6,64})\b`?", re.IGNORECASE)
 INLINE_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 SLUG_DROP = re.compile(r"[^\w\- ]")
