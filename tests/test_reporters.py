@@ -94,6 +94,7 @@ def test_json_schema(report):
         "errors": 1,
         "warnings": 1,
         "fixable": 1,
+        "unsafe_fixable": 0,
         "fixed": 0,
     }
 

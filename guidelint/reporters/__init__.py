@@ -34,7 +34,8 @@ class Report:
             "findings": len(self.findings),
             "errors": self.errors,
             "warnings": self.warnings,
-            "fixable": sum(f.fix is not None for f in self.findings),
+            "fixable": sum(f.fix is not None and f.fix.safe for f in self.findings),
+            "unsafe_fixable": sum(f.fix is not None and not f.fix.safe for f in self.findings),
             "fixed": sum(self.fixed.values()),
         }
 

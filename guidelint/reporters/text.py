@@ -14,7 +14,7 @@ def render(report: Report) -> str:
     for f in report.findings:
         where = style(f"{f.path}:{f.line}:{f.column}:", bold=True)
         color = "red" if f.severity is Severity.ERROR else "yellow"
-        fixable = style(" [*]", fg="cyan") if f.fix else ""
+        fixable = style(" [*]", fg="cyan") if f.fix and f.fix.safe else ""
         out.append(f"{where} {style(f.code, fg=color, bold=True)}{fixable} {f.message}")
         if report.show_source:
             out.extend(_excerpt(report, f, style))
@@ -48,6 +48,8 @@ def _summary(report: Report, style) -> str:
     )
     if s["fixable"]:
         parts.append(f"[*] {s['fixable']} fixable with --fix.")
+    if s["unsafe_fixable"]:
+        parts.append(f"{s['unsafe_fixable']} more fixable with --unsafe-fixes.")
     return style(" ".join(parts), bold=True)
 
 
