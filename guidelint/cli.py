@@ -18,6 +18,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "smoke": "guidelint.smoke.cli:smoke",
     "gotcha": "guidelint.gotchas.cli:gotcha",
     "surface": "guidelint.gotchas.surface:surface",
+    "tools": "guidelint.tools.cli:tools",
     "run": "guidelint.runner.cli:run",
 }
 
