@@ -201,3 +201,51 @@ def test_plain_check_starts_no_server(tmp_path):
     result = _check(root)
     assert (result.returncode, result.stderr) == (0, "")  # the snapshot still has the old name
     assert not (root / "server.pid").exists()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen) -> None:
+    import socket
+    import time
+
+    while process.poll() is None:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"lab server exited: {process.stderr.read()}")
+
+
+def test_bundled_lab_server_over_streamable_http(tmp_path):
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "server/lab_server.py", "--http", str(port)],
+        cwd=WORKSPACE,
+        env={**os.environ, "LAB_ROOT": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_for_port(port, process)
+        spec = ServerSpec("lab", "http", url=f"http://127.0.0.1:{port}/mcp", timeout=60)
+        listing = list_servers([spec], tmp_path)["lab"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert listing.error is None
+    assert "job_status" in [t["name"] for t in listing.tools]
+    assert [r["uri"] for r in listing.resources] == ["lab://workspaces"]
+
+
+def test_unreachable_http_server_is_one_line(tmp_path):
+    spec = ServerSpec("remote", "http", url=f"http://127.0.0.1:{_free_port()}/mcp", timeout=10)
+    error = list_servers([spec], tmp_path)["remote"].error
+    assert error.startswith("remote: cannot connect to the server (") and "\n" not in error

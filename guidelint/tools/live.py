@@ -233,6 +233,8 @@ def _explain(err: BaseException, phase: str) -> str:
             return f"the server closed the connection during {phase} (did it exit?)"
         return f"{phase} failed: error {err.error.code}: {err.error.message}"
     text = str(err).splitlines()[0][:160] if str(err) else ""
+    if type(err).__name__ in ("ConnectError", "ConnectTimeout"):  # httpx2, without importing it
+        return f"cannot connect to the server ({text})"
     return f"{phase} failed: {type(err).__name__}{': ' + text if text else ''}"
 
 

@@ -2,9 +2,10 @@
 
 Everything is real work on local folders under LAB_ROOT (default: ./workspaces):
 a workspace is a folder, a job is a JSON file in its jobs/ folder, artifacts and
-checkpoints are whatever files the runs left behind. Run it over stdio:
+checkpoints are whatever files the runs left behind. Run it over stdio, or over streamable HTTP at http://127.0.0.1:PORT/mcp:
 
     python server/lab_server.py
+    python server/lab_server.py --http PORT
 """
 
 from __future__ import annotations
@@ -122,4 +123,9 @@ def workspaces_resource() -> str:
 
 
 if __name__ == "__main__":
-    server.run()
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":  # streamable HTTP on a local port
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()
