@@ -197,3 +197,20 @@ def test_real_subprocess_add_then_check(project):
     assert again.returncode == 1
     assert again.stderr.startswith("guidelint: error: gotcha not added: headline repeats")
     assert "Traceback" not in again.stderr
+
+
+def test_add_refuses_a_file_that_is_not_a_gotchas_file(project):
+    (project / "docs").mkdir()
+    (project / "docs/notes.md").write_text("# Notes\n", encoding="utf-8")
+    result = invoke(*ADD, "--file", "docs/notes.md")
+    assert result.exit_code == 1
+    assert "docs/notes.md is not a configured gotchas file" in result.stderr
+
+
+def test_unreadable_gotchas_file_is_one_line_never_a_traceback(project):
+    (project / GOTCHAS).write_bytes(b"# Gotchas\n\n- **Caf\xe9.** (#1)\n")
+    added = invoke(*ADD)
+    assert added.exit_code == 1 and "cannot read" in added.stderr
+    listed = invoke("gotcha", "list")
+    assert listed.exit_code == 2 and len(listed.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in added.stderr + listed.stderr

@@ -193,3 +193,16 @@ def test_missing_separate_index_file(tmp_path):
     assert codes(findings) == ["GL202"]
     assert "`docs/LESSONS.md` does not exist" in findings[0].message
     assert findings[0].fix is None
+
+
+def test_gl204_wrong_row_number_in_a_table(tmp_path):
+    text = (
+        "## LESSONS index\n\n| # | Lesson |\n|---|---|\n"
+        "| 1 | [First](#first) |\n| 3 | [Second](#second) |\n"
+        "\n## Lessons\n\n"
+        '- <a id="first"></a>**First.** (#1)\n'
+        '- <a id="second"></a>**Second.** (#2)\n'
+    )
+    [finding] = lint(tmp_path, {GOTCHAS: text})
+    assert (finding.code, finding.line) == ("GL204", 6)
+    assert "numbered '3' but its entry is number 2" in finding.message

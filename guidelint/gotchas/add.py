@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import posixpath
+from pathlib import Path
 
 from guidelint.findings import Finding, Fix
 from guidelint.fixes import apply_edits, read_text_exact
@@ -46,7 +47,11 @@ class OverlayProject(Project):
 
 def choose_file(project: Project, explicit: str | None) -> str:
     if explicit:
-        return project.rel(project.root / explicit) if not explicit.startswith("/") else explicit
+        rel = project.rel(Path(explicit))
+        if gfiles.role(rel, project) != gfiles.GOTCHAS:
+            files = ", ".join(project.config.gotchas.files)
+            raise Refusal(f"{explicit} is not a configured gotchas file (files: {files})")
+        return rel
     found = gfiles.gotchas_files(project)
     if found:
         return found[0]

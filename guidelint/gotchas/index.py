@@ -85,7 +85,19 @@ def _out_of_step(matched, targets: list[Target], index: Index) -> list[Problem]:
                 )
             )
             break
+    numbered = [i for i, h in enumerate(index.header) if h.lower() in NUMBER_HEADERS]
     for row, target in matched:
+        wanted_number = str(position[target.key])
+        for column in numbered:
+            if _cell(row.cells, column) != wanted_number:
+                problems.append(
+                    Problem(
+                        "GL204",
+                        row.span,
+                        f"index row is numbered '{_cell(row.cells, column)}' but its entry "
+                        f"is number {wanted_number}",
+                    )
+                )
         if row.headline != target.entry.headline:
             problems.append(
                 Problem(
@@ -149,7 +161,7 @@ def _is_current(row: IndexRow, target: Target, number: int, index: Index) -> boo
     if row.headline != target.entry.headline:
         return False
     if index.form == "list" and index.marker[0].isdigit():
-        return row.before == "" and _ordinal(row) == number
+        return _ordinal(row) == number
     if index.form == "table":
         for i, header in enumerate(index.header):
             if header.lower() in NUMBER_HEADERS and _cell(row.cells, i) != str(number):
