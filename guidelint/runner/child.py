@@ -39,6 +39,18 @@ def run_child(unit: dict, context: dict, result_fd: int, marker: str) -> None:
         os._exit(code)
 
 
+def prepare() -> None:
+    """Import, in the warm worker, what every child needs: forks then start warm."""
+    import ast  # noqa: F401
+    import asyncio  # noqa: F401
+    import doctest  # noqa: F401
+    import resource  # noqa: F401
+    import shutil  # noqa: F401
+    import tempfile  # noqa: F401
+
+    from guidelint.runner import sandbox, sessions  # noqa: F401
+
+
 def _single_threaded_torch() -> None:
     """Forked after torch ran ops, its thread pool can deadlock unless we do this first."""
     torch = sys.modules.get("torch")
@@ -59,7 +71,8 @@ def _enter_sandbox(unit: dict, context: dict) -> None:
 
     tempfile.tempdir = None  # re-read TMPDIR
     sys.dont_write_bytecode = True
-    sandbox.isolate_network()
+    # The warm worker already moved into an empty network namespace where the kernel
+    # allows it; the audit hook (installed later) refuses connections everywhere.
     sandbox.limit_memory(context["settings"]["memory_limit_mb"])
 
 

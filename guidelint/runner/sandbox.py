@@ -2,9 +2,9 @@
 
 - memory: RLIMIT_AS, set to what the process already maps plus the budget, so a
   warm worker's big imports do not eat an example's allowance;
-- network: a fresh, empty network namespace (unprivileged user namespace) where
-  the kernel allows it, and an audit hook that refuses socket connects with a
-  clear message everywhere;
+- network: the warm worker moves into a fresh, empty network namespace (an
+  unprivileged user namespace) where the kernel allows it, so every child inherits
+  it for free; and an audit hook refuses socket connects with a clear message;
 - files: the audit hook refuses to open for writing (or remove, rename, mkdir)
   anything outside the allowed folders (scratch, report folder, tiny cache);
 - environment: built by the worker from an allowlist; HOME and TMPDIR point into

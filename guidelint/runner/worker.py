@@ -69,6 +69,7 @@ class Worker:
             "gpu": self.context["gpu"],
             "backend": self.context.get("backend") is not None,
             "backend_error": self.context.get("backend_error"),
+            "network_namespace": bool(self.setup.get("network_namespace")),
         }
 
     def _preload_backend(self) -> None:
@@ -108,7 +109,9 @@ class Worker:
             self._fork(unit)
 
     def _fork(self, unit: dict) -> None:
-        from guidelint.runner.child import run_child
+        from guidelint.runner.child import prepare, run_child
+
+        prepare()
 
         unit["scratch"] = tempfile.mkdtemp(prefix="guidelint-example-")
         os.makedirs(unit["report_dir"], exist_ok=True)
@@ -149,6 +152,8 @@ class Worker:
         deadlines = [c.deadline for c in self.children.values() if c.ended is None]
         timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
         timeout = 0.2 if timeout is None or timeout > 0.2 else timeout
+        if any(not c.streams and c.status is None for c in self.children.values()):
+            timeout = 0.001  # a child closed its pipes: it is exiting, reap it soon
         readable, _, _ = select.select(fds, [], [], timeout) if fds else ([], [], [])
         for fd in readable:
             if fd == 0:
@@ -233,11 +238,13 @@ class Worker:
                 if done:
                     child.status, child.ended_at = status, time.monotonic()
                     _kill_group(pid)  # anything it left behind
-            if child.status is not None and not child.streams:
+            if child.status is None:
+                continue
+            if child.streams:
+                self._drain(child)
+            if not child.streams:
                 del self.children[pid]
                 self._finish(child)
-            elif child.status is not None:
-                self._drain(child)
 
     def _drain(self, child: Child) -> None:
         """The child is gone; read what is left, without waiting on grandchildren."""
@@ -257,8 +264,8 @@ class Worker:
             child.buffers["result"] += b"\n"
             self._take_records(child)
         results = unit_results(child, self.marker)
-        shutil.rmtree(child.unit["scratch"], ignore_errors=True)
         self._send({"op": "unit", "unit_id": child.unit["unit_id"], "results": results})
+        shutil.rmtree(child.unit["scratch"], ignore_errors=True)
 
     def _send(self, message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -297,6 +304,11 @@ def _gpu_available() -> bool:
 
 
 def main() -> None:
+    from guidelint.runner.sandbox import isolate_network
+
+    # First, while single-threaded: every child forked later inherits the empty
+    # network namespace, so none pays for creating (and tearing down) its own.
+    network_isolated = isolate_network()
     result_fd = int(sys.argv[1])
     # Our stdout belongs to nobody: children write into pipes, results go to RESULT_FD.
     os.dup2(2, 1)
@@ -307,7 +319,9 @@ def main() -> None:
             return
         data += chunk
     setup_line, rest = data.split(b"\n", 1)
-    Worker(json.loads(setup_line), result_fd, rest).serve()
+    setup = json.loads(setup_line)
+    setup["network_namespace"] = network_isolated
+    Worker(setup, result_fd, rest).serve()
 
 
 if __name__ == "__main__":
