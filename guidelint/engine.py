@@ -125,6 +125,9 @@ class Engine:
         findings: list[Finding] = []
         ran: set[str] = set()
         for rule in self.rules:
+            # file_kinds first: applies_to() only narrows, and may import heavy modules.
+            if file.kind not in rule.file_kinds:
+                continue
             if not self.selection.enabled_for(rule.code, file.rel):
                 continue
             try:

@@ -1,0 +1,128 @@
+"""`guidelint check` on Markdown starts fast: it never imports the heavy stacks.
+
+Checked structurally (what is in sys.modules after the command), not with a clock.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("torch", "diffusers", "transformers", "libcst", "mcp", "accelerate", "safetensors")
+
+# Runs the real CLI in a fresh interpreter, then reports what got imported.
+PROBE = """
+import json, sys
+from guidelint.cli import main
+try:
+    main(sys.argv[2:], prog_name="guidelint")
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as out:
+    json.dump(sorted(sys.modules), out)
+"""
+
+GUIDE = """\
+---
+title: Workspace guide
+---
+# Workspace
+
+Call `mcp__jobs__job_submit(gpu="h100")`, then read `scripts/train.py` and
+`docs/missing.md`. Tools: `Read`, `Bash(git status:*)`.
+
+| Tool | Use |
+|------|-----|
+| `job_status` | poll |
+
+```python
+import torch
+print(torch.__version__)
+```
+
+```python {id=broken}
+def f(:
+```
+
+<!-- guidelint: pending -->
+```python
+from diffusers import DiffusionPipeline
+```
+"""
+
+GOTCHAS = """\
+# Gotchas
+
+<!-- guidelint: row-cap=30 -->
+
+- **Smoke gates use the realized slice.** A gate of 2 checkpoints failed at n=2 (#1489).
+
+## LESSONS
+
+| # | Lesson |
+|---|--------|
+| 1 | [Smoke gates use the realized slice](#smoke) |
+"""
+
+AGENT = """\
+---
+name: implementer
+tools: Read, Edit, Bash, mcp__jobs__job_submit
+---
+Use `job_submit` for GPU runs.
+"""
+
+
+def modules_after(args: list[str], cwd: Path, tmp_path: Path) -> set[str]:
+    report = tmp_path / "modules.json"
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
+    assert report.exists(), result.stderr
+    return set(json.loads(report.read_text()))
+
+
+def heavy_among(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY)
+
+
+@pytest.fixture
+def markdown_project(make_project) -> Path:
+    return make_project(
+        {
+            "docs/WORKSPACES.md": GUIDE,
+            "CLAUDE.md": "# Rules\n\nSee `docs/WORKSPACES.md`.\n",
+            ".claude/rules/gotchas.md": GOTCHAS,
+            ".claude/agents/implementer.md": AGENT,
+            "scripts/train.py": "print('train')\n",
+        },
+        config='include = ["docs/**/*.md", "CLAUDE.md", ".claude/**/*.md"]',
+    )
+
+
+def test_the_probe_sees_imports(markdown_project, tmp_path):
+    # Guard against a probe that reports nothing: the check path itself is listed.
+    modules = modules_after(["check"], markdown_project, tmp_path)
+    assert {"guidelint.engine", "guidelint.markdown", "markdown_it"} <= modules
+
+
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
+def test_check_on_markdown_imports_no_heavy_stack(markdown_project, tmp_path, cache):
+    modules = modules_after(["check", *cache], markdown_project, tmp_path)
+    assert heavy_among(modules) == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"]], ids=["help", "check-help"])
+def test_help_imports_no_heavy_stack(markdown_project, tmp_path, args):
+    modules = modules_after(args, markdown_project, tmp_path)
+    assert "click" in modules
+    assert heavy_among(modules) == []
