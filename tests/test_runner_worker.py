@@ -69,3 +69,61 @@ def test_lint_messages_map_to_example_rows():
     )
     assert first == []
     assert [(m.code, m.row, m.column) for m in second] == [("F632", 2, 4)]
+
+
+def _wait_gone(pid: int, attempts: int = 200) -> bool:
+    import os
+    import time
+
+    for _ in range(attempts):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_aborting_a_run_kills_the_worker_and_its_children(tmp_path):
+    import time
+
+    from guidelint.markdown import parse_markdown
+    from guidelint.runner.client import WorkerClient
+    from guidelint.runner.config import RunnerConfig
+    from guidelint.runner.examples import extract
+    from guidelint.runner.plan import unit_payload
+
+    text = "```python {timeout=600}\nimport os, time\n\nPID_LINE\n"
+    text += "while True:\n    time.sleep(0.05)\n```\n"
+    (example,) = extract(parse_markdown(text), "guide.md")
+    config = RunnerConfig()
+    payload = unit_payload([example], tmp_path, config, tmp_path / "report", [])
+    pid_file = Path(payload["report_dir"]) / "pid"
+    line = f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))"
+    payload["examples"][0]["source"] = payload["examples"][0]["source"].replace("PID_LINE", line)
+    client = WorkerClient({"settings": config.model_dump(), "jobs": 1}, config.env_allowlist)
+    client.submit(payload)
+    for _ in range(600):  # wait until the example runs (not a speed assertion)
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.05)
+    pid, worker_pid = int(pid_file.read_text()), client.process.pid
+    client.close(abort=True)
+    assert _wait_gone(worker_pid)
+    assert _wait_gone(pid), "the example outlived its killed worker"
+
+
+def test_input_gets_end_of_file(tmp_path):
+    guide = tmp_path / "guide.md"
+    guide.write_text("```python\nname = input()\n```\n")
+    (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
+    assert result.status.value == "error" and "EOFError" in result.message
+
+
+def test_an_unreadable_guide_is_noted_and_the_others_still_run(tmp_path):
+    (tmp_path / "bad.md").write_bytes("```python\nprint('caf\xe9')\n```\n".encode("latin-1"))
+    (tmp_path / "good.md").write_text("```python\nprint('ok')\n```\n")
+    report = run_examples(RunOptions(paths=[tmp_path], report_dir=tmp_path / "r"))
+    assert [(r.path, r.status.value) for r in report.results] == [("good.md", "passed")]
+    assert len(report.notes) == 1 and report.notes[0].startswith("bad.md:2: ")
+    assert "UTF-8" in report.notes[0]

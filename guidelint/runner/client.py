@@ -86,8 +86,11 @@ class WorkerClient:
         for _ in range(count):
             yield self._read()
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        """Let the worker finish (it exits when stdin closes), or kill it at once."""
         try:
+            if abort:
+                self.process.kill()
             if self.process.stdin and not self.process.stdin.closed:
                 self.process.stdin.close()
             self.process.wait(timeout=30)

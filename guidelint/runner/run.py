@@ -151,6 +151,11 @@ def _run_in_worker(units, root, config, report_dir, options, done) -> None:
             if unit_id not in finished:
                 for example in unit:
                     done(not_run(example, Outcome.CRASHED, str(error)))
+    except BaseException:  # Ctrl-C: stop the worker (its children die with it)
+        if client is not None:
+            client.close(abort=True)
+            client = None
+        raise
     finally:
         if client is not None:
             client.close()

@@ -123,8 +123,12 @@ class Worker:
         pid = os.fork()
         if pid == 0:  # the child
             os.setpgid(0, 0)
-            for fd in (out_r, err_r, res_r, 0, self.result_fd):
+            _die_with_parent()
+            for fd in (out_r, err_r, res_r, self.result_fd):
                 os.close(fd)
+            null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
+            os.dup2(null, 0)
+            os.close(null)
             os.dup2(out_w, 1)
             os.dup2(err_w, 2)
             os.close(out_w)
@@ -284,6 +288,16 @@ def _warm_import(name: str) -> bool:
     except Exception:  # noqa: BLE001 - the example will report the real error
         return False
     return True
+
+
+def _die_with_parent() -> None:
+    """If the warm worker is killed, its children must not run on (Linux only)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _kill_group(pid: int) -> None:
