@@ -214,3 +214,21 @@ def test_unreadable_gotchas_file_is_one_line_never_a_traceback(project):
     listed = invoke("gotcha", "list")
     assert listed.exit_code == 2 and len(listed.stderr.strip().splitlines()) == 1
     assert "Traceback" not in added.stderr + listed.stderr
+
+
+def test_add_with_a_separate_index_file(make_project, monkeypatch):
+    gotchas = '# Gotchas\n\n- <a id="one"></a>**Smoke gates use the realized slice.** (#1489)\n'
+    index = "# Lessons\n\n- [Smoke gates use the realized slice](../.claude/rules/gotchas.md#one)\n"
+    root = make_project(
+        {GOTCHAS: gotchas, "docs/LESSONS.md": index},
+        config='[tool.guidelint.gotchas]\nindex-file = "docs/LESSONS.md"',
+    )
+    monkeypatch.chdir(root)
+    result = invoke(*ADD)
+    assert result.exit_code == 0, result.output
+    assert (root / "docs/LESSONS.md").read_text(encoding="utf-8") == index + (
+        "- [Eval loaders never share a sampler seed]"
+        "(../.claude/rules/gotchas.md#eval-loaders-never-share-a-sampler-seed)\n"
+    )
+    assert "**Eval loaders never share a sampler seed.**" in gotchas_text(root)
+    assert check_gl2(root) == []
