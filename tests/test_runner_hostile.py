@@ -137,3 +137,36 @@ def test_markdown_untouched_and_report_valid(hostile):
     assert unchanged
     data = json.loads(json.dumps(report.as_json()))
     jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+
+
+def _namespaces_allowed() -> bool:
+    from guidelint.runner.sandbox import isolate_network
+
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if isolate_network() else 1)
+    return os.waitpid(pid, 0)[1] == 0
+
+
+def test_native_code_cannot_reach_the_network_either(tmp_path):
+    """Below the audit hook: a raw libc connect() to a port that is really listening."""
+    import socket
+
+    if not _namespaces_allowed():
+        pytest.skip("this kernel does not allow unprivileged network namespaces")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        guide = tmp_path / "guide.md"
+        guide.write_text(
+            "```python\nimport ctypes, socket, struct\n\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)\n"
+            f"addr = struct.pack('=H', socket.AF_INET) + struct.pack('!H', {port})\n"
+            "addr += socket.inet_aton('127.0.0.1') + bytes(8)\n"
+            "print('connected' if libc.connect(fd, addr, len(addr)) == 0 else 'blocked')\n"
+            "```\n\n```output\nblocked\n```\n"
+        )
+        (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
+    assert result.status.value == "passed", (result.message, result.stdout)
