@@ -63,6 +63,13 @@ def render_text(report: RunReport) -> str:
 
 
 def summary_table(report: RunReport) -> str:
+    """Counts per outcome (those that occurred), then the verdict line."""
+    counts = {k: v for k, v in report.counts().items() if v}
+    rows = [f"  {name:<20} {count:>5}" for name, count in counts.items()]
+    return "\n".join([*rows, summary_line(report)])
+
+
+def summary_line(report: RunReport) -> str:
     counts = {k: v for k, v in report.counts().items() if v}
     parts = ", ".join(f"{v} {k}" for k, v in counts.items()) or "no examples"
     verdict = "OK" if report.ok else "FAILED"
@@ -134,7 +141,7 @@ def render_github(report: RunReport) -> str:
             f"::{level} file={_escape_property(result.path)},line={result.line},"
             f"title={title}::{_escape_data(result.message or result.status.value)}"
         )
-    lines.append(summary_table(report))
+    lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 
 
