@@ -29,7 +29,7 @@ class UnknownTool(ToolRule):
         )
 
         tools = catalog(project)
-        for span, ref in markdown_references(file, tools):
+        for span, ref in markdown_references(file, tools, project):
             if ref.kind != "qualified":
                 continue
             resolution = resolve_qualified(ref, tools)

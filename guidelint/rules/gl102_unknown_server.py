@@ -30,7 +30,7 @@ class UnknownServer(ToolRule):
         tools = catalog(project)
         if not tools.servers:  # a project that declares no server: nothing to resolve against
             return
-        for span, ref in markdown_references(file, tools):
+        for span, ref in markdown_references(file, tools, project):
             if ref.kind != "qualified":
                 continue
             resolution = resolve_qualified(ref, tools)

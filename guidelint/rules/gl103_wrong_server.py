@@ -28,7 +28,7 @@ class WrongServer(ToolRule):
         )
 
         tools = catalog(project)
-        for span, ref in markdown_references(file, tools):
+        for span, ref in markdown_references(file, tools, project):
             if ref.kind != "qualified":
                 continue
             resolution = resolve_qualified(ref, tools)

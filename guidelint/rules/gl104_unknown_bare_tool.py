@@ -37,7 +37,7 @@ class UnknownBareTool(ToolRule):
             return
         known = tools.all_tool_names()
         ignored = tools.non_tool_names()
-        for span, ref in markdown_references(file, tools):
+        for span, ref in markdown_references(file, tools, project):
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
                 continue
             if never_a_tool(ref.name, ignored):

@@ -20,7 +20,7 @@ class UnknownArgument(ToolRule):
         from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
-        for span, ref in markdown_references(file, tools):
+        for span, ref in markdown_references(file, tools, project):
             if ref.args is None:
                 continue
             tool = _tool_for(ref, tools)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from guidelint.tools.builtins import Builtins
@@ -96,10 +97,19 @@ class Catalog:
         ]
 
     def all_tool_names(self) -> set[str]:
-        return {t for s in self.servers.values() if s.tools for t in s.tools}
+        return self._tool_names
 
     def non_tool_names(self) -> set[str]:
         """Names that are never tool references: schema properties, prompts, resources."""
+        return self._non_tool_names
+
+    # Computed once per run: the catalog does not change after it is built.
+    @cached_property
+    def _tool_names(self) -> set[str]:
+        return {t for s in self.servers.values() if s.tools for t in s.tools}
+
+    @cached_property
+    def _non_tool_names(self) -> set[str]:
         names: set[str] = set()
         for server in self.servers.values():
             names |= server.other_names()

@@ -52,13 +52,25 @@ def resolve_qualified(ref: Reference, catalog: Catalog) -> Resolution:
     return Resolution(Outcome.UNKNOWN_TOOL, suggestions=tuple(near))
 
 
-def markdown_references(file, catalog: Catalog):
-    """(code span, reference) for every code span that could be a tool reference."""
+def markdown_references(file, catalog: Catalog, project=None) -> list:
+    """(code span, reference) for every code span that could be a tool reference.
+
+    Five rules ask this of every file: with the project given, it is computed once.
+    """
+    if project is None:
+        return _references(file, catalog)
+    key = f"tools.refs:{file.rel}:{hash(file.text)}"
+    return project.memo(key, lambda: _references(file, catalog))
+
+
+def _references(file, catalog: Catalog) -> list:
     known = server_names(catalog)
+    found = []
     for span in file.markdown.code_spans:
         ref = parse_reference(span.content, known)
         if ref is not None:
-            yield span, ref
+            found.append((span, ref))
+    return found
 
 
 def rewrite_fix(file, span, ref: Reference, new_token: str, what: str) -> Fix:
