@@ -147,38 +147,30 @@ def rotate(
     newest and the best, delete the oldest others down to save_total_limit. Then
     _finalize_training with save_total_limit=1 keeps only the best.
     """
-    disk: list[tuple[int, bool]] = [(step, False) for step in sorted(set(existing))]
+    disk: dict[int, bool] = dict.fromkeys(sorted(set(existing)), False)  # oldest first
     warnings: list[str] = []
     limit = save.save_total_limit
+    best = save.best_step
     best_on_disk = False
     for step in saved:
-        if any(s == step and not ours for s, ours in disk):
+        if disk.pop(step, True) is False:
             warnings.append(f"checkpoint-{step} already exists and is overwritten in place")
-        disk = [entry for entry in disk if entry[0] != step] + [(step, True)]
+        disk[step] = True
         # _save_checkpoint records the best dir only once it exists on disk.
-        best_on_disk = best_on_disk or (
-            save.best_step is not None
-            and save.best_step <= step
-            and any(s == save.best_step for s, _ in disk)
-        )
+        best_on_disk = best_on_disk or (best is not None and best <= step and best in disk)
         if limit is not None and limit > 0 and len(disk) > limit:
-            disk = _delete_oldest(disk, limit, save.best_step if best_on_disk else None)
-    best_dir = [entry for entry in disk if best_on_disk and entry[0] == save.best_step]
-    if limit == 1 and best_dir:
-        disk = best_dir
-    return disk, warnings
+            _delete_oldest(disk, limit, best if best_on_disk else None)
+    if limit == 1 and best_on_disk and best in disk:
+        disk = {best: disk[best]}
+    return list(disk.items()), warnings
 
 
-def _delete_oldest(
-    disk: list[tuple[int, bool]], limit: int, best: int | None
-) -> list[tuple[int, bool]]:
-    protected = {disk[-1][0]} | ({best} if best is not None else set())
+def _delete_oldest(disk: dict[int, bool], limit: int, best: int | None) -> None:
+    newest = next(reversed(disk))
+    protected = {newest} | ({best} if best is not None else set())
     keep = max(limit, len(protected))
-    remaining = len(disk)
-    kept = []
-    for entry in disk:
-        if remaining > keep and entry[0] not in protected:
-            remaining -= 1
-            continue
-        kept.append(entry)
-    return kept
+    for step in list(disk):
+        if len(disk) <= keep:
+            break
+        if step not in protected:
+            del disk[step]

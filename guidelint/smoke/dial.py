@@ -10,6 +10,7 @@ scanned.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from pydantic import Field, model_validator
@@ -28,7 +29,7 @@ from guidelint.smoke.model import (
 )
 
 MAX_DIAL = 1 << 24  # beyond this, "no setting can" is the honest answer
-RATIO_SCAN = 4096
+RATIO_SCAN = 1024
 
 
 class DialRequest(_Frozen):
@@ -85,10 +86,26 @@ def _static_infeasibility(request: DialRequest) -> str | None:
         return None
     if request.save.strategy is SaveStrategy.NO:
         return 'save_strategy "no" writes no checkpoints'
+    if _ratio_saves(request) and request.floor > math.ceil(1 / request.save.save_steps):
+        ratio = request.save.save_steps
+        return (
+            f"save_steps={ratio} is a ratio: at most {math.ceil(1 / ratio)} saves "
+            f"whatever the length, below floor {request.floor}"
+        )
     limit = request.save.save_total_limit
     if limit is not None and 0 < limit < request.floor:
         return f"floor {request.floor} is above save_total_limit {limit}: rotation keeps {limit}"
     return None
+
+
+def _ratio_saves(request: DialRequest) -> bool:
+    """A ratio save_steps makes checkpoint counts non-monotonic in the dial."""
+    save = request.save
+    return (
+        request.floor_kind is FloorKind.CHECKPOINTS
+        and save.strategy is SaveStrategy.STEPS
+        and save.save_steps < 1
+    )
 
 
 def representative_rows(request: DialRequest) -> list[int]:
@@ -114,7 +131,7 @@ def _solve(
 ) -> tuple[int | None, int | None, str | None]:
     """(smallest dial, the n that needed it, why none) for one kind of dial."""
     reps = representative_rows(request)
-    if request.save.save_steps < 1:
+    if _ratio_saves(request):
         return _scan(request, reps, schedule)
     best, worst = 0, None
     for rows in reps:
@@ -133,6 +150,9 @@ def _smallest_for(
         return simulate(plan_for(request, rows, schedule(value)))
 
     high = 1
+    first = result(high)
+    if not first.ok:  # empty loader, never-ends, needs max_steps: no dial changes that
+        return None, _why_not(request, rows, first)
     while not meets(request, result(high)):
         if high >= MAX_DIAL:
             return None, _why_not(request, rows, result(high))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import metadata
 
 from guidelint.smoke.model import Geometry
@@ -13,6 +14,7 @@ class UnmodelledVersion(Exception):
     """The installed transformers has semantics this library does not model."""
 
 
+@lru_cache(maxsize=1)
 def installed_transformers() -> str | None:
     try:
         return metadata.version("transformers")
