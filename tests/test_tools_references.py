@@ -181,3 +181,35 @@ def test_no_servers_means_no_markdown_findings(tmp_path):
     doc.write_text("# Tools\n\nCall `job_inspect` and `mcp__lab__nothing`.\n")
     engine = Engine(Project(tmp_path, Config()), build_selection(Config(select=["GL1"])))
     assert engine.check_file("docs/guide.md") == []
+
+
+LIBRARY_DOC = """\
+# Parsing
+
+If you called `parse_empty_lines` before `parse_trailing_whitespace`, the child
+calls `activate(settings, record)` and each hook calls `record(...)`. The
+project caches `exists()` / `read()`; the retired names are `MultiEdit` and
+`KillShell`. Servers are written `mcp__my_server__...`.
+
+## Where the tool lists come from
+
+- `parse_empty_lines` is a function.
+"""
+
+
+def test_precision_function_prose_in_a_document_naming_no_tools(tmp_path):
+    assert findings(tmp_path, LIBRARY_DOC) == []
+
+
+def test_ellipsis_marks_an_incomplete_call(tmp_path):
+    assert findings(tmp_path, "# Jobs\n\nSay `job_submit(gpu=...)` for short.\n") == []
+
+
+def test_call_words_are_strong_in_a_document_that_names_tools(tmp_path):
+    doc = "# Jobs\n\nSubmit with `job_submit`, then call `job_inspect`.\n"
+    assert [(line, code) for line, code, _ in findings(tmp_path, doc)] == [(3, "GL104")]
+
+
+def test_retired_builtin_in_a_strong_context_is_a_warning(tmp_path):
+    doc = "# Editing\n\nUse the `MultiEdit` tool for several edits.\n"
+    assert [(c, "use Edit" in m) for _, c, m in findings(tmp_path, doc)] == [("GL104", True)]

@@ -37,30 +37,37 @@ class UnknownBareTool(ToolRule):
             return
         known = tools.all_tool_names()
         ignored = tools.non_tool_names()
-        for span, ref in markdown_references(file, tools, project):
+        references = markdown_references(file, tools, project)
+        tool_document = any(ref.name in known for _, ref in references)
+        for span, ref in references:
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
                 continue
             if never_a_tool(ref.name, ignored):
                 continue
-            finding = self._judge(file, span, ref, tools, known)
+            finding = self._judge(file, span, ref, tools, tool_document)
             if finding is not None:
                 yield finding
 
-    def _judge(self, file, span, ref, tools, known) -> Finding | None:
+    def _judge(self, file, span, ref, tools, tool_document) -> Finding | None:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.references import Context, context_strength
         from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix
 
-        context = context_strength(span, file.text)
+        context = context_strength(span, file.text, tool_document)
+        if ref.kind == "call" and ref.args is not None and ref.args.positional:
+            # Positional arguments: a function call in prose (tools take a JSON object).
+            context = min(context, Context.WEAK)
         retired = tools.builtins.retired_hint(ref.name)
-        if retired and context > Context.NONE:
+        if retired and context is Context.STRONG:
             message = f"`{ref.name}` is a retired built-in tool ({retired})"
             return self.finding(file, span.span, message, severity=Severity.WARNING)
-        everything = known | tools.builtins.current
+        known = tools.all_tool_names()
+        # Built-ins are PascalCase: `read()` or `record` is not a misspelt `Read`.
+        candidates = known | tools.builtins.current if ref.name[:1].isupper() else known
         if context is Context.STRONG:
-            near = close_names(ref.name, everything, 3, 0.6)
+            near = close_names(ref.name, candidates, 3, 0.6)
         elif context is Context.WEAK or ref.kind == "call":
-            near = close_names(ref.name, everything, 3, WEAK_CUTOFF)
+            near = close_names(ref.name, candidates, 3, WEAK_CUTOFF)
             if not near:
                 return None
         elif "_" in ref.name or "-" in ref.name:

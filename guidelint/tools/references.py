@@ -9,6 +9,8 @@ The heuristic (also in rules/GL101.md .. GL105.md), chosen for precision:
 - A bare identifier (letters, digits, `_`, `-`; no dots, slashes, spaces, `$`,
   `<...>`): resolves silently when it is a known tool; otherwise it counts only in
   a tool context (see `context_strength`), or as a near miss.
+- `mcp__<server>__...` with a literal `...` is a placeholder, and `...` among a
+  call's arguments marks it as incomplete (no missing-argument warning).
 - Never references: anything else (paths, commands with spaces, JSON, dotted
   Python, `$VARS`, placeholders), ALL_CAPS names (environment variables), argument
   names of any known tool's inputSchema, and prompt and resource names and URIs.
@@ -32,6 +34,7 @@ STRONG_BEFORE = re.compile(
     r"(\s+(the|a|an|its|this|that|MCP|lab))*\s*$",
     re.IGNORECASE,
 )
+TOOL_BEFORE = re.compile(r"\b(tool|tools)\b(\s+(the|a|an|its|this|that|MCP))*\s*$", re.IGNORECASE)
 STRONG_AFTER = re.compile(r"^\s*(MCP\s+)?(tool|tools)\b", re.IGNORECASE)
 WEAK_BEFORE = re.compile(
     r"\b(use|uses|using|used|run|runs|running|via|with)\b(\s+(the|a|an|its))*\s*$",
@@ -66,7 +69,7 @@ def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Refe
     """The reference a code span's text makes, before any catalog lookup."""
     text = content.strip()
     match = QUALIFIED.match(text)
-    if match:
+    if match and "..." not in match.group("rest"):  # `mcp__srv__...` is a placeholder
         server, tool = split_qualified(match.group("rest"), known_servers)
         token = f"mcp__{match.group('rest')}"
         return Reference("qualified", tool, server, _call_args(match.group("args")), token)
@@ -103,7 +106,9 @@ def _call_args(args: str | None) -> CallArgs | None:
     open_list = any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     )
-    open_list |= any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args)
+    open_list |= any(
+        isinstance(node, ast.Constant) and node.value is Ellipsis for node in ast.walk(call)
+    )
     keywords = tuple(k.arg for k in call.keywords if k.arg is not None)
     positional = sum(1 for a in call.args if not isinstance(a, ast.Starred))
     return CallArgs(keywords, positional, open_list)
@@ -120,8 +125,12 @@ def never_a_tool(name: str, non_tool_names: set[str]) -> bool:
     )
 
 
-def context_strength(span, text: str) -> Context:
-    """How strongly the words, list or table around a code span mark a tool."""
+def context_strength(span, text: str, tool_document: bool = True) -> Context:
+    """How strongly the words, list or table around a code span mark a tool.
+
+    "call `x`" is also how prose names a function: the words call and invoke make
+    a strong context only in a document that names known tools elsewhere.
+    """
     block = span.block
     if block.kind == "table_cell" and block.table_header and TOOL_WORD.search(block.table_header):
         return Context.STRONG if not block.table_row_is_header else Context.NONE
@@ -129,14 +138,21 @@ def context_strength(span, text: str) -> Context:
     line_end = text.find("\n", span.span.end)
     before = text[line_start : span.span.start][-60:]
     after = text[span.span.end : line_end if line_end >= 0 else len(text)][:30]
-    if STRONG_BEFORE.search(before) or STRONG_AFTER.match(after):
+    if STRONG_AFTER.match(after) or TOOL_BEFORE.search(before):
         return Context.STRONG
-    in_tools_section = bool(TOOL_WORD.search(block.section or ""))
+    if STRONG_BEFORE.search(before):
+        return Context.STRONG if tool_document else Context.WEAK
+    in_tools_section = _tools_heading(block.section or "")
     if in_tools_section and block.list_depth == 1 and _leads_block(span, text):
         return Context.STRONG
     if WEAK_BEFORE.search(before) or in_tools_section:
         return Context.WEAK
     return Context.NONE
+
+
+def _tools_heading(heading: str) -> bool:
+    """`Tools`, `Query Tools`, `MCP tools`: a short heading about tools."""
+    return bool(TOOL_WORD.search(heading)) and len(heading.split()) <= 4
 
 
 def _leads_block(span, text: str) -> bool:
