@@ -188,7 +188,7 @@ def _why_not(request: DialRequest, rows: int, result: PlanResult) -> str:
     geometry = request.geometry
     if result.outcome is Outcome.EMPTY_DATALOADER:
         return (
-            f"realized n={rows} rows is below one global batch of "
+            f"realized n={_rows(rows)} is below one global batch of "
             f"{geometry.per_device_batch * geometry.world_size} with drop_last: "
             "the Trainer raises (empty dataloader)"
         )
@@ -196,10 +196,14 @@ def _why_not(request: DialRequest, rows: int, result: PlanResult) -> str:
         return "an iterable dataset needs max_steps"
     if result.outcome is Outcome.NEVER_ENDS:
         return (
-            f"realized n={rows} rows makes fewer than {geometry.grad_accum} batches per pass: "
+            f"realized n={_rows(rows)} makes fewer than {geometry.grad_accum} batches per pass: "
             "an iterable dataset never steps and training never ends"
         )
     if result.outcome in (Outcome.CHECKPOINT_0, Outcome.NO_TRAINING):
         outcome = result.outcome.value
-        return f"realized n={rows} rows gives an empty dataloader: no training ({outcome})"
+        return f"realized n={_rows(rows)} gives an empty dataloader: no training ({outcome})"
     return f"no dial up to {MAX_DIAL} reaches floor {request.floor} at realized n={rows}"
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"

@@ -95,7 +95,7 @@ def _solved(request: DialRequest, rows: int, prefer: str) -> Dial:
     if solved is None or not solved.feasible:
         reason = solved.reason if solved else "no rows were realized"
         raise SmokeFloorError(
-            f"realized n={rows} rows: no dial meets floor {request.floor} "
+            f"realized n={_plural(rows, 'row')}: no dial meets floor {request.floor} "
             f"{request.floor_kind.value} ({reason})"
         )
     if (prefer == "max_steps" and solved.max_steps is not None) or solved.epochs is None:

@@ -56,7 +56,7 @@ class Geometry(_Frozen):
 class SavePolicy(_Frozen):
     strategy: SaveStrategy = SaveStrategy.STEPS
     # An absolute step interval, or a ratio of the total steps when below 1.
-    save_steps: float = Field(default=500, gt=0)
+    save_steps: int | float = Field(default=500, gt=0)
     save_total_limit: int | None = None
     # The step whose checkpoint holds the best metric so far (evaluation decides
     # it, not arithmetic); its dir is protected from rotation, and with
