@@ -43,3 +43,19 @@ def test_plain_check_imports_no_mcp_sdk():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_unsafe_fixes_rewrite_the_renamed_tool_and_only_with_the_flag(tmp_path):
+    import shutil
+
+    copy = tmp_path / "workspace"
+    shutil.copytree(WORKSPACE, copy, ignore=shutil.ignore_patterns("workspaces"))
+    guide = copy / "docs/WORKSPACES.md"
+    before = guide.read_text()
+    run_check(CheckOptions(paths=[copy], select=["GL1"], fix=True, use_cache=False))
+    assert guide.read_text() == before  # the rewrite is unsafe: --fix alone keeps it
+    report = run_check(
+        CheckOptions(paths=[copy], select=["GL1"], fix=True, unsafe_fixes=True, use_cache=False)
+    )
+    assert guide.read_text() == before.replace("mcp__lab__job_get_status", "mcp__lab__job_status")
+    assert [f.code for f in report.findings] == ["GL106"]  # the ask entry has no single fix
