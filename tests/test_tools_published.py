@@ -18,8 +18,10 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from guidelint.check import CheckOptions, run_check
+from guidelint.cli import main
 from guidelint.config import ConfigError
 
 VERSION = "2025.4.25"
@@ -100,13 +102,8 @@ def test_readme_precision_against_the_live_list(tmp_path, sqlite_exe):
 
 def test_snapshot_of_the_published_server_is_mcp_wire_format(tmp_path, sqlite_exe):
     root = readme_project(tmp_path, sqlite_exe)
-    result = subprocess.run(
-        [sys.executable, "-m", "guidelint", "tools", "snapshot", str(root)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
+    result = CliRunner().invoke(main, ["tools", "snapshot", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
     data = json.loads((root / ".guidelint/tools/sqlite.json").read_text())
     assert [t["name"] for t in data["tools"]] == [
         "append_insight",

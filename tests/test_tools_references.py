@@ -213,3 +213,10 @@ def test_call_words_are_strong_in_a_document_that_names_tools(tmp_path):
 def test_retired_builtin_in_a_strong_context_is_a_warning(tmp_path):
     doc = "# Editing\n\nUse the `MultiEdit` tool for several edits.\n"
     assert [(c, "use Edit" in m) for _, c, m in findings(tmp_path, doc)] == [("GL104", True)]
+
+
+def test_local_settings_are_checked_and_other_json_is_not(tmp_path):
+    entries = json.dumps({"permissions": {"deny": ["mcp__lab__job_kill"]}})
+    got = findings(tmp_path, entries, ".claude/settings.local.json")
+    assert [(line, code) for line, code, _ in got] == [(1, "GL106")]
+    assert findings(tmp_path, entries, "config/settings.json") == []
