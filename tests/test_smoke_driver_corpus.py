@@ -74,3 +74,44 @@ def test_files_outside_driver_globs_are_not_read(tmp_path):
     shutil.copy(CORPUS / "trainer_incident_bad.py", target)
     project = Project(tmp_path, Config(select=["GL3"]))
     assert Engine(project, build_selection(project.config)).check_file("lib/train.py") == []
+
+
+def test_driver_globs_are_configurable(tmp_path):
+    target = tmp_path / "experiments" / "train.py"
+    target.parent.mkdir()
+    shutil.copy(CORPUS / "trainer_incident_bad.py", target)
+    config = Config.model_validate(
+        {"select": ["GL3"], "smoke": {"drivers": ["experiments/*.py"], "default-cap": 50}}
+    )
+    project = Project(tmp_path, config)
+    findings = Engine(project, build_selection(project.config)).check_file("experiments/train.py")
+    assert [f.code for f in findings] == ["GL301"]
+
+
+def test_out_of_range_settings_are_unproven_not_a_crash(tmp_path):
+    target = tmp_path / "scripts" / "negative.py"
+    target.parent.mkdir()
+    target.write_text(
+        "from transformers import Trainer, TrainingArguments\n"
+        "args = TrainingArguments(per_device_train_batch_size=4, num_train_epochs=-1)\n"
+        "assert trainer.state.global_step >= 2\n"
+    )
+    project = Project(tmp_path, Config())
+    findings = Engine(project, build_selection(project.config)).check_file("scripts/negative.py")
+    assert [(f.code, f.line) for f in findings] == [("GL301", 3)]
+    assert "out of range" in findings[0].message
+
+
+def test_huge_caps_are_searched_at_both_ends(tmp_path):
+    target = tmp_path / "scripts" / "huge.py"
+    target.parent.mkdir()
+    target.write_text(
+        "from transformers import Trainer, TrainingArguments\n"
+        "args = TrainingArguments(per_device_train_batch_size=1, max_steps=3,\n"
+        "                         save_strategy='epoch')\n"
+        "Trainer(args=args, train_dataset=rows[:10_000_000]).train()\n"
+        "assert len(list(out.glob('checkpoint-*'))) >= 2\n"
+    )
+    project = Project(tmp_path, Config())
+    [finding] = Engine(project, build_selection(project.config)).check_file("scripts/huge.py")
+    assert finding.message.startswith("realized n=3 rows -> 3 optimizer steps -> 1 checkpoint")

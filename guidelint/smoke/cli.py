@@ -25,6 +25,8 @@ from guidelint.smoke.model import (
 )
 from guidelint.smoke.versions import UnmodelledVersion
 
+MAX_TABLE = 100_000
+
 
 def _fail(message: str) -> None:
     click.echo(f"guidelint: error: {message}", err=True)
@@ -135,6 +137,8 @@ def plan_command(
     """Optimizer steps, saved steps and checkpoints on disk for a realized slice."""
     if (epochs is None) == (max_steps is None):
         _fail("give exactly one of --epochs and --max-steps")
+    if cap and cap > MAX_TABLE:
+        _fail(f"--cap {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`")
     try:
         base = Plan(
             rows=rows,

@@ -30,6 +30,7 @@ from guidelint.smoke.model import (
 
 MAX_DIAL = 1 << 24  # beyond this, "no setting can" is the honest answer
 RATIO_SCAN = 1024
+GROUP_LIMIT = 2000
 
 
 class DialRequest(_Frozen):
@@ -108,22 +109,33 @@ def _ratio_saves(request: DialRequest) -> bool:
     )
 
 
+def row_groups(request: DialRequest) -> list[tuple[int, int]]:
+    """(smallest n, how many n) for each distinct batches-per-epoch value in [min_rows, cap].
+
+    n matters to the Trainer only through that value. Beyond GROUP_LIMIT values
+    the first and last halves are kept: counts are monotonic in it for absolute
+    save_steps, so the ends decide the dial.
+    """
+    geometry = request.geometry
+    size = geometry.per_device_batch * geometry.world_size
+    low = batches_per_epoch(request.min_rows, geometry)
+    high = batches_per_epoch(request.cap, geometry)
+    values = range(low, high + 1)
+    if len(values) > GROUP_LIMIT:
+        values = [*values[: GROUP_LIMIT // 2], *values[-GROUP_LIMIT // 2 :]]
+
+    def first_row(batches: int) -> int:
+        start = batches * size if geometry.drop_last else (batches - 1) * size + 1
+        return max(start, request.min_rows)
+
+    return [
+        (first_row(b), min(first_row(b + 1) - 1, request.cap) - first_row(b) + 1) for b in values
+    ]
+
+
 def representative_rows(request: DialRequest) -> list[int]:
     """The smallest n of each distinct batches-per-epoch value in [min_rows, cap]."""
-    reps, seen = [], set()
-    global_batch = request.geometry.per_device_batch * request.geometry.world_size
-    n = request.min_rows
-    while n <= request.cap:
-        batches = batches_per_epoch(n, request.geometry)
-        if batches not in seen:
-            seen.add(batches)
-            reps.append(n)
-        n = (
-            (n // global_batch + 1) * global_batch
-            if request.geometry.drop_last
-            else (-(-n // global_batch) * global_batch + 1)
-        )
-    return reps
+    return [rows for rows, _ in row_groups(request)]
 
 
 def _solve(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, representative_rows, solve_dial
+from guidelint.smoke.dial import DialRequest, row_groups, solve_dial
 from guidelint.smoke.driver_facts import CountKind, DriverFacts, Gate, Setting
 from guidelint.smoke.driver_values import Value, evaluate
 from guidelint.smoke.guard import shortfall
@@ -17,6 +17,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.versions import UnmodelledVersion
 
 
 @dataclass(frozen=True)
@@ -84,22 +85,33 @@ def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> 
         return Verdict(why_unknown="the batch size is not decided in this module")
     cap = _resolved(facts, "cap")
     cap = cap if isinstance(cap, int) and cap >= 1 else default_cap
+    if gate.floor < 1:
+        return Verdict(proven=True)
     try:
-        geometry, save = _geometry(facts, batch), _save_policy(facts)
-    except ValueError as err:
-        return Verdict(why_unknown=f"settings not understood ({err.__class__.__name__})")
+        return _search(facts, gate, dial, kind, batch, cap)
+    except ValueError as err:  # pydantic refused a value (negative epochs, say)
+        return Verdict(why_unknown=f"its settings are out of range ({_first_line(err)})")
+    except UnmodelledVersion as err:
+        return Verdict(why_unknown=str(err))
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[-1].strip() if str(err) else err.__class__.__name__
+
+
+def _search(facts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int) -> Verdict:
+    geometry, save = _geometry(facts, batch), _save_policy(facts)
     request = DialRequest(floor=gate.floor, floor_kind=kind, cap=cap, geometry=geometry, save=save)
     schedule = (
         Schedule(max_steps=int(dial.value.value))
         if dial.key == "max_steps"
         else Schedule(num_train_epochs=float(dial.value.value))
     )
-    reps = representative_rows(request)
     failing, first = 0, None
-    for rows, next_rows in zip(reps, [*reps[1:], cap + 1], strict=True):
+    for rows, count in row_groups(request):
         result = simulate(Plan(rows=rows, geometry=geometry, schedule=schedule, save=save))
         if result.floor_value(kind) < gate.floor:
-            failing += next_rows - rows  # every n of this group behaves alike
+            failing += count  # every n of this group behaves alike
             first = first or (rows, result)
     if first is None:
         return Verdict(proven=True)
