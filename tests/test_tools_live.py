@@ -31,6 +31,7 @@ FAULTS = {  # name: (arguments, timeout)
     "sluggish": (["slow", "60"], 1.5),
     "patient": (["slow", "0.5"], 30),
     "looper": (["loop"], 30),
+    "picky": (["picky"], 30),
 }
 
 
@@ -106,6 +107,11 @@ def test_healthy_servers_list_tools_and_prompts_beside_faulty_ones(fault_run):
         assert listing.error is None
         assert [t["name"] for t in listing.tools] == ["job_submit", "job_status"]
         assert [p["name"] for p in listing.prompts] == ["triage"]
+
+
+def test_roots_sampling_and_elicitation_are_advertised(fault_run):
+    listing = fault_run[0]["picky"]  # lists nothing to a client without them
+    assert [t["name"] for t in listing.tools] == ["job_submit", "job_status"]
 
 
 def test_no_server_process_outlives_the_listing(fault_run):

@@ -44,7 +44,10 @@ def _live(project, specs) -> dict:
     from guidelint.tools.live import list_servers
 
     startable = [s for s in specs.values() if s.startable]
-    return list_servers(startable, project.root)
+    try:
+        return list_servers(startable, project.root)
+    except ConfigError as err:
+        _fail(str(err))
 
 
 path_argument = click.argument(

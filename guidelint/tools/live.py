@@ -45,10 +45,17 @@ def list_servers(specs: list[ServerSpec], root: Path) -> dict[str, Listing]:
 
 
 def _import_sdk() -> None:
-    import mcp  # noqa: F401
-    import mcp.client.sse  # noqa: F401
-    import mcp.client.stdio  # noqa: F401
-    import mcp.client.streamable_http  # noqa: F401
+    from guidelint.config import ConfigError
+
+    try:
+        import mcp  # noqa: F401
+        import mcp.client.sse  # noqa: F401
+        import mcp.client.stdio  # noqa: F401
+        import mcp.client.streamable_http  # noqa: F401
+    except ImportError as err:
+        raise ConfigError(
+            f"live tool listing needs the mcp SDK ({err}): pip install 'guidelint[tools]'"
+        ) from None
 
 
 async def _list_all(specs: list[ServerSpec], root: Path) -> dict[str, Listing]:
