@@ -193,10 +193,13 @@ def _blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
     return blanked + text[match.end() :], front
 
 
-def parse_markdown(text: str) -> MarkdownDocument:
-    """Parse Markdown into a document whose every element has an exact span."""
+def parse_markdown(text: str, lines: LineIndex | None = None) -> MarkdownDocument:
+    """Parse Markdown into a document whose every element has an exact span.
+
+    `lines` may pass in the text's LineIndex when the caller has one already.
+    """
     source, front = _blank_front_matter(text)
-    lines = LineIndex(text)
+    lines = lines if lines is not None and lines.text is text else LineIndex(text)
     tokens = _parser().parse(source)
     doc = MarkdownDocument(text=text, lines=lines, tokens=tokens, front_matter=front)
     _walk(doc, tokens)

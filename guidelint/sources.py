@@ -51,7 +51,7 @@ class SourceFile:
     def markdown(self):
         from guidelint.markdown import parse_markdown
 
-        return parse_markdown(self.text)
+        return parse_markdown(self.text, self.lines)
 
     @cached_property
     def json(self) -> Any:
