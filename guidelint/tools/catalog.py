@@ -117,14 +117,6 @@ class Catalog:
                 names.update(tool.properties)
         return names
 
-    def closest(self, name: str, candidates: set[str] | list[str], n: int = 3) -> list[str]:
-        return close_names(name, candidates, n)
-
-    def near_miss(self, name: str, cutoff: float = 0.8) -> list[Tool]:
-        """Known MCP tools whose name is close to `name` (case and -/_ folded)."""
-        names = close_names(name, self.all_tool_names(), 3, cutoff)
-        return [t for n in names for t in self.tools_named(n)]
-
 
 def _fold(name: str) -> str:
     return name.lower().replace("-", "_")
@@ -152,14 +144,6 @@ def same_family(name: str, candidates) -> list[str]:
     """Tools that share the first word of `name` (`job_inspect` -> `job_*`)."""
     head = _fold(name).split("_", 1)[0]
     return sorted(c for c in candidates if _fold(c).split("_", 1)[0] == head and "_" in c)[:3]
-
-
-def describe(names: list[str], server: str | None = None) -> str:
-    """` (did you mean `a` or `b`?)` or ''."""
-    if not names:
-        return ""
-    quoted = " or ".join(f"`{n}`" for n in names)
-    return f" (did you mean {quoted}?)"
 
 
 @dataclass

@@ -7,7 +7,6 @@ walks the text once with the standard library's own string and number scanners.
 
 from __future__ import annotations
 
-import json
 import re
 from json.decoder import scanstring
 
@@ -84,7 +83,3 @@ def _array(text: str, pos: int, path: Path, spans: dict) -> int:
         if text[pos] != ",":
             raise ValueError("expected ','")
         pos = _skip(text, pos + 1)
-
-
-def decode_error_line(err: json.JSONDecodeError) -> str:
-    return f"{err.lineno}: not valid JSON ({err.msg}, column {err.colno})"

@@ -18,6 +18,7 @@ from typing import Any
 
 from guidelint.config import ConfigError
 from guidelint.tools.config import ServerConfig, ToolsConfig
+from guidelint.tools.jsonpos import value_spans
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 
@@ -67,19 +68,16 @@ def read_mcp_json(root: Path, rel: str, environ: Mapping[str, str]) -> dict[str,
     servers = data.get("mcpServers", {}) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise ConfigError(f"{rel}:1: `mcpServers` must be an object of servers")
+    spans = value_spans(text)
     result = {}
     for name, entry in servers.items():
+        key = spans.get(("mcpServers", name, "#key"))
+        line = text.count("\n", 0, key.start) + 1 if key else 1
         if not isinstance(entry, dict):
-            line = _line_of_key(text, name)
             raise ConfigError(f"{rel}:{line}: server `{name}` must be an object")
         result[name] = _expand_entry(entry, environ)
-        result[name]["#line"] = _line_of_key(text, name)
+        result[name]["#line"] = line
     return result
-
-
-def _line_of_key(text: str, key: str) -> int:
-    index = text.find(json.dumps(key))
-    return text.count("\n", 0, index) + 1 if index >= 0 else 1
 
 
 def _expand_entry(entry: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
