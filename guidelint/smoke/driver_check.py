@@ -67,7 +67,10 @@ def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
 
 
 def _resolved(facts: DriverFacts, key: str):
-    settings = sorted((s for s in facts.settings if s.key == key), key=lambda s: not s.smoke)
+    # The smoke path first, then keywords and dict entries before named constants.
+    settings = sorted(
+        (s for s in facts.settings if s.key == key), key=lambda s: (not s.smoke, s.named)
+    )
     for setting in settings:
         value = evaluate(facts, setting.value).value
         if value is not None:

@@ -19,6 +19,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 SMOKE_WORD = re.compile(r"smoke", re.IGNORECASE)
 CHECKPOINT_WORD = re.compile(r"checkpoint|ckpt", re.IGNORECASE)
 STEP_WORD = re.compile(r"step", re.IGNORECASE)
+AGGREGATE_WORD = re.compile(r"effective|global|total", re.IGNORECASE)
+# What a row-cap slice is taken of: rows[:30], dataset[:30], not message[:80].
+ROWS_WORD = re.compile(r"row|data|example|sample|train|^ds$|slice|record|line|item", re.I)
 DISK_PATTERN = re.compile(r"^[rbuf]*['\"]checkpoint-?\*?['\"]$|checkpoint-?\*", re.IGNORECASE)
 
 # Keyword / dict-key names, as the Trainer (or a DataLoader) spells them.
@@ -68,6 +71,7 @@ class Setting:
     value: cst.BaseExpression
     line: int
     smoke: bool  # on the smoke path
+    named: bool = False  # a named constant (BATCH_SIZE = 4), not a keyword or dict entry
 
 
 @dataclass
@@ -101,6 +105,8 @@ class DriverFacts:
 
 
 def setting_for_name(name: str) -> str | None:
+    if AGGREGATE_WORD.search(name):
+        return None  # EFFECTIVE_BATCH, GLOBAL_BATCH: not the per-device batch
     for pattern, key in NAME_PATTERNS:
         if pattern.search(name):
             return key
@@ -176,7 +182,7 @@ class _Collector(cst.CSTVisitor):
         key = setting_for_name(name)
         if key:
             smoke = self.on_smoke_path or bool(SMOKE_WORD.search(name))
-            self.facts.settings.append(Setting(key, value, self._line(node), smoke))
+            self.facts.settings.append(Setting(key, value, self._line(node), smoke, named=True))
         if isinstance(value, (cst.Dict, cst.Call)) and SMOKE_WORD.search(name):
             self._smoke_container = id(value)
 
@@ -214,10 +220,13 @@ class _Collector(cst.CSTVisitor):
         self._setting("cap", value, node, True)
 
     # -- row caps written as slices: rows[:30]
-    def visit_Slice(self, node: cst.Slice) -> None:
-        if node.lower is None and node.upper is not None and node.step is None:
-            if isinstance(node.upper, (cst.Integer, cst.Name)):
-                self._setting("cap", node.upper, node, True)
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if len(node.slice) != 1 or not ROWS_WORD.search(_callee(node.value)):
+            return
+        part = node.slice[0].slice
+        if isinstance(part, cst.Slice) and part.lower is None and part.step is None:
+            if isinstance(part.upper, (cst.Integer, cst.Name)):
+                self._setting("cap", part.upper, node, True)
 
     # -- gates and on-disk counts
     def visit_Assert(self, node: cst.Assert) -> None:
@@ -231,6 +240,7 @@ class _Collector(cst.CSTVisitor):
 
 
 def _callee(func: cst.BaseExpression) -> str:
+    """The last name of a callee or value: `math.ceil` -> ceil, `self.rows` -> rows."""
     if isinstance(func, cst.Name):
         return func.value
     if isinstance(func, cst.Attribute):
