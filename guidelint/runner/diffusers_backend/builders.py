@@ -104,8 +104,9 @@ def controlnet_from(unet):
     from diffusers import ControlNetModel
 
     _seeded()
-    # four stages: three stride-2 convolutions bring the condition image down 8x
-    return ControlNetModel.from_unet(unet, conditioning_embedding_out_channels=(4, 4, 8, 8))
+    # four stages: three stride-2 convolutions bring the condition image down 8x; two
+    # channels each, as the embedding runs on the full-size image at every step
+    return ControlNetModel.from_unet(unet, conditioning_embedding_out_channels=(2, 2, 2, 2))
 
 
 def build_ddpm():
