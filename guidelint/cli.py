@@ -20,6 +20,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "surface": "guidelint.gotchas.surface:surface",
     "tools": "guidelint.tools.cli:tools",
     "run": "guidelint.runner.cli:run",
+    "tiny": "guidelint.runner.diffusers_backend.cli:tiny",
 }
 
 
