@@ -120,10 +120,11 @@ class Worker:
         res_r, res_w = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        worker_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child
             os.setpgid(0, 0)
-            _die_with_parent()
+            _die_with_parent(worker_pid)
             for fd in (out_r, err_r, res_r, self.result_fd):
                 os.close(fd)
             null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
@@ -290,7 +291,7 @@ def _warm_import(name: str) -> bool:
     return True
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(worker_pid: int) -> None:
     """If the warm worker is killed, its children must not run on (Linux only)."""
     try:
         import ctypes
@@ -298,6 +299,8 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != worker_pid:  # it died before prctl took effect
+        os._exit(1)
 
 
 def _kill_group(pid: int) -> None:
