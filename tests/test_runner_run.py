@@ -139,3 +139,12 @@ def test_cli_config_error_is_one_line_and_exit_2(tmp_path):
     result = CliRunner().invoke(main, ["run", str(tmp_path / "guide.md")])
     assert result.exit_code == 2
     assert "timeout" in result.output and "Traceback" not in result.output
+
+
+def test_cli_report_dir_that_cannot_exist_is_exit_2(tmp_path):
+    (tmp_path / "file").write_text("")
+    (tmp_path / "guide.md").write_text("```python\nprint(1)\n```\n")
+    args = ["run", str(tmp_path / "guide.md"), "--report-dir", str(tmp_path / "file" / "x")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "cannot create the report folder" in result.output

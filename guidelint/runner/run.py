@@ -61,13 +61,18 @@ Progress = Callable[[ExampleResult, int, int], None]
 
 def run_examples(options: RunOptions, progress: Progress | None = None) -> RunReport:
     from guidelint.check import load_project
+    from guidelint.config import ConfigError
     from guidelint.discovery import discover
     from guidelint.sources import MARKDOWN_SUFFIXES, Unreadable, load
 
     clock = time.perf_counter()
     project = load_project(options.paths, options.config_file)
     config = project.config.runner
-    report_dir = options.report_dir or project.root / config.report_dir
+    report_dir = (options.report_dir or project.root / config.report_dir).absolute()
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"{report_dir}: cannot create the report folder: {error}") from None
     notes: list[str] = []
     documents: dict[str, tuple[Path, str, list[Example]]] = {}
     for rel in discover(project.root, project.config, options.paths):
