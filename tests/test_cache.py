@@ -71,17 +71,18 @@ def test_creating_a_referenced_file_clears_the_finding(project):
     assert stale == [] and cache.hits == 0
 
 
-def test_a_git_ignored_path_appearing_is_noticed(project):
-    # Not in the file listing: only the recorded existence lookup can see it.
+def test_a_path_outside_the_listing_appearing_is_noticed(project):
+    # Excluded from git's listing (not by the root .gitignore, which GL501 itself
+    # honours): only the recorded existence lookup can see the file appear.
     subprocess.run(["git", "init", "-q", str(project)], check=True)
-    (project / ".gitignore").write_text("build/\n", encoding="utf-8")
+    (project / ".git/info/exclude").write_text("build/\n", encoding="utf-8")
     (project / "build").mkdir()
     (project / "build/log.txt").write_text("", encoding="utf-8")
     guide = project / "docs/guide.md"
-    guide.write_text("# Guide\n\nOutputs land in `build/model.bin`.\n", encoding="utf-8")
+    guide.write_text("# Guide\n\nGenerated code lands in `build/gen.py`.\n", encoding="utf-8")
     first, _, _ = check(project)
     assert len(first) == 1
-    (project / "build/model.bin").write_bytes(b"weights")
+    (project / "build/gen.py").write_text("", encoding="utf-8")
     second, cache, _ = check(project)
     assert second == [] and cache.hits == 0
 
