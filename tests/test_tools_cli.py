@@ -91,3 +91,10 @@ def test_list_of_the_example_workspace_needs_no_server():
     data = json.loads(result.output)
     assert data["servers"]["lab"]["origin"] == ".guidelint/tools/lab.json"
     assert "job_status" in data["servers"]["lab"]["tools"]
+
+
+def test_list_live_asks_the_server(tmp_path):
+    result = invoke("list", "--live", str(project(tmp_path)))
+    assert result.exit_code == 0, result.output
+    assert "lab  (2 tools, from live)" in result.output
+    assert not (tmp_path / ".guidelint").exists()  # listing never writes a snapshot
