@@ -30,7 +30,7 @@ from guidelint.smoke.model import (
 
 MAX_DIAL = 1 << 24  # beyond this, "no setting can" is the honest answer
 RATIO_SCAN = 1024
-GROUP_LIMIT = 2000
+GROUP_LIMIT = 200
 
 
 class DialRequest(_Frozen):
