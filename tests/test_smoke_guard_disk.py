@@ -103,3 +103,16 @@ def test_a_stale_dir_rewritten_by_this_run_counts(tmp_path):
     state.write_text('{"global_step": 1}')
     os.utime(state, (since + 1, since + 1))
     assert count_checkpoints(tmp_path) == 1
+
+
+def test_guard_bad_input_is_one_line_value_error():
+    with pytest.raises(ValueError) as raised:
+        require_floor(realized_rows=2, per_device_batch=0, floor=2)
+    assert (
+        str(raised.value)
+        == "require_floor: per_device_batch: Input should be greater than or equal to 1"
+    )
+    with pytest.raises(ValueError, match="require_floor: 'weekly' is not a valid SaveStrategy"):
+        require_floor(realized_rows=2, per_device_batch=4, floor=2, save_strategy="weekly")
+    with pytest.raises(ValueError, match="require_floor: rows: Input should be greater"):
+        require_floor(realized_rows=-1, per_device_batch=4, floor=2, num_train_epochs=1)

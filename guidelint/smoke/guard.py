@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from guidelint.smoke.arithmetic import simulate
 from guidelint.smoke.dial import DialRequest, solve_dial
 from guidelint.smoke.model import (
@@ -55,39 +57,71 @@ def require_floor(
     returned unchanged when it holds; give neither to get the smallest one
     (`prefer` says which kind).
     """
-    geometry = Geometry(
-        per_device_batch=per_device_batch,
-        grad_accum=grad_accum,
-        world_size=world_size,
-        drop_last=drop_last,
-        iterable=iterable,
-    )
-    save = SavePolicy(
-        strategy=SaveStrategy(save_strategy),
-        save_steps=save_steps,
-        save_total_limit=save_total_limit,
-    )
-    kind = FloorKind(floor_kind)
-    request = DialRequest(
-        floor=floor,
-        floor_kind=kind,
-        min_rows=max(realized_rows, 1),
-        cap=max(realized_rows, 1),
-        geometry=geometry,
-        save=save,
-    )
+    try:
+        geometry, save, kind, request = _inputs(
+            realized_rows,
+            per_device_batch,
+            floor,
+            grad_accum,
+            world_size,
+            drop_last,
+            iterable,
+            save_strategy,
+            save_steps,
+            save_total_limit,
+            floor_kind,
+        )
+        schedule = Schedule(
+            num_train_epochs=num_train_epochs if num_train_epochs is not None else 3.0,
+            max_steps=max_steps if max_steps is not None else -1,
+        )
+        plan = Plan(rows=realized_rows, geometry=geometry, schedule=schedule, save=save)
+    except ValueError as err:  # pydantic's ValidationError, an unknown strategy or floor kind
+        raise ValueError(f"require_floor: {_one_line(err)}") from None
     if num_train_epochs is None and max_steps is None:
         return _solved(request, realized_rows, prefer)
-    schedule = Schedule(
-        num_train_epochs=num_train_epochs if num_train_epochs is not None else 3.0,
-        max_steps=max_steps if max_steps is not None else -1,
-    )
-    result = simulate(Plan(rows=realized_rows, geometry=geometry, schedule=schedule, save=save))
+    result = simulate(plan)
     if result.floor_value(kind) >= floor:
         if schedule.by_steps:
             return Dial(max_steps=schedule.max_steps)
         return Dial(num_train_epochs=schedule.num_train_epochs)
     raise SmokeFloorError(shortfall(realized_rows, schedule, result, kind, floor, request))
+
+
+def _one_line(err: ValueError) -> str:
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}" if where else first["msg"]
+    return str(err)
+
+
+def _inputs(
+    rows, batch, floor, accum, world, drop_last, iterable, strategy, save_steps, limit, floor_kind
+):
+    """The pydantic models behind require_floor's keyword arguments."""
+    geometry = Geometry(
+        per_device_batch=batch,
+        grad_accum=accum,
+        world_size=world,
+        drop_last=drop_last,
+        iterable=iterable,
+    )
+    save = SavePolicy(
+        strategy=SaveStrategy(strategy),
+        save_steps=save_steps,
+        save_total_limit=limit,
+    )
+    kind = FloorKind(floor_kind)
+    request = DialRequest(
+        floor=floor,
+        floor_kind=kind,
+        min_rows=max(rows, 1),
+        cap=max(rows, 1),
+        geometry=geometry,
+        save=save,
+    )
+    return geometry, save, kind, request
 
 
 def _solved(request: DialRequest, rows: int, prefer: str) -> Dial:
