@@ -310,3 +310,84 @@ def test_iterable_pass_shorter_than_accumulation_never_steps(tmp_path):
     trainer.train()
     # 25 full passes over the data and not one optimizer step: it would never reach 3.
     assert trainer.state.global_step == 0
+
+
+DDP_CASES = [
+    Case("ddp-sized", rows=9, batch=2, expect={"steps": 3}),
+    Case("ddp-drop-last", rows=9, batch=2, drop_last=True, expect={"steps": 2}),
+    Case("ddp-partial-accum", rows=7, batch=2, accum=2, expect={"steps": 1}),
+    Case(
+        "ddp-iterable",
+        rows=10,
+        batch=2,
+        max_steps=4,
+        strategy="epoch",
+        iterable=True,
+        expect={"disk": [3, 4]},
+    ),
+    Case(
+        "ddp-iterable-accum",
+        rows=10,
+        batch=2,
+        accum=2,
+        max_steps=3,
+        strategy="epoch",
+        iterable=True,
+        expect={"disk": [1, 2, 3]},
+    ),
+]
+
+
+def test_two_processes_match_the_library(tmp_path):
+    """World size 2 on CPU (torchrun + gloo): accelerate's even sharding of batches."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent / "fixtures" / "smoke" / "ddp_cases.py"
+    cases = [
+        dict(
+            rows=c.rows,
+            batch=c.batch,
+            accum=c.accum,
+            drop_last=c.drop_last,
+            iterable=c.iterable,
+            max_steps=c.max_steps,
+            strategy=c.strategy,
+        )
+        for c in DDP_CASES
+    ]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc_per_node",
+            "2",
+            str(script),
+            json.dumps(cases),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULTS ")]
+    assert done.returncode == 0 and lines, done.stderr[-3000:]
+    results = json.loads(lines[0].removeprefix("RESULTS "))
+    for case, got in zip(DDP_CASES, results, strict=True):
+        plan = case.plan().model_copy(
+            update={"geometry": case.plan().geometry.model_copy(update={"world_size": 2})}
+        )
+        predicted = simulate(plan)
+        assert got["world"] == 2
+        assert (got["steps"], got["disk"]) == (
+            predicted.steps,
+            list(predicted.checkpoints_on_disk),
+        ), case.name
+        if "steps" in case.expect:
+            assert got["steps"] == case.expect["steps"], case.name
+        if "disk" in case.expect:
+            assert got["disk"] == case.expect["disk"], case.name

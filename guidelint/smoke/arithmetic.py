@@ -19,7 +19,7 @@ from guidelint.smoke.model import (
     SavePolicy,
     SaveStrategy,
 )
-from guidelint.smoke.versions import semantics_warnings
+from guidelint.smoke.versions import installed_warnings
 
 
 def batches_per_epoch(rows: int, geometry: Geometry) -> int:
@@ -37,7 +37,7 @@ def updates_per_epoch(batches: int, grad_accum: int) -> int:
 
 def simulate(plan: Plan) -> PlanResult:
     """What the Trainer does with this plan: steps, saves, and dirs left on disk."""
-    warnings = semantics_warnings(plan.geometry)
+    warnings = installed_warnings()
     if plan.geometry.iterable:
         result = _simulate_iterable(plan)
     else:

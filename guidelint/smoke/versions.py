@@ -5,8 +5,6 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import metadata
 
-from guidelint.smoke.model import Geometry
-
 VERIFIED = "5.24.0"
 
 
@@ -48,8 +46,6 @@ def check_version(version: str | None) -> list[str]:
     return []
 
 
-def semantics_warnings(geometry: Geometry) -> list[str]:
-    warnings = check_version(installed_transformers())
-    if geometry.iterable and geometry.world_size > 1:
-        warnings.append("iterable datasets across several processes are not verified")
-    return warnings
+def installed_warnings() -> list[str]:
+    """check_version for the transformers installed here."""
+    return check_version(installed_transformers())
