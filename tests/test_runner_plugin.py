@@ -55,13 +55,13 @@ def test_examples_are_items_with_file_line_ids_under_xdist(tmp_path):
     assert result.returncode == 1
 
 
-def test_without_the_flag_markdown_is_not_collected(tmp_path):
-    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "docs/"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 5  # no tests collected
+def test_without_the_flag_markdown_is_not_collected():
+    from types import SimpleNamespace
+
+    from guidelint.runner.pytest_plugin import pytest_collect_file
+
+    def parent(flag: bool):
+        return SimpleNamespace(config=SimpleNamespace(getoption=lambda name, default: flag))
+
+    assert pytest_collect_file(FIXTURE / "docs" / "guide.md", parent(False)) is None
+    assert pytest_collect_file(FIXTURE / "pyproject.toml", parent(True)) is None

@@ -127,3 +127,13 @@ def test_an_unreadable_guide_is_noted_and_the_others_still_run(tmp_path):
     assert [(r.path, r.status.value) for r in report.results] == [("good.md", "passed")]
     assert len(report.notes) == 1 and report.notes[0].startswith("bad.md:2: ")
     assert "UTF-8" in report.notes[0]
+
+
+def test_processes_an_example_leaves_behind_are_killed(tmp_path):
+    guide = tmp_path / "guide.md"
+    guide.write_text(
+        "```python\nimport subprocess\n\nprint(subprocess.Popen(['sleep', '1000']).pid)\n```\n"
+    )
+    (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
+    assert result.status.value == "passed", result.message
+    assert _wait_gone(int(result.stdout))

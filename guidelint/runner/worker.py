@@ -236,13 +236,9 @@ class Worker:
     def _reap(self) -> None:
         for pid, child in list(self.children.items()):
             if child.status is None:
-                try:
-                    done, status = os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:
-                    done, status = pid, 0
-                if done:
+                status = _reap_exited(pid)
+                if status is not None:
                     child.status, child.ended_at = status, time.monotonic()
-                    _kill_group(pid)  # anything it left behind
             if child.status is None:
                 continue
             if child.streams:
@@ -301,6 +297,25 @@ def _die_with_parent(worker_pid: int) -> None:
         pass
     if os.getppid() != worker_pid:  # it died before prctl took effect
         os._exit(1)
+
+
+def _reap_exited(pid: int) -> int | None:
+    """The wait status of an exited child, after killing what it left in its group.
+
+    The group is killed while the child is still a zombie, so its id cannot have
+    been reused by an unrelated process yet.
+    """
+    try:
+        exited = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return 0
+    if exited is None:
+        return None
+    _kill_group(pid)
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        return 0
 
 
 def _kill_group(pid: int) -> None:
