@@ -106,6 +106,9 @@ class Worker:
                 and ("backend_error" not in self.context)
             ):
                 self._preload_backend()
+            if "torch" in sys.modules and not self.context.get("gpu_by_torch"):
+                self.context["gpu"] = _gpu_available()  # torch arrived with this unit
+                self.context["gpu_by_torch"] = True
             self._fork(unit)
 
     def _fork(self, unit: dict) -> None:
@@ -326,9 +329,11 @@ def _kill_group(pid: int) -> None:
 
 
 def _gpu_available() -> bool:
+    """torch's answer when torch is loaded (without initialising CUDA: see client.py's
+    PYTORCH_NVML_BASED_CUDA_CHECK), else whether an NVIDIA device node exists."""
     torch = sys.modules.get("torch")
     if torch is None:
-        return False
+        return os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
     try:
         return bool(torch.cuda.is_available())
     except Exception:  # noqa: BLE001 - no GPU is the safe answer
