@@ -85,11 +85,15 @@ def report(tmp_path_factory):
     shutil.copy(
         REPO / "examples" / "workspace" / "docs" / "DIFFUSION.md", root / "docs" / "DIFFUSION.md"
     )
+    (root / "data").mkdir()
+    (root / "data" / "prompt.txt").write_text("a red shoe\n")
     tiny = tmp_path_factory.mktemp("tiny")
     (root / "pyproject.toml").write_text(
         '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
         # a watchdog for a busy CI machine, not a speed target
         f'[tool.guidelint.runner]\ntimeout = 600\ntiny-cache = "{tiny}"\n'
+        '[tool.guidelint.runner.models]\n"acme/*" = "sd"\n'
+        '[tool.guidelint.runner.fixtures]\n"https://example.org/data/*" = "data/prompt.txt"\n'
     )
     result = run_examples(RunOptions(paths=[root / "docs"], jobs=2, report_dir=root / "report"))
     return result.results, {r.id: r for r in result.results}, root
@@ -182,3 +186,14 @@ def test_a_missing_package_is_missing_dependency(report):
     result = by_id["needs-a-missing-package"]
     assert result.status.value == "missing-dependency"
     assert "No module named 'diffusers_lora_magic_not_installed'" in result.message
+
+
+def test_config_mappings_relative_to_the_project_root(report):
+    _, by_id, root = report
+    result = by_id["mapped"]
+    assert result.status.value == "passed", result.message
+    assert result.substitutions == [
+        "DiffusionPipeline.from_pretrained: hub id 'acme/shoes-v2' -> tiny 'sd', by pattern "
+        "'acme/*' in [tool.guidelint.runner.models]",
+        f"requests GET https://example.org/data/prompt.txt -> fixture {root / 'data/prompt.txt'}",
+    ]

@@ -15,7 +15,7 @@ from pathlib import Path
 from guidelint.runner.diffusers_backend.families import FAMILIES
 
 ENV_VAR = "GUIDELINT_TINY_CACHE"
-BUILD_FORMAT = 3  # bump when a builder changes, so old checkpoints are not reused
+BUILD_FORMAT = 4  # bump when a builder changes, so old checkpoints are not reused
 KEYED_PACKAGES = ("torch", "diffusers", "transformers")
 
 

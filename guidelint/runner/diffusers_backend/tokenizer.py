@@ -37,10 +37,17 @@ def vocabulary() -> dict[str, int]:
 
 
 def build_clip_tokenizer():
+    """From vocab.json and merges.txt files: the one constructor transformers 4 and 5 share."""
+    import json
+    import tempfile
+
     from transformers import CLIPTokenizer
 
-    merges = [tuple(merge.split()) for merge in MERGES]
-    return CLIPTokenizer(vocab=vocabulary(), merges=merges, model_max_length=MAX_LENGTH)
+    with tempfile.TemporaryDirectory(prefix="clip-vocab-") as folder:
+        vocab, merges = Path(folder) / "vocab.json", Path(folder) / "merges.txt"
+        vocab.write_text(json.dumps(vocabulary(), ensure_ascii=False), encoding="utf-8")
+        merges.write_text("#version: 0.2\n" + "\n".join(MERGES) + "\n", encoding="utf-8")
+        return CLIPTokenizer(str(vocab), str(merges), model_max_length=MAX_LENGTH)
 
 
 def special_ids() -> dict[str, int]:
