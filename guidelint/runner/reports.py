@@ -51,6 +51,9 @@ def render_text(report: RunReport) -> str:
             )
             if result.details.strip() and result.status is not Outcome.FAILED:
                 lines.append(_block(result.details.rstrip()))
+        if result.status is Outcome.PENDING_PASSED:
+            done = "marked verified" if report.promoted else "ready: run with --promote"
+            lines.append(f"{result.path}:{result.line}: pending-passed: {done}")
         if result.substitutions:
             lines.append(
                 f"{result.path}:{result.line}: substitutions: " + "; ".join(result.substitutions)

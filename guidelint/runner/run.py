@@ -34,6 +34,7 @@ class RunReport:
     duration_s: float
     report_dir: Path
     notes: list[str] = field(default_factory=list)  # files not rewritten, unreadable files
+    promoted: bool = False  # --promote rewrote the pending examples that passed
 
     @property
     def ok(self) -> bool:
@@ -92,7 +93,7 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
         units = [u for u in units if any(e.settings.pending for e in u)]
     results = _run_units(units, project.root, config, report_dir, options, progress)
     results.sort(key=lambda r: (r.path, r.line))
-    report = RunReport(results, 0.0, report_dir, notes)
+    report = RunReport(results, 0.0, report_dir, notes, promoted=options.promote)
     if options.update or options.promote:
         notes.extend(_rewrite(documents, results, options))
     report.duration_s = time.perf_counter() - clock
