@@ -13,7 +13,6 @@ OFFLINE_ENV = {
     "TRANSFORMERS_OFFLINE": "1",
     "HF_DATASETS_OFFLINE": "1",
     "HF_HUB_DISABLE_TELEMETRY": "1",
-    "DIFFUSERS_VERBOSITY": "error",
 }
 # What common examples import; importing them once in the parent makes children free.
 WARM_MODULES = (
