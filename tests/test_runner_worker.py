@@ -137,3 +137,16 @@ def test_processes_an_example_leaves_behind_are_killed(tmp_path):
     (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
     assert result.status.value == "passed", result.message
     assert _wait_gone(int(result.stdout))
+
+
+def test_resident_memory_watchdog_stops_a_growing_example(tmp_path):
+    """Below the address-space limit (which a GPU run cannot use), RSS still counts."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\nmemory-limit-mb = 128\n")
+    guide = tmp_path / "guide.md"
+    guide.write_text(
+        "```python {timeout=120}\nimport time\n\n"
+        "data = b'x' * (122 * 2**20)\ntime.sleep(30)\n```\n"
+    )
+    (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
+    assert result.status.value == "crashed", result.message
+    assert "MB resident" in result.message

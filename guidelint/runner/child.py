@@ -73,7 +73,8 @@ def _enter_sandbox(unit: dict, context: dict) -> None:
     sys.dont_write_bytecode = True
     # The warm worker already moved into an empty network namespace where the kernel
     # allows it; the audit hook (installed later) refuses connections everywhere.
-    sandbox.limit_memory(context["settings"]["memory_limit_mb"])
+    if not context.get("gpu"):  # CUDA cannot start under an address-space limit
+        sandbox.limit_memory(context["settings"]["memory_limit_mb"])
 
 
 def _guard_files(unit: dict, context: dict) -> None:

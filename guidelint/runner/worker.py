@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 KEEP_STREAM_BYTES = 256 * 1024  # per stream per unit, for the report
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 @dataclass
@@ -235,6 +236,23 @@ class Worker:
                     f"still running after {timeout['timeout']:g}s; its process group was killed",
                 )
                 _kill_group(child.pid)
+        self._enforce_memory()
+
+    def _enforce_memory(self) -> None:
+        """Resident memory, checked on every turn of the loop.
+
+        The address-space limit set in each child stops a huge allocation at once,
+        but CUDA cannot start under one, so with a GPU this watchdog is the limit.
+        """
+        limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
+        for child in self.children.values():
+            if child.ended is None and child.status is None and _resident(child.pid) > limit:
+                child.ended = (
+                    "crashed",
+                    f"memory limit exceeded: more than {limit >> 20} MB resident "
+                    "(runner.memory-limit-mb); the example was stopped",
+                )
+                _kill_group(child.pid)
 
     def _reap(self) -> None:
         for pid, child in list(self.children.items()):
@@ -318,6 +336,14 @@ def _reap_exited(pid: int) -> int | None:
     try:
         return os.waitpid(pid, 0)[1]
     except ChildProcessError:
+        return 0
+
+
+def _resident(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            return int(handle.read().split()[1]) * PAGE_SIZE
+    except (OSError, ValueError, IndexError):
         return 0
 
 
