@@ -26,6 +26,10 @@ OFFLINE_ENV = {
 }
 
 
+# Importing torch and diffusers takes seconds to a minute; a hang must not stall CI.
+READY_TIMEOUT_S = 900.0
+
+
 class WorkerDied(Exception):
     """The warm worker ended before answering; the message has its last words."""
 
@@ -65,7 +69,7 @@ class WorkerClient:
         self._results = os.fdopen(read_fd, "rb")
         self._lock = threading.Lock()
         self._write(setup)
-        self.ready = self._read()
+        self.ready = self._read(timeout=READY_TIMEOUT_S)
 
     def submit(self, unit: dict) -> None:
         self._write({"op": "run", "unit": unit})
@@ -110,7 +114,17 @@ class WorkerClient:
             self.process.stdin.write((json.dumps(message) + "\n").encode())
             self.process.stdin.flush()
 
-    def _read(self) -> dict:
+    def _read(self, timeout: float | None = None) -> dict:
+        if timeout is not None:
+            import select
+
+            ready, _, _ = select.select([self._results], [], [], timeout)
+            if not ready:
+                self.process.kill()
+                raise WorkerDied(
+                    f"the warm worker was not ready after {timeout:g}s (importing heavy "
+                    "modules or preloading the backend hung)"
+                )
         line = self._results.readline()
         if not line:
             raise WorkerDied(self._last_words())
