@@ -10,6 +10,7 @@ group) and their output limit, and turns how they ended into outcomes.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -124,6 +125,9 @@ class Worker:
         res_r, res_w = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        # The warm imports' objects go to the permanent generation: a child's
+        # garbage collector then never walks (and copies on write) those pages.
+        gc.freeze()
         worker_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child
