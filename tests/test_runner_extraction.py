@@ -130,3 +130,13 @@ def test_output_normalisation_and_patterns():
     assert compare("<obj at 0x7f00aa>", "<obj at 0x7f11bb>", ["addresses"]) is None
     assert compare("took 1.5s", "took 0.25 s", ["timings"]) is None
     assert "-one" in compare("one", "two")
+
+
+def test_comment_inside_a_paragraph_is_not_a_directive():
+    (example,) = examples("Some prose <!-- guidelint: skip -->\n\n```python\npass\n```\n")
+    assert example.settings == Settings()
+
+
+def test_comment_above_a_fence_in_a_blockquote_counts():
+    (example,) = examples("> <!-- guidelint: skip -->\n> ```python\n> pass\n> ```\n")
+    assert example.settings.skip

@@ -148,7 +148,7 @@ def _directives(doc: MarkdownDocument, fence: Fence, comments_by_end: dict) -> D
 
 
 def _comments_above(doc: MarkdownDocument, line: int, comments_by_end: dict) -> list:
-    """Whole-line comments right above `line`, skipping blank lines between them."""
+    """Comments on lines of their own right above `line` (blank lines may sit between)."""
     found = []
     current = line - 1
     while current >= 1:
@@ -157,17 +157,18 @@ def _comments_above(doc: MarkdownDocument, line: int, comments_by_end: dict) -> 
             current -= 1
             continue
         comment = comments_by_end.get(current)
-        starts_line = comment is not None and (
-            doc.lines.position(comment.span.start).column
-            == len(doc.lines.line_text(comment.line))
-            - len(doc.lines.line_text(comment.line).lstrip(" >"))
-            + 1
-        )
-        if not starts_line or not text.rstrip().endswith("-->"):
+        if comment is None or not _owns_its_lines(doc, comment, text):
             break
         found.append(comment)
         current = comment.line - 1
     return list(reversed(found))
+
+
+def _owns_its_lines(doc: MarkdownDocument, comment, last_line_text: str) -> bool:
+    """Nothing but container markers (indentation, `>`) before it, nothing after it."""
+    start = doc.lines.position(comment.span.start)
+    before = doc.lines.line_text(comment.line)[: start.column - 1]
+    return not before.strip(" >") and last_line_text.rstrip().endswith("-->")
 
 
 def source_offset(example: Example, lines, row: int, column: int) -> int:
