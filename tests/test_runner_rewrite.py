@@ -77,3 +77,12 @@ def test_no_rewrite_when_the_file_changed_during_the_run(tmp_path):
     note = rewrite_file(guide, "something else", [Edit(0, 1, "x")])
     assert note.endswith("the file changed during the run")
     assert guide.read_text() == (FIXTURES / "pending.md").read_text()
+
+
+def test_update_never_writes_a_fence_into_an_output_block(tmp_path):
+    guide = tmp_path / "guide.md"
+    original = "```python\nprint('`' * 3)\nprint('after')\n```\n\n```output\nstale\n```\n"
+    guide.write_text(original)
+    report = run_examples(RunOptions(paths=[guide], update=True, report_dir=tmp_path / "r"))
+    assert report.results[0].status.value == "failed"
+    assert guide.read_text() == original

@@ -20,12 +20,16 @@ RAN_TO_END = {Outcome.PASSED, Outcome.FAILED, Outcome.PENDING_PASSED}
 
 
 def output_edit(example: Example, result: ExampleResult, text: str) -> Edit | None:
+    """The edit that makes an output block hold what its example printed, if any."""
     region = example.output
     if region is None or example.is_session or result.status not in RAN_TO_END:
         return None
     if result.status is Outcome.FAILED and not result.message.startswith("stdout differs"):
         return None  # failed for another reason (expect-error): its output proves nothing
-    new = _with_prefix(block_text(result.stdout), region)
+    text_out = block_text(result.stdout)
+    if any(line.lstrip().startswith(("```", "~~~")) for line in text_out.split("\n")):
+        return None  # it would close the output fence early and corrupt the guide
+    new = _with_prefix(text_out, region)
     current = text[region.span.start : region.span.end]
     return None if new == current else Edit(region.span.start, region.span.end, new)
 
