@@ -244,32 +244,31 @@ def render(data: dict) -> str:
             f"| {name} | {timing.wall:.1f} s | {timing.cpu:.1f} s | "
             f"{overhead:+.2f} s | {timing.wall / base.wall:.2f}x |"
         )
-    return "\n".join(
-        [
-            SECTION,
-            "",
-            f"Measured with `scripts/bench_run.py`: {count} small diffusers examples (each loads a",
-            "tiny pipeline and runs 2 steps: SD, img2img, inpainting, SDXL, ControlNet, DDPM,",
-            "DDIM, scheduler swaps), the bundled backend active in every way, one example at a",
-            f"time; best of {data['repeat']} interleaved run(s), CPython {data['python']}, "
-            f"{data['cores']} cores, a shared",
-            f"machine at a load average of about {data['load']:.0f}, so absolute seconds are "
-            "inflated; the ratios are the point.",
-            "",
-            "| Way | Wall | CPU | Per example vs no isolation | Wall / no isolation |",
-            "|-----|------|-----|-----------------------------|---------------------|",
-            *rows,
-            "",
-            f"`guidelint run` is {fresh.wall / ours.wall:.1f}x faster than a fresh interpreter per "
-            f"example and takes {ours.wall / base.wall:.2f}x the time of running everything in one",
-            "unprotected process: the warm worker pays for importing torch and diffusers once,",
-            "then forks a child per example, which finds them imported and only pays its own",
-            "tiny run plus the fork, scratch folder and sandbox. A fresh interpreter pays the",
-            "imports once per example, which dominates a tiny example many times over.",
-            f"({data['passed']} of {count} examples passed under `guidelint run`.)",
-            "",
-        ]
-    )
+    lines = [
+        SECTION,
+        "",
+        f"Measured with `scripts/bench_run.py`: {count} small diffusers examples (each loads "
+        "a tiny pipeline and runs 2 steps: SD, img2img, inpainting, SDXL, ControlNet, DDPM, "
+        "DDIM, scheduler swaps), the bundled backend active in every way, one example at a "
+        f"time; best of {data['repeat']} interleaved run(s), CPython {data['python']}, "
+        f"{data['cores']} cores, a shared machine at a load average of about "
+        f"{data['load']:.0f}, so absolute seconds are inflated; the ratios are the point.",
+        "",
+        "| Way | Wall | CPU | Per example vs no isolation | Wall / no isolation |",
+        "|-----|------|-----|-----------------------------|---------------------|",
+        *rows,
+        "",
+        f"`guidelint run` is {fresh.wall / ours.wall:.1f}x faster than a fresh interpreter "
+        f"per example and takes {ours.wall / base.wall:.2f}x the wall time "
+        f"({ours.cpu / base.cpu:.2f}x the CPU time) of running everything in one unprotected "
+        "process. The warm worker pays for importing torch and diffusers once, then forks a "
+        "child per example, which finds them imported and pays only its own tiny run plus the "
+        "fork, scratch folder and sandbox; a fresh interpreter pays the imports once per "
+        "example, which dominates a tiny example many times over. "
+        f"({data['passed']} of {count} examples passed under `guidelint run`.)",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def write_section(text: str) -> None:
