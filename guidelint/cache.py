@@ -7,8 +7,8 @@ can change findings:
 - guidelint itself: version, the hash of its own source, Python and markdown-it-py;
 - the configuration, the selected rules and `--live`;
 - the project: the names of all files git lists (GL501's view of the tree), the
-  contents of those that are not Markdown (settings, snapshots, scripts), and the
-  contents of whatever the rules declare in `Rule.cache_inputs(project)`.
+  contents of those that are not Markdown (settings, snapshots, scripts; size and
+  mtime for files over 1 MB), and the contents of whatever the rules declare in `Rule.cache_inputs(project)`.
 
 Reads a rule makes through `Project.exists()` / `Project.read()` (a referenced
 path, the gotchas index) are recorded during a run and stored with the cache file;
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
+# Project files above this size (data, weights) count by size and mtime, not content:
+# hashing gigabytes of tracked data on every run would cost more than checking.
+STATE_HASH_LIMIT = 1_000_000
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 
@@ -81,7 +84,7 @@ def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> s
         "live": project.live,
         "files": listing,
         "contents": {
-            rel: _file_digest(root / rel, max_size)
+            rel: _file_digest(root / rel, STATE_HASH_LIMIT)
             for rel in listing
             if not rel.lower().endswith(MARKDOWN_SUFFIXES)
         },

@@ -87,6 +87,24 @@ def test_a_path_outside_the_listing_appearing_is_noticed(project):
     assert second == [] and cache.hits == 0
 
 
+def test_non_markdown_project_files_are_part_of_the_key(project):
+    import os
+
+    check(project)
+    (project / "scripts/train.py").write_text("print('changed')\n", encoding="utf-8")
+    assert check(project)[1].hits == 0
+    # Big files (data, weights) count by size and mtime: their bytes are never hashed.
+    data = project / "scripts/table.csv"
+    data.write_bytes(b"a" * (cache_module.STATE_HASH_LIMIT + 1))
+    check(project)
+    stat = data.stat()
+    data.write_bytes(b"b" * (cache_module.STATE_HASH_LIMIT + 1))
+    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert check(project)[1].hits == 2
+    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert check(project)[1].hits == 0
+
+
 def test_configuration_change_is_a_new_context(project):
     check(project)
     (project / "pyproject.toml").write_text(
