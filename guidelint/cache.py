@@ -8,7 +8,8 @@ can change findings:
 - the configuration, the selected rules and `--live`;
 - the project: the names of all files git lists (GL501's view of the tree), the
   contents of those that are not Markdown (settings, snapshots, scripts; size and
-  mtime for files over 1 MB), and the contents of whatever the rules declare in `Rule.cache_inputs(project)`.
+  mtime for files over 1 MB), and the contents of whatever the rules declare in
+  `Rule.cache_inputs(project)`.
 
 Reads a rule makes through `Project.exists()` / `Project.read()` (a referenced
 path, the gotchas index) are recorded during a run and stored with the cache file;
