@@ -184,3 +184,14 @@ def test_front_matter_tools_split_outside_parentheses(tmp_path):
         ("tools", "mcp__lab__x", "mcp__lab__x"),
         ("allowed-tools", "Grep", "Grep"),
     ]
+
+
+def test_skill_allowed_tools_may_be_space_separated(tmp_path):
+    from guidelint.sources import load
+
+    text = "---\nname: s\nallowed-tools: Bash(git diff:*) Read  Grep\n---\n"
+    path = write(tmp_path, "SKILL.md", text)
+    entries = [
+        (n, text[s.start : s.end]) for _, n, s in tool_entries(load(path, "SKILL.md", 10**6))
+    ]
+    assert entries == [("Bash(git diff:*)", "Bash(git diff:*)"), ("Read", "Read"), ("Grep", "Grep")]

@@ -1,6 +1,6 @@
 """The tool lists of agent/skill front matter, with exact offsets.
 
-`tools: Read, Grep, mcp__lab__job_submit` (a comma-separated string), an inline
+`tools: Read, Grep, mcp__lab__job_submit` (a comma- or space-separated string), an inline
 YAML list `[Read, Grep]`, or a block list of `- Read` lines. Commas inside
 parentheses (`Agent(a, b)`) do not split.
 """
@@ -39,14 +39,18 @@ def tool_entries(file) -> Iterator[tuple[str, str, Span]]:
 
 
 def _split(key: str, value: str, start: int) -> Iterator[tuple[str, str, Span]]:
-    """Split on commas outside parentheses; strip quotes and brackets."""
+    """Split on commas or whitespace outside parentheses; strip quotes and brackets.
+
+    Skills' `allowed-tools: Read Grep Bash` is space-separated, agents' `tools:`
+    comma-separated; `Bash(git diff:*)` keeps its inner space.
+    """
     depth, begin = 0, 0
     for index, char in enumerate(value + ","):
         if char == "(":
             depth += 1
         elif char == ")":
             depth = max(0, depth - 1)
-        elif char == "," and depth == 0:
+        elif (char == "," or char.isspace()) and depth == 0:
             yield from _entry(key, value[begin:index], start + begin)
             begin = index + 1
 
