@@ -94,4 +94,4 @@ def list_command(cache_path: Path | None, fmt: str) -> None:
     click.echo(f"cache: {cache.cache_dir(cache_path)}")
     for row in rows:
         state = "built" if row["built"] else "-"
-        click.echo(f"{row['name']:<16} {state:<6} {row['stands_in_for']:<46} {row['summary']}")
+        click.echo(f"{row['name']:<16} {state:<6} {row['stands_in_for']:<52} {row['summary']}")
