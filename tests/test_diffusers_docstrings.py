@@ -76,8 +76,7 @@ def shipped_example(module: str, where: str) -> str:
     return textwrap.dedent(block).strip("\n")
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
+def run_everything(tmp_path_factory):
     root = tmp_path_factory.mktemp("project")
     shutil.copytree(FIXTURES / "docstrings", root / "docs" / "docstrings")
     shutil.copytree(FIXTURES / "guides", root / "docs" / "guides")
@@ -116,7 +115,7 @@ def test_the_corpus_is_what_diffusers_ships():
         assert found[example_id] == shipped_example(module, where), example_id
 
 
-def test_shipped_examples_run_unchanged_or_show_the_real_bug(report):
+def check_shipped_examples_run_unchanged_or_show_the_real_bug(report):
     _, by_id, _ = report
     for example_id, (status, message) in EXPECTED.items():
         result = by_id[example_id]
@@ -126,7 +125,7 @@ def test_shipped_examples_run_unchanged_or_show_the_real_bug(report):
         assert loads, f"{example_id}: no tiny checkpoint was loaded"
 
 
-def test_each_shimmed_run_lists_its_substitutions(report):
+def check_each_shimmed_run_lists_its_substitutions(report):
     _, by_id, _ = report
     assert by_id["controlnet-text2img"].substitutions == [
         "requests GET https://hf.co/datasets/huggingface/documentation-images/resolve/main/"
@@ -149,7 +148,7 @@ def test_each_shimmed_run_lists_its_substitutions(report):
     ]
 
 
-def test_images_the_examples_save_are_kept(report):
+def check_images_the_examples_save_are_kept(report):
     _, by_id, root = report
     kept = {Path(p).name for r in by_id.values() for p in r.images}
     assert {
@@ -163,14 +162,14 @@ def test_images_the_examples_save_are_kept(report):
     assert all(Path(p).is_relative_to(root / "report") for r in by_id.values() for p in r.images)
 
 
-def test_the_diffusers_guide_runs(report):
+def check_the_diffusers_guide_runs(report):
     everything, _, _ = report
     results = [r for r in everything if r.path == "docs/DIFFUSERS.md"]
     assert len(results) == 6
     assert [r.status.value for r in results] == ["passed"] * 6, [r.message for r in results]
 
 
-def test_the_workspace_guide_shows_passed_pending_and_broken(report):
+def check_the_workspace_guide_shows_passed_pending_and_broken(report):
     _, by_id, _ = report
     assert by_id["preview"].status.value == "passed"
     assert by_id["refine"].status.value == "pending-passed"
@@ -181,14 +180,14 @@ def test_the_workspace_guide_shows_passed_pending_and_broken(report):
     )
 
 
-def test_a_missing_package_is_missing_dependency(report):
+def check_a_missing_package_is_missing_dependency(report):
     _, by_id, _ = report
     result = by_id["needs-a-missing-package"]
     assert result.status.value == "missing-dependency"
     assert "No module named 'diffusers_lora_magic_not_installed'" in result.message
 
 
-def test_config_mappings_relative_to_the_project_root(report):
+def check_config_mappings_relative_to_the_project_root(report):
     _, by_id, root = report
     result = by_id["mapped"]
     assert result.status.value == "passed", result.message
@@ -197,3 +196,27 @@ def test_config_mappings_relative_to_the_project_root(report):
         "'acme/*' in [tool.guidelint.runner.models]",
         f"requests GET https://example.org/data/prompt.txt -> fixture {root / 'data/prompt.txt'}",
     ]
+
+
+CHECKS = [
+    check_shipped_examples_run_unchanged_or_show_the_real_bug,
+    check_each_shimmed_run_lists_its_substitutions,
+    check_images_the_examples_save_are_kept,
+    check_the_diffusers_guide_runs,
+    check_the_workspace_guide_shows_passed_pending_and_broken,
+    check_a_missing_package_is_missing_dependency,
+    check_config_mappings_relative_to_the_project_root,
+]
+
+
+def test_one_guidelint_run_over_the_corpus_and_the_guides(tmp_path_factory):
+    """One run (a minute of work), then every check on its report; one test so that
+    pytest-xdist cannot split the checks over two workers and run it twice."""
+    report = run_everything(tmp_path_factory)
+    failures = []
+    for check in CHECKS:
+        try:
+            check(report)
+        except AssertionError as error:
+            failures.append(f"{check.__name__}: {error}")
+    assert not failures, "\n\n".join(failures)
