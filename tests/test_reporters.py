@@ -126,5 +126,9 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(report):
 
 
 def test_every_format_renders_no_findings(tmp_path):
-    for fmt in FORMATS:
-        renderer(fmt)(Report(findings=[], root=tmp_path, files_checked=0))
+    empty = Report(findings=[], root=tmp_path, files_checked=0)
+    outputs = {fmt: renderer(fmt)(empty) for fmt in FORMATS}
+    assert outputs["text"] == "All checks passed (0 files checked).\n"
+    assert json.loads(outputs["json"])["findings"] == []
+    assert json.loads(outputs["sarif"])["runs"][0]["results"] == []
+    assert outputs["github"] == ""
