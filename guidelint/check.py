@@ -120,10 +120,20 @@ def changed_files(root: Path, rev: str) -> set[str]:
             ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
         )
         if result.returncode != 0:
-            message = result.stderr.strip().splitlines()[-1:] or ["git failed"]
-            raise ConfigError(f"--since {rev}: {message[0]}")
+            raise ConfigError(f"--since {rev}: {_git_error(result.stderr)}")
         return [line for line in result.stdout.splitlines() if line]
 
     diff = git("diff", "--name-only", "--relative", rev)
     untracked = git("ls-files", "--others", "--exclude-standard")
     return set(diff) | set(untracked)
+
+
+def _git_error(stderr: str) -> str:
+    """git's own one-line reason (its `fatal:` line), not the usage text after it."""
+    if "not a git repository" in stderr.lower():
+        return "not a git repository, so there is no history to compare with"
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line
+    return lines[0] if lines else "git failed"

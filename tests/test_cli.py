@@ -86,6 +86,14 @@ def test_since_reports_only_changed_files(make_project):
     assert bad.returncode == 2 and "--since no-such-rev" in bad.stderr
 
 
+def test_since_outside_git_says_why_in_one_line(make_project):
+    root = make_project({"docs/a.md": "# A\n"})
+    result = run_cli("check", "--since", "HEAD", cwd=root)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a git repository" in lines[0].lower(), lines
+
+
 def test_gitignored_files_are_skipped(make_project):
     root = make_project(
         {
