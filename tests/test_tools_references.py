@@ -220,3 +220,17 @@ def test_local_settings_are_checked_and_other_json_is_not(tmp_path):
     got = findings(tmp_path, entries, ".claude/settings.local.json")
     assert [(line, code) for line, code, _ in got] == [(1, "GL106")]
     assert findings(tmp_path, entries, "config/settings.json") == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ('{"permissions": {"allow": ["Bash"]', "not valid JSON (Expecting ',' delimiter)"),
+        ('{"permissions": {"allow": ["Bash", 3]}}', "allow: `3` is not a permission rule"),
+    ],
+)
+def test_broken_settings_are_one_finding_each(tmp_path, settings, expected):
+    found = findings(tmp_path, settings, rel=".claude/settings.json")
+    assert [(code, message.startswith(expected)) for _, code, message in found] == [
+        ("GL106", True)
+    ], found

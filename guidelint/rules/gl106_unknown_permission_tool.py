@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
 SETTINGS_FILES = ("settings.json", "settings.local.json")
@@ -28,10 +29,19 @@ class UnknownPermissionTool(ToolRule):
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
 
+        try:
+            _ = file.json  # parse once (cached), to report a syntax error first
+        except ValueError as err:  # Claude Code would ignore every permission in it
+            pos = getattr(err, "pos", 0)
+            reason = getattr(err, "msg", str(err))
+            yield self.finding(
+                file, Span(pos, pos), f"not valid JSON ({reason}): no permission here takes effect"
+            )
+            return
         spans = value_spans(file.text)
         permissions = _permissions(file)
         if not spans or permissions is None:
-            return  # not JSON, or no permissions: nothing of ours to check
+            return  # no permissions: nothing of ours to check
         tools = catalog(project)
         seen: dict[str, str] = {}
         for kind in LISTS:
@@ -40,7 +50,12 @@ class UnknownPermissionTool(ToolRule):
                 continue
             for index, entry in enumerate(entries):
                 span = spans.get(("permissions", kind, index))
-                if not isinstance(entry, str) or span is None:
+                if span is None:
+                    continue
+                if not isinstance(entry, str):
+                    yield self.finding(
+                        file, span, f"{kind}: `{entry!r}` is not a permission rule (a string)"
+                    )
                     continue
                 problem = check_tool_name(entry, tools)
                 if problem is not None:
