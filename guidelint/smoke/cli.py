@@ -142,13 +142,7 @@ def plan_command(
     try:
         base = Plan(
             rows=rows,
-            geometry=Geometry(
-                per_device_batch=batch,
-                grad_accum=accum,
-                world_size=world,
-                drop_last=drop_last,
-                iterable=iterable,
-            ),
+            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
             schedule=Schedule(
                 num_train_epochs=epochs if epochs is not None else 3.0, max_steps=max_steps or -1
             ),
@@ -280,13 +274,7 @@ def dial_command(
             floor_kind=floor_kind,
             min_rows=min_rows,
             cap=cap,
-            geometry=Geometry(
-                per_device_batch=batch,
-                grad_accum=accum,
-                world_size=world,
-                drop_last=drop_last,
-                iterable=iterable,
-            ),
+            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
             save=SavePolicy(
                 strategy=save_strategy, save_steps=save_steps, save_total_limit=save_total_limit
             ),

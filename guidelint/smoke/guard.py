@@ -100,13 +100,7 @@ def _inputs(
     rows, batch, floor, accum, world, drop_last, iterable, strategy, save_steps, limit, floor_kind
 ):
     """The pydantic models behind require_floor's keyword arguments."""
-    geometry = Geometry(
-        per_device_batch=batch,
-        grad_accum=accum,
-        world_size=world,
-        drop_last=drop_last,
-        iterable=iterable,
-    )
+    geometry = Geometry.of(batch, accum, world, drop_last, iterable)
     save = SavePolicy(
         strategy=SaveStrategy(strategy),
         save_steps=save_steps,

@@ -48,6 +48,17 @@ class Geometry(_Frozen):
     drop_last: bool = False
     iterable: bool = False  # an IterableDataset (no len)
 
+    @classmethod
+    def of(cls, batch, accum=1, world=1, drop_last=False, iterable=False) -> Geometry:
+        """From the short names the CLI and require_floor use."""
+        return cls(
+            per_device_batch=batch,
+            grad_accum=accum,
+            world_size=world,
+            drop_last=drop_last,
+            iterable=iterable,
+        )
+
     @property
     def effective_batch(self) -> int:
         return self.per_device_batch * self.grad_accum * self.world_size
