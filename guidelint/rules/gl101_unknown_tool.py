@@ -17,24 +17,9 @@ class UnknownTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import (
-            Outcome,
-            did_you_mean,
-            fix_note,
-            markdown_references,
-            qualified_token,
-            resolve_qualified,
-            rewrite_fix,
-        )
+        from guidelint.tools.resolve import did_you_mean, fix_note, qualified_token, rewrite_fix
 
-        tools = catalog(project)
-        for span, ref in markdown_references(file, tools, project):
-            if ref.kind != "qualified":
-                continue
-            resolution = resolve_qualified(ref, tools)
-            if resolution.outcome is not Outcome.UNKNOWN_TOOL:
-                continue
+        for tools, span, ref, resolution in self.qualified_with("UNKNOWN_TOOL", file, project):
             server = tools.server(ref.server).name
             fix = None
             if len(resolution.suggestions) == 1:  # only a single, clear candidate

@@ -18,24 +18,11 @@ class UnknownServer(ToolRule):
 
     def check(self, file, project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import (
-            Outcome,
-            did_you_mean,
-            fix_note,
-            markdown_references,
-            resolve_qualified,
-            rewrite_fix,
-        )
+        from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix
 
-        tools = catalog(project)
-        if not tools.servers:  # a project that declares no server: nothing to resolve against
+        if not catalog(project).servers:  # no server declared: nothing to resolve against
             return
-        for span, ref in markdown_references(file, tools, project):
-            if ref.kind != "qualified":
-                continue
-            resolution = resolve_qualified(ref, tools)
-            if resolution.outcome is not Outcome.UNKNOWN_SERVER:
-                continue
+        for tools, span, ref, resolution in self.qualified_with("UNKNOWN_SERVER", file, project):
             fix = None
             if len(resolution.suggestions) == 1:
                 best = resolution.suggestions[0]

@@ -17,23 +17,9 @@ class WrongServer(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import (
-            Outcome,
-            fix_note,
-            markdown_references,
-            qualified_token,
-            resolve_qualified,
-            rewrite_fix,
-        )
+        from guidelint.tools.resolve import fix_note, qualified_token, rewrite_fix
 
-        tools = catalog(project)
-        for span, ref in markdown_references(file, tools, project):
-            if ref.kind != "qualified":
-                continue
-            resolution = resolve_qualified(ref, tools)
-            if resolution.outcome is not Outcome.WRONG_SERVER:
-                continue
+        for _, span, ref, resolution in self.qualified_with("WRONG_SERVER", file, project):
             homes = [t.server for t in resolution.others]
             fix = None
             if len(homes) == 1:

@@ -16,3 +16,18 @@ class ToolRule(Rule):
             inputs += [f"{tools.snapshot_dir}/{p.name}" for p in sorted(folder.glob("*.json"))]
         inputs += [s.snapshot for s in tools.servers.values() if s.snapshot]
         return inputs
+
+    def qualified_with(self, outcome_name: str, file, project):
+        """(tools, span, reference, resolution) for each `mcp__server__tool` reference of
+        the file whose resolution has the named outcome (GL101-GL103 differ only there)."""
+        from guidelint.tools.load import catalog
+        from guidelint.tools.resolve import Outcome, markdown_references, resolve_qualified
+
+        tools = catalog(project)
+        wanted = Outcome[outcome_name]
+        for span, ref in markdown_references(file, tools, project):
+            if ref.kind != "qualified":
+                continue
+            resolution = resolve_qualified(ref, tools)
+            if resolution.outcome is wanted:
+                yield tools, span, ref, resolution
