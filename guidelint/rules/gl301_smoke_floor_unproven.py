@@ -12,22 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.smoke.rulebase import DriverRule
 
 
-class SmokeFloorUnproven(Rule):
+class SmokeFloorUnproven(DriverRule):
     code = "GL301"
     name = "smoke-floor-unproven"
     summary = (
         "A post-smoke gate's floor is not proven for every realized slice: the dial is a constant."
     )
     severity = Severity.ERROR
-    file_kinds = frozenset({"python"})
-
-    def applies_to(self, file, project) -> bool:
-        from guidelint.smoke.driver_rules import is_driver
-
-        return is_driver(file, project)
 
     def check(self, file, project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import judge

@@ -12,22 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.smoke.rulebase import DriverRule
 
 
-class SmokeDialFromCap(Rule):
+class SmokeDialFromCap(DriverRule):
     code = "GL302"
     name = "smoke-dial-from-cap"
     summary = (
         "The smoke dial is computed from the row cap or an assumed size, not the realized rows."
     )
     severity = Severity.ERROR
-    file_kinds = frozenset({"python"})
-
-    def applies_to(self, file, project) -> bool:
-        from guidelint.smoke.driver_rules import is_driver
-
-        return is_driver(file, project)
 
     def check(self, file, project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import judge

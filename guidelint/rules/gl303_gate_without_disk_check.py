@@ -10,20 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.smoke.rulebase import DriverRule
 
 
-class GateWithoutDiskCheck(Rule):
+class GateWithoutDiskCheck(DriverRule):
     code = "GL303"
     name = "gate-without-disk-check"
     summary = "A smoke gate counts steps from config arithmetic and never checks the disk."
     severity = Severity.WARNING
-    file_kinds = frozenset({"python"})
-
-    def applies_to(self, file, project) -> bool:
-        from guidelint.smoke.driver_rules import is_driver
-
-        return is_driver(file, project)
 
     def check(self, file, project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import arithmetic_gates
