@@ -18,7 +18,7 @@ BASELINE_VERSION = 1
 
 
 def write_baseline(path: Path, findings: list[Finding]) -> None:
-    from guidelint.fixes import write_atomic
+    from guidelint.fsio import write_atomic
 
     entries = [
         {"fingerprint": f.fingerprint(), "code": f.code, "path": f.path, "message": f.message}

@@ -12,7 +12,8 @@ can change findings:
   `Rule.cache_inputs(project)`.
 
 Reads a rule makes through `Project.exists()` / `Project.read()` (a referenced
-path, the gotchas index) are recorded during a run and stored with the cache file;
+path, the gotchas index) are recorded during a run (rules see a `RecordingProject`)
+and stored with the cache file;
 a later run re-checks those answers first and drops the cached results when one
 has changed. Writes are atomic, and a cache file that cannot be read, parsed or
 understood is ignored: the cache can make a run faster, never wrong or broken.
@@ -24,15 +25,16 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guidelint import __version__
 from guidelint.findings import Edit, Finding, Fix, Severity
+from guidelint.fsio import write_atomic
+from guidelint.project import Project
+from guidelint.sources import MARKDOWN_SUFFIXES, SourceFile
 
 if TYPE_CHECKING:
-    from guidelint.project import Project
     from guidelint.rules.base import Rule
 
 FORMAT = 1
@@ -40,7 +42,6 @@ KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
 # Project files above this size (data, weights) count by size and mtime, not content:
 # hashing gigabytes of tracked data on every run would cost more than checking.
 STATE_HASH_LIMIT = 1_000_000
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 
 def _sha(data: bytes) -> str:
@@ -96,6 +97,29 @@ def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> s
 
 def entry_key(rel: str, data: bytes) -> str:
     return _sha(rel.encode("utf-8", "surrogatepass") + b"\0" + data)
+
+
+class RecordingProject(Project):
+    """The project as rules see it while the cache is on: each `exists()` and `read()`
+    is noted, so a later run can tell when an answer the findings rest on changed."""
+
+    def __init__(self, project: Project) -> None:
+        # A view, not a new project: the same configuration and the same caches.
+        self.__dict__.update(project.__dict__)
+        self.recorded: dict[str, str] = {}  # path -> "exists" or "read"
+
+    def exists(self, path: str) -> bool:
+        self.recorded.setdefault(path, "exists")
+        return super().exists(path)
+
+    def read(self, rel: str) -> SourceFile | None:
+        self.recorded[rel] = "read"
+        return super().read(rel)
+
+    def take_recorded(self) -> dict[str, str]:
+        """What was asked since the last call."""
+        recorded, self.recorded = self.recorded, {}
+        return recorded
 
 
 # -- findings as JSON ------------------------------------------------------------
@@ -229,7 +253,7 @@ class ResultCache:
         }
         try:
             self._prepare_folder()
-            _write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
+            write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
             self._prune()
         except OSError:
             pass
@@ -238,10 +262,10 @@ class ResultCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         ignore = self.folder / ".gitignore"
         if not ignore.exists():
-            _write_atomic(ignore, "# Created by guidelint: the result cache.\n*\n")
+            write_atomic(ignore, "# Created by guidelint: the result cache.\n*\n")
         tag = self.folder / "CACHEDIR.TAG"
         if not tag.exists():
-            _write_atomic(tag, "Signature: 8a477f597d28d172789f06886806bc55\n")
+            write_atomic(tag, "Signature: 8a477f597d28d172789f06886806bc55\n")
 
     def _prune(self) -> None:
         """Keep the newest few contexts (config and rule edits each start a new one)."""
@@ -253,12 +277,6 @@ class ResultCache:
                 pass
 
 
-def _live(project: Project) -> bool:
-    if project.live is not None:
-        return bool(project.live)
-    return bool(getattr(getattr(project.config, "tools", None), "live", False))
-
-
 def _mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime
@@ -266,37 +284,14 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would surprise a shared checkout
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def open_cache(project: Project, rules: list[Rule]) -> ResultCache | None:
     """The cache for this run, or None when caching is off or cannot apply.
 
     `--live` answers come from servers, not files, so a live run is never cached.
     """
-    if not project.config.cache or _live(project):
+    if not project.config.cache or project.live:
         return None
-    from guidelint.discovery import project_files
-
-    listing = project.memo("project_files", lambda: project_files(project.root, project.config))
+    listing = project.files()
     try:
         context = context_digest(project, rules, listing)
     except Exception:  # a rule's cache_inputs failing costs the cache, not the run

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from guidelint import __version__
+from guidelint.cli_base import fail, warn_all
 from guidelint.config import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
@@ -33,12 +34,6 @@ class LazyGroup(click.Group):
             module, attr = LAZY_COMMANDS[name].split(":")
             return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
-
-
-def fail(message: str) -> None:
-    """One clear line on stderr, exit code 2."""
-    click.echo(f"guidelint: error: {message}", err=True)
-    sys.exit(2)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -146,10 +141,11 @@ def check(
         fail(str(err))
     from guidelint.reporters import renderer
 
+    warn_all(report.notices)
     report.color = (output is None and sys.stdout.isatty()) if color is None else color
     text = renderer(fmt)(report)
     if output is not None:
-        from guidelint.fixes import write_atomic
+        from guidelint.fsio import write_atomic
 
         output.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(output, text)

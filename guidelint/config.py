@@ -2,6 +2,8 @@
 
 Every section is a strict model (unknown keys are errors); a bad file becomes one
 ConfigError line naming the file, the line where we can find it, and the key.
+Rule codes in select/ignore are checked by the engine (`build_selection`), which
+knows the rules: configuration imports no rule.
 """
 
 from __future__ import annotations
@@ -129,11 +131,11 @@ def parse_config(raw: dict[str, Any], path: Path) -> Config:
         config = Config.model_validate(raw)
     except ValidationError as err:
         raise ConfigError(_describe(err, path)) from None
-    check_rule_selectors(config, path)
     return config
 
 
-def _table_name(path: Path) -> str:
+def table_name(path: Path) -> str:
+    """How messages name the configuration table of a file."""
     return "[tool.guidelint]" if path.name == "pyproject.toml" else "guidelint.toml"
 
 
@@ -148,9 +150,9 @@ def _describe(err: ValidationError, path: Path) -> str:
         known = _known_keys(loc[:-1])
         hint = difflib.get_close_matches(loc[-1], known, n=1)
         suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
-        return f"{where}: {_table_name(path)} unknown key '{key}'{suggestion}"
+        return f"{where}: {table_name(path)} unknown key '{key}'{suggestion}"
     value = first.get("input")
-    return f"{where}: {_table_name(path)} key '{key}': {first['msg']} (got {value!r})"
+    return f"{where}: {table_name(path)} key '{key}': {first['msg']} (got {value!r})"
 
 
 def _known_keys(loc: list[str]) -> list[str]:
@@ -175,31 +177,3 @@ def _line_of(path: Path, key: str) -> int | None:
     pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.MULTILINE)
     match = pattern.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None
-
-
-def check_rule_selectors(config: Config, path: Path | None) -> None:
-    """Every code or prefix in select/ignore/per-file-ignores/severity must name rules."""
-    from guidelint.rules import all_rules
-
-    codes = list(all_rules())
-    where = f"{path}: {_table_name(path)}" if path else "command line:"
-    groups = {
-        "select": config.select,
-        "extend-select": config.extend_select,
-        "ignore": config.ignore,
-        "severity": list(config.severity),
-    }
-    for pattern, selectors in config.per_file_ignores.items():
-        groups[f"per-file-ignores.{pattern}"] = selectors
-    for key, selectors in groups.items():
-        for selector in selectors:
-            validate_selector(selector, codes, f"{where} {key}")
-
-
-def validate_selector(selector: str, codes: list[str], where: str) -> None:
-    upper = selector.upper()
-    if upper == "ALL" or any(code.startswith(upper) for code in codes):
-        return
-    hint = difflib.get_close_matches(upper, codes, n=1)
-    suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
-    raise ConfigError(f"{where}: unknown rule code '{selector}'{suggestion}")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pathspec
 
-from guidelint.config import Config
+from guidelint.config import Config, ConfigError
 from guidelint.sources import MARKDOWN_SUFFIXES
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
@@ -133,3 +133,30 @@ def discover(root: Path, config: Config, paths: list[Path] | None = None) -> lis
                 if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):
                     chosen.add(f)
     return sorted(chosen)
+
+
+def changed_files(root: Path, rev: str) -> set[str]:
+    """Files changed since `rev` (committed, staged, unstaged or untracked)."""
+
+    def git(*args: str) -> list[str]:
+        result = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        )
+        if result.returncode != 0:
+            raise ConfigError(f"--since {rev}: {_git_error(result.stderr)}")
+        return [line for line in result.stdout.splitlines() if line]
+
+    diff = git("diff", "--name-only", "--relative", rev)
+    untracked = git("ls-files", "--others", "--exclude-standard")
+    return set(diff) | set(untracked)
+
+
+def _git_error(stderr: str) -> str:
+    """git's own one-line reason (its `fatal:` line), not the usage text after it."""
+    if "not a git repository" in stderr.lower():
+        return "not a git repository, so there is no history to compare with"
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line
+    return lines[0] if lines else "git failed"

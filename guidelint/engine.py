@@ -7,14 +7,17 @@ Reporting, fixing and baselines happen after, on the collected findings.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pathspec
 
-from guidelint.cache import ResultCache, entry_key
-from guidelint.config import Config, ConfigError
+from guidelint.cache import RecordingProject, ResultCache, entry_key, open_cache
+from guidelint.config import Config, ConfigError, table_name
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
@@ -65,13 +68,42 @@ def select_codes(codes: Iterable[str], select: list[str], ignore: list[str]) -> 
     return frozenset(enabled)
 
 
-def build_selection(config: Config) -> Selection:
+def build_selection(config: Config, source: Path | None = None) -> Selection:
+    """The rules a configuration selects; ConfigError names an unknown rule code, and
+    where it was written (the configuration file `source`, else the command line)."""
+    check_selectors(config, source)
     codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
     per_file = tuple(
         (pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()
     )
     return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))
+
+
+def check_selectors(config: Config, source: Path | None) -> None:
+    """Every code or prefix in select/ignore/per-file-ignores/severity must name rules."""
+    groups = {
+        "select": config.select,
+        "extend-select": config.extend_select,
+        "ignore": config.ignore,
+        "severity": list(config.severity),
+    }
+    for pattern, selectors in config.per_file_ignores.items():
+        groups[f"per-file-ignores.{pattern}"] = selectors
+    where = f"{source}: {table_name(source)}" if source else "command line:"
+    codes = list(all_rules())
+    for key, selectors in groups.items():
+        for selector in selectors:
+            _check_selector(selector, codes, f"{where} {key}")
+
+
+def _check_selector(selector: str, codes: list[str], where: str) -> None:
+    upper = selector.upper()
+    if upper == "ALL" or any(code.startswith(upper) for code in codes):
+        return
+    hint = difflib.get_close_matches(upper, codes, n=1)
+    suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+    raise ConfigError(f"{where}: unknown rule code '{selector}'{suggestion}")
 
 
 class Engine:
@@ -84,11 +116,18 @@ class Engine:
         self.cache: ResultCache | None = None
 
     def use_cache(self) -> ResultCache | None:
-        """Turn on the result cache for check_files (None when off or not possible)."""
-        from guidelint.cache import open_cache
+        """Turn on the result cache for check_files (None when off or not possible).
 
+        From then on rules see a RecordingProject, which notes what they look up.
+        """
         self.cache = open_cache(self.project, self.rules)
+        if self.cache is not None:
+            self.project = RecordingProject(self.project)
         return self.cache
+
+    def _take_recorded(self) -> dict[str, str]:
+        project = self.project
+        return project.take_recorded() if isinstance(project, RecordingProject) else {}
 
     # -- one file -------------------------------------------------------------
 
@@ -188,15 +227,14 @@ class Engine:
                     todo.append(rel)
                 else:
                     findings.extend(cached)
-            self.project.lookups = {}
+            self._take_recorded()  # record afresh for the files checked now
         jobs = jobs or self.project.config.jobs or os.cpu_count() or 1
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
             findings.extend(_check_in_pool(self, todo, jobs))
         else:
             findings.extend(f for rel in todo for f in self.check_file(rel))
         if self.cache is not None:
-            self.cache.note_lookups(self.project.lookups or {})
-            self.project.lookups = None
+            self.cache.note_lookups(self._take_recorded())
             self.cache.save()
         return sorted(findings, key=lambda f: f.sort_key)
 
@@ -221,16 +259,25 @@ def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
 _POOL_ENGINE: Engine | None = None
 
 
-def _pool_check(chunk: list[str]) -> tuple[list[Finding], dict, dict]:
-    """In a worker: findings of a chunk, plus what the parent's cache must learn."""
+@dataclass
+class _ChunkResult:
+    """What a worker sends back: findings, and what the parent must learn."""
+
+    findings: list[Finding]
+    fresh: dict[str, list[dict[str, Any]]]  # new cache entries
+    recorded: dict[str, str]  # look-ups the rules made (cache.RecordingProject)
+    warnings: list[str]  # Project.warn() notes
+
+
+def _pool_check(chunk: list[str]) -> _ChunkResult:
     engine = _POOL_ENGINE
     assert engine is not None
     findings = [f for rel in chunk for f in engine.check_file(rel)]
+    warnings = list(engine.project.warnings)
     if engine.cache is None:
-        return findings, {}, {}
+        return _ChunkResult(findings, {}, {}, warnings)
     fresh, engine.cache.fresh = engine.cache.fresh, {}
-    lookups, engine.project.lookups = engine.project.lookups or {}, {}
-    return findings, fresh, lookups
+    return _ChunkResult(findings, fresh, engine._take_recorded(), warnings)
 
 
 def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
@@ -250,8 +297,10 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
     finally:
         _POOL_ENGINE = None
     findings: list[Finding] = []
-    for chunk_findings, fresh, lookups in results:
-        findings.extend(chunk_findings)
+    for result in results:
+        findings.extend(result.findings)
+        for message in result.warnings:
+            engine.project.warn(message)
         if engine.cache is not None:
-            engine.cache.merge(fresh, lookups)
+            engine.cache.merge(result.fresh, result.recorded)
     return findings

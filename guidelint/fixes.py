@@ -1,13 +1,12 @@
-"""Applying fixes: non-overlapping edits, atomic writes, repeated until stable."""
+"""Applying fixes: non-overlapping edits, written atomically (fsio), repeated until stable."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from guidelint.findings import Edit, Finding, Fix
+from guidelint.fsio import read_text_exact, write_atomic
 
 MAX_PASSES = 10
 
@@ -31,35 +30,6 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     if a.start == a.end == b.start == b.end:
         return True  # two insertions at one point: order would be arbitrary
     return a.start < b.end and b.start < a.end
-
-
-BOM = "\ufeff".encode()
-
-
-def read_text_exact(path: Path) -> str:
-    """The text as the engine saw it: line endings kept, a BOM dropped."""
-    data = path.read_bytes()
-    return data.decode("utf-8-sig")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temp file in the same folder and rename.
-
-    The file's mode and a leading BOM are kept; line endings are written as given.
-    """
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    had_bom = path.exists() and path.read_bytes()[:3] == BOM
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".guidelint-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write((BOM if had_bom else b"") + text.encode("utf-8"))
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def fix_file(

@@ -1,13 +1,21 @@
-"""The project being checked: its root, configuration and shared, cached lookups."""
+"""The project being checked: its root, configuration and shared, cached lookups.
+
+This is the whole door a rule has onto the world beyond the file it checks:
+`files()` (the project's file list; rules never run git themselves), `exists()`,
+`read()`, `memo()` for per-run shared state, `live` and `warn()`.
+"""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from guidelint.config import Config
+from guidelint.config import Config, ConfigError, load_config
+from guidelint.discovery import project_files
 from guidelint.sources import SourceFile, Unreadable, load
 
 T = TypeVar("T")
@@ -19,18 +27,42 @@ class Project:
     Lookups are cached per process: rules in one run share one view of the tree.
     """
 
-    def __init__(self, root: Path, config: Config, config_source: Path | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config: Config,
+        config_source: Path | None = None,
+        live: bool | None = None,
+    ) -> None:
         self.root = root.resolve()
         self.config = config
         self.config_source = config_source
-        self._exists: dict[str, bool] = {}
-        self._files: dict[str, SourceFile | None] = {}
-        self._memo: dict[str, Any] = {}
-        # --live on the command line (None: let the configuration decide).
-        self.live: bool | None = None
-        # When a dict, exists() and read() note each path they were asked about
-        # ("exists" or "read"), so the result cache can tell when those answers change.
-        self.lookups: dict[str, str] | None = None
+        # --live / --no-live on the command line; None lets the configuration decide.
+        self.live_option = live
+        self._lookups = _Lookups()
+
+    @classmethod
+    def load(
+        cls, paths: list[Path], config_file: Path | None = None, live: bool | None = None
+    ) -> Project:
+        """The project the given paths belong to, with its configuration.
+
+        Raises ConfigError (one line) for a missing path or a bad configuration.
+        """
+        for path in paths:
+            if not path.exists():
+                raise ConfigError(f"{path}: no such file or folder")
+        start = paths[0] if paths else Path.cwd()
+        loaded = load_config(start if start.is_dir() else start.parent, config_file)
+        root = loaded.root if loaded.source else _default_root(paths)
+        return cls(root, loaded.config, loaded.source, live)
+
+    @property
+    def live(self) -> bool:
+        """Whether tool lists come from the servers themselves (decided here only)."""
+        if self.live_option is not None:
+            return self.live_option
+        return self.config.tools.live
 
     def rel(self, path: Path) -> str:
         """A path relative to the root with POSIX separators (absolute if outside)."""
@@ -40,28 +72,76 @@ class Project:
         except ValueError:
             return Path(os.path.abspath(path)).as_posix()
 
+    def files(self) -> list[str]:
+        """Every candidate file of the project (git's listing, else a walk), once per run."""
+        lookups = self._lookups
+        if lookups.listing is None:
+            lookups.listing = project_files(self.root, self.config)
+        return lookups.listing
+
     def exists(self, path: str) -> bool:
         """Whether a path (relative to the root, or absolute) exists."""
-        if self.lookups is not None:
-            self.lookups.setdefault(path, "exists")
-        known = self._exists.get(path)
+        known = self._lookups.exists.get(path)
         if known is None:
-            known = self._exists[path] = os.path.exists(os.path.join(self.root, path))
+            known = os.path.exists(os.path.join(self.root, path))
+            self._lookups.exists[path] = known
         return known
 
     def read(self, rel: str) -> SourceFile | None:
         """Another file of the project (cached), or None when it cannot be read."""
-        if self.lookups is not None:
-            self.lookups[rel] = "read"
-        if rel not in self._files:
+        files = self._lookups.files
+        if rel not in files:
             try:
-                self._files[rel] = load(self.root / rel, rel, self.config.max_file_size)
+                files[rel] = load(self.root / rel, rel, self.config.max_file_size)
             except Unreadable:
-                self._files[rel] = None
-        return self._files[rel]
+                files[rel] = None
+        return files[rel]
 
     def memo(self, key: str, factory: Callable[[], T]) -> T:
-        """A value computed once per run and shared by rules (e.g. the tool catalog)."""
-        if key not in self._memo:
-            self._memo[key] = factory()
-        return self._memo[key]
+        """A value computed once per run and shared by rules (e.g. the tool catalog).
+
+        For data derived from one file, use `SourceFile.derived` instead: it lives
+        and dies with the file.
+        """
+        memo = self._lookups.memo
+        if key not in memo:
+            memo[key] = factory()
+        value: T = memo[key]
+        return value
+
+    @property
+    def warnings(self) -> list[str]:
+        return self._lookups.warnings
+
+    def warn(self, message: str) -> None:
+        """A note for the person running the check (printed by the CLI, once)."""
+        if message not in self._lookups.warnings:
+            self._lookups.warnings.append(message)
+
+
+@dataclass
+class _Lookups:
+    """The per-run caches, shared by every view of one project (cache.RecordingProject)."""
+
+    exists: dict[str, bool] = field(default_factory=dict)
+    files: dict[str, SourceFile | None] = field(default_factory=dict)
+    listing: list[str] | None = None
+    memo: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _default_root(paths: list[Path]) -> Path:
+    """With no configuration: the current folder; for paths outside it, their git
+    repository's top folder, else the first path's folder."""
+    cwd = Path.cwd().resolve()
+    if all(cwd in (p.resolve(), *p.resolve().parents) for p in paths):
+        return cwd
+    first = paths[0].resolve()
+    folder = first if first.is_dir() else first.parent
+    top = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return Path(top.stdout.strip()) if top.returncode == 0 else folder

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from guidelint.spans import LineIndex
+
+T = TypeVar("T")
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
@@ -39,9 +42,19 @@ class SourceFile:
     rel: str  # relative to the project root, POSIX separators
     text: str
     kind: str = field(default="")
+    _derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kind = self.kind or file_kind(self.rel)
+
+    def derived(self, key: str, factory: Callable[[], T]) -> T:
+        """Data computed from this file once and shared by every rule that asks
+        (its examples, its gotchas document, its tool references). It lives as long
+        as the file object, so memory stays flat however many files a run checks."""
+        if key not in self._derived:
+            self._derived[key] = factory()
+        value: T = self._derived[key]
+        return value
 
     @cached_property
     def lines(self) -> LineIndex:

@@ -14,12 +14,10 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
+from guidelint.comments import parse_directive
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
-MD_DIRECTIVE = re.compile(
-    r"^guidelint:\s*(disable-next-line|disable-file|disable|enable)\b(.*)$", re.S
-)
 PY_DIRECTIVE = re.compile(r"#\s*guidelint:\s*ignore(?:\[([^\]]*)\])?")
 CODE = re.compile(r"[A-Za-z]+[0-9]*")
 
@@ -49,10 +47,12 @@ def markdown_suppressions(file: SourceFile) -> list[Suppression]:
     result: list[Suppression] = []
     open_ranges: dict[frozenset[str] | None, Suppression] = {}
     for comment in doc.html_comments:
-        match = MD_DIRECTIVE.match(comment.body)
-        if not match:
+        raw = file.text[comment.span.start : comment.span.end]
+        directive = parse_directive(raw, comment.span.start)
+        if directive is None or directive.owner != "suppression":
             continue
-        verb, codes = match.group(1), _codes(match.group(2))
+        verb = directive.verb
+        codes = _codes(" ".join(token.key for token in directive.rest()))
         if verb == "disable-next-line":
             target = _next_nonblank_line(file, comment.end_line + 1)
             result.append(Suppression(codes, target, target, comment.span))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from guidelint import cache as cache_module
-from guidelint.check import load_project
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
+from guidelint.project import Project
 from tests.conftest import run_cli
 
 CONFIG = '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
@@ -35,7 +35,7 @@ def project(tmp_path: Path) -> Path:
 
 def check(root: Path, select: list[str] | None = None, jobs: int = 1):
     """One cached run in-process; returns (GL501 messages, cache, all findings)."""
-    project = load_project([root])
+    project = Project.load([root])
     if select is not None:
         project.config = project.config.model_copy(update={"select": select})
     engine = Engine(project, build_selection(project.config))
@@ -224,5 +224,5 @@ def test_cli_no_cache_neither_reads_nor_writes(project):
 
 def test_config_cache_false_turns_it_off(project):
     (project / "pyproject.toml").write_text(CONFIG + "cache = false\n", encoding="utf-8")
-    project_obj = load_project([project])
+    project_obj = Project.load([project])
     assert Engine(project_obj, build_selection(project_obj.config)).use_cache() is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from guidelint.config import ConfigError, load_config
+from guidelint.engine import build_selection
 from tests.conftest import run_cli
 
 
@@ -41,7 +42,6 @@ def test_guidelint_toml_wins_and_is_found_from_subfolders(tmp_path):
     ("config", "expected"),
     [
         ('selcet = ["GL5"]', "unknown key 'selcet' (did you mean 'select'?)"),
-        ('select = ["GL999"]', "select: unknown rule code 'GL999'"),
         ("max-file-size = -1", "key 'max-file-size'"),
         (
             '[tool.guidelint.paths]\nignroe = ["x"]',
@@ -58,6 +58,20 @@ def test_bad_config_is_one_clear_line(make_project, config, expected):
     assert expected in message
     assert "pyproject.toml" in message
     assert "\n" not in message
+
+
+def test_unknown_rule_code_in_config_is_one_line_naming_the_file(make_project):
+    # Configuration imports no rule: the engine checks codes when it builds the selection.
+    root = make_project({"docs/a.md": "# A\n"}, config='select = ["GL999"]')
+    loaded = load_config(root)
+    with pytest.raises(ConfigError) as err:
+        build_selection(loaded.config, loaded.source)
+    message = str(err.value)
+    assert "pyproject.toml: [tool.guidelint] select: unknown rule code 'GL999'" in message
+    assert "\n" not in message
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "unknown rule code 'GL999'" in result.stderr
 
 
 def test_bad_config_line_number(make_project):

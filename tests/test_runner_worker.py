@@ -144,8 +144,7 @@ def test_resident_memory_watchdog_stops_a_growing_example(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\nmemory-limit-mb = 128\n")
     guide = tmp_path / "guide.md"
     guide.write_text(
-        "```python {timeout=120}\nimport time\n\n"
-        "data = b'x' * (122 * 2**20)\ntime.sleep(30)\n```\n"
+        "```python {timeout=120}\nimport time\n\ndata = b'x' * (122 * 2**20)\ntime.sleep(30)\n```\n"
     )
     (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
     assert result.status.value == "crashed", result.message

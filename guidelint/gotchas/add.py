@@ -7,7 +7,8 @@ import posixpath
 from pathlib import Path
 
 from guidelint.findings import Finding, Fix
-from guidelint.fixes import apply_edits, read_text_exact
+from guidelint.fixes import apply_edits
+from guidelint.fsio import read_text_exact
 from guidelint.gotchas import files as gfiles
 from guidelint.gotchas.authoring import (
     Added,

@@ -9,21 +9,17 @@ from pathlib import Path
 
 import click
 
+from guidelint.cli_base import fail
 from guidelint.config import ConfigError
 
 
-def _fail(message: str, code: int) -> None:
-    click.echo(f"guidelint: error: {message}", err=True)
-    sys.exit(code)
-
-
 def _project(config_file: Path | None):
-    from guidelint.check import load_project
+    from guidelint.project import Project
 
     try:
-        return load_project([], config_file)
+        return Project.load([], config_file)
     except ConfigError as err:
-        _fail(str(err), 2)
+        fail(str(err), 2)
 
 
 config_option = click.option(
@@ -66,7 +62,7 @@ def add(headline, body, provenance, fingerprint, section, dry_run, file_, fmt, c
         rel = choose_file(project, file_)
         added = plan_add(project, rel, new)
     except Refusal as err:
-        _fail(f"gotcha not added: {err}", 1)
+        fail(f"gotcha not added: {err}", 1)
     diff = unified_diff(project, added.texts)
     if not dry_run:
         _write(project.root, added.texts)
@@ -74,7 +70,7 @@ def add(headline, body, provenance, fingerprint, section, dry_run, file_, fmt, c
 
 
 def _write(root: Path, texts: dict[str, str]) -> None:
-    from guidelint.fixes import write_atomic
+    from guidelint.fsio import write_atomic
 
     for rel, text in texts.items():
         path = root / rel
@@ -124,9 +120,9 @@ def _entries(project, file_: str | None):
         try:
             text = read_or_empty(project, rel)
         except Refusal as err:
-            _fail(str(err), 2)
+            fail(str(err), 2)
         if text is None:
-            _fail(f"{rel}: no such file", 2)
+            fail(f"{rel}: no such file", 2)
         for entry in parse_gotchas(text, heading).entries:
             yield rel, entry
 
@@ -172,7 +168,7 @@ def find(pattern, count, file_, fmt, config_file):
     try:
         regex = re.compile(pattern, re.IGNORECASE)
     except re.error as err:
-        _fail(f"PATTERN is not a valid regular expression: {err}", 2)
+        fail(f"PATTERN is not a valid regular expression: {err}", 2)
     project = _project(config_file)
     hits = [(rel, e) for rel, e in _entries(project, file_) if regex.search(e.text)]
     if fmt == "json":

@@ -48,9 +48,7 @@ def index_of(file, project) -> Index:
 
 def gotchas_files(project) -> list[str]:
     """Every gotchas file of the project, sorted (what a separate index covers)."""
-    from guidelint.discovery import project_files
-
-    files = project.memo("project_files", lambda: project_files(project.root, project.config))
+    files = project.files()
     return [rel for rel in files if role(rel, project) == GOTCHAS and rel.endswith(".md")]
 
 

@@ -12,12 +12,12 @@ import re
 
 from markdown_it.token import Token
 
+from guidelint.comments import Directive, parse_directive
 from guidelint.gotchas import text as gtext
 from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, NotAnEntry, RowCap
 from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
 from guidelint.spans import Span
 
-ROW_CAP = re.compile(r"^guidelint:\s*row-cap\s*=\s*(\S*)\s*$")
 LEADING_ANCHOR = re.compile(r"\A\s*<a\b[^>]*>\s*(?:</a>\s*)?")
 BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
 EXPLICIT_ANCHOR = re.compile(r"<a\s+(?:[^>]*\s)?(?:id|name)\s*=\s*[\"']([^\"']+)[\"']")
@@ -45,14 +45,23 @@ def parse_gotchas(text: str, index_heading: str = "LESSONS index") -> GotchasDoc
 
 def _row_cap(doc: MarkdownDocument) -> RowCap:
     for comment in doc.html_comments:
-        match = ROW_CAP.match(comment.body)
-        if not match:
+        raw = doc.text[comment.span.start : comment.span.end]
+        directive = parse_directive(raw, comment.span.start)
+        if directive is None or directive.owner != "gotchas":
             continue
-        value = match.group(1)
+        value = _row_cap_value(directive)
         if not value.isdigit() or int(value) < 1:
             return RowCap(None, comment.span, f"row-cap={value!r} is not a positive whole number")
         return RowCap(int(value), comment.span)
     return RowCap(None, None)
+
+
+def _row_cap_value(directive: Directive) -> str:
+    """`row-cap=30`, tolerantly also `row-cap = 30` (the value as written, maybe empty)."""
+    first = directive.tokens[0]
+    if first.value is not None:
+        return first.value
+    return " ".join(token.key for token in directive.rest()).lstrip("=").strip()
 
 
 def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | None:

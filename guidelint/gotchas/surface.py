@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from guidelint.cli_base import fail
 from guidelint.config import ConfigError
 
 
@@ -32,16 +33,16 @@ def outside_surface(changed: set[str], patterns: list[str]) -> list[str]:
 )
 def surface(base: str, fmt: str, config_file: Path | None) -> None:
     """Fail when the diff since REV touches files outside the workflow surface."""
-    from guidelint.check import changed_files, load_project
+    from guidelint.discovery import changed_files
+    from guidelint.project import Project
 
     try:
-        project = load_project([], config_file)
+        project = Project.load([], config_file)
         changed = changed_files(project.root, base)
     except ConfigError as err:
         # changed_files() speaks of --since, the name `check` gives the revision.
         message = str(err).replace("--since", "--base", 1)
-        click.echo(f"guidelint: error: {message}", err=True)
-        sys.exit(2)
+        fail(message)
     patterns = project.config.gotchas.surface
     outside = outside_surface(changed, patterns)
     if fmt == "json":

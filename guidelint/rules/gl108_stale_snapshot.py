@@ -21,9 +21,9 @@ class StaleSnapshot(ToolRule):
 
     def check(self, file, project) -> Iterator[Finding]:
         from guidelint.tools.diff import diff_servers
-        from guidelint.tools.load import live_mode, sources
+        from guidelint.tools.load import sources
 
-        if not live_mode(project):
+        if not project.live:
             return
         state = sources(project)
         for name, snapshot in sorted(state.snapshots.items()):

@@ -186,9 +186,7 @@ def _hint(path: str, project) -> str:
 
 def project_file_listing(project) -> list[str]:
     """The project's files (git-aware), listed once per run."""
-    from guidelint.discovery import project_files
-
-    return project.memo("project_files", lambda: project_files(project.root, project.config))
+    return project.files()
 
 
 def _file_index(project) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -54,7 +54,7 @@ from guidelint.runner.reports import FORMATS
 )
 def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, report_dir):
     """Run the Python examples of guides; exit 0 when every non-pending one passed."""
-    from guidelint.cli import fail
+    from guidelint.cli_base import fail
     from guidelint.config import ConfigError
     from guidelint.runner.reports import render
     from guidelint.runner.run import RunOptions, run_examples
@@ -76,7 +76,7 @@ def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, re
         fail(str(error))
     text = render(report, fmt)
     if output is not None:
-        from guidelint.fixes import write_atomic
+        from guidelint.fsio import write_atomic
 
         output.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(output, text)

@@ -13,6 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from guidelint.comments import Token, parse_directive, tokenize
 from guidelint.spans import Span
 
 FLAGS = ("skip", "pending")
@@ -22,19 +23,8 @@ NEEDS = ("gpu", "diffusers")
 # Keys of the rule-page harness (guidelint/testing.py): such a fence is a test case
 # of a rule page, not a guide example, and is neither checked nor run.
 HARNESS_KEYS = ("example", "fixture")
-# Other pillars' `guidelint:` comments; never ours even right above a fence.
-FOREIGN_VERBS = ("disable-next-line", "disable-file", "disable", "enable", "row-cap")
-
-TOKEN = re.compile(r"""[^\s=]+(?:=(?:"[^"]*"|'[^']*'|\S*))?""")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 NAME = re.compile(r"^[A-Za-z_][\w.]*$")
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    key: str
-    value: str | None  # None for a bare flag
-    span: Span  # the whole `key=value` text in the file
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,18 +67,6 @@ class Directives:
         return Settings(needs=tuple(dict.fromkeys(needs)), **values)
 
 
-def tokenize(text: str, offset: int) -> list[Token]:
-    """`key` / `key=value` tokens of a directive body starting at file offset `offset`."""
-    tokens = []
-    for match in TOKEN.finditer(text):
-        key, eq, value = match.group(0).partition("=")
-        if eq and len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        span = Span(offset + match.start(), offset + match.end())
-        tokens.append(Token(key, value if eq else None, span))
-    return tokens
-
-
 def info_tokens(info_line: str, line_offset: int) -> list[Token] | None:
     """Tokens of the `{...}` group of a fence's opening line, None when there is none.
 
@@ -104,16 +82,12 @@ def info_tokens(info_line: str, line_offset: int) -> list[Token] | None:
 
 
 def comment_tokens(raw: str, offset: int) -> list[Token] | None:
-    """Tokens of a `<!-- guidelint: ... -->` comment that is ours, else None."""
-    match = re.match(r"<!--\s*guidelint:", raw)
-    if not match:
+    """Tokens of a `<!-- guidelint: ... -->` comment that is an example's, else None
+    (suppressions and the gotchas row cap are other pillars' comments)."""
+    directive = parse_directive(raw, offset)
+    if directive is None or not directive.tokens or directive.owner != "example":
         return None
-    body_end = raw.rfind("-->")
-    body = raw[match.end() : body_end if body_end != -1 else len(raw)]
-    tokens = tokenize(body, offset + match.end())
-    if not tokens or tokens[0].key in FOREIGN_VERBS:
-        return None
-    return tokens
+    return list(directive.tokens)
 
 
 def validate(token: Token) -> str | None:

@@ -42,12 +42,12 @@ def pytest_unconfigure(config):
 
 class GuideFile(pytest.File):
     def collect(self):
-        from guidelint.check import load_project
+        from guidelint.project import Project
         from guidelint.runner.examples import extract
         from guidelint.runner.plan import group_units
         from guidelint.sources import Unreadable, load
 
-        project = load_project([self.path])
+        project = Project.load([self.path])
         rel = project.rel(self.path)
         try:
             file = load(self.path, rel, project.config.max_file_size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from xml.etree import ElementTree
 
+from guidelint.annotations import workflow_command
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.run import RunReport
 
@@ -139,21 +140,14 @@ def render_github(report: RunReport) -> str:
         if result.status.ok and result.status is not Outcome.PENDING_FAILED:
             continue
         level = "warning" if result.status.ok else "error"
-        title = _escape_property(f"example {result.status.value}")
-        lines.append(
-            f"::{level} file={_escape_property(result.path)},line={result.line},"
-            f"title={title}::{_escape_data(result.message or result.status.value)}"
-        )
+        props: dict[str, str | int] = {
+            "file": result.path,
+            "line": result.line,
+            "title": f"example {result.status.value}",
+        }
+        lines.append(workflow_command(level, result.message or result.status.value, props))
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

@@ -1,7 +1,7 @@
 """`--update` (output blocks) and `--promote` (pending -> verified=DATE), in place.
 
 Edits are computed on the text the examples were extracted from; when the file
-changed during the run it is left alone. Writes go through fixes.write_atomic, so
+changed during the run it is left alone. Writes go through fsio.write_atomic, so
 an interrupted run never leaves a half-written guide.
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from guidelint.findings import Edit, Fix
-from guidelint.fixes import apply_edits, read_text_exact, write_atomic
+from guidelint.fixes import apply_edits
+from guidelint.fsio import read_text_exact, write_atomic
 from guidelint.runner.examples import Example, Region
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.outputs import block_text

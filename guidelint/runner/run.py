@@ -61,13 +61,13 @@ Progress = Callable[[ExampleResult, int, int], None]
 
 
 def run_examples(options: RunOptions, progress: Progress | None = None) -> RunReport:
-    from guidelint.check import load_project
     from guidelint.config import ConfigError
     from guidelint.discovery import discover
+    from guidelint.project import Project
     from guidelint.sources import MARKDOWN_SUFFIXES, Unreadable, load
 
     clock = time.perf_counter()
-    project = load_project(options.paths, options.config_file)
+    project = Project.load(options.paths, options.config_file)
     config = project.config.runner
     report_dir = (options.report_dir or project.root / config.report_dir).absolute()
     try:

@@ -12,6 +12,7 @@ import sys
 import click
 from pydantic import ValidationError
 
+from guidelint.cli_base import fail
 from guidelint.smoke.arithmetic import simulate
 from guidelint.smoke.dial import DialRequest, solve_dial
 from guidelint.smoke.model import (
@@ -26,11 +27,6 @@ from guidelint.smoke.model import (
 from guidelint.smoke.versions import UnmodelledVersion
 
 MAX_TABLE = 100_000
-
-
-def _fail(message: str) -> None:
-    click.echo(f"guidelint: error: {message}", err=True)
-    sys.exit(2)
 
 
 def _validation_line(err: ValidationError) -> str:
@@ -136,9 +132,9 @@ def plan_command(
 ) -> None:
     """Optimizer steps, saved steps and checkpoints on disk for a realized slice."""
     if (epochs is None) == (max_steps is None):
-        _fail("give exactly one of --epochs and --max-steps")
+        fail("give exactly one of --epochs and --max-steps")
     if cap and cap > MAX_TABLE:
-        _fail(f"--cap {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`")
+        fail(f"--cap {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`")
     try:
         base = Plan(
             rows=rows,
@@ -161,9 +157,9 @@ def plan_command(
             else []
         )
     except ValidationError as err:
-        _fail(_validation_line(err))
+        fail(_validation_line(err))
     except UnmodelledVersion as err:
-        _fail(str(err))
+        fail(str(err))
     kind = FloorKind(floor_kind)
     failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
     if fmt == "json":
@@ -281,9 +277,9 @@ def dial_command(
         )
         result = solve_dial(request)
     except ValidationError as err:
-        _fail(_validation_line(err))
+        fail(_validation_line(err))
     except UnmodelledVersion as err:
-        _fail(str(err))
+        fail(str(err))
     data = {
         "feasible": result.feasible,
         "epochs": result.epochs,

@@ -8,21 +8,17 @@ from pathlib import Path
 
 import click
 
+from guidelint.cli_base import fail, warn_all
 from guidelint.config import ConfigError
 
 
-def _fail(message: str) -> None:
-    click.echo(f"guidelint: error: {message}", err=True)
-    sys.exit(2)
-
-
 def _project(path: Path | None, config_file: Path | None):
-    from guidelint.check import load_project
+    from guidelint.project import Project
 
     try:
-        return load_project([path] if path else [], config_file)
+        return Project.load([path] if path else [], config_file)
     except ConfigError as err:
-        _fail(str(err))
+        fail(str(err))
 
 
 def _specs(project, server: str | None):
@@ -31,11 +27,11 @@ def _specs(project, server: str | None):
     try:
         specs = declared_servers(project.root, project.config.tools)
     except ConfigError as err:
-        _fail(str(err))
+        fail(str(err))
     if server is not None:
         if server not in specs:
             known = ", ".join(sorted(specs)) or "none"
-            _fail(f"no server `{server}` is declared (known: {known})")
+            fail(f"no server `{server}` is declared (known: {known})")
         specs = {server: specs[server]}
     return specs
 
@@ -47,7 +43,7 @@ def _live(project, specs) -> dict:
     try:
         return list_servers(startable, project.root)
     except ConfigError as err:
-        _fail(str(err))
+        fail(str(err))
 
 
 path_argument = click.argument(
@@ -78,7 +74,7 @@ def snapshot(path, config_file, server) -> None:
     project = _project(path, config_file)
     specs = _specs(project, server)
     if not any(s.startable for s in specs.values()):
-        _fail("no startable server is declared (.mcp.json or [tool.guidelint.tools.servers])")
+        fail("no startable server is declared (.mcp.json or [tool.guidelint.tools.servers])")
     failed = False
     for name, listing in _live(project, specs).items():
         if listing.error:
@@ -110,7 +106,8 @@ def list_command(path, config_file, live, fmt) -> None:
     try:
         catalog = build_sources(project, live=live or None).catalog
     except ConfigError as err:
-        _fail(str(err))
+        fail(str(err))
+    warn_all(project.warnings)
     if fmt == "json":
         click.echo(json.dumps(_as_json(catalog), indent=2))
         return
@@ -157,11 +154,11 @@ def diff(path, config_file, server) -> None:
     changed = False
     for name, listing in _live(project, specs).items():
         if listing.error:
-            _fail(listing.error)
+            fail(listing.error)
         try:
             old = read_snapshot(project.root, specs[name].snapshot, name)
         except ConfigError as err:
-            _fail(str(err))
+            fail(str(err))
         if old is None:
             click.echo(f"{name}: no snapshot at {specs[name].snapshot} (all tools are new)")
             changed = True

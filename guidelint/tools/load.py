@@ -6,8 +6,6 @@ program that the repository names.
 
 from __future__ import annotations
 
-import sys
-
 from guidelint.config import ConfigError
 from guidelint.tools.builtins import builtins
 from guidelint.tools.catalog import Catalog, ServerTools, Sources
@@ -34,14 +32,10 @@ def catalog(project) -> Catalog:
     return sources(project).catalog
 
 
-def live_mode(project) -> bool:
-    return bool(project.live) if project.live is not None else project.config.tools.live
-
-
 def build_sources(project, live: bool | None = None) -> Sources:
     config = project.config.tools
     specs = declared_servers(project.root, config)
-    live = live_mode(project) if live is None else live
+    live = project.live if live is None else live
     snapshots = {
         name: snap
         for name, spec in specs.items()
@@ -77,11 +71,7 @@ def _live_servers(
             continue
         spec = specs[name]
         if spec.fallback_to_snapshot and name in snapshots:
-            warn(f"{listing.error} (using the snapshot {spec.snapshot})")
+            project.warn(f"{listing.error} (using the snapshot {spec.snapshot})")
             continue
         raise ConfigError(f"live tool listing failed: {listing.error}")
     return servers
-
-
-def warn(message: str) -> None:
-    print(f"guidelint: warning: {message}", file=sys.stderr)

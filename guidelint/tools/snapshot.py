@@ -72,7 +72,7 @@ def to_wire(tools: list[dict], prompts: list[dict], resources: list[dict]) -> di
 
 
 def write_snapshot(path: Path, data: dict[str, Any]) -> None:
-    from guidelint.fixes import write_atomic
+    from guidelint.fsio import write_atomic
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
