@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from guidelint.annotations import workflow_command
 from guidelint.findings import Severity
-from guidelint.reporters import Report
+from guidelint.reporters.report import Report
 
 
 def render(report: Report) -> str:

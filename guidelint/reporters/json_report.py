@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from guidelint.findings import Finding
-from guidelint.reporters import Report
+from guidelint.reporters.report import Report
 
 SCHEMA_VERSION = 1
 

@@ -6,7 +6,7 @@ import json
 
 from guidelint import __version__
 from guidelint.findings import Severity
-from guidelint.reporters import Report
+from guidelint.reporters.report import Report
 from guidelint.rules import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from guidelint.findings import Severity
-from guidelint.reporters import Report
+from guidelint.reporters.report import Report
 
 
 def render(report: Report) -> str:
