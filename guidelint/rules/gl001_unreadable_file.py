@@ -10,7 +10,10 @@ from guidelint.sources import Unreadable
 class UnreadableFile(Rule):
     code = "GL001"
     name = "unreadable-file"
-    summary = "A file selected for checking could not be read as UTF-8 text."
+    summary = (
+        "A file selected for checking is binary, not valid UTF-8, unreadable, "
+        "or larger than `max-file-size`."
+    )
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine when loading fails
 

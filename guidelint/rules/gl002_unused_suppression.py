@@ -9,7 +9,7 @@ from guidelint.rules.base import Rule
 class UnusedSuppression(Rule):
     code = "GL002"
     name = "unused-suppression"
-    summary = "A suppression comment that suppresses no finding."
+    summary = "A `guidelint:` suppression comment that suppresses no finding."
     severity = Severity.WARNING
     file_kinds = frozenset()  # produced by the engine after suppressions are applied
 
