@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from guidelint.discovery import changed_files, discover
 from guidelint.engine import Engine, build_selection
+from guidelint.findings import Finding
 from guidelint.project import Project
 from guidelint.reporters import Report
 
@@ -74,13 +76,13 @@ def run_check(options: CheckOptions) -> Report:
     )
 
 
-def _fix_all(engine: Engine, rels: list[str], unsafe: bool, fixed: dict[str, int]):
+def _fix_all(engine: Engine, rels: list[str], unsafe: bool, fixed: dict[str, int]) -> list[Finding]:
     from guidelint.fixes import fix_file
 
-    findings = []
+    findings: list[Finding] = []
     for rel in rels:
         count, remaining = fix_file(
-            engine.project.root / rel, lambda rel=rel: engine.check_file(rel), unsafe
+            engine.project.root / rel, functools.partial(engine.check_file, rel), unsafe
         )
         if count:
             fixed[rel] = count

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,9 @@ from guidelint.config import Config, ConfigError, table_name
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
+from guidelint.rules.gl000_internal_error import InternalError
+from guidelint.rules.gl001_unreadable_file import UnreadableFile
+from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
 from guidelint.suppress import Suppression, suppressions_for
 
@@ -112,7 +115,10 @@ class Engine:
         self.selection = selection
         rules = all_rules()
         self.rules = [rules[code]() for code in rules if code in selection.codes]
-        self._by_code = {code: cls() for code, cls in rules.items()}
+        # The engine's own rules: it reports what no other rule can see.
+        self._internal_error = InternalError()
+        self._unreadable_file = UnreadableFile()
+        self._unused_suppression = UnusedSuppression()
         self.cache: ResultCache | None = None
 
     def use_cache(self) -> ResultCache | None:
@@ -148,7 +154,7 @@ class Engine:
             cache.put(key, findings)
         return findings
 
-    def _check_bytes(self, path, rel: str, data: bytes) -> list[Finding]:
+    def _check_bytes(self, path: Path, rel: str, data: bytes) -> list[Finding]:
         try:
             file = from_bytes(path, rel, data, self.project.config.max_file_size)
         except Unreadable as error:
@@ -156,9 +162,9 @@ class Engine:
         return self.check_source(file)
 
     def _unreadable(self, rel: str, error: Unreadable) -> list[Finding]:
-        if not self.selection.enabled_for("GL001", rel):
+        if not self.selection.enabled_for(UnreadableFile.code, rel):
             return []
-        return [self._by_code["GL001"].from_error(rel, error)]
+        return [self._unreadable_file.from_error(rel, error)]
 
     def check_source(self, file: SourceFile) -> list[Finding]:
         findings: list[Finding] = []
@@ -177,7 +183,7 @@ class Engine:
             except ConfigError:  # a usage problem (e.g. a live server failed): exit 2
                 raise
             except Exception as error:  # one broken rule must not stop the others
-                findings.append(self._by_code["GL000"].from_exception(file, rule.code, error))
+                findings.append(self._internal_error.from_exception(file, rule.code, error))
         findings = [self._with_severity(f) for f in findings]
         return sorted(self._suppress(file, findings, ran), key=lambda f: f.sort_key)
 
@@ -195,23 +201,24 @@ class Engine:
         if not suppressions:
             return findings
         kept = [f for f in findings if not _suppressed(f, suppressions)]
-        if self.selection.enabled_for("GL002", file.rel):
+        if self.selection.enabled_for(UnusedSuppression.code, file.rel):
             kept.extend(self._unused(file, suppressions, ran))
         return kept
 
-    def _unused(self, file: SourceFile, suppressions: list[Suppression], ran: set[str]):
-        gl002 = self._by_code["GL002"]
+    def _unused(
+        self, file: SourceFile, suppressions: list[Suppression], ran: set[str]
+    ) -> Iterator[Finding]:
         for sup in suppressions:
             if sup.codes is None:
                 if not sup.used:
-                    yield gl002.from_suppression(file, sup, [])
+                    yield self._unused_suppression.from_suppression(file, sup, [])
                 continue
             # Only judge codes that actually ran here: a disabled rule proves nothing.
             idle = sorted(
                 c for c in sup.codes if c not in sup.used and any(r.startswith(c) for r in ran)
             )
             if idle:
-                yield gl002.from_suppression(file, sup, idle)
+                yield self._unused_suppression.from_suppression(file, sup, idle)
 
     # -- many files -------------------------------------------------------------
 

@@ -39,6 +39,8 @@ class Block:
         """Map a position in `text` to a character offset in the file."""
         if self._line_offsets is None:
             # Computed on first use: most blocks never need it.
+            if self._lines is None:
+                raise ValueError("a Block made outside parse_markdown has no file offsets")
             self._line_offsets = _inline_line_offsets(self.text, self.line, self._lines, {})
         line_no = self.text.count("\n", 0, pos)
         line_start = self.text.rfind("\n", 0, pos) + 1
@@ -307,9 +309,9 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
                 section = text
             _collect_inline(doc, block, token.children or [])
         elif kind in ("fence", "code_block") and token.map:
-            _add_fence(doc, token, section)
+            _add_fence(doc, token, token.map, section)
         elif kind == "html_block" and token.map:
-            _add_block_comments(doc, token)
+            _add_block_comments(doc, token.map)
 
 
 def _collect_inline(doc: MarkdownDocument, block: Block, children: list[Token]) -> None:
@@ -334,8 +336,8 @@ def _add_comment(doc: MarkdownDocument, raw: str, span: Span) -> None:
     doc.html_comments.append(HtmlComment(body.strip(), span, start.line, end.line))
 
 
-def _add_block_comments(doc: MarkdownDocument, token: Token) -> None:
-    first, last = token.map
+def _add_block_comments(doc: MarkdownDocument, line_map: list[int]) -> None:
+    first, last = line_map
     region = _line_span(doc.lines, first + 1, last)
     text = doc.text[region.start : region.end]
     for match in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.DOTALL):
@@ -343,8 +345,8 @@ def _add_block_comments(doc: MarkdownDocument, token: Token) -> None:
         _add_comment(doc, doc.text[span.start : span.end], span)
 
 
-def _add_fence(doc: MarkdownDocument, token: Token, section: str) -> None:
-    first, last = token.map
+def _add_fence(doc: MarkdownDocument, token: Token, line_map: list[int], section: str) -> None:
+    first, last = line_map
     lines = doc.lines
     info = token.info.strip()
     is_fence = token.type == "fence"

@@ -7,9 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint.spans import LineIndex
+
+if TYPE_CHECKING:
+    from guidelint.markdown import MarkdownDocument
 
 T = TypeVar("T")
 
@@ -61,7 +64,7 @@ class SourceFile:
         return LineIndex(self.text)
 
     @cached_property
-    def markdown(self):
+    def markdown(self) -> MarkdownDocument:
         from guidelint.markdown import parse_markdown
 
         return parse_markdown(self.text, self.lines)

@@ -67,6 +67,7 @@ def checked():
     return corpus_findings()
 
 
+@pytest.mark.slow  # all 1,885 corpus files
 def test_corpus_findings_match_the_reviewed_snapshot(checked):
     files, rows = checked
     if UPDATE:
@@ -78,6 +79,7 @@ def test_corpus_findings_match_the_reviewed_snapshot(checked):
     assert expected["findings"] == rows, describe_difference(expected["findings"], rows)
 
 
+@pytest.mark.slow  # all 1,885 corpus files
 def test_corpus_is_readable_and_no_rule_crashes(checked):
     files, rows = checked
     assert files == 1885

@@ -209,6 +209,7 @@ CHECKS = [
 ]
 
 
+@pytest.mark.slow  # every diffusers docstring example, for real
 def test_one_guidelint_run_over_the_corpus_and_the_guides(tmp_path_factory):
     """One run (a minute of work), then every check on its report; one test so that
     pytest-xdist cannot split the checks over two workers and run it twice."""

@@ -104,6 +104,7 @@ result = {
 """
 
 
+@pytest.mark.slow  # a real diffusers pipeline run
 def test_a_gpu_example_runs_on_the_cpu_and_says_what_was_substituted(tiny_cache):
     result, records = run(tiny_cache, SD_ON_A_GPU)
     assert result == {

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURE = Path(__file__).parent / "fixtures" / "runner" / "plugin"
 
 
@@ -40,6 +42,7 @@ def _outcomes(output: str) -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow  # a pytest run under xdist, in a subprocess
 def test_examples_are_items_with_file_line_ids_under_xdist(tmp_path):
     shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
     result = _run_pytest(tmp_path, "-n", "2", "--dist", "loadgroup")

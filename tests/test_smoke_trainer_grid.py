@@ -338,6 +338,7 @@ DDP_CASES = [
 ]
 
 
+@pytest.mark.slow  # the grid again, in two real processes
 def test_two_processes_match_the_library(tmp_path):
     """World size 2 on CPU (torchrun + gloo): accelerate's even sharding of batches."""
     import json

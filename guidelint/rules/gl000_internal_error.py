@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 
@@ -14,7 +15,7 @@ class InternalError(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine, never run as a check
 
-    def from_exception(self, file, rule_code: str, error: BaseException) -> Finding:
+    def from_exception(self, file: SourceFile, rule_code: str, error: BaseException) -> Finding:
         detail = f"{type(error).__name__}: {error}".strip()
         return self.finding(
             file, Span(0, 0), f"rule {rule_code} failed on this file ({detail}); please report it"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
+from guidelint.suppress import Suppression
 
 
 class UnusedSuppression(Rule):
@@ -13,7 +15,9 @@ class UnusedSuppression(Rule):
     severity = Severity.WARNING
     file_kinds = frozenset()  # produced by the engine after suppressions are applied
 
-    def from_suppression(self, file, suppression, codes: list[str]) -> Finding:
+    def from_suppression(
+        self, file: SourceFile, suppression: Suppression, codes: list[str]
+    ) -> Finding:
         what = ", ".join(codes) if codes else "any rule"
         return self.finding(
             file, suppression.span, f"suppression of {what} suppresses nothing; remove it"

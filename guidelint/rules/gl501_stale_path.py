@@ -15,12 +15,15 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pathspec
 
 from guidelint.findings import Finding, Severity
+from guidelint.markdown import CodeSpan
+from guidelint.project import Project
 from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
@@ -78,13 +81,13 @@ class StalePath(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)
         for span in file.markdown.code_spans:
             path = candidate_path(span.content)
-            if path is None or _explained(path, explained.get(id(span.block), ())):
+            if path is None or _explained(path, explained.get(id(span.block), set())):
                 continue
             if path.startswith(("./", "../")):
                 bases = [doc_dir]  # relative to this document, as in a Markdown link
@@ -103,7 +106,7 @@ class StalePath(Rule):
             )
 
     @staticmethod
-    def _anchored(path: str, bases: list[str], project) -> bool:
+    def _anchored(path: str, bases: list[str], project: Project) -> bool:
         """Is this path meant as one in this repository (not an example elsewhere)?"""
         segments = [s for s in path.split("/") if s not in ("", ".")]
         lead = []
@@ -115,7 +118,7 @@ class StalePath(Rule):
         return any(project.exists(_join(base, first)) for base in bases)
 
 
-def _explained_names(code_spans) -> dict[int, set[str]]:
+def _explained_names(code_spans: list[CodeSpan]) -> dict[int, set[str]]:
     """Per paragraph, the code spans that are single names: "where `xx` is the code"."""
     names: dict[int, set[str]] = {}
     for span in code_spans:
@@ -125,13 +128,13 @@ def _explained_names(code_spans) -> dict[int, set[str]]:
     return names
 
 
-def _explained(path: str, names) -> bool:
+def _explained(path: str, names: set[str]) -> bool:
     """A last segment the same paragraph names on its own is a variable to fill in."""
     segments = [s for s in path.split("/") if s not in ("", ".", "..")]
     return len(segments) > 1 and segments[-1] in names
 
 
-def _ignored_matcher(project):
+def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     """Paths never reported: `[tool.guidelint.paths] ignore`, and what the root
     .gitignore ignores (outputs written at run time, caches, scratch folders)."""
     patterns = list(project.config.paths.ignore)
@@ -148,7 +151,7 @@ def _ignored_matcher(project):
     return ignored
 
 
-def _known_file_type(path: str, project) -> bool:
+def _known_file_type(path: str, project: Project) -> bool:
     """`config/routes.rb` in a repository without Ruby is about someone else's app."""
     name = posixpath.basename(path.rstrip("/"))
     _, ext = posixpath.splitext(name)
@@ -158,15 +161,15 @@ def _known_file_type(path: str, project) -> bool:
     return ext.lower() in extensions
 
 
-def _extensions(project) -> set[str]:
-    return {posixpath.splitext(rel)[1].lower() for rel in project_file_listing(project)}
+def _extensions(project: Project) -> set[str]:
+    return {posixpath.splitext(rel)[1].lower() for rel in project.files()}
 
 
 def _join(base: str, path: str) -> str:
     return posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
 
 
-def _hint(path: str, project) -> str:
+def _hint(path: str, project: Project) -> str:
     """Did-you-mean: a project file with the same name, else a close name in the same folder."""
     by_name, by_folder = project.memo("GL501.file_index", lambda: _file_index(project))
     name = posixpath.basename(path.rstrip("/"))
@@ -184,15 +187,10 @@ def _hint(path: str, project) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
-def project_file_listing(project) -> list[str]:
-    """The project's files (git-aware), listed once per run."""
-    return project.files()
-
-
-def _file_index(project) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def _file_index(project: Project) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     by_name: dict[str, list[str]] = {}
     by_folder: dict[str, list[str]] = {}
-    for rel in project_file_listing(project):
+    for rel in project.files():
         folder, name = posixpath.split(rel)
         by_name.setdefault(name, []).append(rel)
         by_folder.setdefault(folder, []).append(rel)
