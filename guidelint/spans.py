@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -13,14 +14,24 @@ class Position:
     column: int  # 1-based, in characters
 
 
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+
 class LineIndex:
-    """Maps character offsets of a text to 1-based (line, column) and back."""
+    """Maps character offsets of a text to 1-based (line, column) and back.
+
+    A line ends at `\r\n`, `\n` or a lone `\r`, as CommonMark (and Python's universal
+    newlines) have it: markdown-it's line numbers and ours must never disagree.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Each line starts one past the previous line's end (all in C: this runs per file).
-        lengths = map(len, text.split("\n")[:-1])
-        self.line_starts = list(accumulate(map((1).__add__, lengths), initial=0))
+        if "\r" not in text:
+            # Each line starts one past the previous line's end (all in C: runs per file).
+            lengths = map(len, text.split("\n")[:-1])
+            self.line_starts = list(accumulate(map((1).__add__, lengths), initial=0))
+        else:
+            self.line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
 
     @property
     def line_count(self) -> int:
@@ -41,8 +52,10 @@ class LineIndex:
         if line < 1 or line > len(self.line_starts):
             return ""
         start = self.line_starts[line - 1]
-        end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.text)
-        return self.text[start:end].rstrip("\r")
+        if line == len(self.line_starts):
+            return self.text[start:]
+        end = self.line_starts[line]
+        return self.text[start : end - (2 if self.text.startswith("\r\n", max(0, end - 2)) else 1)]
 
     def line_end(self, line: int) -> int:
         """Offset just past the last character of a line (before its line ending)."""

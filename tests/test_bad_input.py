@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
 from guidelint.reporters import FORMATS, Report, renderer
 from guidelint.sources import SourceFile
+from guidelint.spans import LineIndex
 from tests.conftest import run_cli
 
 STALE = "Run `scripts/gone.py`.\n"
@@ -81,6 +83,10 @@ markdown_pieces = st.sampled_from(
         "**",
         "\n",
         "\r\n",
+        "\r",  # a lone CR ends a line in CommonMark
+        "\ufeff",  # a BOM inside the text, not only at its start
+        "\x00",  # markdown-it replaces NUL with U+FFFD: offsets must not shift
+        "`x``",
         "\t",
         "scripts/",
         "gone.py",
@@ -118,3 +124,22 @@ def test_random_markdown_never_crashes_and_positions_stay_in_file(tmp_path, piec
     report = Report(findings=findings, root=tmp_path, files_checked=1)
     for fmt in FORMATS:
         renderer(fmt)(report)
+
+
+def test_bom_inside_and_a_lone_cr_crash_no_rule(make_project):
+    # The 26 bytes that made seven rules raise "span end before start" (issue #14).
+    root = make_project({"docs/a.md": b"`x``\xef\xbb\xbf``x`d`x``\r`"})
+    result = run_cli("check", "--no-cache", cwd=root)
+    assert "GL000" not in result.stdout, result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@given(st.lists(st.sampled_from(["a", "bc", "\n", "\r", "\r\n", "\ufeff", ""]), max_size=40))
+def test_line_index_breaks_lines_as_commonmark_does(pieces):
+    text = "".join(pieces)
+    lines = LineIndex(text)
+    expected = re.split(r"\r\n|\r|\n", text)
+    assert [lines.line_text(n) for n in range(1, lines.line_count + 1)] == expected
+    for offset in range(len(text) + 1):
+        position = lines.position(offset)
+        assert lines.offset(position.line, position.column) == offset

@@ -73,9 +73,12 @@ def test_every_code_span_and_link_gets_a_span_that_covers_its_source(text):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab\n\r ")), max_size=60))
-def test_line_index_starts_every_line_after_a_newline(text):
-    expected = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
-    assert LineIndex(text).line_starts == expected
+def test_line_index_starts_every_line_after_a_line_break(text):
+    # CRLF, LF and a lone CR each end a line, as in CommonMark.
+    breaks = [
+        i for i, c in enumerate(text) if c == "\n" or (c == "\r" and text[i + 1 : i + 2] != "\n")
+    ]
+    assert LineIndex(text).line_starts == [0] + [i + 1 for i in breaks]
 
 
 PATTERNS = [
