@@ -4,7 +4,8 @@ A file's findings are stored under a key made of its path and the hash of its by
 inside a cache file named by a *context* digest that covers everything else that
 can change findings:
 
-- guidelint itself: version, the hash of its own source, Python and markdown-it-py;
+- guidelint itself: version, the hash of its own source, Python and markdown-it-py,
+  and which optional packages (libcst, mcp, ruff, torch, ...) are installed;
 - the configuration, the selected rules and `--live`;
 - the project: the names of all files git lists (GL501's view of the tree), the
   contents of those that are not Markdown (settings, snapshots, scripts; size and
@@ -13,10 +14,11 @@ can change findings:
 
 Reads a rule makes through `Project.exists()` / `Project.read()` (a referenced
 path, the gotchas index) are recorded during a run (rules see a `RecordingProject`)
-and stored with the cache file;
-a later run re-checks those answers first and drops the cached results when one
-has changed. Writes are atomic, and a cache file that cannot be read, parsed or
-understood is ignored: the cache can make a run faster, never wrong or broken.
+and stored with the cache file; a later run re-checks those answers first and drops
+the cached results when one has changed. A file whose results hold a GL000 (a rule
+crashed) is never stored. Writes are atomic, and a cache file that cannot be read,
+parsed or understood is ignored: the cache can make a run faster, never wrong or
+broken.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> s
         "code": _code_digest(),
         "python": sys.version,
         "markdown-it-py": markdown_it.__version__,
+        "optional": optional_packages(),
         "config": project.config.model_dump(mode="json"),
         "rules": sorted(rule.code for rule in rules),
         "live": project.live,
@@ -93,6 +96,29 @@ def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> s
         "declared": {rel: _file_digest(root / rel, max_size) for rel in declared},
     }
     return _sha(json.dumps(state, sort_keys=True, default=str).encode())
+
+
+# Packages whose presence changes findings (a rule that needs libcst reports GL000
+# without it; GL402 needs ruff): a cache made in another environment must not apply.
+OPTIONAL_PACKAGES = ("libcst", "mcp", "ruff", "torch", "diffusers", "transformers")
+
+
+def optional_packages() -> dict[str, str | None]:
+    """Installed version of each optional package (None: absent); no import needed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found: dict[str, str | None] = {}
+    for name in OPTIONAL_PACKAGES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def cacheable(findings: list[Finding]) -> bool:
+    """A rule that crashed (GL000) may work next time: never replay its crash."""
+    return not any(f.code == "GL000" for f in findings)
 
 
 def entry_key(rel: str, data: bytes) -> str:

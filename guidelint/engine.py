@@ -16,7 +16,7 @@ from typing import Any
 
 import pathspec
 
-from guidelint.cache import RecordingProject, ResultCache, entry_key, open_cache
+from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
 from guidelint.config import Config, ConfigError, table_name
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -151,7 +151,8 @@ class Engine:
         findings = cache.get(key)
         if findings is None:
             findings = self._check_bytes(path, rel, data)
-            cache.put(key, findings)
+            if cacheable(findings):
+                cache.put(key, findings)
         return findings
 
     def _check_bytes(self, path: Path, rel: str, data: bytes) -> list[Finding]:

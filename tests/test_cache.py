@@ -129,6 +129,35 @@ def test_guidelint_version_is_part_of_the_key(project, monkeypatch):
     assert cache.hits == 0
 
 
+def test_another_environment_is_another_context(project, tmp_path_factory, monkeypatch):
+    # A cache written where libcst was missing (GL301 reported GL000) must not be
+    # replayed where it is installed, nor the other way round (issue #14).
+    check(project)
+    assert check(project)[1].hits == 2
+    site = tmp_path_factory.mktemp("site")
+    info = site / "libcst-0.0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: libcst\nVersion: 0.0.1\n")
+    monkeypatch.syspath_prepend(str(site))
+    assert cache_module.optional_packages()["libcst"] == "0.0.1"
+    assert check(project)[1].hits == 0
+
+
+def test_a_crashed_rule_is_never_replayed(project, monkeypatch):
+    from guidelint.rules.gl501_stale_path import StalePath
+
+    def crash(self, file, project):
+        raise RuntimeError("flaky")
+
+    monkeypatch.setattr(StalePath, "check", crash)
+    _, _, findings = check(project)
+    assert {f.code for f in findings} == {"GL000"}
+    monkeypatch.undo()
+    stale, cache, _ = check(project)
+    assert cache.hits == 0  # both files crashed: nothing was stored
+    assert stale == ["docs/guide.md:3 `scripts/missing.py` does not exist in this repository"]
+
+
 def test_declared_cache_inputs_are_hashed_into_the_key(project, monkeypatch):
     from guidelint.rules.gl501_stale_path import StalePath
 
