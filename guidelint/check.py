@@ -45,7 +45,7 @@ def run_check(options: CheckOptions) -> Report:
         config = config.model_copy(update=updates)
         project.config = config
 
-    rels = discover(project.root, config, options.paths)
+    rels = discover(project.root, config, options.paths, listing=project.files())
     if options.since:
         changed = changed_files(project.root, options.since)
         rels = [rel for rel in rels if rel in changed]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -64,7 +65,7 @@ def git_files(root: Path) -> list[str] | None:
     if result.returncode != 0:
         return None
     names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return sorted({n for n in names if n and os.path.isfile(os.path.join(root, n))})
+    return sorted({n for n in names if n})
 
 
 def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
@@ -84,8 +85,23 @@ def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
     return sorted(found)
 
 
-def project_files(root: Path, config: Config) -> list[str]:
-    """All candidate files of the project, relative to root (cached per call site)."""
+def project_files(root: Path, config: Config, skipped: list[str] | None = None) -> list[str]:
+    """All candidate files of the project, relative to root: regular files, and
+    symlinks that stay inside root. What is left out for a reason a person should
+    hear (a FIFO, a symlink leaving the repository) goes into `skipped`, one line each."""
+    listed = _listed_files(root, config)
+    kept = []
+    real_root = os.path.realpath(root)
+    for rel in listed:
+        reason = _not_checkable(root, real_root, rel)
+        if reason is None:
+            kept.append(rel)
+        elif reason and skipped is not None:
+            skipped.append(f"{_printable(rel)}: skipped: {reason}")
+    return kept
+
+
+def _listed_files(root: Path, config: Config) -> list[str]:
     if config.respect_gitignore:
         listed = git_files(root)
         if listed is not None:
@@ -97,26 +113,72 @@ def project_files(root: Path, config: Config) -> list[str]:
     return walk_files(root, _spec([f"{config.cache_dir}/"]))
 
 
-def discover(root: Path, config: Config, paths: list[Path] | None = None) -> list[str]:
+def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
+    """Why a listed path is not a file to read ("" when silently so), else None.
+
+    Reading a FIFO blocks forever; following a symlink out of the repository would
+    put a host file's contents (say /etc/shadow) into a report.
+    """
+    full = os.path.join(root, rel)
+    try:
+        mode = os.lstat(full).st_mode
+    except OSError:
+        return ""  # tracked but deleted, or gone since git listed it
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        target = os.path.realpath(full)
+        if os.path.commonpath([real_root, target]) != real_root:
+            return "a symlink to a path outside the repository (not followed)"
+        try:
+            mode = os.stat(target).st_mode
+        except OSError:
+            return ""  # a dangling link: nothing to read
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None if stat.S_ISREG(mode) else ""
+    return "not a regular file (a FIFO, socket or device)"
+
+
+def _printable(rel: str) -> str:
+    """A file name as one safe line: control characters and newlines escaped."""
+    if rel.isprintable():
+        return rel
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in rel)
+
+
+def discover(
+    root: Path,
+    config: Config,
+    paths: list[Path] | None = None,
+    listing: list[str] | None = None,
+) -> list[str]:
     """Files to check, relative to root, sorted.
 
     With no paths, the configured include globs select from the project. A file
     argument is always checked; a folder argument selects its Markdown files and
-    whatever the include globs select inside it.
+    whatever the include globs select inside it. `listing` is the project's file
+    list when the caller has it already (`Project.files()`).
     """
     included = matcher(_spec(config.include + config.extend_include))
     excluded = matcher(_spec(config.exclude))
-    candidates = project_files(root, config)
+    candidates = project_files(root, config) if listing is None else listing
     if not paths:
         return [f for f in candidates if included(f) and not excluded(f)]
 
     chosen: set[str] = set()
+    real_root = os.path.realpath(root)
     for path in paths:
-        absolute = path.resolve()
+        # The folder resolved, the name kept: a symlink argument is judged as a link.
+        absolute = path.parent.resolve() / path.name if path.name else path.resolve()
         try:
             rel = absolute.relative_to(root).as_posix()
         except ValueError:
             rel = None
+        if rel is not None and absolute.is_symlink():
+            if _not_checkable(root, real_root, rel):
+                continue  # leaves the repository, or is a FIFO, socket or device
+            absolute = absolute.resolve()
+            rel = absolute.relative_to(root).as_posix()
         if absolute.is_file():
             chosen.add(rel if rel is not None else absolute.as_posix())
             continue
@@ -136,18 +198,25 @@ def discover(root: Path, config: Config, paths: list[Path] | None = None) -> lis
 
 
 def changed_files(root: Path, rev: str) -> set[str]:
-    """Files changed since `rev` (committed, staged, unstaged or untracked)."""
+    """Files changed since `rev` (committed, staged, unstaged or untracked).
+
+    `rev` is checked to name a commit before it reaches `git diff`, and never as an
+    option: `--since=--output=/tmp/f` would otherwise have git write that file.
+    """
 
     def git(*args: str) -> list[str]:
-        result = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
-        )
+        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
         if result.returncode != 0:
-            raise ConfigError(f"--since {rev}: {_git_error(result.stderr)}")
-        return [line for line in result.stdout.splitlines() if line]
+            stderr = result.stderr.decode("utf-8", "replace")
+            raise ConfigError(f"--since {rev}: {_git_error(stderr)}")
+        names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
+        return [name for name in names if name]
 
-    diff = git("diff", "--name-only", "--relative", rev)
-    untracked = git("ls-files", "--others", "--exclude-standard")
+    if rev.startswith("-"):
+        raise ConfigError(f"--since {rev}: not a revision (it starts with '-')")
+    git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    diff = git("diff", "-z", "--name-only", "--relative", rev, "--")
+    untracked = git("ls-files", "-z", "--others", "--exclude-standard")
     return set(diff) | set(untracked)
 
 

@@ -76,20 +76,38 @@ class Project:
         """Every candidate file of the project (git's listing, else a walk), once per run."""
         lookups = self._lookups
         if lookups.listing is None:
-            lookups.listing = project_files(self.root, self.config)
+            skipped: list[str] = []
+            lookups.listing = project_files(self.root, self.config, skipped)
+            for note in skipped:
+                self.warn(note)
         return lookups.listing
 
     def exists(self, path: str) -> bool:
-        """Whether a path (relative to the root, or absolute) exists."""
+        """Whether a path (relative to the root, or absolute) exists inside the project.
+
+        A path that leads outside the root (`../../etc/shadow`, or through a symlink)
+        is never looked up: the answer is False, so no report tells what the host holds.
+        """
         known = self._lookups.exists.get(path)
         if known is None:
-            known = os.path.exists(os.path.join(self.root, path))
+            full = os.path.join(self.root, path)
+            known = self.contains(full) and os.path.exists(full)
             self._lookups.exists[path] = known
         return known
+
+    def contains(self, path: str | Path) -> bool:
+        """Whether a path, symlinks resolved, lies inside the project's root."""
+        real_root = self._lookups.real_root
+        if real_root is None:
+            real_root = self._lookups.real_root = os.path.realpath(self.root)
+        target = os.path.realpath(path)
+        return os.path.commonpath([real_root, target]) == real_root
 
     def read(self, rel: str) -> SourceFile | None:
         """Another file of the project (cached), or None when it cannot be read."""
         files = self._lookups.files
+        if rel not in files and not self.contains(os.path.join(self.root, rel)):
+            files[rel] = None
         if rel not in files:
             try:
                 files[rel] = load(self.root / rel, rel, self.config.max_file_size)
@@ -126,6 +144,7 @@ class _Lookups:
     exists: dict[str, bool] = field(default_factory=dict)
     files: dict[str, SourceFile | None] = field(default_factory=dict)
     listing: list[str] | None = None
+    real_root: str | None = None
     memo: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 

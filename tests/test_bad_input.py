@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -143,3 +145,50 @@ def test_line_index_breaks_lines_as_commonmark_does(pieces):
     for offset in range(len(text) + 1):
         position = lines.position(offset)
         assert lines.offset(position.line, position.column) == offset
+
+
+def test_a_symlink_out_of_the_repository_is_not_followed(make_project, tmp_path_factory):
+    secret = tmp_path_factory.mktemp("host") / "shadow"
+    secret.write_text("root:SECRET-HASH:19000:0:99999:7:::\n")
+    root = make_project(
+        {"docs/a.md": "# A\n"}, config='include = ["docs/**/*.md", ".claude/*.json"]'
+    )
+    (root / ".claude").mkdir()
+    (root / ".claude/settings.json").symlink_to(secret)
+    (root / "docs/linked.md").symlink_to(secret)
+    for args in ([], ["docs/linked.md"]):
+        result = run_cli("check", "--no-cache", *args, cwd=root)
+        assert "SECRET" not in result.stdout + result.stderr
+        assert result.returncode == 0, result.stdout + result.stderr
+    result = run_cli("check", "--no-cache", cwd=root)
+    assert "docs/linked.md: skipped: a symlink to a path outside the repository" in result.stderr
+
+
+def test_a_path_outside_the_root_is_never_looked_up(make_project, tmp_path_factory):
+    # GL501 must not tell which host files exist: both answers are the same (silence).
+    root = make_project(
+        {"docs/a.md": "See `../../../../../../etc/passwd` and `../../../../../../etc/passwdx`.\n"}
+    )
+    result = run_cli("check", "--no-cache", "--select", "GL501", cwd=root)
+    assert "passwd" not in result.stdout
+    project = Project(root, Config())
+    assert not project.exists("../../../../../../etc/passwd")
+    assert project.read("../../../../../../etc/passwd") is None
+
+
+def test_a_fifo_is_skipped_with_one_line(make_project):
+    root = make_project({"docs/a.md": "# A\n"}, config="respect-gitignore = false")
+    os.mkfifo(root / "docs/x.md")
+    result = run_cli("check", "--no-cache", cwd=root)  # run_cli has a timeout: a hang fails
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "docs/x.md: skipped: not a regular file (a FIFO, socket or device)" in result.stderr
+
+
+def test_since_never_passes_a_revision_as_an_option(make_project, tmp_path_factory):
+    root = make_project({"docs/a.md": "# A\n"})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    target = tmp_path_factory.mktemp("out") / "written-by-git"
+    result = run_cli("check", f"--since=--output={target}", cwd=root)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "not a revision" in result.stderr
+    assert not target.exists()
