@@ -18,7 +18,7 @@ from typing import Literal
 
 from guidelint.spans import Span
 
-SUPPRESSION_VERBS = ("disable-next-line", "disable-file", "disable", "enable")
+SUPPRESSION_VERBS = ("disable-next-line", "disable-line", "disable-file", "disable", "enable")
 GOTCHAS_KEYS = ("row-cap",)
 
 Owner = Literal["suppression", "gotchas", "example"]

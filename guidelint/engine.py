@@ -17,6 +17,7 @@ from typing import Any
 import pathspec
 
 from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
+from guidelint.comments import Token
 from guidelint.config import Config, ConfigError, table_name
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -25,7 +26,7 @@ from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
-from guidelint.suppress import Suppression, suppressions_for
+from guidelint.suppress import DirectiveProblem, Suppression, Suppressions, suppressions_for
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -198,13 +199,46 @@ class Engine:
         try:
             suppressions = suppressions_for(file)
         except Exception:  # a malformed directive never costs the real findings
-            suppressions = []
-        if not suppressions:
+            suppressions = Suppressions()
+        if not suppressions.found and not suppressions.problems:
             return findings
-        kept = [f for f in findings if not _suppressed(f, suppressions)]
+        problems = [*suppressions.problems]
+        for sup in suppressions.found:
+            sup.codes = self._resolve_codes(sup.written, problems)
+        kept = [f for f in findings if not _suppressed(f, suppressions.found)]
         if self.selection.enabled_for(UnusedSuppression.code, file.rel):
-            kept.extend(self._unused(file, suppressions, ran))
+            kept.extend(self._unused(file, suppressions.found, ran))
+            gl002 = self._unused_suppression
+            kept.extend(gl002.from_problem(file, p.span, p.message) for p in problems)
         return kept
+
+    def _resolve_codes(
+        self, written: tuple[Token, ...], problems: list[DirectiveProblem]
+    ) -> frozenset[str] | None:
+        """Codes, prefixes and rule names as written -> codes; None: every rule.
+
+        A code that names no rule covers nothing (`GL5O1` must not hide all of GL5)
+        and is a problem with a did-you-mean.
+        """
+        if not written:
+            return None
+        # Every rule the registry has, and any this engine was given besides.
+        rules = {**all_rules(), **{rule.code: type(rule) for rule in self.rules}}
+        by_name = {rule.name: code for code, rule in rules.items()}
+        codes = set()
+        for token in written:
+            upper = token.key.upper()
+            if upper == "ALL" or any(code.startswith(upper) for code in rules):
+                codes.add(upper if upper != "ALL" else "GL")
+            elif token.key in by_name:
+                codes.add(by_name[token.key])
+            else:
+                known = [*rules, *by_name]
+                hint = difflib.get_close_matches(token.key, known, n=1, cutoff=0.6)
+                suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+                message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
+                problems.append(DirectiveProblem(token.span, message))
+        return frozenset(codes)
 
     def _unused(
         self, file: SourceFile, suppressions: list[Suppression], ran: set[str]

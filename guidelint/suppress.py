@@ -1,33 +1,41 @@
-"""Inline suppressions, and the directives that suppressed nothing (GL002).
+"""Inline suppressions, read strictly: what each directive covers, and what is wrong with it.
 
 Markdown:  <!-- guidelint: disable-next-line GL101 -->
+           <!-- guidelint: disable-line GL101 -->   (on the line it covers)
            <!-- guidelint: disable GL101 --> ... <!-- guidelint: enable GL101 -->
            <!-- guidelint: disable-file GL101 -->
 Python:    x = 1  # guidelint: ignore[GL301]
-With no codes a directive covers every rule.
+With no codes a directive covers every rule. Codes are rule codes, prefixes (`GL5`)
+or rule names (`stale-path`); the engine resolves them against the registry (this
+module knows no rule) and reports what does not resolve as GL002.
 """
 
 from __future__ import annotations
 
+import difflib
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
-from guidelint.comments import parse_directive
+from guidelint.comments import SUPPRESSION_VERBS, Token, parse_directive
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 PY_DIRECTIVE = re.compile(r"#\s*guidelint:\s*ignore(?:\[([^\]]*)\])?")
-CODE = re.compile(r"[A-Za-z]+[0-9]*")
+_CODE_SEPARATORS = re.compile(r"[^\s,]+")
+# Words that start a suppression in other linters' spelling: a typo of ours, not
+# an example's setting (those are GL403's to report).
+_SUPPRESSION_LIKE = ("disable", "enable", "ignore", "noqa")
 
 
 @dataclass
 class Suppression:
-    codes: frozenset[str] | None  # None: every code
+    written: tuple[Token, ...]  # the codes as written, each with its span; () = every rule
     first_line: int
     last_line: int
     span: Span  # the directive itself, where GL002 points
+    codes: frozenset[str] | None = None  # resolved by the engine; None: every code
     used: set[str] = field(default_factory=set)
 
     def covers(self, code: str, line: int) -> bool:
@@ -36,38 +44,74 @@ class Suppression:
         return self.codes is None or any(code.startswith(c) for c in self.codes)
 
 
-def _codes(text: str) -> frozenset[str] | None:
-    found = [c.upper() for c in CODE.findall(text.replace(",", " "))]
-    return frozenset(found) or None
+@dataclass(frozen=True)
+class DirectiveProblem:
+    """A `guidelint:` comment meant as a suppression that is not one."""
+
+    span: Span
+    message: str
 
 
-def markdown_suppressions(file: SourceFile) -> list[Suppression]:
-    doc = file.markdown
+@dataclass
+class Suppressions:
+    found: list[Suppression] = field(default_factory=list)
+    problems: list[DirectiveProblem] = field(default_factory=list)
+
+
+def _code_tokens(text: str, offset: int) -> tuple[Token, ...]:
+    """`GL101, stale-path GL5` -> one token per code, spans in the file."""
+    return tuple(
+        Token(m.group(0), None, Span(offset + m.start(), offset + m.end()))
+        for m in _CODE_SEPARATORS.finditer(text)
+    )
+
+
+def markdown_suppressions(file: SourceFile) -> Suppressions:
+    result = Suppressions()
     last_line = file.lines.line_count
-    result: list[Suppression] = []
-    open_ranges: dict[frozenset[str] | None, Suppression] = {}
-    for comment in doc.html_comments:
+    open_ranges: dict[tuple[str, ...], Suppression] = {}
+    for comment in file.markdown.html_comments:
         raw = file.text[comment.span.start : comment.span.end]
         directive = parse_directive(raw, comment.span.start)
-        if directive is None or directive.owner != "suppression":
+        if directive is None or not directive.tokens:
+            continue
+        if directive.owner != "suppression":
+            problem = _unknown_verb(directive.tokens[0])
+            if problem is not None:
+                result.problems.append(problem)
             continue
         verb = directive.verb
-        codes = _codes(" ".join(token.key for token in directive.rest()))
+        rest = directive.rest()
+        start = rest[0].span.start if rest else directive.tokens[0].span.end
+        written = _code_tokens(file.text[start : rest[-1].span.end], start) if rest else ()
+        key = tuple(sorted(t.key.upper() for t in written))
         if verb == "disable-next-line":
             target = _next_nonblank_line(file, comment.end_line + 1)
-            result.append(Suppression(codes, target, target, comment.span))
+            result.found.append(Suppression(written, target, target, comment.span))
+        elif verb == "disable-line":
+            result.found.append(Suppression(written, comment.line, comment.line, comment.span))
         elif verb == "disable-file":
-            result.append(Suppression(codes, 1, last_line, comment.span))
+            result.found.append(Suppression(written, 1, last_line, comment.span))
         elif verb == "disable":
-            sup = Suppression(codes, comment.end_line, last_line, comment.span)
-            open_ranges[codes] = sup
-            result.append(sup)
+            sup = Suppression(written, comment.end_line, last_line, comment.span)
+            open_ranges[key] = sup
+            result.found.append(sup)
         elif verb == "enable":
-            for key, sup in list(open_ranges.items()):
-                if codes is None or key == codes or (key and codes and key <= codes):
+            for opened, sup in list(open_ranges.items()):
+                if not key or opened == key or (opened and set(opened) <= set(key)):
                     sup.last_line = comment.line
-                    del open_ranges[key]
+                    del open_ranges[opened]
     return result
+
+
+def _unknown_verb(token: Token) -> DirectiveProblem | None:
+    """A misspelled suppression verb (`disable-lines`), else None (another pillar's)."""
+    close = difflib.get_close_matches(token.key, SUPPRESSION_VERBS, n=1, cutoff=0.7)
+    if not close and not token.key.lower().startswith(_SUPPRESSION_LIKE):
+        return None
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    message = f"unknown suppression directive '{token.key}'{hint}; it suppresses nothing"
+    return DirectiveProblem(token.span, message)
 
 
 def _next_nonblank_line(file: SourceFile, line: int) -> int:
@@ -77,10 +121,10 @@ def _next_nonblank_line(file: SourceFile, line: int) -> int:
     return line
 
 
-def python_suppressions(file: SourceFile) -> list[Suppression]:
+def python_suppressions(file: SourceFile) -> Suppressions:
+    result = Suppressions()
     if "guidelint:" not in file.text:
-        return []
-    result = []
+        return result
     try:
         for tok in tokenize.generate_tokens(io.StringIO(file.text).readline):
             if tok.type != tokenize.COMMENT:
@@ -89,16 +133,18 @@ def python_suppressions(file: SourceFile) -> list[Suppression]:
             if match:
                 line, col = tok.start
                 start = file.lines.offset(line, col + 1)
-                codes = _codes(match.group(1) or "")
-                result.append(Suppression(codes, line, line, Span(start, start + len(tok.string))))
+                codes_at = start + match.start(1) if match.group(1) is not None else start
+                written = _code_tokens(match.group(1) or "", codes_at)
+                span = Span(start, start + len(tok.string))
+                result.found.append(Suppression(written, line, line, span))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         pass  # unparsable Python gets no suppressions; its own rules report it
     return result
 
 
-def suppressions_for(file: SourceFile) -> list[Suppression]:
+def suppressions_for(file: SourceFile) -> Suppressions:
     if file.kind == "markdown":
         return markdown_suppressions(file)
     if file.kind == "python":
         return python_suppressions(file)
-    return []
+    return Suppressions()

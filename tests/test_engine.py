@@ -6,6 +6,8 @@ import dataclasses
 import os
 import stat
 
+import pytest
+
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection, select_codes
 from guidelint.findings import Edit, Fix, Severity
@@ -142,3 +144,40 @@ def test_overlapping_edits_apply_one_per_pass():
     fixes = [Fix((Edit(0, 3, "X"),)), Fix((Edit(2, 4, "Y"),)), Fix((Edit(5, 5, "!"),))]
     text, applied = apply_edits("abcdefg", fixes)
     assert (text, applied) == ("Xde!fg", 2)
+
+
+@pytest.mark.parametrize(
+    ("directive", "reported"),
+    [
+        # A misspelled code covers nothing: GL5O1 (letter O) must not hide all of GL5.
+        ("<!-- guidelint: disable-next-line GL5O1 -->", ["GL002 3", "GL501 4"]),
+        # ESLint's and markdownlint's spelling, on the line it covers.
+        ("Run `scripts/gone.py`. <!-- guidelint: disable-line GL501 -->", []),
+        # A rule name works like its code.
+        ("<!-- guidelint: disable-next-line stale-path -->", []),
+        # A misspelled verb is reported, and suppresses nothing.
+        ("<!-- guidelint: disable-nextline GL501 -->", ["GL002 3", "GL501 4"]),
+    ],
+)
+def test_suppressions_are_read_strictly(make_project, directive, reported):
+    line_4 = "" if "disable-line" in directive else "Run `scripts/gone.py`.\n"
+    root = make_project({"docs/a.md": f"# A\n\n{directive}\n{line_4}", "scripts/real.py": ""})
+    findings = engine_for(root).check_file("docs/a.md")
+    assert [f"{f.code} {f.line}" for f in findings] == reported, [f.message for f in findings]
+
+
+def test_misspellings_get_a_did_you_mean(make_project):
+    root = make_project(
+        {
+            "docs/a.md": "<!-- guidelint: disable-nextline GL5O1 -->\nRun `scripts/gone.py`.\n",
+            "scripts/real.py": "",
+        }
+    )
+    messages = [f.message for f in engine_for(root).check_file("docs/a.md") if f.code == "GL002"]
+    assert messages == [
+        "unknown suppression directive 'disable-nextline' (did you mean 'disable-next-line'?); "
+        "it suppresses nothing"
+    ]
+    (root / "docs/a.md").write_text("<!-- guidelint: disable-file GL5O1 -->\n")
+    [message] = [f.message for f in engine_for(root).check_file("docs/a.md")]
+    assert message == "unknown rule code 'GL5O1' (did you mean 'GL501'?); it suppresses nothing"

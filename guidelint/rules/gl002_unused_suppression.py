@@ -5,6 +5,7 @@ from __future__ import annotations
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
 from guidelint.sources import SourceFile
+from guidelint.spans import Span
 from guidelint.suppress import Suppression
 
 
@@ -22,3 +23,7 @@ class UnusedSuppression(Rule):
         return self.finding(
             file, suppression.span, f"suppression of {what} suppresses nothing; remove it"
         )
+
+    def from_problem(self, file: SourceFile, span: Span, message: str) -> Finding:
+        """A directive that cannot suppress anything: a misspelled verb or rule code."""
+        return self.finding(file, span, message)
