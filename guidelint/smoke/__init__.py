@@ -5,7 +5,6 @@ before they import torch, and `guidelint check` may import it too.
 """
 
 from guidelint.smoke.arithmetic import batches_per_epoch, simulate, updates_per_epoch
-from guidelint.smoke.dial import DialRequest, DialResult, solve_dial
 from guidelint.smoke.disk import (
     assert_checkpoints,
     checkpoint_dirs,
@@ -23,6 +22,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, DialResult, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 

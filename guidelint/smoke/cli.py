@@ -14,7 +14,6 @@ from pydantic import ValidationError
 
 from guidelint.cli_base import fail
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, solve_dial
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
@@ -24,6 +23,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 MAX_TABLE = 100_000

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, row_groups, solve_dial
 from guidelint.smoke.driver_facts import CountKind, DriverFacts, Gate, Setting
 from guidelint.smoke.driver_values import Value, evaluate
 from guidelint.smoke.guard import shortfall
@@ -17,6 +16,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, row_groups, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 

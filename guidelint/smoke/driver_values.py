@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
-from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, _callee, setting_for_name
+from guidelint.smoke.cst_names import last_name
+from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 
-BINARY = {
+BINARY: dict[type[cst.BaseBinaryOp], Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
     cst.Subtract: operator.sub,
     cst.Multiply: operator.mul,
@@ -19,7 +22,7 @@ BINARY = {
     cst.Modulo: operator.mod,
     cst.Power: operator.pow,
 }
-CALLS = {
+CALLS: dict[str, Callable[..., Any]] = {
     "ceil": math.ceil,
     "floor": math.floor,
     "max": max,
@@ -100,7 +103,7 @@ def _binary(facts, node: cst.BinaryOperation, depth: int, line) -> Value:
 
 
 def _call(facts, node: cst.Call, depth: int, line) -> Value:
-    func = CALLS.get(_callee(node.func))
+    func = CALLS.get(last_name(node.func))
     if func is None or any(arg.keyword or arg.star for arg in node.args):
         return UNKNOWN
     args = [evaluate(facts, arg.value, depth + 1) for arg in node.args]
