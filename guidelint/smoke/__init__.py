@@ -15,7 +15,7 @@ from guidelint.smoke.guard import Dial, SmokeFloorError, require_floor
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
-    Outcome,
+    PlanOutcome,
     Plan,
     PlanResult,
     SavePolicy,
@@ -37,7 +37,7 @@ __all__ = [
     "DialResult",
     "FloorKind",
     "Geometry",
-    "Outcome",
+    "PlanOutcome",
     "Plan",
     "PlanResult",
     "SavePolicy",
