@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 WEAK_CUTOFF = 0.8
@@ -27,7 +29,7 @@ class UnknownBareTool(ToolRule):
     fixable = True
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
         from guidelint.tools.references import never_a_tool
         from guidelint.tools.resolve import markdown_references
@@ -37,7 +39,7 @@ class UnknownBareTool(ToolRule):
             return
         known = tools.all_tool_names()
         ignored = tools.non_tool_names()
-        references = markdown_references(file, tools, project)
+        references = markdown_references(file, tools)
         tool_document = any(ref.name in known for _, ref in references)
         for span, ref in references:
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):

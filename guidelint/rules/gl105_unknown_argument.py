@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -15,12 +17,12 @@ class UnknownArgument(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
-        for span, ref in markdown_references(file, tools, project):
+        for span, ref in markdown_references(file, tools):
             if ref.args is None:
                 continue
             tool = _tool_for(ref, tools)
@@ -59,10 +61,10 @@ class UnknownArgument(ToolRule):
 
 def _tool_for(ref, tools):
     """The one tool a call form names, or None when unknown or ambiguous."""
-    from guidelint.tools.resolve import Outcome, resolve_qualified
+    from guidelint.tools.resolve import ResolutionKind, resolve_qualified
 
     if ref.kind == "qualified":
         resolution = resolve_qualified(ref, tools)
-        return resolution.tool if resolution.outcome is Outcome.RESOLVED else None
+        return resolution.tool if resolution.kind is ResolutionKind.RESOLVED else None
     matches = tools.tools_named(ref.name)
     return matches[0] if len(matches) == 1 else None

@@ -6,6 +6,8 @@ import posixpath
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -20,11 +22,11 @@ class UnknownPermissionTool(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 
-    def applies_to(self, file, project) -> bool:
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         folder, name = posixpath.split(file.rel)
         return file.kind == "json" and name in SETTINGS_FILES and folder.endswith(".claude")
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.jsonpos import value_spans
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
