@@ -30,7 +30,9 @@ class UnknownTool(ToolRule):
         for tools, span, ref, resolution in self.qualified_with(
             ResolutionKind.UNKNOWN_TOOL, file, project
         ):
-            server = tools.server(ref.server).name
+            home = tools.server(ref.server or "")
+            assert home is not None  # an unknown tool is one of a known server
+            server = home.name
             fix = None
             if len(resolution.suggestions) == 1:  # only a single, clear candidate
                 best = qualified_token(server, resolution.suggestions[0])

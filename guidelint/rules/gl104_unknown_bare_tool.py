@@ -11,11 +11,17 @@ reported in any tool context with what replaced them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
+
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
+    from guidelint.tools.catalog import Catalog
+    from guidelint.tools.references import Reference
 
 WEAK_CUTOFF = 0.8
 PROSE_CUTOFF = 0.85
@@ -50,7 +56,14 @@ class UnknownBareTool(ToolRule):
             if finding is not None:
                 yield finding
 
-    def _judge(self, file, span, ref, tools, tool_document) -> Finding | None:
+    def _judge(
+        self,
+        file: SourceFile,
+        span: CodeSpan,
+        ref: Reference,
+        tools: Catalog,
+        tool_document: bool,
+    ) -> Finding | None:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.references import Context, context_strength
         from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator
+from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -75,7 +76,7 @@ class UnknownPermissionTool(ToolRule):
                 seen.setdefault(entry, kind)
 
 
-def _permissions(file) -> dict | None:
+def _permissions(file: SourceFile) -> dict[str, Any] | None:
     try:
         data = file.json
     except ValueError:

@@ -43,7 +43,7 @@ class StaleSnapshot(ToolRule):
             )
 
 
-def _server_key(file, name: str) -> Span:
+def _server_key(file: SourceFile, name: str) -> Span:
     from guidelint.tools.jsonpos import value_spans
 
     span = value_spans(file.text).get(("mcpServers", name, "#key"))

@@ -15,8 +15,8 @@ from guidelint.smoke.guard import Dial, SmokeFloorError, require_floor
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
-    PlanOutcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,

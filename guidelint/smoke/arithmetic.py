@@ -13,8 +13,8 @@ import math
 
 from guidelint.smoke.model import (
     Geometry,
-    PlanOutcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 from pydantic import ValidationError
@@ -225,7 +226,7 @@ def _plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> s
 
 def _ranges(table):
     """Consecutive n with the same result, as (first n, last n, result)."""
-    groups = []
+    groups: list[list[Any]] = []  # [first n, last n, result, key]
     for n, r in table:
         key = (r.outcome, r.steps, r.checkpoints_on_disk)
         if groups and groups[-1][3] == key:

@@ -105,10 +105,12 @@ def _first_line(err: Exception) -> str:
 def _search(facts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int) -> Verdict:
     geometry, save = _geometry(facts, batch), _save_policy(facts)
     request = DialRequest(floor=gate.floor, floor_kind=kind, cap=cap, geometry=geometry, save=save)
+    number = dial.value.value
+    assert isinstance(number, int | float)  # judged only when the dial is a constant
     schedule = (
-        Schedule(max_steps=int(dial.value.value))
+        Schedule(max_steps=int(number))
         if dial.key == "max_steps"
-        else Schedule(num_train_epochs=float(dial.value.value))
+        else Schedule(num_train_epochs=float(number))
     )
     failing, first = 0, None
     for rows, count in row_groups(request):
@@ -140,7 +142,9 @@ def _save_policy(facts: DriverFacts) -> SavePolicy:
     save_steps = _resolved(facts, "save_steps")
     limit = _resolved(facts, "save_total_limit")
     return SavePolicy(
-        strategy=SaveStrategy(strategy) if strategy in ("steps", "epoch", "no") else "steps",
+        strategy=SaveStrategy(strategy)
+        if strategy in ("steps", "epoch", "no")
+        else SaveStrategy.STEPS,
         save_steps=save_steps if isinstance(save_steps, int | float) and save_steps > 0 else 500,
         save_total_limit=limit if isinstance(limit, int) and limit > 0 else None,
     )

@@ -11,7 +11,7 @@ scanned.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pydantic import Field, model_validator
 
@@ -19,8 +19,8 @@ from guidelint.smoke.arithmetic import batches_per_epoch, simulate
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
-    PlanOutcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,
@@ -120,7 +120,7 @@ def row_groups(request: DialRequest) -> list[tuple[int, int]]:
     size = geometry.per_device_batch * geometry.world_size
     low = batches_per_epoch(request.min_rows, geometry)
     high = batches_per_epoch(request.cap, geometry)
-    values = range(low, high + 1)
+    values: Sequence[int] = range(low, high + 1)
     if len(values) > GROUP_LIMIT:
         values = [*values[: GROUP_LIMIT // 2], *values[-GROUP_LIMIT // 2 :]]
 

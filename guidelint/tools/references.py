@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -65,7 +66,9 @@ class Reference:
     token: str  # the text to rewrite for a fix (e.g. "mcp__lab__job_inspect")
 
 
-def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Reference | None:
+def parse_reference(
+    content: str, known_servers: AbstractSet[str] = frozenset()
+) -> Reference | None:
     """The reference a code span's text makes, before any catalog lookup."""
     text = content.strip()
     match = QUALIFIED.match(text)
@@ -82,7 +85,7 @@ def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Refe
     return None
 
 
-def split_qualified(rest: str, known_servers: set[str]) -> tuple[str, str]:
+def split_qualified(rest: str, known_servers: AbstractSet[str]) -> tuple[str, str]:
     """`lab__job_submit` -> ("lab", "job_submit"); prefers a split at a known server."""
     cuts = [m.start() for m in re.finditer("__", rest)]
     for cut in cuts:
