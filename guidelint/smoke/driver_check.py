@@ -66,7 +66,7 @@ def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
     return None
 
 
-def _resolved(facts: DriverFacts, key: str):
+def _resolved(facts: DriverFacts, key: str) -> object:
     # The smoke path first, then keywords and dict entries before named constants.
     settings = sorted(
         (s for s in facts.settings if s.key == key), key=lambda s: (not s.smoke, s.named)
@@ -102,7 +102,9 @@ def _first_line(err: Exception) -> str:
     return str(err).splitlines()[-1].strip() if str(err) else err.__class__.__name__
 
 
-def _search(facts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int) -> Verdict:
+def _search(
+    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int
+) -> Verdict:
     geometry, save = _geometry(facts, batch), _save_policy(facts)
     request = DialRequest(floor=gate.floor, floor_kind=kind, cap=cap, geometry=geometry, save=save)
     number = dial.value.value

@@ -10,9 +10,10 @@ anything counts checkpoint dirs on disk.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from guidelint.smoke.cst_names import called_name, code_of, last_name
 from guidelint.smoke.driver_facts import (
@@ -68,7 +69,7 @@ def read_driver(text: str) -> DriverFacts:
 
 
 class _Collector(cst.CSTVisitor):
-    def __init__(self, positions) -> None:
+    def __init__(self, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
         self.positions = positions
         self.facts = DriverFacts()
         self.smoke_depth = 0
@@ -261,7 +262,9 @@ def _count_kind(
     return None, False
 
 
-def _name_kind(facts, name: str, gate_text: str, depth: int):
+def _name_kind(
+    facts: DriverFacts, name: str, gate_text: str, depth: int
+) -> tuple[CountKind | None, bool]:
     values = facts.constants.get(name, [])
     if depth < 3:
         for value in values:

@@ -67,7 +67,7 @@ def evaluate(facts: DriverFacts, node: cst.BaseExpression, depth: int = 0) -> Va
     return UNKNOWN
 
 
-def _same(value: Value, new) -> Value:
+def _same(value: Value, new: object) -> Value:
     return Value(new, value.computed, value.literal_line, value.uses_cap)
 
 
@@ -90,7 +90,7 @@ def _name(facts: DriverFacts, name: str, depth: int) -> Value:
     )
 
 
-def _binary(facts, node: cst.BinaryOperation, depth: int, line) -> Value:
+def _binary(facts: DriverFacts, node: cst.BinaryOperation, depth: int, line: int | None) -> Value:
     func = BINARY.get(type(node.operator))
     left, right = evaluate(facts, node.left, depth + 1), evaluate(facts, node.right, depth + 1)
     if func is None or not _numbers(left, right):
@@ -102,7 +102,7 @@ def _binary(facts, node: cst.BinaryOperation, depth: int, line) -> Value:
     return Value(value, True, line or left.literal_line, left.uses_cap or right.uses_cap)
 
 
-def _call(facts, node: cst.Call, depth: int, line) -> Value:
+def _call(facts: DriverFacts, node: cst.Call, depth: int, line: int | None) -> Value:
     func = CALLS.get(last_name(node.func))
     if func is None or any(arg.keyword or arg.star for arg in node.args):
         return UNKNOWN
@@ -116,7 +116,7 @@ def _call(facts, node: cst.Call, depth: int, line) -> Value:
     return Value(value, True, line or args[0].literal_line, any(a.uses_cap for a in args))
 
 
-def _smoke_branch(facts, node: cst.IfExp, depth: int) -> Value:
+def _smoke_branch(facts: DriverFacts, node: cst.IfExp, depth: int) -> Value:
     """`1 if args.smoke else 3` is 1 on the smoke path; other conditions decide at run time."""
     test = facts.code(node.test)
     if not SMOKE_WORD.search(test):
