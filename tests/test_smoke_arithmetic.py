@@ -9,7 +9,7 @@ import pytest
 from guidelint.smoke import (
     FloorKind,
     Geometry,
-    Outcome,
+    PlanOutcome,
     Plan,
     SavePolicy,
     Schedule,
@@ -54,7 +54,7 @@ def naive(rows, effective, epochs):
 
 def test_incident_one_step_one_checkpoint():
     result = run(2, batch=4, accum=4, save_steps=1)
-    assert (result.outcome, result.steps, result.saved_steps) == (Outcome.OK, 1, (1,))
+    assert (result.outcome, result.steps, result.saved_steps) == (PlanOutcome.OK, 1, (1,))
 
 
 def test_partial_accumulation_group_is_stepped_per_epoch_not_carried():
@@ -123,16 +123,16 @@ def test_overwriting_a_stale_dir_warns():
 @pytest.mark.parametrize(
     ("kwargs", "outcome"),
     [
-        (dict(rows=3, batch=4, drop_last=True), Outcome.EMPTY_DATALOADER),
-        (dict(rows=0, batch=4), Outcome.EMPTY_DATALOADER),
+        (dict(rows=3, batch=4, drop_last=True), PlanOutcome.EMPTY_DATALOADER),
+        (dict(rows=0, batch=4), PlanOutcome.EMPTY_DATALOADER),
         (
             dict(rows=3, batch=4, drop_last=True, max_steps=5, strategy="epoch"),
-            Outcome.CHECKPOINT_0,
+            PlanOutcome.CHECKPOINT_0,
         ),
-        (dict(rows=3, batch=4, drop_last=True, max_steps=5), Outcome.NO_TRAINING),
-        (dict(rows=4, batch=2, iterable=True), Outcome.NEEDS_MAX_STEPS),
-        (dict(rows=2, batch=2, accum=4, iterable=True, max_steps=3), Outcome.NEVER_ENDS),
-        (dict(rows=4, batch=2, epochs=0), Outcome.NO_TRAINING),
+        (dict(rows=3, batch=4, drop_last=True, max_steps=5), PlanOutcome.NO_TRAINING),
+        (dict(rows=4, batch=2, iterable=True), PlanOutcome.NEEDS_MAX_STEPS),
+        (dict(rows=2, batch=2, accum=4, iterable=True, max_steps=3), PlanOutcome.NEVER_ENDS),
+        (dict(rows=4, batch=2, epochs=0), PlanOutcome.NO_TRAINING),
     ],
 )
 def test_failure_modes_are_named_outcomes(kwargs, outcome):

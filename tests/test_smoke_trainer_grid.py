@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from guidelint.smoke import Geometry, Outcome, Plan, SavePolicy, Schedule, simulate
+from guidelint.smoke import Geometry, PlanOutcome, Plan, SavePolicy, Schedule, simulate
 from guidelint.smoke.disk import checkpoint_dirs
 
 torch = pytest.importorskip("torch")
@@ -105,7 +105,7 @@ GRID = [
         drop_last=True,
         max_steps=5,
         strategy="epoch",
-        expect={"outcome": Outcome.CHECKPOINT_0, "disk": [0]},
+        expect={"outcome": PlanOutcome.CHECKPOINT_0, "disk": [0]},
     ),
     Case(
         "drop-last-empty-with-max-steps-step-save",
@@ -113,7 +113,7 @@ GRID = [
         batch=4,
         drop_last=True,
         max_steps=5,
-        expect={"outcome": Outcome.NO_TRAINING, "disk": []},
+        expect={"outcome": PlanOutcome.NO_TRAINING, "disk": []},
     ),
     Case("rotation", rows=20, batch=4, limit=2, expect={"disk": [4, 5]}),
     Case(
@@ -276,7 +276,7 @@ def test_trainer_matches_library(case, tmp_path):
     trainer = _trainer(case, output_dir)
     trainer.train()
     on_disk = list(checkpoint_dirs(output_dir))
-    assert predicted.outcome is case.expect.get("outcome", Outcome.OK)
+    assert predicted.outcome is case.expect.get("outcome", PlanOutcome.OK)
     assert trainer.state.global_step == predicted.steps
     assert on_disk == list(predicted.checkpoints_on_disk)
     if predicted.steps:
@@ -297,7 +297,7 @@ def test_trainer_matches_library(case, tmp_path):
 )
 def test_trainer_raises_where_library_says_it_cannot_start(case, tmp_path):
     predicted = simulate(case.plan())
-    assert predicted.outcome in (Outcome.EMPTY_DATALOADER, Outcome.NEEDS_MAX_STEPS)
+    assert predicted.outcome in (PlanOutcome.EMPTY_DATALOADER, PlanOutcome.NEEDS_MAX_STEPS)
     with pytest.raises(ValueError):
         _trainer(case, str(tmp_path / "out")).train()
     assert checkpoint_dirs(tmp_path / "out") == {}
@@ -305,7 +305,7 @@ def test_trainer_raises_where_library_says_it_cannot_start(case, tmp_path):
 
 def test_iterable_pass_shorter_than_accumulation_never_steps(tmp_path):
     case = Case("never-ends", rows=2, batch=2, accum=4, max_steps=3, iterable=True)
-    assert simulate(case.plan()).outcome is Outcome.NEVER_ENDS
+    assert simulate(case.plan()).outcome is PlanOutcome.NEVER_ENDS
     trainer = _trainer(case, str(tmp_path / "out"), callbacks=[StopAfterPasses(25)])
     trainer.train()
     # 25 full passes over the data and not one optimizer step: it would never reach 3.

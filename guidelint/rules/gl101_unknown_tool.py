@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -16,11 +18,21 @@ class UnknownTool(ToolRule):
     fixable = True
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.tools.resolve import did_you_mean, fix_note, qualified_token, rewrite_fix
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.tools.resolve import (
+            ResolutionKind,
+            did_you_mean,
+            fix_note,
+            qualified_token,
+            rewrite_fix,
+        )
 
-        for tools, span, ref, resolution in self.qualified_with("UNKNOWN_TOOL", file, project):
-            server = tools.server(ref.server).name
+        for tools, span, ref, resolution in self.qualified_with(
+            ResolutionKind.UNKNOWN_TOOL, file, project
+        ):
+            home = tools.server(ref.server or "")
+            assert home is not None  # an unknown tool is one of a known server
+            server = home.name
             fix = None
             if len(resolution.suggestions) == 1:  # only a single, clear candidate
                 best = qualified_token(server, resolution.suggestions[0])

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -16,13 +18,15 @@ class UnknownServer(ToolRule):
     fixable = True
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix
+        from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
 
         if not catalog(project).servers:  # no server declared: nothing to resolve against
             return
-        for tools, span, ref, resolution in self.qualified_with("UNKNOWN_SERVER", file, project):
+        for tools, span, ref, resolution in self.qualified_with(
+            ResolutionKind.UNKNOWN_SERVER, file, project
+        ):
             fix = None
             if len(resolution.suggestions) == 1:
                 best = resolution.suggestions[0]

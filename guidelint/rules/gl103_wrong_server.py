@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -16,10 +18,12 @@ class WrongServer(ToolRule):
     fixable = True
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.tools.resolve import fix_note, qualified_token, rewrite_fix
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.tools.resolve import ResolutionKind, fix_note, qualified_token, rewrite_fix
 
-        for _, span, ref, resolution in self.qualified_with("WRONG_SERVER", file, project):
+        for _, span, ref, resolution in self.qualified_with(
+            ResolutionKind.WRONG_SERVER, file, project
+        ):
             homes = [t.server for t in resolution.others]
             fix = None
             if len(homes) == 1:

@@ -11,9 +11,17 @@ reported in any tool context with what replaced them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
+
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
+    from guidelint.tools.catalog import Catalog
+    from guidelint.tools.references import Reference
 
 WEAK_CUTOFF = 0.8
 PROSE_CUTOFF = 0.85
@@ -27,7 +35,7 @@ class UnknownBareTool(ToolRule):
     fixable = True
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
         from guidelint.tools.references import never_a_tool
         from guidelint.tools.resolve import markdown_references
@@ -37,7 +45,7 @@ class UnknownBareTool(ToolRule):
             return
         known = tools.all_tool_names()
         ignored = tools.non_tool_names()
-        references = markdown_references(file, tools, project)
+        references = markdown_references(file, tools)
         tool_document = any(ref.name in known for _, ref in references)
         for span, ref in references:
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
@@ -48,7 +56,14 @@ class UnknownBareTool(ToolRule):
             if finding is not None:
                 yield finding
 
-    def _judge(self, file, span, ref, tools, tool_document) -> Finding | None:
+    def _judge(
+        self,
+        file: SourceFile,
+        span: CodeSpan,
+        ref: Reference,
+        tools: Catalog,
+        tool_document: bool,
+    ) -> Finding | None:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.references import Context, context_strength
         from guidelint.tools.resolve import did_you_mean, fix_note, rewrite_fix

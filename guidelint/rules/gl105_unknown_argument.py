@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
+
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
+    from guidelint.tools.catalog import Catalog, Tool
+    from guidelint.tools.references import CallArgs, Reference
 
 
 class UnknownArgument(ToolRule):
@@ -15,26 +23,28 @@ class UnknownArgument(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
-        for span, ref in markdown_references(file, tools, project):
+        for span, ref in markdown_references(file, tools):
             if ref.args is None:
                 continue
             tool = _tool_for(ref, tools)
             if tool is None or not tool.input_schema:
                 continue
-            yield from self._arguments(file, span, ref, tool)
+            yield from self._arguments(file, span, ref.args, tool)
 
-    def _arguments(self, file, span, ref, tool) -> Iterator[Finding]:
+    def _arguments(
+        self, file: SourceFile, span: CodeSpan, args: CallArgs, tool: Tool
+    ) -> Iterator[Finding]:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.resolve import did_you_mean
 
         properties = tool.properties
         if not tool.open_schema:
-            for name in ref.args.keywords:
+            for name in args.keywords:
                 if name not in properties:
                     hint = did_you_mean(close_names(name, properties, 1))
                     listed = ", ".join(f"`{p}`" for p in properties) or "none"
@@ -44,9 +54,9 @@ class UnknownArgument(ToolRule):
                         f"`{tool.name}` on `{tool.server}` has no argument `{name}`"
                         f"{hint or f' (it takes: {listed})'}",
                     )
-        if ref.args.open or ref.args.positional or not ref.args.keywords:
+        if args.open or args.positional or not args.keywords:
             return  # `f()`, `...`, *args, **kwargs, positional values: not a complete call
-        missing = [r for r in tool.required if r not in ref.args.keywords]
+        missing = [r for r in tool.required if r not in args.keywords]
         if missing:
             names = ", ".join(f"`{m}`" for m in missing)
             yield self.finding(
@@ -57,12 +67,12 @@ class UnknownArgument(ToolRule):
             )
 
 
-def _tool_for(ref, tools):
+def _tool_for(ref: Reference, tools: Catalog) -> Tool | None:
     """The one tool a call form names, or None when unknown or ambiguous."""
-    from guidelint.tools.resolve import Outcome, resolve_qualified
+    from guidelint.tools.resolve import ResolutionKind, resolve_qualified
 
     if ref.kind == "qualified":
         resolution = resolve_qualified(ref, tools)
-        return resolution.tool if resolution.outcome is Outcome.RESOLVED else None
+        return resolution.tool if resolution.kind is ResolutionKind.RESOLVED else None
     matches = tools.tools_named(ref.name)
     return matches[0] if len(matches) == 1 else None

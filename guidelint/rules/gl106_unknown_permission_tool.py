@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator
+from typing import Any
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -20,11 +23,11 @@ class UnknownPermissionTool(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 
-    def applies_to(self, file, project) -> bool:
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         folder, name = posixpath.split(file.rel)
         return file.kind == "json" and name in SETTINGS_FILES and folder.endswith(".claude")
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.jsonpos import value_spans
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
@@ -73,7 +76,7 @@ class UnknownPermissionTool(ToolRule):
                 seen.setdefault(entry, kind)
 
 
-def _permissions(file) -> dict | None:
+def _permissions(file: SourceFile) -> dict[str, Any] | None:
     try:
         data = file.json
     except ValueError:

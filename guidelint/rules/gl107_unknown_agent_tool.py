@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -15,10 +17,10 @@ class UnknownAgentTool(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def applies_to(self, file, project) -> bool:
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "markdown" and file.text.startswith("---")
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.frontmatter import tool_entries
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name

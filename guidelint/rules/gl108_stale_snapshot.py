@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -16,10 +18,10 @@ class StaleSnapshot(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 
-    def applies_to(self, file, project) -> bool:
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "json" and file.rel == project.config.tools.mcp_config
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.diff import diff_servers
         from guidelint.tools.load import sources
 
@@ -41,7 +43,7 @@ class StaleSnapshot(ToolRule):
             )
 
 
-def _server_key(file, name: str) -> Span:
+def _server_key(file: SourceFile, name: str) -> Span:
     from guidelint.tools.jsonpos import value_spans
 
     span = value_spans(file.text).get(("mcpServers", name, "#key"))

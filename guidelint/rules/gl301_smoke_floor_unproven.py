@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.smoke.rulebase import DriverRule
+from guidelint.project import Project
+from guidelint.smoke.rulebase import DriverRule, dial_note, driver_facts, gate_span
+from guidelint.sources import SourceFile
 
 
 class SmokeFloorUnproven(DriverRule):
@@ -23,11 +25,10 @@ class SmokeFloorUnproven(DriverRule):
     )
     severity = Severity.ERROR
 
-    def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge
-        from guidelint.smoke.driver_rules import dial_note, driver_facts, gate_span, smoke_dial
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.smoke.driver_check import judge, smoke_dial
 
-        facts = driver_facts(file, project)
+        facts = driver_facts(file)
         if facts is None or not facts.gates:
             return
         dial = smoke_dial(facts)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.smoke.rulebase import DriverRule
+from guidelint.project import Project
+from guidelint.smoke.rulebase import DriverRule, dial_note, driver_facts
+from guidelint.sources import SourceFile
 
 
 class SmokeDialFromCap(DriverRule):
@@ -23,12 +25,11 @@ class SmokeDialFromCap(DriverRule):
     )
     severity = Severity.ERROR
 
-    def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge
-        from guidelint.smoke.driver_rules import dial_note, driver_facts, smoke_dial
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.smoke.driver_check import judge, smoke_dial
         from guidelint.spans import Span
 
-        facts = driver_facts(file, project)
+        facts = driver_facts(file)
         if facts is None:
             return
         dial = smoke_dial(facts)

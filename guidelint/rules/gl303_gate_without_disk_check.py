@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.smoke.rulebase import DriverRule
+from guidelint.project import Project
+from guidelint.smoke.rulebase import DriverRule, driver_facts, gate_span
+from guidelint.sources import SourceFile
 
 
 class GateWithoutDiskCheck(DriverRule):
@@ -19,11 +21,10 @@ class GateWithoutDiskCheck(DriverRule):
     summary = "A smoke gate counts steps from config arithmetic and never checks the disk."
     severity = Severity.WARNING
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import arithmetic_gates
-        from guidelint.smoke.driver_rules import driver_facts, gate_span
 
-        facts = driver_facts(file, project)
+        facts = driver_facts(file)
         if facts is None or facts.disk_check:
             return
         for gate in arithmetic_gates(facts):

@@ -5,7 +5,6 @@ before they import torch, and `guidelint check` may import it too.
 """
 
 from guidelint.smoke.arithmetic import batches_per_epoch, simulate, updates_per_epoch
-from guidelint.smoke.dial import DialRequest, DialResult, solve_dial
 from guidelint.smoke.disk import (
     assert_checkpoints,
     checkpoint_dirs,
@@ -16,13 +15,14 @@ from guidelint.smoke.guard import Dial, SmokeFloorError, require_floor
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
-    Outcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, DialResult, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 
@@ -37,7 +37,7 @@ __all__ = [
     "DialResult",
     "FloorKind",
     "Geometry",
-    "Outcome",
+    "PlanOutcome",
     "Plan",
     "PlanResult",
     "SavePolicy",

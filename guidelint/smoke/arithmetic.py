@@ -13,8 +13,8 @@ import math
 
 from guidelint.smoke.model import (
     Geometry,
-    Outcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,
@@ -51,7 +51,7 @@ def _simulate_sized(plan: Plan) -> PlanResult:
     if batches == 0:
         if plan.rows == 0 or not schedule.by_steps:
             # No rows: RandomSampler refuses; no batches and epochs: "max_steps must be set".
-            return _stopped(plan, Outcome.EMPTY_DATALOADER)
+            return _stopped(plan, PlanOutcome.EMPTY_DATALOADER)
         return _empty_loader_with_max_steps(plan)
     updates = updates_per_epoch(batches, geometry.grad_accum)
     # Trainer: max_steps = math.ceil(args.num_train_epochs * num_update_steps_per_epoch)
@@ -59,13 +59,13 @@ def _simulate_sized(plan: Plan) -> PlanResult:
         schedule.max_steps if schedule.by_steps else math.ceil(schedule.num_train_epochs * updates)
     )
     if total <= 0:
-        return _stopped(plan, Outcome.NO_TRAINING)
+        return _stopped(plan, PlanOutcome.NO_TRAINING)
     epochs = -(-total // updates)
     epoch_ends = [min((e + 1) * updates, total) for e in range(epochs)]
     last_epoch, last_update = divmod(total - 1, updates)
     consumed = min((last_update + 1) * geometry.grad_accum, batches)
     epoch_float = last_epoch + consumed / batches  # state.epoch at the last step
-    return _finish(plan, Outcome.OK, total, epoch_float, epoch_ends)
+    return _finish(plan, PlanOutcome.OK, total, epoch_float, epoch_ends)
 
 
 def _simulate_iterable(plan: Plan) -> PlanResult:
@@ -76,40 +76,40 @@ def _simulate_iterable(plan: Plan) -> PlanResult:
     """
     geometry, schedule = plan.geometry, plan.schedule
     if not schedule.by_steps:
-        return _stopped(plan, Outcome.NEEDS_MAX_STEPS)
+        return _stopped(plan, PlanOutcome.NEEDS_MAX_STEPS)
     batches = batches_per_epoch(plan.rows, geometry)
     if batches == 0:
         return _empty_loader_with_max_steps(plan)
     total = schedule.max_steps
     per_pass = min(batches, total * geometry.grad_accum) // geometry.grad_accum
     if per_pass == 0:
-        return _stopped(plan, Outcome.NEVER_ENDS)
+        return _stopped(plan, PlanOutcome.NEVER_ENDS)
     passes = -(-total // per_pass)
     pass_ends = [min((p + 1) * per_pass, total) for p in range(passes)]
     last_pass, last_update = divmod(total - 1, per_pass)
     epoch_float = last_pass + (last_update + 1) * geometry.grad_accum / (
         total * geometry.grad_accum
     )
-    return _finish(plan, Outcome.OK, total, epoch_float, pass_ends)
+    return _finish(plan, PlanOutcome.OK, total, epoch_float, pass_ends)
 
 
 def _empty_loader_with_max_steps(plan: Plan) -> PlanResult:
     """An empty pass stops training at step 0; on_epoch_end still saves under "epoch"."""
     if plan.save.strategy is SaveStrategy.EPOCH:
-        return _finish(plan, Outcome.CHECKPOINT_0, 0, 0.0, [0])
-    return _stopped(plan, Outcome.NO_TRAINING)
+        return _finish(plan, PlanOutcome.CHECKPOINT_0, 0, 0.0, [0])
+    return _stopped(plan, PlanOutcome.NO_TRAINING)
 
 
-def _stopped(plan: Plan, outcome: Outcome) -> PlanResult:
+def _stopped(plan: Plan, outcome: PlanOutcome) -> PlanResult:
     """A run that saves nothing: stale dirs are all that is on disk."""
     return _finish(plan, outcome, 0, 0.0, [])
 
 
 def _finish(
-    plan: Plan, outcome: Outcome, total: int, epoch_float: float, epoch_ends: list[int]
+    plan: Plan, outcome: PlanOutcome, total: int, epoch_float: float, epoch_ends: list[int]
 ) -> PlanResult:
-    saved = saved_steps(plan.save, total, epoch_ends) if outcome is Outcome.OK else []
-    if outcome is Outcome.CHECKPOINT_0:
+    saved = saved_steps(plan.save, total, epoch_ends) if outcome is PlanOutcome.OK else []
+    if outcome is PlanOutcome.CHECKPOINT_0:
         saved = [0]
     disk, warnings = rotate(plan.save, plan.existing_checkpoints, saved)
     return PlanResult(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 from pydantic import ValidationError
 
 from guidelint.cli_base import fail
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, solve_dial
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
@@ -24,6 +24,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 MAX_TABLE = 100_000
@@ -225,7 +226,7 @@ def _plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> s
 
 def _ranges(table):
     """Consecutive n with the same result, as (first n, last n, result)."""
-    groups = []
+    groups: list[list[Any]] = []  # [first n, last n, result, key]
     for n, r in table:
         key = (r.outcome, r.steps, r.checkpoints_on_disk)
         if groups and groups[-1][3] == key:

@@ -47,7 +47,8 @@ def run_checkpoints(
     if since is None:
         marker = Path(output_dir) / MARKER
         since = marker.stat().st_mtime if marker.is_file() else None
-    ours, stale = [], []
+    ours: list[int] = []
+    stale: list[int] = []
     for step, path in checkpoint_dirs(output_dir).items():
         (ours if since is None or _newest_write(path) >= since else stale).append(step)
     return ours, stale

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, row_groups, solve_dial
 from guidelint.smoke.driver_facts import CountKind, DriverFacts, Gate, Setting
 from guidelint.smoke.driver_values import Value, evaluate
 from guidelint.smoke.guard import shortfall
@@ -17,6 +16,7 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
+from guidelint.smoke.solver import DialRequest, row_groups, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 
@@ -66,7 +66,7 @@ def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
     return None
 
 
-def _resolved(facts: DriverFacts, key: str):
+def _resolved(facts: DriverFacts, key: str) -> object:
     # The smoke path first, then keywords and dict entries before named constants.
     settings = sorted(
         (s for s in facts.settings if s.key == key), key=lambda s: (not s.smoke, s.named)
@@ -102,13 +102,17 @@ def _first_line(err: Exception) -> str:
     return str(err).splitlines()[-1].strip() if str(err) else err.__class__.__name__
 
 
-def _search(facts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int) -> Verdict:
+def _search(
+    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, batch: int, cap: int
+) -> Verdict:
     geometry, save = _geometry(facts, batch), _save_policy(facts)
     request = DialRequest(floor=gate.floor, floor_kind=kind, cap=cap, geometry=geometry, save=save)
+    number = dial.value.value
+    assert isinstance(number, int | float)  # judged only when the dial is a constant
     schedule = (
-        Schedule(max_steps=int(dial.value.value))
+        Schedule(max_steps=int(number))
         if dial.key == "max_steps"
-        else Schedule(num_train_epochs=float(dial.value.value))
+        else Schedule(num_train_epochs=float(number))
     )
     failing, first = 0, None
     for rows, count in row_groups(request):
@@ -140,7 +144,9 @@ def _save_policy(facts: DriverFacts) -> SavePolicy:
     save_steps = _resolved(facts, "save_steps")
     limit = _resolved(facts, "save_total_limit")
     return SavePolicy(
-        strategy=SaveStrategy(strategy) if strategy in ("steps", "epoch", "no") else "steps",
+        strategy=SaveStrategy(strategy)
+        if strategy in ("steps", "epoch", "no")
+        else SaveStrategy.STEPS,
         save_steps=save_steps if isinstance(save_steps, int | float) and save_steps > 0 else 500,
         save_total_limit=limit if isinstance(limit, int) and limit > 0 else None,
     )

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
-from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, _callee, setting_for_name
+from guidelint.smoke.cst_names import last_name
+from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 
-BINARY = {
+BINARY: dict[type[cst.BaseBinaryOp], Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
     cst.Subtract: operator.sub,
     cst.Multiply: operator.mul,
@@ -19,7 +22,7 @@ BINARY = {
     cst.Modulo: operator.mod,
     cst.Power: operator.pow,
 }
-CALLS = {
+CALLS: dict[str, Callable[..., Any]] = {
     "ceil": math.ceil,
     "floor": math.floor,
     "max": max,
@@ -64,7 +67,7 @@ def evaluate(facts: DriverFacts, node: cst.BaseExpression, depth: int = 0) -> Va
     return UNKNOWN
 
 
-def _same(value: Value, new) -> Value:
+def _same(value: Value, new: object) -> Value:
     return Value(new, value.computed, value.literal_line, value.uses_cap)
 
 
@@ -87,7 +90,7 @@ def _name(facts: DriverFacts, name: str, depth: int) -> Value:
     )
 
 
-def _binary(facts, node: cst.BinaryOperation, depth: int, line) -> Value:
+def _binary(facts: DriverFacts, node: cst.BinaryOperation, depth: int, line: int | None) -> Value:
     func = BINARY.get(type(node.operator))
     left, right = evaluate(facts, node.left, depth + 1), evaluate(facts, node.right, depth + 1)
     if func is None or not _numbers(left, right):
@@ -99,8 +102,8 @@ def _binary(facts, node: cst.BinaryOperation, depth: int, line) -> Value:
     return Value(value, True, line or left.literal_line, left.uses_cap or right.uses_cap)
 
 
-def _call(facts, node: cst.Call, depth: int, line) -> Value:
-    func = CALLS.get(_callee(node.func))
+def _call(facts: DriverFacts, node: cst.Call, depth: int, line: int | None) -> Value:
+    func = CALLS.get(last_name(node.func))
     if func is None or any(arg.keyword or arg.star for arg in node.args):
         return UNKNOWN
     args = [evaluate(facts, arg.value, depth + 1) for arg in node.args]
@@ -113,7 +116,7 @@ def _call(facts, node: cst.Call, depth: int, line) -> Value:
     return Value(value, True, line or args[0].literal_line, any(a.uses_cap for a in args))
 
 
-def _smoke_branch(facts, node: cst.IfExp, depth: int) -> Value:
+def _smoke_branch(facts: DriverFacts, node: cst.IfExp, depth: int) -> Value:
     """`1 if args.smoke else 3` is 1 on the smoke path; other conditions decide at run time."""
     test = facts.code(node.test)
     if not SMOKE_WORD.search(test):

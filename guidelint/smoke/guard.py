@@ -5,7 +5,6 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from guidelint.smoke.arithmetic import simulate
-from guidelint.smoke.dial import DialRequest, solve_dial
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
@@ -16,6 +15,7 @@ from guidelint.smoke.model import (
     Schedule,
     _Frozen,
 )
+from guidelint.smoke.solver import DialRequest, solve_dial
 
 
 class SmokeFloorError(Exception):

@@ -17,7 +17,7 @@ class SaveStrategy(str, enum.Enum):
     NO = "no"
 
 
-class Outcome(str, enum.Enum):
+class PlanOutcome(str, enum.Enum):
     """What a run does, named: the failure modes are not numbers."""
 
     OK = "ok"
@@ -117,7 +117,7 @@ class Plan(_Frozen):
 
 
 class PlanResult(_Frozen):
-    outcome: Outcome
+    outcome: PlanOutcome
     steps: int  # optimizer steps taken (global_step at the end)
     epochs_run: float  # trainer.state.epoch at the end (passes for iterable datasets)
     epochs_entered: int
@@ -128,7 +128,7 @@ class PlanResult(_Frozen):
 
     @property
     def ok(self) -> bool:
-        return self.outcome is Outcome.OK
+        return self.outcome is PlanOutcome.OK
 
     def floor_value(self, kind: FloorKind) -> int:
         """What a floor of this kind measures; 0 unless the run trains and ends."""

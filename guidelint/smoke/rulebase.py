@@ -1,14 +1,60 @@
-"""What every GL3xx rule shares: it looks only at driver files (the smoke.drivers globs)."""
+"""What every GL3xx rule shares: it looks only at driver files (the smoke.drivers globs),
+reads each driver's facts once, and names gates and dials the same way in messages.
+
+Light on purpose: libcst, pathspec and the arithmetic load only when a rule runs.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from guidelint.rules.base import Rule
+from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.smoke.driver_check import SmokeDial
+    from guidelint.smoke.driver_facts import DriverFacts, Gate
+    from guidelint.sources import SourceFile
 
 
 class DriverRule(Rule):
     file_kinds = frozenset({"python"})
 
-    def applies_to(self, file, project) -> bool:
-        from guidelint.smoke.driver_rules import is_driver  # libcst stays off the import path
-
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         return is_driver(file, project)
+
+
+def is_driver(file: SourceFile, project: Project) -> bool:
+    import pathspec
+
+    spec = project.memo(
+        "smoke.drivers",
+        lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
+    )
+    return file.kind == "python" and bool(spec.match_file(file.rel))
+
+
+def driver_facts(file: SourceFile) -> DriverFacts | None:
+    """The driver's facts, or None when it is not valid Python (not these rules' business)."""
+    return file.derived("smoke.driver_facts", lambda: _read_facts(file.text))
+
+
+def _read_facts(text: str) -> DriverFacts | None:
+    import libcst as cst
+
+    from guidelint.smoke.driver_reader import read_driver
+
+    try:
+        return read_driver(text)
+    except cst.ParserSyntaxError:
+        return None
+
+
+def gate_span(file: SourceFile, gate: Gate) -> Span:
+    lines = file.lines
+    return Span(lines.offset(gate.line, gate.column), lines.offset(gate.end_line, gate.end_column))
+
+
+def dial_note(dial: SmokeDial, computed_from: str) -> str:
+    return f"dial {dial.describe()} at line {dial.line} {computed_from}"

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.sources import SourceFile
 
 TOOL_KEYS = ("tools", "disallowedTools", "allowed-tools", "disallowed-tools")
 KEY = re.compile(r"^(?P<key>[A-Za-z_][\w\-]*)\s*:(?P<value>.*)$")
 ITEM = re.compile(r"^\s+-\s+(?P<value>.*)$")
 
 
-def tool_entries(file) -> Iterator[tuple[str, str, Span]]:
+def tool_entries(file: SourceFile) -> Iterator[tuple[str, str, Span]]:
     """(key, tool name, span) for every tool named in the front matter."""
     front = file.markdown.front_matter
     if front is None:

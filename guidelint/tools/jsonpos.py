@@ -8,7 +8,7 @@ walks the text once with the standard library's own string and number scanners.
 from __future__ import annotations
 
 import re
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # there, but not in typeshed
 
 from guidelint.spans import Span
 
@@ -29,7 +29,8 @@ def value_spans(text: str) -> dict[Path, Span]:
 
 
 def _skip(text: str, pos: int) -> int:
-    return WHITESPACE.match(text, pos).end()
+    match = WHITESPACE.match(text, pos)  # always matches (possibly nothing)
+    return match.end() if match else pos
 
 
 def _value(text: str, pos: int, path: Path, spans: dict) -> int:

@@ -146,10 +146,12 @@ def _transport(spec: ServerSpec, root: Path, errlog):
 def _http_transport(spec: ServerSpec):
     from contextlib import asynccontextmanager
 
+    # A url-less http server fails inside the SDK and is reported like any failure.
+    url: str = spec.url  # type: ignore[assignment]
     if spec.type == "sse":
         from mcp.client.sse import sse_client
 
-        return sse_client(spec.url, headers=spec.headers or None, timeout=spec.timeout)
+        return sse_client(url, headers=spec.headers or None, timeout=spec.timeout)
 
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -157,7 +159,7 @@ def _http_transport(spec: ServerSpec):
     @asynccontextmanager
     async def connect():
         async with create_mcp_http_client(headers=spec.headers or None) as client:
-            async with streamable_http_client(spec.url, http_client=client) as streams:
+            async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 
     return connect()
@@ -171,7 +173,9 @@ async def _all_pages(method, kind: str, progress: _Progress) -> list[dict[str, A
     cursor, seen = None, set()
     for page in range(1, MAX_PAGES + 1):
         progress.phase = f"{kind}/list" + (f" (page {page})" if page > 1 else "")
-        params = PaginatedRequestParams(cursor=cursor) if cursor else None
+        params: PaginatedRequestParams | None = (
+            PaginatedRequestParams(cursor=cursor) if cursor else None
+        )
         result = await method(params=params)
         items.extend(_wire(item) for item in getattr(result, kind))
         cursor = result.next_cursor
@@ -215,16 +219,20 @@ async def _decline_elicitation(context, params):
 def _roots(root: Path):
     async def list_roots(context):
         from mcp.types import ListRootsResult, Root
+        from pydantic import FileUrl
 
-        return ListRootsResult(roots=[Root(uri=root.resolve().as_uri(), name=root.name)])
+        uri = FileUrl(root.resolve().as_uri())
+        return ListRootsResult(roots=[Root(uri=uri, name=root.name)])
 
     return list_roots
 
 
 def _leaf(err: BaseException) -> BaseException:
     """The first real error inside (nested) exception groups."""
-    while getattr(err, "exceptions", None):  # BaseExceptionGroup (exceptiongroup on 3.10)
-        err = err.exceptions[0]
+    inner = getattr(err, "exceptions", None)  # BaseExceptionGroup (exceptiongroup on 3.10)
+    while inner:
+        err = inner[0]
+        inner = getattr(err, "exceptions", None)
     return err
 
 
@@ -247,8 +255,9 @@ def _explain(err: BaseException, phase: str) -> str:
 
 def _bad_line(error: Exception) -> str:
     """The offending stdout line, when the SDK's validation error still holds it."""
+    errors: Any = getattr(error, "errors", None)  # pydantic ValidationError
     try:
-        bad = error.errors()[0].get("input")  # pydantic ValidationError
+        bad = errors()[0].get("input")
     except (AttributeError, IndexError, TypeError):
         return ""
     return f": {str(bad)[:80]!r}" if isinstance(bad, (str, bytes)) else ""

@@ -6,14 +6,19 @@ program that the repository names.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from guidelint.config import ConfigError
 from guidelint.tools.builtins import builtins
 from guidelint.tools.catalog import Catalog, ServerTools, Sources
 from guidelint.tools.servers import ServerSpec, declared_servers
 from guidelint.tools.snapshot import from_wire, read_snapshot
 
+if TYPE_CHECKING:
+    from guidelint.project import Project
 
-def sources(project) -> Sources:
+
+def sources(project: Project) -> Sources:
     """The shared per-run view (memoized on the project, failures included)."""
     state = project.memo("tools.sources", lambda: _built_or_error(project))
     if isinstance(state, ConfigError):
@@ -21,18 +26,18 @@ def sources(project) -> Sources:
     return state
 
 
-def _built_or_error(project) -> Sources | ConfigError:
+def _built_or_error(project: Project) -> Sources | ConfigError:
     try:
         return build_sources(project)
     except ConfigError as err:  # remembered, so no rule starts the servers again
         return err
 
 
-def catalog(project) -> Catalog:
+def catalog(project: Project) -> Catalog:
     return sources(project).catalog
 
 
-def build_sources(project, live: bool | None = None) -> Sources:
+def build_sources(project: Project, live: bool | None = None) -> Sources:
     config = project.config.tools
     specs = declared_servers(project.root, config)
     live = project.live if live is None else live
@@ -57,7 +62,7 @@ def build_sources(project, live: bool | None = None) -> Sources:
 
 
 def _live_servers(
-    project, specs: dict[str, ServerSpec], snapshots: dict[str, ServerTools]
+    project: Project, specs: dict[str, ServerSpec], snapshots: dict[str, ServerTools]
 ) -> dict[str, ServerTools]:
     from guidelint.tools.live import list_servers
 

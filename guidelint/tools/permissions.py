@@ -11,7 +11,7 @@ from guidelint.findings import Severity
 from guidelint.tools.catalog import Catalog, close_names
 from guidelint.tools.references import QUALIFIED, Reference, split_qualified
 from guidelint.tools.resolve import (
-    Outcome,
+    ResolutionKind,
     did_you_mean,
     qualified_token,
     resolve_qualified,
@@ -49,15 +49,15 @@ def _check_mcp(entry: str, rest: str, catalog: Catalog) -> Problem | None:
     server, tool = split_qualified(rest, server_names(catalog))
     ref = Reference("qualified", tool, server, None, entry)
     resolution = resolve_qualified(ref, catalog)
-    if resolution.outcome is Outcome.UNKNOWN_SERVER:
+    if resolution.kind is ResolutionKind.UNKNOWN_SERVER:
         hint = did_you_mean(resolution.suggestions)
         return Problem(
             f"`{entry}` names MCP server `{server}`, which is not declared{hint}", Severity.ERROR
         )
-    if resolution.outcome is Outcome.UNKNOWN_TOOL:
+    if resolution.kind is ResolutionKind.UNKNOWN_TOOL:
         hint = did_you_mean(qualified_token(server, s) for s in resolution.suggestions)
         return Problem(f"`{entry}`: server `{server}` has no tool `{tool}`{hint}", Severity.ERROR)
-    if resolution.outcome is Outcome.WRONG_SERVER:
+    if resolution.kind is ResolutionKind.WRONG_SERVER:
         homes = " or ".join(f"`{qualified_token(t.server, tool)}`" for t in resolution.others)
         return Problem(
             f"`{entry}`: `{tool}` is not on `{server}` (did you mean {homes}?)", Severity.ERROR

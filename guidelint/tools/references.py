@@ -21,8 +21,13 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
 
 QUALIFIED = re.compile(r"^mcp__(?P<rest>[A-Za-z0-9_.\-*]+?)(?:\((?P<args>.*)\))?$", re.DOTALL)
 CALL = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)\((?P<args>.*)\)$", re.DOTALL)
@@ -65,7 +70,9 @@ class Reference:
     token: str  # the text to rewrite for a fix (e.g. "mcp__lab__job_inspect")
 
 
-def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Reference | None:
+def parse_reference(
+    content: str, known_servers: AbstractSet[str] = frozenset()
+) -> Reference | None:
     """The reference a code span's text makes, before any catalog lookup."""
     text = content.strip()
     match = QUALIFIED.match(text)
@@ -82,7 +89,7 @@ def parse_reference(content: str, known_servers: set[str] = frozenset()) -> Refe
     return None
 
 
-def split_qualified(rest: str, known_servers: set[str]) -> tuple[str, str]:
+def split_qualified(rest: str, known_servers: AbstractSet[str]) -> tuple[str, str]:
     """`lab__job_submit` -> ("lab", "job_submit"); prefers a split at a known server."""
     cuts = [m.start() for m in re.finditer("__", rest)]
     for cut in cuts:
@@ -125,7 +132,7 @@ def never_a_tool(name: str, non_tool_names: set[str]) -> bool:
     )
 
 
-def context_strength(span, text: str, tool_document: bool = True) -> Context:
+def context_strength(span: CodeSpan, text: str, tool_document: bool = True) -> Context:
     """How strongly the words, list or table around a code span mark a tool.
 
     "call `x`" is also how prose names a function: the words call and invoke make
@@ -155,7 +162,7 @@ def _tools_heading(heading: str) -> bool:
     return bool(TOOL_WORD.search(heading)) and len(heading.split()) <= 4
 
 
-def _leads_block(span, text: str) -> bool:
+def _leads_block(span: CodeSpan, text: str) -> bool:
     """The code span is the first thing in its paragraph (a list of tools)."""
     block = span.block
     lead = len(block.text) - len(block.text.lstrip())

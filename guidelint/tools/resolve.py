@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Edit, Fix
 from guidelint.tools.catalog import Catalog, Tool, close_names, normalize_server, same_family
 from guidelint.tools.references import Reference, parse_reference
 
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
+    from guidelint.sources import SourceFile
 
-class Outcome(enum.Enum):
+
+class ResolutionKind(enum.Enum):
     RESOLVED = "resolved"
     WHOLE_SERVER = "whole-server"  # mcp__lab, mcp__lab__*
     UNLISTED = "unlisted"  # the server is declared but its list is unknown here
@@ -21,7 +27,7 @@ class Outcome(enum.Enum):
 
 @dataclass(frozen=True)
 class Resolution:
-    outcome: Outcome
+    kind: ResolutionKind
     tool: Tool | None = None
     others: tuple[Tool, ...] = ()  # WRONG_SERVER: where the tool really is
     suggestions: tuple[str, ...] = ()
@@ -35,35 +41,34 @@ def resolve_qualified(ref: Reference, catalog: Catalog) -> Resolution:
     server = catalog.server(ref.server or "")
     if server is None:
         if ref.server == "*":
-            return Resolution(Outcome.WHOLE_SERVER)
+            return Resolution(ResolutionKind.WHOLE_SERVER)
         return Resolution(
-            Outcome.UNKNOWN_SERVER, suggestions=tuple(close_names(ref.server, catalog.servers))
+            ResolutionKind.UNKNOWN_SERVER,
+            suggestions=tuple(close_names(ref.server or "", catalog.servers)),
         )
     if ref.name in ("", "*"):
-        return Resolution(Outcome.WHOLE_SERVER)
+        return Resolution(ResolutionKind.WHOLE_SERVER)
     if server.tools is None:
-        return Resolution(Outcome.UNLISTED)
+        return Resolution(ResolutionKind.UNLISTED)
     if ref.name in server.tools:
-        return Resolution(Outcome.RESOLVED, tool=server.tools[ref.name])
+        return Resolution(ResolutionKind.RESOLVED, tool=server.tools[ref.name])
     others = tuple(t for t in catalog.tools_named(ref.name) if t.server != server.name)
     if others:
-        return Resolution(Outcome.WRONG_SERVER, others=others)
+        return Resolution(ResolutionKind.WRONG_SERVER, others=others)
     near = close_names(ref.name, server.tools) or same_family(ref.name, server.tools)
-    return Resolution(Outcome.UNKNOWN_TOOL, suggestions=tuple(near))
+    return Resolution(ResolutionKind.UNKNOWN_TOOL, suggestions=tuple(near))
 
 
-def markdown_references(file, catalog: Catalog, project=None) -> list:
+def markdown_references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSpan, Reference]]:
     """(code span, reference) for every code span that could be a tool reference.
 
-    Five rules ask this of every file: with the project given, it is computed once.
+    Five rules ask this of every file: it is computed once and kept with the file
+    (one run's file, checked against that run's one catalog).
     """
-    if project is None:
-        return _references(file, catalog)
-    key = f"tools.refs:{file.rel}:{hash(file.text)}"
-    return project.memo(key, lambda: _references(file, catalog))
+    return file.derived("tools.references", lambda: _references(file, catalog))
 
 
-def _references(file, catalog: Catalog) -> list:
+def _references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSpan, Reference]]:
     known = server_names(catalog)
     found = []
     for span in file.markdown.code_spans:
@@ -73,7 +78,7 @@ def _references(file, catalog: Catalog) -> list:
     return found
 
 
-def rewrite_fix(file, span, ref: Reference, new_token: str, what: str) -> Fix:
+def rewrite_fix(file: SourceFile, span: CodeSpan, ref: Reference, new_token: str, what: str) -> Fix:
     """Rewrite the reference inside its code span (unsafe: the name changes meaning)."""
     inner = file.text[span.span.start : span.span.end]
     at = inner.find(ref.token)
@@ -94,7 +99,7 @@ def qualified_token(server: str, tool: str) -> str:
     return f"mcp__{normalize_server(server)}__{tool}"
 
 
-def did_you_mean(names) -> str:
+def did_you_mean(names: Iterable[str]) -> str:
     names = list(names)
     if not names:
         return ""

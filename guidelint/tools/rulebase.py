@@ -1,14 +1,26 @@
-"""What every GL1xx rule shares: the files its findings depend on, for the cache."""
+"""What every GL1xx rule shares: the files its findings depend on, for the cache, and
+the loop over a file's qualified references."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from guidelint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from guidelint.markdown import CodeSpan
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
+    from guidelint.tools.catalog import Catalog
+    from guidelint.tools.references import Reference
+    from guidelint.tools.resolve import Resolution, ResolutionKind
 
 
 class ToolRule(Rule):
     """A rule whose findings depend on `.mcp.json` and the snapshots, not only the file."""
 
-    def cache_inputs(self, project) -> list[str]:
+    def cache_inputs(self, project: Project) -> list[str]:
         tools = project.config.tools
         inputs = [tools.mcp_config]
         folder = project.root / tools.snapshot_dir
@@ -17,17 +29,18 @@ class ToolRule(Rule):
         inputs += [s.snapshot for s in tools.servers.values() if s.snapshot]
         return inputs
 
-    def qualified_with(self, outcome_name: str, file, project):
+    def qualified_with(
+        self, wanted: ResolutionKind, file: SourceFile, project: Project
+    ) -> Iterator[tuple[Catalog, CodeSpan, Reference, Resolution]]:
         """(tools, span, reference, resolution) for each `mcp__server__tool` reference of
-        the file whose resolution has the named outcome (GL101-GL103 differ only there)."""
+        the file that resolves the wanted way (GL101-GL103 differ only there)."""
         from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import Outcome, markdown_references, resolve_qualified
+        from guidelint.tools.resolve import markdown_references, resolve_qualified
 
         tools = catalog(project)
-        wanted = Outcome[outcome_name]
-        for span, ref in markdown_references(file, tools, project):
+        for span, ref in markdown_references(file, tools):
             if ref.kind != "qualified":
                 continue
             resolution = resolve_qualified(ref, tools)
-            if resolution.outcome is wanted:
+            if resolution.kind is wanted:
                 yield tools, span, ref, resolution

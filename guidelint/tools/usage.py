@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.tools.references import parse_reference
 
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
-def lines_naming(project, server: str, names: set[str]) -> Iterator[tuple[str, str]]:
+
+def lines_naming(project: Project, server: str, names: set[str]) -> Iterator[tuple[str, str]]:
     """("path:line", the line) for every code span, permission or agent entry naming one."""
     if not names:
         return
@@ -43,7 +48,7 @@ def _names(text: str, server: str, names: set[str]) -> bool:
     return ref.kind != "qualified" or ref.server == server
 
 
-def _json_offsets(file, server: str, names: set[str]) -> list[int]:
+def _json_offsets(file: SourceFile, server: str, names: set[str]) -> list[int]:
     from guidelint.tools.jsonpos import value_spans
 
     spans = value_spans(file.text)

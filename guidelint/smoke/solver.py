@@ -11,7 +11,7 @@ scanned.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pydantic import Field, model_validator
 
@@ -19,8 +19,8 @@ from guidelint.smoke.arithmetic import batches_per_epoch, simulate
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
-    Outcome,
     Plan,
+    PlanOutcome,
     PlanResult,
     SavePolicy,
     SaveStrategy,
@@ -120,7 +120,7 @@ def row_groups(request: DialRequest) -> list[tuple[int, int]]:
     size = geometry.per_device_batch * geometry.world_size
     low = batches_per_epoch(request.min_rows, geometry)
     high = batches_per_epoch(request.cap, geometry)
-    values = range(low, high + 1)
+    values: Sequence[int] = range(low, high + 1)
     if len(values) > GROUP_LIMIT:
         values = [*values[: GROUP_LIMIT // 2], *values[-GROUP_LIMIT // 2 :]]
 
@@ -198,20 +198,20 @@ def _scan(
 
 def _why_not(request: DialRequest, rows: int, result: PlanResult) -> str:
     geometry = request.geometry
-    if result.outcome is Outcome.EMPTY_DATALOADER:
+    if result.outcome is PlanOutcome.EMPTY_DATALOADER:
         return (
             f"realized n={_rows(rows)} is below one global batch of "
             f"{geometry.per_device_batch * geometry.world_size} with drop_last: "
             "the Trainer raises (empty dataloader)"
         )
-    if result.outcome is Outcome.NEEDS_MAX_STEPS:
+    if result.outcome is PlanOutcome.NEEDS_MAX_STEPS:
         return "an iterable dataset needs max_steps"
-    if result.outcome is Outcome.NEVER_ENDS:
+    if result.outcome is PlanOutcome.NEVER_ENDS:
         return (
             f"realized n={_rows(rows)} makes fewer than {geometry.grad_accum} batches per pass: "
             "an iterable dataset never steps and training never ends"
         )
-    if result.outcome in (Outcome.CHECKPOINT_0, Outcome.NO_TRAINING):
+    if result.outcome in (PlanOutcome.CHECKPOINT_0, PlanOutcome.NO_TRAINING):
         outcome = result.outcome.value
         return f"realized n={_rows(rows)} gives an empty dataloader: no training ({outcome})"
     return f"no dial up to {MAX_DIAL} reaches floor {request.floor} at realized n={rows}"
