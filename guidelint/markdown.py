@@ -34,6 +34,7 @@ class Block:
     table_row_is_header: bool = False
     _line_offsets: list[int] | None = field(default=None, repr=False)
     _lines: LineIndex | None = field(default=None, repr=False)
+    _text_lines: LineIndex | None = field(default=None, repr=False)
 
     def offset(self, pos: int) -> int:
         """Map a position in `text` to a character offset in the file."""
@@ -42,9 +43,10 @@ class Block:
             if self._lines is None:
                 raise ValueError("a Block made outside parse_markdown has no file offsets")
             self._line_offsets = _inline_line_offsets(self.text, self.line, self._lines, {})
-        line_no = self.text.count("\n", 0, pos)
-        line_start = self.text.rfind("\n", 0, pos) + 1
-        return self._line_offsets[line_no] + (pos - line_start)
+        if self._text_lines is None:
+            self._text_lines = LineIndex(self.text)  # bisect, not a count per span
+        position = self._text_lines.position(pos)
+        return self._line_offsets[position.line - 1] + position.column - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,25 +165,30 @@ def _parser() -> MarkdownIt:
 
 
 def _inline_line_offsets(
-    content: str, first_line: int, lines: LineIndex, cursor: dict
+    content: str, first_line: int, lines: LineIndex, cursor: dict[int, int]
 ) -> list[int]:
-    """File offset of the start of each line of an inline block's content."""
+    """File offset of the start of each line of an inline block's content.
+
+    Searches the file text in place (no per-line slices), so a table row of
+    thousands of cells costs time linear in the row.
+    """
+    text = lines.text
     offsets = []
     for i, content_line in enumerate(content.split("\n")):
-        line_no = first_line + i
-        source = lines.line_text(line_no)
-        base = lines.line_starts[min(line_no, lines.line_count) - 1]
-        if content_line and source.endswith(content_line):
-            column = len(source) - len(content_line)
+        line_no = min(first_line + i, lines.line_count)
+        base, end = lines.line_starts[line_no - 1], lines.line_end(line_no)
+        if content_line and text.endswith(content_line, base, end):
+            found = end - len(content_line)
         else:
             # Table cells and headings: find the text, left to right along the line.
-            start = cursor.get(line_no, 0)
-            found = source.find(content_line, start) if content_line else -1
+            start = base + cursor.get(line_no, 0)
+            found = text.find(content_line, start, end) if content_line else -1
+            stripped = content_line.strip()
             if found == -1:
-                found = source.find(content_line.strip()) if content_line.strip() else -1
-            column = max(found, 0)
-            cursor[line_no] = column + len(content_line)
-        offsets.append(base + column)
+                found = text.find(stripped, base, end) if stripped else -1
+            found = max(found, base)
+            cursor[line_no] = found - base + len(content_line)
+        offsets.append(found)
     return offsets
 
 

@@ -51,15 +51,16 @@ class LineIndex:
         """The text of a 1-based line, without its line ending."""
         if line < 1 or line > len(self.line_starts):
             return ""
-        start = self.line_starts[line - 1]
-        if line == len(self.line_starts):
-            return self.text[start:]
-        end = self.line_starts[line]
-        return self.text[start : end - (2 if self.text.startswith("\r\n", max(0, end - 2)) else 1)]
+        return self.text[self.line_starts[line - 1] : self.line_end(line)]
 
     def line_end(self, line: int) -> int:
-        """Offset just past the last character of a line (before its line ending)."""
-        return self.line_starts[line - 1] + len(self.line_text(line))
+        """Offset just past the last character of a line (before its line ending);
+        no slicing, so asking for every cell of a huge table row stays linear."""
+        line = max(1, min(line, len(self.line_starts)))
+        if line == len(self.line_starts):
+            return len(self.text)
+        end = self.line_starts[line]
+        return end - (2 if self.text.startswith("\r\n", max(0, end - 2)) else 1)
 
 
 @dataclass(frozen=True, slots=True)
