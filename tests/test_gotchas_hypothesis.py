@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.fixes import fix_file
-from guidelint.gotchas.add import plan_add
+from guidelint.gotchas.add_plan import plan_add
 from guidelint.gotchas.authoring import NewEntry, Refusal
 from guidelint.gotchas.parse import parse_gotchas
 from guidelint.project import Project

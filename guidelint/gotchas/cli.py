@@ -53,7 +53,7 @@ def gotcha() -> None:
 @config_option
 def add(headline, body, provenance, fingerprint, section, dry_run, file_, fmt, config_file):
     """Append a well-formed entry and its index row, atomically."""
-    from guidelint.gotchas.add import choose_file, plan_add, unified_diff
+    from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
     from guidelint.gotchas.authoring import NewEntry, Refusal
 
     project = _project(config_file)
@@ -110,7 +110,7 @@ def _report_added(added, diff: str, dry_run: bool, fmt: str) -> None:
 def _entries(project, file_: str | None):
     """(rel, entry) for every entry of the chosen or configured gotchas files."""
     from guidelint.gotchas import files as gfiles
-    from guidelint.gotchas.add import read_or_empty
+    from guidelint.gotchas.add_plan import read_or_empty
     from guidelint.gotchas.authoring import Refusal
     from guidelint.gotchas.parse import parse_gotchas
 

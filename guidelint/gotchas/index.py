@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guidelint.findings import Edit, Fix
-from guidelint.gotchas import text as gtext
+from guidelint.gotchas.markup import escape_link_text
 from guidelint.gotchas.model import Entry, Index, IndexRow
 from guidelint.spans import Span
 
@@ -181,7 +181,7 @@ def _cell(cells: tuple[str, ...], i: int) -> str:
 def _fresh_list_row(target: Target, number: int, marker: str, row: IndexRow | None = None):
     if marker[0].isdigit():
         marker = f"{number}{marker.strip()[-1]} "
-    link = f"[{gtext.escape_link_text(target.entry.headline)}]({target.href})"
+    link = f"[{escape_link_text(target.entry.headline)}]({target.href})"
     before = f"{row.before} " if row is not None and row.before else ""
     after = f" {row.after}" if row is not None and row.after else ""
     return f"{marker}{before}{link}{after}"
@@ -197,9 +197,9 @@ def _table_row(target: Target, number: int, row: IndexRow | None, index: Index) 
         if name in NUMBER_HEADERS:
             cells[i] = str(number)
         elif name == "section":
-            cells[i] = gtext.escape_link_text(entry.section, table=True)
+            cells[i] = escape_link_text(entry.section, table=True)
         elif name in ISSUE_HEADERS:
             cells[i] = ", ".join(entry.issues)
-    headline = gtext.escape_link_text(entry.headline, table=True)
+    headline = escape_link_text(entry.headline, table=True)
     cells[index.link_column] = f"[{headline}]({target.href})"
     return "| " + " | ".join(cells) + " |"

@@ -13,8 +13,10 @@ import re
 from markdown_it.token import Token
 
 from guidelint.comments import Directive, parse_directive
-from guidelint.gotchas import text as gtext
+from guidelint.gotchas.headlines import normalize_headline, slugify, unique_anchors
+from guidelint.gotchas.markup import newline_of, unescape_link_text
 from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, NotAnEntry, RowCap
+from guidelint.gotchas.provenance import fingerprint_of, issue_ids
 from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
 from guidelint.spans import Span
 
@@ -27,7 +29,7 @@ TABLE_PIPE = re.compile(r"(?<!\\)\|")
 
 def parse_gotchas(text: str, index_heading: str = "LESSONS index") -> GotchasDocument:
     doc = parse_markdown(text)
-    result = GotchasDocument(newline=gtext.newline_of(text))
+    result = GotchasDocument(newline=newline_of(text))
     result.cap = _row_cap(doc)
     index_range = _section_range(doc, index_heading)
     skip = range(0)
@@ -68,7 +70,7 @@ def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | N
     """The index heading and the last line of its section."""
     wanted = title.casefold()
     for i, heading in enumerate(doc.headings):
-        if gtext.normalize_headline(heading.text).casefold() != wanted:
+        if normalize_headline(heading.text).casefold() != wanted:
             continue
         last = doc.lines.line_count
         for later in doc.headings[i + 1 :]:
@@ -93,9 +95,7 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
             result.not_entries.append(NotAnEntry(_trimmed(doc, item), item.line, parsed))
         else:
             found.append((item, *parsed))
-    anchors = gtext.unique_anchors(
-        explicit or gtext.slugify(headline) for _, headline, _, explicit in found
-    )
+    anchors = unique_anchors(explicit or slugify(headline) for _, headline, _, explicit in found)
     for number, ((item, headline, headline_span, explicit), anchor) in enumerate(
         zip(found, anchors, strict=True), start=1
     ):
@@ -112,8 +112,8 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
                 line=item.line,
                 end_line=doc.lines.position(span.end).line,
                 section=_section_of(doc, item.line),
-                issues=gtext.issue_ids(source),
-                fingerprint=gtext.fingerprint_of(source),
+                issues=issue_ids(source),
+                fingerprint=fingerprint_of(source),
                 text=source,
             )
         )
@@ -130,13 +130,13 @@ def _entry_parts(doc: MarkdownDocument, item: ListItem):
     lead = LEADING_ANCHOR.match(content)
     start = lead.end() if lead else 0
     match = BOLD.match(content, start)
-    if not match or not gtext.normalize_headline(match.group(2)):
+    if not match or not normalize_headline(match.group(2)):
         return "the bold headline is empty"
     block = _block_of(doc, inline)
     span = Span(block.offset(match.start()), block.offset(match.end())) if block else item.span
     source = doc.text[item.span.start : item.span.end]
     explicit = EXPLICIT_ANCHOR.search(source)
-    return gtext.normalize_headline(match.group(2)), span, explicit.group(1) if explicit else None
+    return normalize_headline(match.group(2)), span, explicit.group(1) if explicit else None
 
 
 def _first_inline(item: ListItem) -> Token | None:
@@ -234,7 +234,7 @@ def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
     link = _first_fragment_link(doc, span)
     mark = marker.group(0) if marker else ""
     if link is None:
-        headline = gtext.normalize_headline(source[len(mark) :])
+        headline = normalize_headline(source[len(mark) :])
         return IndexRow(span, item.line, None, "", None, headline, source, mark)
     href, link_span, link_text = link
     path, _, anchor = href.partition("#")
@@ -257,7 +257,7 @@ def _first_fragment_link(doc: MarkdownDocument, span: Span):
         if span.start <= link.span.start < span.end and "#" in link.href:
             source = doc.text[link.span.start : link.span.end]
             text = source[1 : source.rfind("](")] if source.startswith("[") else source
-            return link.href, link.span, gtext.normalize_headline(gtext.unescape_link_text(text))
+            return link.href, link.span, normalize_headline(unescape_link_text(text))
     return None
 
 

@@ -6,7 +6,7 @@ The comparison and the shared fix live in guidelint/gotchas/index.py.
 from __future__ import annotations
 
 from guidelint.findings import Severity
-from guidelint.gotchas.rules_support import IndexRule
+from guidelint.gotchas.rulebase import IndexRule
 
 
 class DanglingIndexRow(IndexRule):

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
-from guidelint.gotchas.text import headline_tokens, similarity
+from guidelint.gotchas.headlines import headline_tokens, similarity
+from guidelint.gotchas.rulebase import GotchasRule
 
 
 class DuplicateGotcha(GotchasRule):

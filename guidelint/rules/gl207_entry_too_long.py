@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.rulebase import GotchasRule
 
 
 class EntryTooLong(GotchasRule):

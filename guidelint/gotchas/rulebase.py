@@ -26,7 +26,7 @@ class IndexRule(GotchasRule):
     fixable = True
 
     def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.gotchas.checks import index_report
+        from guidelint.gotchas.index_report import index_report
 
         report = index_report(file, project)
         for problem in report.problems:

@@ -20,7 +20,7 @@ from guidelint.gotchas.authoring import (
     refuse_over_cap,
     validate,
 )
-from guidelint.gotchas.checks import own_index_report, separate_index_report
+from guidelint.gotchas.index_report import own_index_report, separate_index_report
 from guidelint.gotchas.parse import parse_gotchas, parse_index
 from guidelint.project import Project
 from guidelint.sources import SourceFile, Unreadable, decode
