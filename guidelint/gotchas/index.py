@@ -64,7 +64,7 @@ def compare(targets: list[Target], index: Index, resolve: RowKey) -> list[IndexP
     for row in index.rows:
         key = resolve(row)
         target = by_key.get(key) if key else None
-        if target is None:
+        if key is None or target is None:
             problems.append(
                 IndexProblem(IndexProblemKind.DANGLING_INDEX_ROW, row.span, _dangling(row))
             )

@@ -86,7 +86,7 @@ def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | N
 
 def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range) -> None:
     items = sorted((i for i in doc.list_items if i.depth == 1), key=lambda i: i.line)
-    found = []
+    found: list[tuple[ListItem, str, Span, str | None]] = []
     for item in items:
         if item.line in skip:
             continue
@@ -119,7 +119,11 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
         )
 
 
-def _entry_parts(doc: MarkdownDocument, item: ListItem):
+# (headline, headline span, explicit anchor or None) of an entry.
+EntryParts = tuple[str, Span, str | None]
+
+
+def _entry_parts(doc: MarkdownDocument, item: ListItem) -> EntryParts | str:
     """(headline, headline span, explicit anchor) of an entry, or why it is not one."""
     inline = _first_inline(item)
     if inline is None:
@@ -191,14 +195,18 @@ def parse_index(doc: MarkdownDocument, first: int, last: int, heading_line: int 
     for token in doc.tokens:
         if token.level != 0 or not token.map or not first <= token.map[0] + 1 <= last:
             continue
+        # The block's lines, 1-based and inclusive.
+        block_first, block_last = token.map[0] + 1, token.map[1]
         if token.type in ("bullet_list_open", "ordered_list_open"):
-            return _list_index(doc, token, heading_line)
+            return _list_index(doc, block_first, block_last, heading_line)
         if token.type == "table_open":
-            return _table_index(doc, token, heading_line)
+            return _table_index(doc, block_first, block_last, heading_line)
     return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
 
 
-def _insertion_point(doc: MarkdownDocument, first: int, last: int, heading_line) -> Span:
+def _insertion_point(
+    doc: MarkdownDocument, first: int, last: int, heading_line: int | None
+) -> Span:
     """After the last non-blank line of the section (the heading when it is empty)."""
     lines = doc.lines
     line = max(first - 1, 1) if heading_line else 0
@@ -209,8 +217,7 @@ def _insertion_point(doc: MarkdownDocument, first: int, last: int, heading_line)
     return Span(offset, offset)
 
 
-def _list_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
-    first, last = token.map[0] + 1, token.map[1]
+def _list_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
     items = sorted(
         (i for i in doc.list_items if i.depth == 1 and first <= i.line <= last),
         key=lambda i: i.line,
@@ -252,7 +259,8 @@ def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
     )
 
 
-def _first_fragment_link(doc: MarkdownDocument, span: Span):
+def _first_fragment_link(doc: MarkdownDocument, span: Span) -> tuple[str, Span, str] | None:
+    """(href, link span, link text) of the first link with a #fragment within `span`."""
     for link in doc.links:
         if span.start <= link.span.start < span.end and "#" in link.href:
             source = doc.text[link.span.start : link.span.end]
@@ -261,9 +269,8 @@ def _first_fragment_link(doc: MarkdownDocument, span: Span):
     return None
 
 
-def _table_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
+def _table_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
     lines = doc.lines
-    first, last = token.map[0] + 1, token.map[1]
     header = _cells(lines.line_text(first))
     body = [n for n in range(first + 2, last + 1) if lines.line_text(n).strip()]
     rows = tuple(_table_row(doc, n) for n in body)
