@@ -1,8 +1,8 @@
 """`gotcha add` as a function: texts in, texts out, or a one-line refusal.
 
-The new entry goes after the last entry (of its section, when one is named), its
-index row is generated the same way `--fix` regenerates the index, and the result
-is checked with the GL2xx rules before anything is written.
+The new entry goes after the last entry (of its section, when one is named).
+add_plan.py generates its index row the same way `--fix` regenerates the index,
+and checks the result with the GL2xx rules before anything is written.
 """
 
 from __future__ import annotations
