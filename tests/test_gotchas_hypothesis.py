@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.fixes import fix_file
-from guidelint.gotchas.add import plan_add
+from guidelint.gotchas.add_plan import plan_add
 from guidelint.gotchas.authoring import NewEntry, Refusal
+from guidelint.gotchas.cli import lint_files
 from guidelint.gotchas.parse import parse_gotchas
 from guidelint.project import Project
 
@@ -64,7 +65,8 @@ def add_all(root: Path, entries) -> int:
     for head, text, issue, section in entries:
         project = Project(root, Config())
         try:
-            plan = plan_add(project, GOTCHAS, NewEntry(head, text, (f"#{issue}",), None, section))
+            new = NewEntry(head, text, (f"#{issue}",), None, section)
+            plan = plan_add(project, GOTCHAS, new, lint_files)
         except Refusal as refusal:
             assert "repeats entry" in str(refusal), str(refusal)
             continue

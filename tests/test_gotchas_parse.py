@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from guidelint.gotchas.headlines import headline_tokens, similarity, slugify, unique_anchors
 from guidelint.gotchas.parse import parse_gotchas
-from guidelint.gotchas.text import headline_tokens, similarity, slugify, unique_anchors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gotchas"
 SMOKE_ENTRY = """\

@@ -1,8 +1,8 @@
 """`gotcha add` as a function: texts in, texts out, or a one-line refusal.
 
-The new entry goes after the last entry (of its section, when one is named), its
-index row is generated the same way `--fix` regenerates the index, and the result
-is checked with the GL2xx rules before anything is written.
+The new entry goes after the last entry (of its section, when one is named).
+add_plan.py generates its index row the same way `--fix` regenerates the index,
+and checks the result with the GL2xx rules before anything is written.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from guidelint.findings import Edit, Finding, Fix, Severity
 from guidelint.fixes import apply_edits
-from guidelint.gotchas import text as gtext
+from guidelint.gotchas.headlines import headline_tokens, normalize_headline, similarity, slugify
 from guidelint.gotchas.model import Entry, GotchasDocument
 from guidelint.gotchas.parse import parse_gotchas
+from guidelint.gotchas.provenance import issue_ids
 from guidelint.spans import Span
 
 HEX = re.compile(r"^[0-9a-fA-F]{6,64}$")
@@ -46,7 +47,7 @@ class Added:
 
 def validate(new: NewEntry) -> NewEntry:
     headline = " ".join(new.headline.split())
-    if not gtext.normalize_headline(headline):
+    if not normalize_headline(headline):
         raise Refusal("--headline is empty")
     if "**" in headline or "__" in headline:
         raise Refusal("--headline must not contain bold markers (** or __)")
@@ -57,7 +58,7 @@ def validate(new: NewEntry) -> NewEntry:
         for token in re.split(r"[\s,;]+", value.strip()):
             if not token:
                 continue
-            if gtext.issue_ids(token) != (token,):
+            if issue_ids(token) != (token,):
                 raise Refusal(f"--provenance '{token}' is not an issue id like #1489")
             ids.append(token)
     if not ids:
@@ -70,14 +71,14 @@ def validate(new: NewEntry) -> NewEntry:
 
 
 def refuse_duplicates(new: NewEntry, entries: list[Entry], threshold: float) -> None:
-    tokens = gtext.headline_tokens(new.headline)
+    tokens = headline_tokens(new.headline)
     for entry in entries:
         if new.fingerprint and entry.fingerprint == new.fingerprint:
             raise Refusal(
                 f"fingerprint {new.fingerprint} is already entry '{entry.headline}' "
                 f"(line {entry.line})"
             )
-        score = gtext.similarity(tokens, gtext.headline_tokens(entry.headline))
+        score = similarity(tokens, headline_tokens(entry.headline))
         if score >= threshold:
             raise Refusal(
                 f"headline repeats entry '{entry.headline}' (line {entry.line}): token "
@@ -108,7 +109,7 @@ def entry_markdown(new: NewEntry, anchor: str, newline: str) -> str:
 
 def new_anchor(headline: str, entries: list[Entry]) -> str:
     taken = {e.anchor for e in entries}
-    base = gtext.slugify(headline)
+    base = slugify(headline)
     anchor, count = base, 0
     while anchor in taken:
         count += 1

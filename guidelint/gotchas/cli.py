@@ -5,15 +5,24 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from guidelint.cli_base import fail
 from guidelint.config import ConfigError
 
+if TYPE_CHECKING:  # the commands import lazily: `guidelint --help` stays fast
+    from guidelint.findings import Finding
+    from guidelint.gotchas.authoring import Added
+    from guidelint.gotchas.model import Entry
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
-def _project(config_file: Path | None):
+
+def _project(config_file: Path | None) -> Project:
     from guidelint.project import Project
 
     try:
@@ -51,22 +60,40 @@ def gotcha() -> None:
 @file_option
 @format_option
 @config_option
-def add(headline, body, provenance, fingerprint, section, dry_run, file_, fmt, config_file):
+def add(
+    headline: str,
+    body: str,
+    provenance: tuple[str, ...],
+    fingerprint: str | None,
+    section: str | None,
+    dry_run: bool,
+    file_: str | None,
+    fmt: str,
+    config_file: Path | None,
+) -> None:
     """Append a well-formed entry and its index row, atomically."""
-    from guidelint.gotchas.add import choose_file, plan_add, unified_diff
+    from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
     from guidelint.gotchas.authoring import NewEntry, Refusal
 
     project = _project(config_file)
     new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
     try:
         rel = choose_file(project, file_)
-        added = plan_add(project, rel, new)
+        added = plan_add(project, rel, new, lint_files)
     except Refusal as err:
         fail(f"gotcha not added: {err}", 1)
     diff = unified_diff(project, added.texts)
     if not dry_run:
         _write(project.root, added.texts)
     _report_added(added, diff, dry_run, fmt)
+
+
+def lint_files(project: Project, files: list[SourceFile]) -> list[Finding]:
+    """What the engine finds in files that may not be on disk yet (`gotcha add`'s plan)."""
+    from guidelint.engine import Engine, build_selection
+
+    engine = Engine(project, build_selection(project.config))
+    return [finding for file in files for finding in engine.check_source(file)]
 
 
 def _write(root: Path, texts: dict[str, str]) -> None:
@@ -78,7 +105,7 @@ def _write(root: Path, texts: dict[str, str]) -> None:
         write_atomic(path, text)
 
 
-def _report_added(added, diff: str, dry_run: bool, fmt: str) -> None:
+def _report_added(added: Added, diff: str, dry_run: bool, fmt: str) -> None:
     if fmt == "json":
         payload = {
             "file": added.rel,
@@ -107,10 +134,10 @@ def _report_added(added, diff: str, dry_run: bool, fmt: str) -> None:
     )
 
 
-def _entries(project, file_: str | None):
+def _entries(project: Project, file_: str | None) -> Iterator[tuple[str, Entry]]:
     """(rel, entry) for every entry of the chosen or configured gotchas files."""
     from guidelint.gotchas import files as gfiles
-    from guidelint.gotchas.add import read_or_empty
+    from guidelint.gotchas.add_plan import read_or_empty
     from guidelint.gotchas.authoring import Refusal
     from guidelint.gotchas.parse import parse_gotchas
 
@@ -127,7 +154,7 @@ def _entries(project, file_: str | None):
             yield rel, entry
 
 
-def _as_json(rel: str, entry) -> dict:
+def _as_json(rel: str, entry: Entry) -> dict[str, Any]:
     return {
         "file": rel,
         "line": entry.line,
@@ -145,7 +172,7 @@ def _as_json(rel: str, entry) -> dict:
 @file_option
 @format_option
 @config_option
-def list_entries(file_, fmt, config_file):
+def list_entries(file_: str | None, fmt: str, config_file: Path | None) -> None:
     """List the entries: file:line, provenance and headline."""
     project = _project(config_file)
     rows = list(_entries(project, file_))
@@ -163,7 +190,7 @@ def list_entries(file_, fmt, config_file):
 @file_option
 @format_option
 @config_option
-def find(pattern, count, file_, fmt, config_file):
+def find(pattern: str, count: bool, file_: str | None, fmt: str, config_file: Path | None) -> None:
     """Entries matching PATTERN (a case-insensitive regex), like `grep -in`; exit 1 if none."""
     try:
         regex = re.compile(pattern, re.IGNORECASE)

@@ -1,20 +1,21 @@
-"""Which files of a project are gotchas files or the LESSONS index file, parsed once per run."""
+"""Which files of a project are gotchas files or the LESSONS index file, parsed once per file."""
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 
 import pathspec
 
 from guidelint.gotchas.model import GotchasDocument, Index
 from guidelint.gotchas.parse import parse_gotchas, parse_index
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 
 GOTCHAS = "gotchas"
 INDEX = "index"
 
 
-def role(rel: str, project) -> str | None:
+def role(rel: str, project: Project) -> str | None:
     """GOTCHAS, INDEX (the configured separate index file) or None."""
     config = project.config.gotchas
     if config.index_file and rel == posixpath.normpath(config.index_file):
@@ -23,18 +24,14 @@ def role(rel: str, project) -> str | None:
     return GOTCHAS if spec.match_file(rel) else None
 
 
-def parsed(file, project) -> GotchasDocument:
+def parsed(file: SourceFile, project: Project) -> GotchasDocument:
     """The gotchas document of a source file, parsed once for all GL2xx rules."""
-    digest = hashlib.blake2b(file.text.encode("utf-8", "surrogatepass"), digest_size=12)
-    key = f"gotchas.parsed:{file.rel}:{digest.hexdigest()}"
     heading = project.config.gotchas.index_heading
-    return project.memo(key, lambda: parse_gotchas(file.text, heading))
+    return file.derived("gotchas.document", lambda: parse_gotchas(file.text, heading))
 
 
-def index_of(file, project) -> Index:
+def index_of(file: SourceFile, project: Project) -> Index:
     """The rows of a separate index file: its index section, else the whole file."""
-    digest = hashlib.blake2b(file.text.encode("utf-8", "surrogatepass"), digest_size=12)
-    key = f"gotchas.index:{file.rel}:{digest.hexdigest()}"
 
     def build() -> Index:
         own = parsed(file, project)
@@ -43,16 +40,16 @@ def index_of(file, project) -> Index:
         doc = file.markdown
         return parse_index(doc, 1, doc.lines.line_count, None)
 
-    return project.memo(key, build)
+    return file.derived("gotchas.index-rows", build)
 
 
-def gotchas_files(project) -> list[str]:
+def gotchas_files(project: Project) -> list[str]:
     """Every gotchas file of the project, sorted (what a separate index covers)."""
     files = project.files()
     return [rel for rel in files if role(rel, project) == GOTCHAS and rel.endswith(".md")]
 
 
-def row_cap(document: GotchasDocument, project) -> int | None:
+def row_cap(document: GotchasDocument, project: Project) -> int | None:
     """The file's own directive wins over the configured cap."""
     if document.cap.value is not None:
         return document.cap.value

@@ -7,15 +7,20 @@ misplaced rows change, and nothing outside the rows' region is touched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum, auto
 
 from guidelint.findings import Edit, Fix
-from guidelint.gotchas import text as gtext
+from guidelint.gotchas.markup import escape_link_text
 from guidelint.gotchas.model import Entry, Index, IndexRow
 from guidelint.spans import Span
 
 NUMBER_HEADERS = ("#", "no", "no.", "n", "nr")
 ISSUE_HEADERS = ("provenance", "issue", "issues")
+
+# The (gotchas file, anchor) a row links to, None when it links to no anchor.
+RowKey = Callable[[IndexRow], tuple[str, str] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,27 +40,41 @@ class Target:
         return f"{self.base}#{self.entry.anchor}"
 
 
+class IndexProblemKind(Enum):
+    """How the index differs from the entries; each GL202-GL204 rule reports one kind."""
+
+    UNINDEXED_ENTRY = auto()  # an entry without a row
+    DANGLING_INDEX_ROW = auto()  # a row that names no entry, or a second row for one
+    INDEX_OUT_OF_STEP = auto()  # rows out of entry order, misnumbered or with a stale headline
+
+
 @dataclass(frozen=True, slots=True)
-class Problem:
-    code: str  # GL202 | GL203 | GL204
+class IndexProblem:
+    kind: IndexProblemKind
     span: Span
     message: str
 
 
-def compare(targets: list[Target], index: Index, resolve) -> list[Problem]:
+def compare(targets: list[Target], index: Index, resolve: RowKey) -> list[IndexProblem]:
     """Every way the rows differ from the entries. `resolve(row)` gives a row's key."""
     by_key = {t.key: t for t in targets}
-    problems: list[Problem] = []
+    problems: list[IndexProblem] = []
     matched: list[tuple[IndexRow, Target]] = []
     seen: set[tuple[str, str]] = set()
     for row in index.rows:
         key = resolve(row)
         target = by_key.get(key) if key else None
-        if target is None:
-            problems.append(Problem("GL203", row.span, _dangling(row)))
+        if key is None or target is None:
+            problems.append(
+                IndexProblem(IndexProblemKind.DANGLING_INDEX_ROW, row.span, _dangling(row))
+            )
         elif key in seen:
             problems.append(
-                Problem("GL203", row.span, f"a second row for entry '{target.entry.headline}'")
+                IndexProblem(
+                    IndexProblemKind.DANGLING_INDEX_ROW,
+                    row.span,
+                    f"a second row for entry '{target.entry.headline}'",
+                )
             )
         else:
             seen.add(key)
@@ -70,15 +89,17 @@ def _dangling(row: IndexRow) -> str:
     return f"index row links to `{row.href}`, which is no entry"
 
 
-def _out_of_step(matched, targets: list[Target], index: Index) -> list[Problem]:
+def _out_of_step(
+    matched: list[tuple[IndexRow, Target]], targets: list[Target], index: Index
+) -> list[IndexProblem]:
     problems = []
     position = {t.key: n for n, t in enumerate(targets, start=1)}
     expected = sorted(matched, key=lambda pair: position[pair[1].key])
     for (row, target), (_, wanted) in zip(matched, expected, strict=True):
         if target.key != wanted.key:
             problems.append(
-                Problem(
-                    "GL204",
+                IndexProblem(
+                    IndexProblemKind.INDEX_OUT_OF_STEP,
                     row.span,
                     f"index rows are out of entry order: the row for entry "
                     f"{position[target.key]} comes where entry {position[wanted.key]}'s should",
@@ -91,8 +112,8 @@ def _out_of_step(matched, targets: list[Target], index: Index) -> list[Problem]:
         for column in numbered:
             if _cell(row.cells, column) != wanted_number:
                 problems.append(
-                    Problem(
-                        "GL204",
+                    IndexProblem(
+                        IndexProblemKind.INDEX_OUT_OF_STEP,
                         row.span,
                         f"index row is numbered '{_cell(row.cells, column)}' but its entry "
                         f"is number {wanted_number}",
@@ -100,8 +121,8 @@ def _out_of_step(matched, targets: list[Target], index: Index) -> list[Problem]:
                 )
         if row.headline != target.entry.headline:
             problems.append(
-                Problem(
-                    "GL204",
+                IndexProblem(
+                    IndexProblemKind.INDEX_OUT_OF_STEP,
                     row.span,
                     f"index row reads '{row.headline}' but the entry's headline "
                     f"(line {target.entry.line}) is '{target.entry.headline}'",
@@ -110,7 +131,7 @@ def _out_of_step(matched, targets: list[Target], index: Index) -> list[Problem]:
     return problems
 
 
-def unindexed(targets: list[Target], index: Index, resolve) -> list[Target]:
+def unindexed(targets: list[Target], index: Index, resolve: RowKey) -> list[Target]:
     keys = {resolve(row) for row in index.rows}
     return [t for t in targets if t.key not in keys]
 
@@ -118,9 +139,9 @@ def unindexed(targets: list[Target], index: Index, resolve) -> list[Target]:
 # -- regeneration ------------------------------------------------------------------
 
 
-def regenerate(targets: list[Target], index: Index, resolve, newline: str) -> Edit:
+def regenerate(targets: list[Target], index: Index, resolve: RowKey, newline: str) -> Edit:
     """One edit that turns the index rows into exactly one current row per entry."""
-    by_key: dict[tuple[str, str], IndexRow] = {}
+    by_key: dict[tuple[str, str] | None, IndexRow] = {}
     for row in index.rows:
         by_key.setdefault(resolve(row), row)
     rows = [
@@ -178,10 +199,10 @@ def _cell(cells: tuple[str, ...], i: int) -> str:
     return cells[i] if i < len(cells) else ""
 
 
-def _fresh_list_row(target: Target, number: int, marker: str, row: IndexRow | None = None):
+def _fresh_list_row(target: Target, number: int, marker: str, row: IndexRow | None = None) -> str:
     if marker[0].isdigit():
         marker = f"{number}{marker.strip()[-1]} "
-    link = f"[{gtext.escape_link_text(target.entry.headline)}]({target.href})"
+    link = f"[{escape_link_text(target.entry.headline)}]({target.href})"
     before = f"{row.before} " if row is not None and row.before else ""
     after = f" {row.after}" if row is not None and row.after else ""
     return f"{marker}{before}{link}{after}"
@@ -197,9 +218,9 @@ def _table_row(target: Target, number: int, row: IndexRow | None, index: Index) 
         if name in NUMBER_HEADERS:
             cells[i] = str(number)
         elif name == "section":
-            cells[i] = gtext.escape_link_text(entry.section, table=True)
+            cells[i] = escape_link_text(entry.section, table=True)
         elif name in ISSUE_HEADERS:
             cells[i] = ", ".join(entry.issues)
-    headline = gtext.escape_link_text(entry.headline, table=True)
+    headline = escape_link_text(entry.headline, table=True)
     cells[index.link_column] = f"[{headline}]({target.href})"
     return "| " + " | ".join(cells) + " |"

@@ -13,8 +13,10 @@ import re
 from markdown_it.token import Token
 
 from guidelint.comments import Directive, parse_directive
-from guidelint.gotchas import text as gtext
+from guidelint.gotchas.headlines import normalize_headline, slugify, unique_anchors
+from guidelint.gotchas.markup import newline_of, unescape_link_text
 from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, NotAnEntry, RowCap
+from guidelint.gotchas.provenance import fingerprint_of, issue_ids
 from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
 from guidelint.spans import Span
 
@@ -27,7 +29,7 @@ TABLE_PIPE = re.compile(r"(?<!\\)\|")
 
 def parse_gotchas(text: str, index_heading: str = "LESSONS index") -> GotchasDocument:
     doc = parse_markdown(text)
-    result = GotchasDocument(newline=gtext.newline_of(text))
+    result = GotchasDocument(newline=newline_of(text))
     result.cap = _row_cap(doc)
     index_range = _section_range(doc, index_heading)
     skip = range(0)
@@ -68,7 +70,7 @@ def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | N
     """The index heading and the last line of its section."""
     wanted = title.casefold()
     for i, heading in enumerate(doc.headings):
-        if gtext.normalize_headline(heading.text).casefold() != wanted:
+        if normalize_headline(heading.text).casefold() != wanted:
             continue
         last = doc.lines.line_count
         for later in doc.headings[i + 1 :]:
@@ -84,7 +86,7 @@ def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | N
 
 def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range) -> None:
     items = sorted((i for i in doc.list_items if i.depth == 1), key=lambda i: i.line)
-    found = []
+    found: list[tuple[ListItem, str, Span, str | None]] = []
     for item in items:
         if item.line in skip:
             continue
@@ -93,9 +95,7 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
             result.not_entries.append(NotAnEntry(_trimmed(doc, item), item.line, parsed))
         else:
             found.append((item, *parsed))
-    anchors = gtext.unique_anchors(
-        explicit or gtext.slugify(headline) for _, headline, _, explicit in found
-    )
+    anchors = unique_anchors(explicit or slugify(headline) for _, headline, _, explicit in found)
     for number, ((item, headline, headline_span, explicit), anchor) in enumerate(
         zip(found, anchors, strict=True), start=1
     ):
@@ -112,14 +112,18 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
                 line=item.line,
                 end_line=doc.lines.position(span.end).line,
                 section=_section_of(doc, item.line),
-                issues=gtext.issue_ids(source),
-                fingerprint=gtext.fingerprint_of(source),
+                issues=issue_ids(source),
+                fingerprint=fingerprint_of(source),
                 text=source,
             )
         )
 
 
-def _entry_parts(doc: MarkdownDocument, item: ListItem):
+# (headline, headline span, explicit anchor or None) of an entry.
+EntryParts = tuple[str, Span, str | None]
+
+
+def _entry_parts(doc: MarkdownDocument, item: ListItem) -> EntryParts | str:
     """(headline, headline span, explicit anchor) of an entry, or why it is not one."""
     inline = _first_inline(item)
     if inline is None:
@@ -130,13 +134,13 @@ def _entry_parts(doc: MarkdownDocument, item: ListItem):
     lead = LEADING_ANCHOR.match(content)
     start = lead.end() if lead else 0
     match = BOLD.match(content, start)
-    if not match or not gtext.normalize_headline(match.group(2)):
+    if not match or not normalize_headline(match.group(2)):
         return "the bold headline is empty"
     block = _block_of(doc, inline)
     span = Span(block.offset(match.start()), block.offset(match.end())) if block else item.span
     source = doc.text[item.span.start : item.span.end]
     explicit = EXPLICIT_ANCHOR.search(source)
-    return gtext.normalize_headline(match.group(2)), span, explicit.group(1) if explicit else None
+    return normalize_headline(match.group(2)), span, explicit.group(1) if explicit else None
 
 
 def _first_inline(item: ListItem) -> Token | None:
@@ -191,14 +195,18 @@ def parse_index(doc: MarkdownDocument, first: int, last: int, heading_line: int 
     for token in doc.tokens:
         if token.level != 0 or not token.map or not first <= token.map[0] + 1 <= last:
             continue
+        # The block's lines, 1-based and inclusive.
+        block_first, block_last = token.map[0] + 1, token.map[1]
         if token.type in ("bullet_list_open", "ordered_list_open"):
-            return _list_index(doc, token, heading_line)
+            return _list_index(doc, block_first, block_last, heading_line)
         if token.type == "table_open":
-            return _table_index(doc, token, heading_line)
+            return _table_index(doc, block_first, block_last, heading_line)
     return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
 
 
-def _insertion_point(doc: MarkdownDocument, first: int, last: int, heading_line) -> Span:
+def _insertion_point(
+    doc: MarkdownDocument, first: int, last: int, heading_line: int | None
+) -> Span:
     """After the last non-blank line of the section (the heading when it is empty)."""
     lines = doc.lines
     line = max(first - 1, 1) if heading_line else 0
@@ -209,8 +217,7 @@ def _insertion_point(doc: MarkdownDocument, first: int, last: int, heading_line)
     return Span(offset, offset)
 
 
-def _list_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
-    first, last = token.map[0] + 1, token.map[1]
+def _list_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
     items = sorted(
         (i for i in doc.list_items if i.depth == 1 and first <= i.line <= last),
         key=lambda i: i.line,
@@ -234,7 +241,7 @@ def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
     link = _first_fragment_link(doc, span)
     mark = marker.group(0) if marker else ""
     if link is None:
-        headline = gtext.normalize_headline(source[len(mark) :])
+        headline = normalize_headline(source[len(mark) :])
         return IndexRow(span, item.line, None, "", None, headline, source, mark)
     href, link_span, link_text = link
     path, _, anchor = href.partition("#")
@@ -252,18 +259,18 @@ def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
     )
 
 
-def _first_fragment_link(doc: MarkdownDocument, span: Span):
+def _first_fragment_link(doc: MarkdownDocument, span: Span) -> tuple[str, Span, str] | None:
+    """(href, link span, link text) of the first link with a #fragment within `span`."""
     for link in doc.links:
         if span.start <= link.span.start < span.end and "#" in link.href:
             source = doc.text[link.span.start : link.span.end]
             text = source[1 : source.rfind("](")] if source.startswith("[") else source
-            return link.href, link.span, gtext.normalize_headline(gtext.unescape_link_text(text))
+            return link.href, link.span, normalize_headline(unescape_link_text(text))
     return None
 
 
-def _table_index(doc: MarkdownDocument, token: Token, heading_line) -> Index:
+def _table_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
     lines = doc.lines
-    first, last = token.map[0] + 1, token.map[1]
     header = _cells(lines.line_text(first))
     body = [n for n in range(first + 2, last + 1) if lines.line_text(n).strip()]
     rows = tuple(_table_row(doc, n) for n in body)

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.rulebase import GotchasRule
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 
 NAMED = 3  # oldest entries named in the message; the rest are counted
 
@@ -17,7 +19,7 @@ class RowCapExceeded(GotchasRule):
     summary = "A gotchas file holds more entries than its row cap."
     severity = Severity.ERROR
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         document = gfiles.parsed(file, project)
         if document.cap.error and document.cap.span:
             yield self.finding(file, document.cap.span, f"bad directive: {document.cap.error}")

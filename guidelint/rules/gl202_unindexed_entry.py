@@ -1,12 +1,14 @@
 """GL202 unindexed-entry: An entry of a gotchas file has no row in the LESSONS index.
 
-The comparison and the shared fix live in guidelint/gotchas/index.py.
+The comparison lives in guidelint/gotchas/index.py, the report and fix the three
+index rules share in guidelint/gotchas/index_report.py.
 """
 
 from __future__ import annotations
 
 from guidelint.findings import Severity
-from guidelint.gotchas.rules_support import IndexRule
+from guidelint.gotchas.index import IndexProblemKind
+from guidelint.gotchas.rulebase import IndexRule
 
 
 class UnindexedEntry(IndexRule):
@@ -14,3 +16,4 @@ class UnindexedEntry(IndexRule):
     name = "unindexed-entry"
     summary = "An entry of a gotchas file has no row in the LESSONS index."
     severity = Severity.ERROR
+    problem_kind = IndexProblemKind.UNINDEXED_ENTRY

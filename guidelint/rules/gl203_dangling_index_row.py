@@ -1,12 +1,14 @@
 """GL203 dangling-index-row: A LESSONS index row points to no entry.
 
-The comparison and the shared fix live in guidelint/gotchas/index.py.
+The comparison lives in guidelint/gotchas/index.py, the report and fix the three
+index rules share in guidelint/gotchas/index_report.py.
 """
 
 from __future__ import annotations
 
 from guidelint.findings import Severity
-from guidelint.gotchas.rules_support import IndexRule
+from guidelint.gotchas.index import IndexProblemKind
+from guidelint.gotchas.rulebase import IndexRule
 
 
 class DanglingIndexRow(IndexRule):
@@ -14,3 +16,4 @@ class DanglingIndexRow(IndexRule):
     name = "dangling-index-row"
     summary = "A LESSONS index row points to no entry."
     severity = Severity.ERROR
+    problem_kind = IndexProblemKind.DANGLING_INDEX_ROW

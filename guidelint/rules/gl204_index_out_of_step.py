@@ -1,12 +1,14 @@
 """GL204 index-out-of-step: index rows out of entry order, or with a stale headline.
 
-The comparison and the shared fix live in guidelint/gotchas/index.py.
+The comparison lives in guidelint/gotchas/index.py, the report and fix the three
+index rules share in guidelint/gotchas/index_report.py.
 """
 
 from __future__ import annotations
 
 from guidelint.findings import Severity
-from guidelint.gotchas.rules_support import IndexRule
+from guidelint.gotchas.index import IndexProblemKind
+from guidelint.gotchas.rulebase import IndexRule
 
 
 class IndexOutOfStep(IndexRule):
@@ -14,3 +16,4 @@ class IndexOutOfStep(IndexRule):
     name = "index-out-of-step"
     summary = "LESSONS index rows are out of entry order or show a stale headline."
     severity = Severity.ERROR
+    problem_kind = IndexProblemKind.INDEX_OUT_OF_STEP

@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
-from guidelint.gotchas.text import headline_tokens, similarity
+from guidelint.gotchas.headlines import headline_tokens, similarity
+from guidelint.gotchas.model import Entry
+from guidelint.gotchas.rulebase import GotchasRule
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 
 
 class DuplicateGotcha(GotchasRule):
@@ -16,10 +19,10 @@ class DuplicateGotcha(GotchasRule):
     summary = "Two gotcha entries share a fingerprint, or one headline repeats another."
     severity = Severity.ERROR
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         entries = gfiles.parsed(file, project).entries
         threshold = project.config.gotchas.duplicate_threshold
-        by_fingerprint = {}
+        by_fingerprint: dict[str, Entry] = {}
         tokens = [headline_tokens(e.headline) for e in entries]
         for i, entry in enumerate(entries):
             earlier = by_fingerprint.get(entry.fingerprint) if entry.fingerprint else None
@@ -44,7 +47,13 @@ class DuplicateGotcha(GotchasRule):
                 )
 
 
-def _first_repeat(earlier, earlier_tokens, tokens, threshold):
+def _first_repeat(
+    earlier: list[Entry],
+    earlier_tokens: list[frozenset[str]],
+    tokens: frozenset[str],
+    threshold: float,
+) -> tuple[Entry, float] | None:
+    """The first earlier entry whose headline this one repeats, and the score."""
     for other, other_tokens in zip(earlier, earlier_tokens, strict=True):
         score = similarity(tokens, other_tokens)
         if score >= threshold:

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.rulebase import GotchasRule
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 
 
 class MissingProvenance(GotchasRule):
@@ -15,7 +17,7 @@ class MissingProvenance(GotchasRule):
     summary = "A gotcha entry names no issue id (#1489) it was learned from."
     severity = Severity.WARNING  # the configured provenance-severity decides
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         severity = project.config.gotchas.provenance_severity
         for entry in gfiles.parsed(file, project).entries:
             if not entry.issues:

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.rulebase import GotchasRule
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 
 
 class EntryTooLong(GotchasRule):
@@ -15,7 +17,7 @@ class EntryTooLong(GotchasRule):
     summary = "A gotcha entry is longer than the configured character budget."
     severity = Severity.WARNING
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         budget = project.config.gotchas.max_entry_chars
         for entry in gfiles.parsed(file, project).entries:
             # Counted as agents read it: without carriage returns.

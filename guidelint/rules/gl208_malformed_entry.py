@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
-from guidelint.gotchas.rules_support import GotchasRule
+from guidelint.gotchas.rulebase import GotchasRule
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 
@@ -16,7 +18,7 @@ class MalformedEntry(GotchasRule):
     summary = "A top-level list item in a gotchas file has no bold headline, so it is no entry."
     severity = Severity.WARNING
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         for item in gfiles.parsed(file, project).not_entries:
             first_line = Span(item.span.start, file.lines.line_end(item.line))
             yield self.finding(

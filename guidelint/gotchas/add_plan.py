@@ -1,9 +1,14 @@
-"""Plan a `gotcha add` against a project: validate before, add, validate after."""
+"""Plan a `gotcha add` against a project: validate before, add, validate after.
+
+Nothing here runs rules itself: the engine sits above this library, so the command
+passes in how to lint (`Lint`).
+"""
 
 from __future__ import annotations
 
 import difflib
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 
 from guidelint.findings import Finding, Fix
@@ -20,30 +25,38 @@ from guidelint.gotchas.authoring import (
     refuse_over_cap,
     validate,
 )
-from guidelint.gotchas.checks import own_index_report, separate_index_report
+from guidelint.gotchas.index_report import own_index_report, separate_index_report
+from guidelint.gotchas.model import Entry
 from guidelint.gotchas.parse import parse_gotchas, parse_index
+from guidelint.markdown import parse_markdown
 from guidelint.project import Project
 from guidelint.sources import SourceFile, Unreadable, decode
 
 GLOB_CHARS = set("*?[")
 NEW_FILE = "# Gotchas{nl}{nl}Lessons paid for; every session reads this file.{nl}"
 
+# Every finding the rules selected in `project` give for `files` (the engine's work).
+Lint = Callable[[Project, list[SourceFile]], list[Finding]]
+
 
 class OverlayProject(Project):
-    """A project whose files are read from planned texts first, then from disk."""
+    """A project whose files are read from planned texts first, then from disk.
+
+    Only the GL2xx rules are selected: they are what `gotcha add` validates.
+    """
 
     def __init__(self, project: Project, texts: dict[str, str]) -> None:
         config = project.config.model_copy(update={"select": ["GL2"], "extend_select": []})
         super().__init__(project.root, config, project.config_source)
-        self.texts = texts
+        self.planned = {rel: SourceFile(self.root / rel, rel, text) for rel, text in texts.items()}
 
     def read(self, rel: str) -> SourceFile | None:
-        if rel in self.texts:
-            return SourceFile(self.root / rel, rel, self.texts[rel])
+        if rel in self.planned:
+            return self.planned[rel]
         return super().read(rel)
 
     def exists(self, path: str) -> bool:
-        return path in self.texts or super().exists(path)
+        return path in self.planned or super().exists(path)
 
 
 def choose_file(project: Project, explicit: str | None) -> str:
@@ -74,18 +87,14 @@ def read_or_empty(project: Project, rel: str) -> str | None:
     return text
 
 
-def lint(project: Project, texts: dict[str, str]) -> list[Finding]:
-    from guidelint.engine import Engine, build_selection
-
+def _findings(project: Project, texts: dict[str, str], lint: Lint) -> list[Finding]:
+    """The GL2xx findings of the planned texts, the rest of the project as on disk."""
     overlay = OverlayProject(project, texts)
-    engine = Engine(overlay, build_selection(overlay.config))
-    findings = []
-    for rel, text in texts.items():
-        findings += engine.check_source(SourceFile(overlay.root / rel, rel, text))
-    return findings
+    return lint(overlay, list(overlay.planned.values()))
 
 
-def plan_add(project: Project, rel: str, new: NewEntry) -> Added:
+def plan_add(project: Project, rel: str, new: NewEntry, lint: Lint) -> Added:
+    """The texts a `gotcha add` writes, or a Refusal saying why it adds nothing."""
     config = project.config.gotchas
     new = validate(new)
     existing = read_or_empty(project, rel)
@@ -93,7 +102,7 @@ def plan_add(project: Project, rel: str, new: NewEntry) -> Added:
         text = NEW_FILE.format(nl="\n")
     else:
         text = existing
-        problems = errors(lint(project, {rel: text}))
+        problems = errors(_findings(project, {rel: text}, lint))
         if problems:
             first = problems[0]
             raise Refusal(
@@ -105,7 +114,7 @@ def plan_add(project: Project, rel: str, new: NewEntry) -> Added:
     refuse_duplicates(new, document.entries, config.duplicate_threshold)
     new_text, anchor = add_to_text(text, new, config.index_heading)
     texts = {rel: new_text} | _index_update(project, rel, new_text)
-    after = lint(project, texts)
+    after = _findings(project, texts, lint)
     problems = errors(after)
     if problems:
         first = problems[0]
@@ -129,7 +138,7 @@ def _index_update(project: Project, rel: str, new_text: str) -> dict[str, str]:
         return {rel: _apply(new_text, report.fix)}
     index_rel = posixpath.normpath(config.index_file)
     index_text = read_or_empty(project, index_rel) or ""
-    entries = {}
+    entries: dict[str, list[Entry]] = {}
     for other in gfiles.gotchas_files(project):
         source = project.read(other)
         if source is not None and other != rel:
@@ -139,8 +148,6 @@ def _index_update(project: Project, rel: str, new_text: str) -> dict[str, str]:
     if own.index is not None:
         index = own.index
     else:
-        from guidelint.markdown import parse_markdown
-
         doc = parse_markdown(index_text)
         index = parse_index(doc, 1, doc.lines.line_count, None)
     report = separate_index_report(index_rel, index, entries, own.newline)
@@ -152,7 +159,7 @@ def _apply(text: str, fix: Fix | None) -> str:
 
 
 def unified_diff(project: Project, texts: dict[str, str]) -> str:
-    chunks = []
+    chunks: list[str] = []
     for rel, new_text in texts.items():
         old = read_or_empty(project, rel) or ""
         chunks += difflib.unified_diff(

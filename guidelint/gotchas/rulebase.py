@@ -1,4 +1,4 @@
-"""What the GL2xx rules share: which files they look at, and the index findings."""
+"""What the GL2xx rules share: which files they look at, and the index problems."""
 
 from __future__ import annotations
 
@@ -7,7 +7,11 @@ from typing import ClassVar
 
 from guidelint.findings import Finding
 from guidelint.gotchas import files as gfiles
+from guidelint.gotchas.index import IndexProblemKind
+from guidelint.gotchas.index_report import index_report
+from guidelint.project import Project
 from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
 
 
 class GotchasRule(Rule):
@@ -15,20 +19,22 @@ class GotchasRule(Rule):
 
     roles: ClassVar[frozenset[str]] = frozenset({gfiles.GOTCHAS})
 
-    def applies_to(self, file, project) -> bool:
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "markdown" and gfiles.role(file.rel, project) in self.roles
 
 
 class IndexRule(GotchasRule):
-    """GL202-GL204: one comparison of index and entries, one shared regenerating fix."""
+    """GL202-GL204: one comparison of index and entries, one shared regenerating fix.
+
+    Each rule reports the problems of its `problem_kind`.
+    """
 
     roles = frozenset({gfiles.GOTCHAS, gfiles.INDEX})
     fixable = True
+    problem_kind: ClassVar[IndexProblemKind]
 
-    def check(self, file, project) -> Iterator[Finding]:
-        from guidelint.gotchas.checks import index_report
-
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         report = index_report(file, project)
         for problem in report.problems:
-            if problem.code == self.code:
+            if problem.kind is self.problem_kind:
                 yield self.finding(file, problem.span, problem.message, fix=report.fix)

@@ -1,13 +1,12 @@
-"""Small text helpers shared by the parser, the index and the authoring commands."""
+"""Headlines: normalised for comparison, turned into anchors, compared for repeats."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 
-ISSUE_ID = re.compile(r"(?<![\w&#/])(?:[\w.-]+/[\w.-]+)?#\d+(?![\w-])")
-FINGERPRINT = re.compile(r"fingerprint:\s*`?([0-9a-fA-F]{6,64})\b`?", re.IGNORECASE)
-INLINE_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+from guidelint.gotchas.markup import plain
+
 SLUG_DROP = re.compile(r"[^\w\- ]")
 WORD = re.compile(r"[^\W_]+")
 # Slugs are cut at this many words: long enough to tell entries apart, short
@@ -21,22 +20,10 @@ STOPWORDS = frozenset(
 )
 
 
-def newline_of(text: str) -> str:
-    """The file's line ending: CRLF when its first line ending is one, else LF."""
-    first = text.find("\n")
-    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
-
-
 def normalize_headline(source: str) -> str:
     """Collapse whitespace and drop a final period, so row and entry compare fairly."""
     collapsed = " ".join(source.split())
     return collapsed.rstrip(".:;, ").strip()
-
-
-def plain(markdown: str) -> str:
-    """Markdown inline text without link targets and emphasis markers."""
-    text = INLINE_LINK.sub(r"\1", markdown)
-    return re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text)
 
 
 def slugify(headline: str) -> str:
@@ -58,15 +45,6 @@ def unique_anchors(anchors: Iterable[str]) -> list[str]:
         used.add(candidate)
         result.append(candidate)
     return result
-
-
-def issue_ids(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(m.group(0) for m in ISSUE_ID.finditer(text)))
-
-
-def fingerprint_of(text: str) -> str | None:
-    match = FINGERPRINT.search(text)
-    return match.group(1).lower() if match else None
 
 
 def headline_tokens(headline: str) -> frozenset[str]:
@@ -93,12 +71,3 @@ def similarity(a: frozenset[str], b: frozenset[str]) -> float:
     if shared >= MIN_SHARED:
         return shared / min(len(a), len(b))
     return shared / len(a | b)
-
-
-def escape_link_text(text: str, table: bool = False) -> str:
-    text = text.replace("[", r"\[").replace("]", r"\]")
-    return text.replace("|", r"\|") if table else text
-
-
-def unescape_link_text(text: str) -> str:
-    return re.sub(r"\\([\[\]|])", r"\1", text)

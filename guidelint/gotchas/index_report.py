@@ -1,14 +1,15 @@
-"""The index findings (GL202-GL204) of one file, computed once and shared by the three rules."""
+"""The index problems (GL202-GL204) of one file and their shared fix, computed once."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from guidelint.findings import Fix
 from guidelint.gotchas import files as gfiles
 from guidelint.gotchas.index import (
-    Problem,
+    IndexProblem,
+    IndexProblemKind,
+    RowKey,
     Target,
     append_section,
     compare,
@@ -16,35 +17,40 @@ from guidelint.gotchas.index import (
     regenerate,
     unindexed,
 )
+from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow
+from guidelint.project import Project
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 
 @dataclass(frozen=True, slots=True)
 class IndexReport:
-    problems: tuple[Problem, ...]
+    problems: tuple[IndexProblem, ...]
     fix: Fix | None
 
 
-def index_report(file, project) -> IndexReport:
-    digest = hashlib.blake2b(file.text.encode("utf-8", "surrogatepass"), digest_size=12)
-    key = f"gotchas.index-report:{file.rel}:{digest.hexdigest()}"
-    return project.memo(key, lambda: _build(file, project))
+NO_PROBLEMS = IndexReport((), None)
 
 
-def _build(file, project) -> IndexReport:
+def index_report(file: SourceFile, project: Project) -> IndexReport:
+    """The file's report, built once for the three rules that each report one kind."""
+    return file.derived("gotchas.index-report", lambda: _build(file, project))
+
+
+def _build(file: SourceFile, project: Project) -> IndexReport:
     role = gfiles.role(file.rel, project)
     separate = project.config.gotchas.index_file
     if role == gfiles.INDEX:
         return _separate_index(file, project)
     if role != gfiles.GOTCHAS:
-        return IndexReport((), None)
+        return NO_PROBLEMS
     if separate:
         return _missing_index_file(file, project, separate)
     return _own_index(file, project)
 
 
-def _row_key(index_rel: str):
-    def key(row):
+def _row_key(index_rel: str) -> RowKey:
+    def key(row: IndexRow) -> tuple[str, str] | None:
         if row.anchor is None:
             return None
         return (gfiles.resolve(index_rel, row.path), row.anchor)
@@ -52,20 +58,20 @@ def _row_key(index_rel: str):
     return key
 
 
-def _own_index(file, project) -> IndexReport:
+def _own_index(file: SourceFile, project: Project) -> IndexReport:
     document = gfiles.parsed(file, project)
     return own_index_report(file.rel, file.text, document, project.config.gotchas.index_heading)
 
 
-def own_index_report(rel: str, text: str, document, heading: str) -> IndexReport:
-    """GL202-GL204 of a gotchas file that holds its own index section."""
+def own_index_report(rel: str, text: str, document: GotchasDocument, heading: str) -> IndexReport:
+    """The index problems of a gotchas file that holds its own index section."""
     targets = [Target(entry, rel, "") for entry in document.entries]
     if document.index is None:
         if not targets:
-            return IndexReport((), None)
-        problems = tuple(
-            Problem(
-                "GL202",
+            return NO_PROBLEMS
+        missing = tuple(
+            IndexProblem(
+                IndexProblemKind.UNINDEXED_ENTRY,
                 t.entry.headline_span,
                 f"entry '{t.entry.headline}' has no LESSONS index row: "
                 f"the file has no `## {heading}` section",
@@ -73,11 +79,11 @@ def own_index_report(rel: str, text: str, document, heading: str) -> IndexReport
             for t in targets
         )
         edit = append_section(text, heading, targets, document.newline)
-        return IndexReport(problems, index_fix(edit))
+        return IndexReport(missing, index_fix(edit))
     key = _row_key(rel)
     problems = [
-        Problem(
-            "GL202",
+        IndexProblem(
+            IndexProblemKind.UNINDEXED_ENTRY,
             t.entry.headline_span,
             f"entry '{t.entry.headline}' has no row in the LESSONS index",
         )
@@ -85,12 +91,12 @@ def own_index_report(rel: str, text: str, document, heading: str) -> IndexReport
     ]
     problems += compare(targets, document.index, key)
     if not problems:
-        return IndexReport((), None)
+        return NO_PROBLEMS
     edit = regenerate(targets, document.index, key, document.newline)
     return IndexReport(tuple(problems), index_fix(edit))
 
 
-def _separate_index(file, project) -> IndexReport:
+def _separate_index(file: SourceFile, project: Project) -> IndexReport:
     entries = {}
     for rel in gfiles.gotchas_files(project):
         source = project.read(rel)
@@ -101,8 +107,10 @@ def _separate_index(file, project) -> IndexReport:
     return separate_index_report(file.rel, index, entries, newline)
 
 
-def separate_index_report(index_rel: str, index, entries: dict, newline: str) -> IndexReport:
-    """GL202-GL204 of a separate index file, given the entries of every gotchas file."""
+def separate_index_report(
+    index_rel: str, index: Index, entries: dict[str, list[Entry]], newline: str
+) -> IndexReport:
+    """The index problems of a separate index file, given every gotchas file's entries."""
     targets = [
         Target(entry, rel, gfiles.link_base(index_rel, rel))
         for rel in sorted(entries)
@@ -111,8 +119,8 @@ def separate_index_report(index_rel: str, index, entries: dict, newline: str) ->
     key = _row_key(index_rel)
     where = index.rows[0].span if index.rows else index.region
     problems = [
-        Problem(
-            "GL202",
+        IndexProblem(
+            IndexProblemKind.UNINDEXED_ENTRY,
             Span(where.start, where.start),
             f"entry '{t.entry.headline}' ({t.rel}:{t.entry.line}) has no row in this index",
         )
@@ -120,17 +128,17 @@ def separate_index_report(index_rel: str, index, entries: dict, newline: str) ->
     ]
     problems += compare(targets, index, key)
     if not problems:
-        return IndexReport((), None)
+        return NO_PROBLEMS
     return IndexReport(tuple(problems), index_fix(regenerate(targets, index, key, newline)))
 
 
-def _missing_index_file(file, project, index_file: str) -> IndexReport:
+def _missing_index_file(file: SourceFile, project: Project, index_file: str) -> IndexReport:
     if project.exists(index_file):
-        return IndexReport((), None)
+        return NO_PROBLEMS
     document = gfiles.parsed(file, project)
     problems = tuple(
-        Problem(
-            "GL202",
+        IndexProblem(
+            IndexProblemKind.UNINDEXED_ENTRY,
             entry.headline_span,
             f"entry '{entry.headline}' has no index row: "
             f"the configured index-file `{index_file}` does not exist",
