@@ -14,6 +14,8 @@ import sys
 import time
 import traceback
 
+from guidelint.runner.verdict import classify_exception, one_line
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
 
 
@@ -48,7 +50,7 @@ def prepare() -> None:
     import shutil  # noqa: F401
     import tempfile  # noqa: F401
 
-    from guidelint.runner import sandbox, sessions  # noqa: F401
+    from guidelint.runner import repl, sandbox  # noqa: F401
 
 
 def _single_threaded_torch() -> None:
@@ -111,7 +113,7 @@ def _activate_backend(unit: dict, context: dict) -> _Backend:
         module.activate(settings, backend.record)
         backend.activation_count = len(backend.substitutions)
     except Exception as error:  # reported on each example of the unit
-        backend.error = f"the diffusers backend failed to activate: {_one_line(error)}"
+        backend.error = f"the diffusers backend failed to activate: {one_line(error)}"
         backend.module = None
     return backend
 
@@ -144,9 +146,9 @@ def _precheck(example: dict, context: dict, backend) -> dict | None:
 
 def _execute(example: dict, namespace: dict) -> dict:
     if example["session"]:
-        from guidelint.runner.sessions import run_session
+        from guidelint.runner.repl import run_repl
 
-        result = run_session(example, namespace)
+        result = run_repl(example, namespace)
     else:
         result = _run_script(example, namespace)
     _flush()
@@ -183,58 +185,6 @@ def _run_script(example: dict, namespace: dict) -> dict:
 
 async def _await(awaitable):
     return await awaitable
-
-
-def classify_exception(error: BaseException, example: dict, expected: str | None) -> dict:
-    where = _where(error, example["filename"])
-    described = f"{where}{type(error).__name__}: {_one_line(error)}"
-    if expected and _is_a(error, expected):
-        return {"status": "passed", "message": f"raised {type(error).__name__} as expected"}
-    if isinstance(error, ModuleNotFoundError):
-        return {"status": "missing-dependency", "message": described}
-    if isinstance(error, MemoryError):
-        return {
-            "status": "crashed",
-            "message": f"{where}MemoryError: the memory limit "
-            "(runner.memory-limit-mb) was exceeded",
-        }
-    if isinstance(error, KeyError) and _env_key(error, example):
-        described += " (environment variables outside runner.env-allowlist are removed)"
-    if expected:
-        return {"status": "failed", "message": f"expected {expected}, got {described}"}
-    return {"status": "error", "message": described, "traceback": _traceback(error)}
-
-
-def _is_a(error: BaseException, name: str) -> bool:
-    short = name.rsplit(".", 1)[-1]
-    return any(k.__name__ == short or k.__qualname__ == name for k in type(error).__mro__)
-
-
-def _env_key(error: KeyError, example: dict) -> bool:
-    return bool(error.args) and error.args[0] in example.get("removed_env", ())
-
-
-def _where(error: BaseException, filename: str) -> str:
-    """`line N: ` of the deepest frame inside the guide, if any."""
-    line = None
-    for frame, lineno in traceback.walk_tb(error.__traceback__):
-        if frame.f_code.co_filename == filename:
-            line = lineno
-    return f"line {line}: " if line else ""
-
-
-def _traceback(error: BaseException) -> str:
-    """The traceback without guidelint's own frames (they explain nothing to a reader)."""
-    runner_dir = os.path.dirname(os.path.abspath(__file__))
-    summary = traceback.TracebackException.from_exception(error)
-    frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
-    summary.stack = traceback.StackSummary.from_list(frames)
-    return "".join(summary.format())[-4000:]
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return (text[0] if text else "")[:500]
 
 
 def _keep_images(unit: dict, example: dict) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import doctest
 import re
 
+from guidelint.runner.verdict import classify_exception
+
 
 class _Runner(doctest.DocTestRunner):
     """Remembers the first unexpected exception, so it can become an outcome."""
@@ -22,7 +24,7 @@ class _Runner(doctest.DocTestRunner):
         super().report_unexpected_exception(out, test, example, exc_info)
 
 
-def run_session(example: dict, namespace: dict) -> dict:
+def run_repl(example: dict, namespace: dict) -> dict:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(
         example["source"],
@@ -35,8 +37,6 @@ def run_session(example: dict, namespace: dict) -> dict:
     report: list[str] = []
     result = runner.run(test, out=report.append, clear_globs=False)
     if runner.unexpected is not None:
-        from guidelint.runner.child import classify_exception
-
         record = classify_exception(runner.unexpected, example, example.get("expect_error"))
         if record["status"] != "passed":
             record["message"] = _first_failure(report) or record["message"]
