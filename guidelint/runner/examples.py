@@ -3,8 +3,8 @@
 Extraction works on the shared document model (guidelint/markdown.py), so lines
 are exact and no regex ever looks for fences. An example is:
 
-- a ```python / ```py / ```pycon fence; a block whose first line starts with `>>>`
-  is a session in the REPL style (run statement by statement, outputs checked);
+- a ```python / ```py / ```pycon fence; a pycon block, or one whose first line
+  starts with `>>>`, is REPL-style (run statement by statement, outputs checked);
 - its settings: the `{...}` group of the info string, and `<!-- guidelint: ... -->`
   comments right above it (blank lines and other comments may sit in between);
 - the ```output fence right after it (only blank lines between), if any.
@@ -61,12 +61,13 @@ class Example:
         return self.settings.id or f"{self.rel}:{self.line}"
 
     @property
-    def is_session(self) -> bool:
+    def is_repl(self) -> bool:
+        """`>>>` prompts: run statement by statement, each echo checked (doctest)."""
         return self.lang == "pycon" or _first_code_line(self.source).startswith(">>>")
 
     def python_source(self) -> str:
         """The code as a Python file with the same line numbers (prompts removed)."""
-        if not self.is_session:
+        if not self.is_repl:
             return self.source
         lines = []
         for text in self.source.split("\n"):
