@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from guidelint.markdown import Fence, MarkdownDocument
 from guidelint.runner.directives import (
     HARNESS_KEYS,
+    DirectiveProblem,
     Directives,
-    Problem,
     Settings,
     comment_tokens,
     info_tokens,
     validate,
 )
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 PYTHON_LANGS = ("python", "py", "python3", "pycon")
@@ -144,7 +145,7 @@ def _directives(doc: MarkdownDocument, fence: Fence, comments_by_end: dict) -> D
     for token in directives.tokens:
         message = validate(token)
         if message:
-            directives.problems.append(Problem(token.span, message))
+            directives.problems.append(DirectiveProblem(token.span, message))
     return directives
 
 
@@ -200,9 +201,6 @@ def syntax_error(example: Example) -> SyntaxError | None:
     return None
 
 
-def examples_of(file) -> list[Example]:
+def examples_of(file: SourceFile) -> list[Example]:
     """A SourceFile's examples, extracted once and shared by GL401-GL403."""
-    cache = file.__dict__
-    if "_guidelint_examples" not in cache:
-        cache["_guidelint_examples"] = extract(file.markdown, file.rel)
-    return cache["_guidelint_examples"]
+    return file.derived("runner.examples", lambda: extract(file.markdown, file.rel))
