@@ -112,7 +112,7 @@ class GuideExample(pytest.Item):
 
         result = self._result()
         if result.status is Outcome.SKIPPED:
-            pytest.skip(result.message or "skipped")
+            pytest.skip(result.message or result.status.value)
         if result.status is Outcome.PENDING_FAILED:
             pytest.xfail(f"pending: {result.message}")
         if not result.status.ok:
