@@ -23,12 +23,12 @@ def test_python_py_and_pycon_fences_are_examples_other_languages_are_not():
         ("py", 5, 6),
         ("pycon", 9, 10),
     ]
-    assert [e.is_session for e in found] == [False, False, True]
+    assert [e.is_repl for e in found] == [False, False, True]
 
 
-def test_prompt_block_in_a_python_fence_is_a_session():
+def test_prompt_block_in_a_python_fence_is_repl_style():
     (example,) = examples("```python\n>>> x = 1\n>>> x\n1\n```\n")
-    assert example.is_session
+    assert example.is_repl
     assert example.python_source() == "x = 1\nx\n\n"  # same line count
 
 

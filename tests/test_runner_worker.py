@@ -97,7 +97,7 @@ def test_aborting_a_run_kills_the_worker_and_its_children(tmp_path):
     text += "while True:\n    time.sleep(0.05)\n```\n"
     (example,) = extract(parse_markdown(text), "guide.md")
     config = RunnerConfig()
-    payload = unit_payload([example], tmp_path, config, tmp_path / "report", [])
+    payload = unit_payload([example], tmp_path, config, tmp_path / "report")
     pid_file = Path(payload["report_dir"]) / "pid"
     line = f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))"
     payload["examples"][0]["source"] = payload["examples"][0]["source"].replace("PID_LINE", line)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
 from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
 
 class ExampleSyntaxError(Rule):
@@ -16,7 +21,7 @@ class ExampleSyntaxError(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import examples_of, source_offset, syntax_error
 
         for example in examples_of(file):

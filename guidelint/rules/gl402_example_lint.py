@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
 from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
 
 class ExampleLint(Rule):
@@ -16,7 +21,7 @@ class ExampleLint(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import examples_of, source_offset, syntax_error
         from guidelint.runner.lint import RuffUnavailable, lint_sources
 
@@ -33,8 +38,9 @@ class ExampleLint(Rule):
                 [e.python_source() for e in examples], config.lint_select, config.lint_ignore
             )
         except RuffUnavailable as error:
-            if project.memo("GL402.warned", lambda: []) == []:
-                project.memo("GL402.warned", lambda: []).append(True)
+            warned: list[bool] = project.memo("GL402.warned", list)  # once per run
+            if not warned:
+                warned.append(True)
                 start = file.lines.offset(examples[0].line)
                 yield self.finding(file, Span(start, start), str(error), severity=Severity.WARNING)
             return

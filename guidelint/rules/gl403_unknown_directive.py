@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
 
 class UnknownDirective(Rule):
@@ -15,7 +20,7 @@ class UnknownDirective(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
-    def check(self, file, project) -> Iterator[Finding]:
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import examples_of
 
         for example in examples_of(file):

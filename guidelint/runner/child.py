@@ -3,34 +3,55 @@
 The child runs one unit (a lone example, or every example of a session in
 order, sharing one namespace). After each example it flushes stdout/stderr, writes
 a boundary marker into both (so the worker can split the streams per example), and
-sends one JSON line on the result pipe. It never returns: it ends with os._exit.
+sends one ChildRecord (a JSON line) on the result pipe. It never returns: it ends
+with os._exit.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 import traceback
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from guidelint.runner.outcomes import Outcome
+from guidelint.runner.protocol import ChildRecord, ExamplePayload, Judgement, UnitPayload, encode
+from guidelint.runner.verdict import classify_exception, one_line
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
 
 
-def run_child(unit: dict, context: dict, result_fd: int, marker: str) -> None:
-    """Entry point in the child; `context` is the worker's shared state."""
+@dataclass
+class ChildContext:
+    """What the warm worker shares with every child it forks (inherited, never sent)."""
+
+    settings: dict[str, Any]  # RunnerConfig.model_dump()
+    root: str | None  # the project root
+    removed_env: list[str]  # variables the allowlist removed
+    gpu: bool = False
+    backend: ModuleType | None = None  # preloaded
+    backend_error: str | None = None  # why preloading failed
+
+
+def run_child(
+    unit: UnitPayload, scratch: str, context: ChildContext, result_fd: int, marker: str
+) -> None:
+    """Entry point in the child; `scratch` is its own empty folder."""
     code = 0
     try:
         _single_threaded_torch()
-        _enter_sandbox(unit, context)
+        _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
-        _guard_files(unit, context)
+        _guard_files(unit, scratch, context)
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        images = _Images(scratch, unit["report_dir"], per_example=bool(unit["session"]))
         for index, example in enumerate(unit["examples"]):
-            record = _run_one(example, namespace, unit, context, backend)
+            record = _run_one(index, example, namespace, context, backend, images)
             _boundary(marker)
-            record["index"] = index
-            os.write(result_fd, (json.dumps(record) + "\n").encode())
+            os.write(result_fd, encode(record))
     except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
         traceback.print_exc()
         code = 70
@@ -48,7 +69,7 @@ def prepare() -> None:
     import shutil  # noqa: F401
     import tempfile  # noqa: F401
 
-    from guidelint.runner import sandbox, sessions  # noqa: F401
+    from guidelint.runner import repl, sandbox  # noqa: F401
 
 
 def _single_threaded_torch() -> None:
@@ -58,10 +79,9 @@ def _single_threaded_torch() -> None:
         torch.set_num_threads(1)
 
 
-def _enter_sandbox(unit: dict, context: dict) -> None:
+def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
-    scratch = unit["scratch"]
     for sub in ("home", "tmp"):
         os.makedirs(os.path.join(scratch, sub), exist_ok=True)
     os.chdir(scratch)
@@ -73,23 +93,23 @@ def _enter_sandbox(unit: dict, context: dict) -> None:
     sys.dont_write_bytecode = True
     # The warm worker already moved into an empty network namespace where the kernel
     # allows it; the audit hook (installed later) refuses connections everywhere.
-    if not context.get("gpu"):  # CUDA cannot start under an address-space limit
-        sandbox.limit_memory(context["settings"]["memory_limit_mb"])
+    if not context.gpu:  # CUDA cannot start under an address-space limit
+        sandbox.limit_memory(context.settings["memory_limit_mb"])
 
 
-def _guard_files(unit: dict, context: dict) -> None:
+def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
-    cache = context["settings"].get("tiny_cache")
+    cache = context.settings.get("tiny_cache")
     if cache:
-        cache = os.path.join(context.get("root") or "", os.path.expanduser(cache))
-    sandbox.install_guard([unit["scratch"], unit["report_dir"], cache or ""])
+        cache = os.path.join(context.root or "", os.path.expanduser(cache))
+    sandbox.install_guard([scratch, unit["report_dir"], cache or ""])
 
 
 class _Backend:
     """The diffusers backend's hook for this child, and what it recorded."""
 
-    def __init__(self, module, error: str | None) -> None:
+    def __init__(self, module: ModuleType | None, error: str | None) -> None:
         self.module, self.error = module, error
         self.substitutions: list[str] = []
         self.activation_count = 0
@@ -98,66 +118,78 @@ class _Backend:
         self.substitutions.append(str(text))
 
 
-def _activate_backend(unit: dict, context: dict) -> _Backend:
-    module = context.get("backend")
-    backend = _Backend(module, context.get("backend_error"))
-    if module is None or not unit.get("wants_backend"):
+def _activate_backend(unit: UnitPayload, context: ChildContext) -> _Backend:
+    module = context.backend
+    backend = _Backend(module, context.backend_error)
+    if module is None or not unit["wants_backend"]:
         return backend
-    settings = dict(context["settings"])
-    settings.update(
-        report_dir=unit["report_dir"], gpu=context.get("gpu", False), root=context.get("root")
-    )
+    settings = dict(context.settings)
+    settings.update(report_dir=unit["report_dir"], gpu=context.gpu, root=context.root)
     try:
         module.activate(settings, backend.record)
         backend.activation_count = len(backend.substitutions)
     except Exception as error:  # reported on each example of the unit
-        backend.error = f"the diffusers backend failed to activate: {_one_line(error)}"
+        backend.error = f"the diffusers backend failed to activate: {one_line(error)}"
         backend.module = None
     return backend
 
 
-def _run_one(example: dict, namespace: dict, unit: dict, context: dict, backend) -> dict:
+def _run_one(
+    index: int,
+    example: ExamplePayload,
+    namespace: dict[str, Any],
+    context: ChildContext,
+    backend: _Backend,
+    images: _Images,
+) -> ChildRecord:
     # What the backend recorded while activating applies to every example of the unit.
     activation = backend.substitutions[: backend.activation_count]
     started_subs = len(backend.substitutions)
     clock = time.perf_counter()
-    record = _precheck(example, context, backend)
-    if record is None:
-        record = _execute(example, namespace)
-    record["duration_s"] = time.perf_counter() - clock
-    record["substitutions"] = activation + backend.substitutions[started_subs:]
-    record["images"] = _keep_images(unit, example)
-    return record
+    judgement = _precheck(example, context, backend) or _execute(example, namespace, context)
+    return {
+        **judgement,
+        "index": index,
+        "duration_s": time.perf_counter() - clock,
+        "substitutions": activation + backend.substitutions[started_subs:],
+        "images": images.keep(example),
+    }
 
 
-def _precheck(example: dict, context: dict, backend) -> dict | None:
+def _precheck(
+    example: ExamplePayload, context: ChildContext, backend: _Backend
+) -> Judgement | None:
     """Outcomes decided without running: skip, needs=gpu, an unavailable backend."""
-    if example.get("skip"):
-        return {"status": "skipped", "message": "skip directive"}
-    if "gpu" in example.get("needs", ()) and not context.get("gpu"):
-        return {"status": "skipped", "message": "needs=gpu: no GPU on this machine"}
-    if example.get("requires_backend") and backend.module is None:
+    if example["skip"]:
+        return {"status": Outcome.SKIPPED, "message": "skip directive"}
+    if "gpu" in example["needs"] and not context.gpu:
+        return {"status": Outcome.SKIPPED, "message": "needs=gpu: no GPU on this machine"}
+    if example["requires_backend"] and backend.module is None:
         reason = backend.error or "the diffusers backend is not installed"
-        return {"status": "missing-dependency", "message": reason}
+        return {"status": Outcome.MISSING_DEPENDENCY, "message": reason}
     return None
 
 
-def _execute(example: dict, namespace: dict) -> dict:
-    if example["session"]:
-        from guidelint.runner.sessions import run_session
+def _execute(
+    example: ExamplePayload, namespace: dict[str, Any], context: ChildContext
+) -> Judgement:
+    if example["repl"]:
+        from guidelint.runner.repl import run_repl
 
-        result = run_session(example, namespace)
+        judgement = run_repl(example, namespace, context.removed_env)
     else:
-        result = _run_script(example, namespace)
+        judgement = _run_script(example, namespace, context.removed_env)
     _flush()
-    return result
+    return judgement
 
 
-def _run_script(example: dict, namespace: dict) -> dict:
+def _run_script(
+    example: ExamplePayload, namespace: dict[str, Any], removed_env: list[str]
+) -> Judgement:
     import ast
 
     source = "\n" * (example["content_line"] - 1) + example["source"]
-    expected = example.get("expect_error")
+    expected = example["expect_error"]
     try:
         code = compile(
             source,
@@ -173,97 +205,59 @@ def _run_script(example: dict, namespace: dict) -> dict:
             asyncio.run(_await(outcome))
     except SystemExit as error:
         if error.code not in (None, 0):
-            return {"status": "error", "message": f"the example exited with status {error.code}"}
+            return {
+                "status": Outcome.ERROR,
+                "message": f"the example exited with status {error.code}",
+            }
     except BaseException as error:  # noqa: BLE001 - every failure becomes an outcome
-        return classify_exception(error, example, expected)
+        return classify_exception(error, example, removed_env)
     if expected:
-        return {"status": "failed", "message": f"expected {expected} to be raised; nothing was"}
-    return {"status": "passed", "message": ""}
+        return {
+            "status": Outcome.FAILED,
+            "message": f"expected {expected} to be raised; nothing was",
+        }
+    return {"status": Outcome.PASSED, "message": ""}
 
 
-async def _await(awaitable):
+async def _await(awaitable: Any) -> Any:
     return await awaitable
 
 
-def classify_exception(error: BaseException, example: dict, expected: str | None) -> dict:
-    where = _where(error, example["filename"])
-    described = f"{where}{type(error).__name__}: {_one_line(error)}"
-    if expected and _is_a(error, expected):
-        return {"status": "passed", "message": f"raised {type(error).__name__} as expected"}
-    if isinstance(error, ModuleNotFoundError):
-        return {"status": "missing-dependency", "message": described}
-    if isinstance(error, MemoryError):
-        return {
-            "status": "crashed",
-            "message": f"{where}MemoryError: the memory limit "
-            "(runner.memory-limit-mb) was exceeded",
-        }
-    if isinstance(error, KeyError) and _env_key(error, example):
-        described += " (environment variables outside runner.env-allowlist are removed)"
-    if expected:
-        return {"status": "failed", "message": f"expected {expected}, got {described}"}
-    return {"status": "error", "message": described, "traceback": _traceback(error)}
+@dataclass
+class _Images:
+    """Copies the images examples write in the scratch folder into the report folder."""
 
+    scratch: str
+    report_dir: str
+    per_example: bool  # a session's: one folder per example inside the session's
+    seen: dict[str, float] = field(default_factory=dict)  # path -> mtime when copied
 
-def _is_a(error: BaseException, name: str) -> bool:
-    short = name.rsplit(".", 1)[-1]
-    return any(k.__name__ == short or k.__qualname__ == name for k in type(error).__mro__)
+    def keep(self, example: ExamplePayload) -> list[str]:
+        """The images this example wrote, where they were copied to."""
+        import shutil
 
-
-def _env_key(error: KeyError, example: dict) -> bool:
-    return bool(error.args) and error.args[0] in example.get("removed_env", ())
-
-
-def _where(error: BaseException, filename: str) -> str:
-    """`line N: ` of the deepest frame inside the guide, if any."""
-    line = None
-    for frame, lineno in traceback.walk_tb(error.__traceback__):
-        if frame.f_code.co_filename == filename:
-            line = lineno
-    return f"line {line}: " if line else ""
-
-
-def _traceback(error: BaseException) -> str:
-    """The traceback without guidelint's own frames (they explain nothing to a reader)."""
-    runner_dir = os.path.dirname(os.path.abspath(__file__))
-    summary = traceback.TracebackException.from_exception(error)
-    frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
-    summary.stack = traceback.StackSummary.from_list(frames)
-    return "".join(summary.format())[-4000:]
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return (text[0] if text else "")[:500]
-
-
-def _keep_images(unit: dict, example: dict) -> list[str]:
-    """Copy images the example wrote in its scratch folder into the report folder."""
-    import shutil
-
-    kept = []
-    seen = unit.setdefault("_images_seen", {})
-    scratch, target = unit["scratch"], unit["report_dir"]
-    if unit.get("session"):  # one folder per session, one per example inside it
-        target = os.path.join(target, example["slug"])
-    for folder, dirs, files in os.walk(scratch):
-        dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
-        for name in files:
-            path = os.path.join(folder, name)
-            if not name.lower().endswith(IMAGE_SUFFIXES):
-                continue
-            try:
-                mtime = os.path.getmtime(path)
-                if seen.get(path) == mtime:
-                    continue  # an earlier example of the session wrote it
-                seen[path] = mtime
-                destination = os.path.join(target, os.path.relpath(path, scratch))
-                os.makedirs(os.path.dirname(destination), exist_ok=True)
-                shutil.copy2(path, destination)
-                kept.append(destination)
-            except OSError:
-                continue
-    return kept
+        kept = []
+        target = self.report_dir
+        if self.per_example:
+            target = os.path.join(target, example["slug"])
+        for folder, dirs, files in os.walk(self.scratch):
+            dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
+            for name in files:
+                path = os.path.join(folder, name)
+                if not name.lower().endswith(IMAGE_SUFFIXES):
+                    continue
+                try:
+                    mtime = os.path.getmtime(path)
+                    if self.seen.get(path) == mtime:
+                        continue  # an earlier example of the session wrote it
+                    self.seen[path] = mtime
+                    destination = os.path.join(target, os.path.relpath(path, self.scratch))
+                    os.makedirs(os.path.dirname(destination), exist_ok=True)
+                    shutil.copy2(path, destination)
+                    kept.append(destination)
+                except OSError:
+                    continue
+        return kept
 
 
 def _boundary(marker: str) -> None:

@@ -1,4 +1,8 @@
-"""Talking to a warm worker from `guidelint run` or the pytest plugin."""
+"""Talking to a warm worker from `guidelint run` or the pytest plugin.
+
+`run_units` is how both run examples: it sends the units to a worker, waits, and
+settles what comes back into outcomes (plan.settle).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,23 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+from guidelint.runner.config import RunnerConfig
+from guidelint.runner.examples import Example
+from guidelint.runner.outcomes import ExampleResult, Outcome
+from guidelint.runner.plan import broken_unit, not_run, settle, unit_payload
+from guidelint.runner.protocol import (
+    RunRequest,
+    UnitFinished,
+    UnitPayload,
+    WorkerReady,
+    WorkerSetup,
+    decode_unit_finished,
+    encode,
+)
 
 OFFLINE_ENV = {
     "HF_HUB_OFFLINE": "1",
@@ -34,7 +53,9 @@ class WorkerDied(Exception):
     """The warm worker ended before answering; the message has its last words."""
 
 
-def build_env(allowlist: list[str], environ: dict[str, str] | None = None) -> tuple[dict, list]:
+def build_env(
+    allowlist: list[str], environ: dict[str, str] | None = None
+) -> tuple[dict[str, str], list[str]]:
     """(the environment examples see, the names that were removed)."""
     environ = dict(os.environ if environ is None else environ)
     kept = {k: v for k, v in environ.items() if any(fnmatch.fnmatchcase(k, p) for p in allowlist)}
@@ -49,7 +70,7 @@ def build_env(allowlist: list[str], environ: dict[str, str] | None = None) -> tu
 class WorkerClient:
     """One warm worker process; submit units, read their results as they finish."""
 
-    def __init__(self, setup: dict, allowlist: list[str]) -> None:
+    def __init__(self, setup: WorkerSetup, allowlist: list[str]) -> None:
         env, self.removed_env = build_env(allowlist)
         self._home = tempfile.mkdtemp(prefix="guidelint-worker-")
         env["HOME"] = env["TMPDIR"] = self._home
@@ -68,13 +89,18 @@ class WorkerClient:
         os.close(write_fd)
         self._results = os.fdopen(read_fd, "rb")
         self._lock = threading.Lock()
-        self._write(setup)
-        self.ready = self._read(timeout=READY_TIMEOUT_S)
+        self._write({**setup, "removed_env": self.removed_env})
+        self.ready: WorkerReady = self._read(timeout=READY_TIMEOUT_S)
 
-    def submit(self, unit: dict) -> None:
-        self._write({"op": "run", "unit": unit})
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
-    def submit_all(self, units: list[dict]) -> None:
+    def submit(self, unit: UnitPayload) -> None:
+        request: RunRequest = {"op": "run", "unit": unit}
+        self._write(request)
+
+    def submit_all(self, units: list[UnitPayload]) -> None:
         """Write in a thread: the worker's answers must be read meanwhile."""
 
         def feed() -> None:
@@ -86,9 +112,9 @@ class WorkerClient:
 
         threading.Thread(target=feed, daemon=True).start()
 
-    def results(self, count: int) -> Iterator[dict]:
+    def results(self, count: int) -> Iterator[UnitFinished]:
         for _ in range(count):
-            yield self._read()
+            yield decode_unit_finished(self._read())
 
     def close(self, abort: bool = False) -> None:
         """Let the worker finish (it exits when stdin closes), or kill it at once."""
@@ -108,13 +134,13 @@ class WorkerClient:
 
             shutil.rmtree(self._home, ignore_errors=True)
 
-    def _write(self, message: dict) -> None:
+    def _write(self, message: WorkerSetup | RunRequest) -> None:
         with self._lock:
             assert self.process.stdin is not None
-            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.write(encode(message))
             self.process.stdin.flush()
 
-    def _read(self, timeout: float | None = None) -> dict:
+    def _read(self, timeout: float | None = None) -> Any:
         if timeout is not None:
             import select
 
@@ -136,3 +162,45 @@ class WorkerClient:
         lines = [x for x in self._stderr.read().decode("utf-8", "replace").splitlines() if x]
         tail = lines[-1] if lines else "no message"
         return f"the warm worker exited with status {self.process.returncode}: {tail}"
+
+
+StartWorker = Callable[[list[UnitPayload]], WorkerClient]
+
+
+def run_units(
+    units: list[list[Example]],
+    start_worker: StartWorker,
+    root: Path,
+    config: RunnerConfig,
+    report_dir: Path,
+) -> Iterator[list[ExampleResult]]:
+    """Each unit's outcomes, unit by unit as they are known.
+
+    A unit with an example that cannot run is not sent. The others go to the warm
+    worker `start_worker(payloads)` gives (a new one, or one kept warm); if it
+    cannot start, or dies, the units it did not finish crash with its last words.
+    The caller owns the worker: closing it, or killing it on Ctrl-C.
+    """
+    runnable = []
+    for unit in units:
+        broken = broken_unit(unit)
+        if broken is None:
+            runnable.append(unit)
+        else:
+            yield broken
+    if not runnable:
+        return
+    payloads = [unit_payload(u, root, config, report_dir) for u in runnable]
+    by_id = {p["unit_id"]: u for p, u in zip(payloads, runnable, strict=True)}
+    finished: set[str] = set()
+    try:
+        client = start_worker(payloads)
+        client.submit_all(payloads)
+        for message in client.results(len(payloads)):
+            unit = by_id[message["unit_id"]]
+            finished.add(message["unit_id"])
+            yield [settle(e, raw, config) for e, raw in zip(unit, message["results"], strict=True)]
+    except WorkerDied as error:
+        for unit_id, unit in by_id.items():
+            if unit_id not in finished:
+                yield [not_run(e, Outcome.CRASHED, str(error)) for e in unit]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from guidelint.comments import Token, parse_directive, tokenize
 from guidelint.spans import Span
@@ -28,7 +29,9 @@ NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class DirectiveProblem:
+    """A misspelled key or a bad value (GL403), where it is in the file."""
+
     span: Span
     message: str
 
@@ -50,10 +53,10 @@ class Directives:
     """All settings tokens of one example, in file order, with their problems."""
 
     tokens: list[Token] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[DirectiveProblem] = field(default_factory=list)
 
     def settings(self) -> Settings:
-        values: dict = {}
+        values: dict[str, Any] = {}
         needs: list[str] = []
         for token in self.tokens:
             if token.key in FLAGS:
@@ -99,7 +102,7 @@ def validate(token: Token) -> str | None:
         return None if value is None else f"'{key}' takes no value (got '{key}={value}')"
     if not value:
         return f"'{key}' needs a value ({key}=...)"
-    if key == "timeout" and (_number(value) is None or _number(value) <= 0):
+    if key == "timeout" and not _positive(_number(value)):
         return f"timeout must be a positive number of seconds (got '{value}')"
     if key == "needs":
         for need in value.split(","):
@@ -118,6 +121,10 @@ def _number(value: str | None) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None
+
+
+def _positive(number: float | None) -> bool:
+    return number is not None and number > 0
 
 
 def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:

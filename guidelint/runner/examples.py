@@ -3,8 +3,8 @@
 Extraction works on the shared document model (guidelint/markdown.py), so lines
 are exact and no regex ever looks for fences. An example is:
 
-- a ```python / ```py / ```pycon fence; a block whose first line starts with `>>>`
-  is a session in the REPL style (run statement by statement, outputs checked);
+- a ```python / ```py / ```pycon fence; a pycon block, or one whose first line
+  starts with `>>>`, is REPL-style (run statement by statement, outputs checked);
 - its settings: the `{...}` group of the info string, and `<!-- guidelint: ... -->`
   comments right above it (blank lines and other comments may sit in between);
 - the ```output fence right after it (only blank lines between), if any.
@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from guidelint.markdown import Fence, MarkdownDocument
 from guidelint.runner.directives import (
     HARNESS_KEYS,
+    DirectiveProblem,
     Directives,
-    Problem,
     Settings,
     comment_tokens,
     info_tokens,
     validate,
 )
+from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 PYTHON_LANGS = ("python", "py", "python3", "pycon")
@@ -61,12 +62,13 @@ class Example:
         return self.settings.id or f"{self.rel}:{self.line}"
 
     @property
-    def is_session(self) -> bool:
+    def is_repl(self) -> bool:
+        """`>>>` prompts: run statement by statement, each echo checked (doctest)."""
         return self.lang == "pycon" or _first_code_line(self.source).startswith(">>>")
 
     def python_source(self) -> str:
         """The code as a Python file with the same line numbers (prompts removed)."""
-        if not self.is_session:
+        if not self.is_repl:
             return self.source
         lines = []
         for text in self.source.split("\n"):
@@ -143,7 +145,7 @@ def _directives(doc: MarkdownDocument, fence: Fence, comments_by_end: dict) -> D
     for token in directives.tokens:
         message = validate(token)
         if message:
-            directives.problems.append(Problem(token.span, message))
+            directives.problems.append(DirectiveProblem(token.span, message))
     return directives
 
 
@@ -199,9 +201,6 @@ def syntax_error(example: Example) -> SyntaxError | None:
     return None
 
 
-def examples_of(file) -> list[Example]:
+def examples_of(file: SourceFile) -> list[Example]:
     """A SourceFile's examples, extracted once and shared by GL401-GL403."""
-    cache = file.__dict__
-    if "_guidelint_examples" not in cache:
-        cache["_guidelint_examples"] = extract(file.markdown, file.rel)
-    return cache["_guidelint_examples"]
+    return file.derived("runner.examples", lambda: extract(file.markdown, file.rel))

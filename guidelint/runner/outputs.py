@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 PATTERNS = {
     "addresses": (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x..."),
@@ -23,7 +24,7 @@ PATTERNS = {
 MAX_DIFF_LINES = 40
 
 
-def normalise(text: str, patterns: list[str] = ()) -> str:
+def normalise(text: str, patterns: Sequence[str] = ()) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for name in patterns:
         regex, replacement = PATTERNS[name]
@@ -34,7 +35,7 @@ def normalise(text: str, patterns: list[str] = ()) -> str:
     return "\n".join(lines)
 
 
-def compare(expected: str, actual: str, patterns: list[str] = ()) -> str | None:
+def compare(expected: str, actual: str, patterns: Sequence[str] = ()) -> str | None:
     """None when they match, else a short unified diff (expected -> actual)."""
     want, got = normalise(expected, patterns), normalise(actual, patterns)
     if want == got:

@@ -14,6 +14,7 @@ from guidelint.runner.config import RunnerConfig
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome, settle_pending
 from guidelint.runner.outputs import compare
+from guidelint.runner.protocol import ExamplePayload, RawResult, UnitPayload
 
 BACKEND_MODULES = {"diffusers"}  # importing these needs the backend
 BACKEND_FRIENDLY = {"diffusers", "torch", "transformers"}  # the backend may help these
@@ -29,7 +30,7 @@ def imports_of(example: Example) -> set[str]:
         tree = ast.parse(example.python_source())
     except (SyntaxError, ValueError):
         return set()
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
@@ -64,24 +65,31 @@ def group_units(examples: list[Example]) -> list[list[Example]]:
     return units
 
 
+def broken_unit(unit: list[Example]) -> list[ExampleResult] | None:
+    """The outcomes of a unit that cannot run (an example in it cannot), else None."""
+    problems = [static_problem(e) for e in unit]
+    if not any(problems):
+        return None
+    return [
+        not_run(e, Outcome.ERROR, p or "not run: its session has a broken example")
+        for e, p in zip(unit, problems, strict=True)
+    ]
+
+
 def unit_payload(
-    examples: list[Example],
-    root: Path,
-    config: RunnerConfig,
-    report_dir: Path,
-    removed_env: list[str],
-) -> dict:
+    examples: list[Example], root: Path, config: RunnerConfig, report_dir: Path
+) -> UnitPayload:
     first = examples[0]
     unit_id = f"{first.rel}:{first.line}"
-    imports = set().union(*(imports_of(e) for e in examples))
+    imports: set[str] = set().union(*(imports_of(e) for e in examples))
     return {
         "unit_id": unit_id,
         "session": first.settings.session,
         "report_dir": str(report_dir / slug(first.settings.session or first.id)),
         "wants_backend": bool(imports & BACKEND_FRIENDLY)
         or any(_needs_backend(e) for e in examples),
-        "warm": sorted(imports & set(config.warm_imports)),
-        "examples": [_example_payload(e, root, config, removed_env) for e in examples],
+        "warm_imports": sorted(imports & set(config.warm_imports)),
+        "examples": [_example_payload(e, root, config) for e in examples],
     }
 
 
@@ -89,7 +97,7 @@ def _needs_backend(example: Example) -> bool:
     return "diffusers" in example.settings.needs or bool(imports_of(example) & BACKEND_MODULES)
 
 
-def _example_payload(example: Example, root: Path, config: RunnerConfig, removed: list) -> dict:
+def _example_payload(example: Example, root: Path, config: RunnerConfig) -> ExamplePayload:
     settings = example.settings
     return {
         "id": example.id,
@@ -98,22 +106,21 @@ def _example_payload(example: Example, root: Path, config: RunnerConfig, removed
         "line": example.line,
         "content_line": example.content_line,
         "source": example.source,
-        "session": example.is_session,
+        "repl": example.is_repl,
         "expect_error": settings.expect_error,
-        "timeout": settings.timeout or config.timeout,
+        "timeout_s": settings.timeout or config.timeout,
         "needs": list(settings.needs),
         "skip": settings.skip,
         "requires_backend": _needs_backend(example),
-        "removed_env": removed,
     }
 
 
-def settle(example: Example, raw: dict, config: RunnerConfig) -> ExampleResult:
+def settle(example: Example, raw: RawResult, config: RunnerConfig) -> ExampleResult:
     """The final outcome: the child's verdict, then the output block, then pending."""
-    status = Outcome(raw["status"])
-    message = raw.get("message", "")
-    stdout = raw.get("stdout", "")
-    if status is Outcome.PASSED and example.output is not None and not example.is_session:
+    status = raw["status"]
+    message = raw["message"]
+    stdout = raw["stdout"]
+    if status is Outcome.PASSED and example.output is not None and not example.is_repl:
         diff = compare(example.output.content, stdout, config.output_patterns)
         if diff is not None:
             status = Outcome.FAILED
@@ -128,15 +135,26 @@ def settle(example: Example, raw: dict, config: RunnerConfig) -> ExampleResult:
         path=example.rel,
         line=example.line,
         status=status,
-        duration_s=float(raw.get("duration_s", 0.0)),
+        duration_s=float(raw["duration_s"]),
         message=message,
         stdout=stdout,
-        substitutions=list(raw.get("substitutions", [])),
-        images=list(raw.get("images", [])),
+        substitutions=list(raw["substitutions"]),
+        images=list(raw["images"]),
         pending=example.settings.pending,
-        details=raw.get("traceback") or raw.get("stderr", ""),
+        details=raw.get("traceback") or raw["stderr"],
     )
 
 
 def not_run(example: Example, status: Outcome, message: str) -> ExampleResult:
-    return settle(example, {"status": status.value, "message": message}, RunnerConfig())
+    """The outcome of an example that never reached a child."""
+    raw: RawResult = {
+        "status": status,
+        "message": message,
+        "index": 0,
+        "duration_s": 0.0,
+        "substitutions": [],
+        "images": [],
+        "stdout": "",
+        "stderr": "",
+    }
+    return settle(example, raw, RunnerConfig())

@@ -10,10 +10,21 @@ process starts its own warm worker); examples of one session carry an
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 
-_CLIENTS: dict = {}  # project root -> WorkerClient, one warm worker per pytest process
-_UNIT_RESULTS: dict = {}  # unit id -> {example line: ExampleResult}
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.runner.client import WorkerClient
+    from guidelint.runner.config import RunnerConfig
+    from guidelint.runner.examples import Example
+    from guidelint.runner.outcomes import ExampleResult
+    from guidelint.runner.protocol import WorkerSetup
+
+_CLIENTS: dict[Path, WorkerClient] = {}  # project root -> one warm worker per pytest process
+_UNIT_RESULTS: dict[str, dict[int, ExampleResult]] = {}  # unit id -> {example line: result}
 
 
 def pytest_addoption(parser):
@@ -38,6 +49,26 @@ def pytest_unconfigure(config):
     while _CLIENTS:
         _, client = _CLIENTS.popitem()
         client.close()
+
+
+def _warm_worker(root: Path, config: RunnerConfig) -> WorkerClient:
+    """The project's warm worker: started on first use, and again after it died."""
+    from guidelint.runner.client import WorkerClient
+
+    client = _CLIENTS.get(root)
+    if client is not None and not client.alive:  # it died: the unit it had crashed
+        del _CLIENTS[root]
+        client.close()
+        client = None
+    if client is None:
+        setup: WorkerSetup = {
+            "settings": config.model_dump(),
+            "jobs": 1,
+            "warm_imports": [],
+            "root": str(root),
+        }
+        client = _CLIENTS[root] = WorkerClient(setup, config.env_allowlist)
+    return client
 
 
 class GuideFile(pytest.File):
@@ -67,13 +98,13 @@ class GuideFile(pytest.File):
 
 
 class ExampleFailed(Exception):
-    def __init__(self, result) -> None:
+    def __init__(self, result: ExampleResult) -> None:
         super().__init__(result.message)
         self.result = result
 
 
 class GuideExample(pytest.Item):
-    def setup_example(self, project, example, unit) -> None:
+    def setup_example(self, project: Project, example: Example, unit: list[Example]) -> None:
         self.project, self.example, self.unit = project, example, unit
 
     def runtest(self) -> None:
@@ -81,57 +112,31 @@ class GuideExample(pytest.Item):
 
         result = self._result()
         if result.status is Outcome.SKIPPED:
-            pytest.skip(result.message or "skipped")
+            pytest.skip(result.message or result.status.value)
         if result.status is Outcome.PENDING_FAILED:
             pytest.xfail(f"pending: {result.message}")
         if not result.status.ok:
             raise ExampleFailed(result)
 
-    def _result(self):
-        from guidelint.runner.outcomes import Outcome
-        from guidelint.runner.plan import not_run, static_problem
-
+    def _result(self) -> ExampleResult:
         key = f"{self.unit[0].rel}:{self.unit[0].line}"
         if key not in _UNIT_RESULTS:
-            problems = [static_problem(e) for e in self.unit]
-            if any(problems):
-                _UNIT_RESULTS[key] = {
-                    e.line: not_run(e, Outcome.ERROR, p or "not run: its session is broken")
-                    for e, p in zip(self.unit, problems, strict=True)
-                }
-            else:
-                _UNIT_RESULTS[key] = self._run_unit()
+            _UNIT_RESULTS[key] = {r.line: r for r in self._run_unit()}
         return _UNIT_RESULTS[key][self.example.line]
 
-    def _run_unit(self) -> dict:
-        from guidelint.runner.client import WorkerClient, WorkerDied
-        from guidelint.runner.outcomes import Outcome
-        from guidelint.runner.plan import not_run, settle, unit_payload
+    def _run_unit(self) -> list[ExampleResult]:
+        from guidelint.runner.client import run_units
 
         config = self.project.config.runner
         root = self.project.root
-        client = _CLIENTS.get(root)
-        try:
-            if client is None:
-                setup = {
-                    "settings": config.model_dump(),
-                    "jobs": 1,
-                    "warm_imports": [],
-                    "root": str(root),
-                }
-                client = _CLIENTS[root] = WorkerClient(setup, config.env_allowlist)
-            payload = unit_payload(
-                self.unit, root, config, root / config.report_dir, client.removed_env
-            )
-            client.submit(payload)
-            message = next(client.results(1))
-        except WorkerDied as error:
-            _CLIENTS.pop(root, None)
-            return {e.line: not_run(e, Outcome.CRASHED, str(error)) for e in self.unit}
-        return {
-            e.line: settle(e, raw, config)
-            for e, raw in zip(self.unit, message["results"], strict=True)
-        }
+        (results,) = run_units(
+            [self.unit],
+            lambda _: _warm_worker(root, config),
+            root,
+            config,
+            root / config.report_dir,
+        )
+        return results
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExampleFailed):

@@ -25,6 +25,10 @@ MARKS = {
     Outcome.PENDING_PASSED: "pending ok",
     Outcome.PENDING_FAILED: "pending fail",
 }
+# How JUnit counts each outcome (the others are plain passes).
+JUNIT_FAILURES = (Outcome.FAILED, Outcome.TIMEOUT)
+JUNIT_ERRORS = (Outcome.ERROR, Outcome.CRASHED, Outcome.MISSING_DEPENDENCY)
+JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)
 
 
 def render(report: RunReport, fmt: str) -> str:
@@ -54,7 +58,7 @@ def render_text(report: RunReport) -> str:
                 lines.append(_block(result.details.rstrip()))
         if result.status is Outcome.PENDING_PASSED:
             done = "marked verified" if report.promoted else "ready: run with --promote"
-            lines.append(f"{result.path}:{result.line}: pending-passed: {done}")
+            lines.append(f"{result.path}:{result.line}: {result.status.value}: {done}")
         if result.substitutions:
             lines.append(
                 f"{result.path}:{result.line}: substitutions: " + "; ".join(result.substitutions)
@@ -69,13 +73,13 @@ def render_text(report: RunReport) -> str:
 def summary_table(report: RunReport) -> str:
     """Counts per outcome (those that occurred), then the verdict line."""
     counts = {k: v for k, v in report.counts().items() if v}
-    rows = [f"  {name:<20} {count:>5}" for name, count in counts.items()]
+    rows = [f"  {outcome.value:<20} {count:>5}" for outcome, count in counts.items()]
     return "\n".join([*rows, summary_line(report)])
 
 
 def summary_line(report: RunReport) -> str:
     counts = {k: v for k, v in report.counts().items() if v}
-    parts = ", ".join(f"{v} {k}" for k, v in counts.items()) or "no examples"
+    parts = ", ".join(f"{v} {k.value}" for k, v in counts.items()) or "no examples"
     verdict = "OK" if report.ok else "FAILED"
     return f"{verdict}: {len(report.results)} example(s): {parts} in {report.duration_s:.2f}s"
 
@@ -90,9 +94,9 @@ def render_junit(report: RunReport) -> str:
         "testsuite",
         name="guidelint-examples",
         tests=str(len(report.results)),
-        failures=str(counts["failed"] + counts["timeout"]),
-        errors=str(counts["error"] + counts["crashed"] + counts["missing-dependency"]),
-        skipped=str(counts["skipped"] + counts["pending-failed"]),
+        failures=str(sum(counts[o] for o in JUNIT_FAILURES)),
+        errors=str(sum(counts[o] for o in JUNIT_ERRORS)),
+        skipped=str(sum(counts[o] for o in JUNIT_SKIPPED)),
         time=f"{report.duration_s:.3f}",
     )
     for result in report.results:
@@ -120,11 +124,11 @@ def render_junit(report: RunReport) -> str:
 
 
 def _junit_tag(status: Outcome) -> str | None:
-    if status in (Outcome.FAILED, Outcome.TIMEOUT):
+    if status in JUNIT_FAILURES:
         return "failure"
-    if status in (Outcome.ERROR, Outcome.CRASHED, Outcome.MISSING_DEPENDENCY):
+    if status in JUNIT_ERRORS:
         return "error"
-    if status in (Outcome.SKIPPED, Outcome.PENDING_FAILED):
+    if status in JUNIT_SKIPPED:
         return "skipped"
     return None
 

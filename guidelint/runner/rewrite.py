@@ -23,7 +23,7 @@ RAN_TO_END = {Outcome.PASSED, Outcome.FAILED, Outcome.PENDING_PASSED}
 def output_edit(example: Example, result: ExampleResult, text: str) -> Edit | None:
     """The edit that makes an output block hold what its example printed, if any."""
     region = example.output
-    if region is None or example.is_session or result.status not in RAN_TO_END:
+    if region is None or example.is_repl or result.status not in RAN_TO_END:
         return None
     if result.status is Outcome.FAILED and not result.message.startswith("stdout differs"):
         return None  # failed for another reason (expect-error): its output proves nothing

@@ -7,10 +7,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from guidelint.runner.config import RunnerConfig
 from guidelint.runner.examples import Example, extract
 from guidelint.runner.outcomes import ExampleResult, Outcome
-from guidelint.runner.plan import group_units, not_run, settle, static_problem, unit_payload
+from guidelint.runner.plan import group_units
+from guidelint.runner.protocol import UnitPayload, WorkerSetup
 
 REPORT_VERSION = 1
 
@@ -40,16 +43,17 @@ class RunReport:
     def ok(self) -> bool:
         return all(r.status.ok for r in self.results)
 
-    def counts(self) -> dict[str, int]:
-        return {o.value: sum(r.status is o for r in self.results) for o in Outcome}
+    def counts(self) -> dict[Outcome, int]:
+        """How many examples ended with each outcome (every outcome, in enum order)."""
+        return {o: sum(r.status is o for r in self.results) for o in Outcome}
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "version": REPORT_VERSION,
             "examples": [r.as_json() for r in self.results],
             "summary": {
                 "total": len(self.results),
-                **self.counts(),
+                **{o.value: count for o, count in self.counts().items()},
                 "ok": self.ok,
                 "duration_s": round(self.duration_s, 3),
                 "report_dir": str(self.report_dir),
@@ -100,71 +104,52 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     return report
 
 
-def _run_units(units, root, config, report_dir, options, progress) -> list[ExampleResult]:
+def _run_units(
+    units: list[list[Example]],
+    root: Path,
+    config: RunnerConfig,
+    report_dir: Path,
+    options: RunOptions,
+    progress: Progress | None,
+) -> list[ExampleResult]:
+    from guidelint.runner.client import WorkerClient, run_units
+
     results: list[ExampleResult] = []
-    runnable: list[list[Example]] = []
     total = sum(len(u) for u in units)
+    started: list[WorkerClient] = []
 
-    def done(result: ExampleResult) -> None:
-        results.append(result)
-        if progress:
-            progress(result, len(results), total)
+    def start_worker(payloads: list[UnitPayload]) -> WorkerClient:
+        started.append(WorkerClient(_setup(payloads, root, config, options), config.env_allowlist))
+        return started[-1]
 
-    for unit in units:
-        problems = [(e, static_problem(e)) for e in unit]
-        if any(p for _, p in problems):
-            for example, problem in problems:
-                done(
-                    not_run(
-                        example,
-                        Outcome.ERROR,
-                        problem or "not run: its session has a broken example",
-                    )
-                )
-        else:
-            runnable.append(unit)
-    if runnable:
-        _run_in_worker(runnable, root, config, report_dir, options, done)
+    try:
+        for settled in run_units(units, start_worker, root, config, report_dir):
+            for result in settled:
+                results.append(result)
+                if progress:
+                    progress(result, len(results), total)
+    except BaseException:  # Ctrl-C: stop the worker (its children die with it)
+        while started:
+            started.pop().close(abort=True)
+        raise
+    finally:
+        while started:
+            started.pop().close()
     return results
 
 
-def _run_in_worker(units, root, config, report_dir, options, done) -> None:
-    from guidelint.runner.client import WorkerClient, WorkerDied, build_env
-
-    _, removed = build_env(config.env_allowlist)
-    payloads = [unit_payload(u, root, config, report_dir, removed) for u in units]
-    by_id = {p["unit_id"]: u for p, u in zip(payloads, units, strict=True)}
-    setup = {
+def _setup(
+    payloads: list[UnitPayload], root: Path, config: RunnerConfig, options: RunOptions
+) -> WorkerSetup:
+    """One worker for the whole run: it warms up for what the units import."""
+    return {
         "settings": config.model_dump(),
         "jobs": options.jobs or config.jobs or _default_jobs(),
-        "warm_imports": sorted({m for p in payloads for m in p["warm"]}),
+        "warm_imports": sorted({m for p in payloads for m in p["warm_imports"]}),
         "preload_backend": any(p["wants_backend"] for p in payloads),
         "backend_module": options.backend_module,
         "root": str(root),
     }
-    client = None
-    finished: set[str] = set()
-    try:
-        client = WorkerClient(setup, config.env_allowlist)
-        client.submit_all(payloads)
-        for message in client.results(len(payloads)):
-            unit = by_id[message["unit_id"]]
-            finished.add(message["unit_id"])
-            for example, raw in zip(unit, message["results"], strict=True):
-                done(settle(example, raw, config))
-    except WorkerDied as error:
-        for unit_id, unit in by_id.items():
-            if unit_id not in finished:
-                for example in unit:
-                    done(not_run(example, Outcome.CRASHED, str(error)))
-    except BaseException:  # Ctrl-C: stop the worker (its children die with it)
-        if client is not None:
-            client.close(abort=True)
-            client = None
-        raise
-    finally:
-        if client is not None:
-            client.close()
 
 
 def _default_jobs() -> int:

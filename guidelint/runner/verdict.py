@@ -1,16 +1,26 @@
-"""From what a child left behind (records, streams, exit status) to raw results.
+"""How an example ended: its exception, and what its child left behind.
 
-Runs in the worker after a unit's child is gone. The raw status is final except
-for output checking and pending, which the caller settles (it has the documents).
+`classify_exception` runs in the child, on what an example raised (a script's, or
+the first unexpected one of a REPL example). `unit_results` runs in the worker
+after a unit's child is gone, on its records, streams and exit status. The raw
+status is final except for output checking and pending, which the caller settles
+(it has the documents).
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import traceback
+from collections.abc import Sequence
+from typing import Protocol
 
+from guidelint.runner.outcomes import Outcome
+from guidelint.runner.protocol import ChildRecord, ExamplePayload, Judgement, RawResult, UnitPayload
+
+KEEP_STREAM_BYTES = 256 * 1024  # of stdout and of stderr, per unit, for the report
 SIGNAL_NUMBERS = {s.value for s in signal.Signals}
-SIGNAL_HINTS = {
+SIGNAL_HINTS: dict[int, str] = {  # Signals are ints: a wait status's number finds them
     signal.SIGSEGV: "segmentation fault",
     signal.SIGABRT: "aborted",
     signal.SIGBUS: "bus error",
@@ -19,30 +29,60 @@ SIGNAL_HINTS = {
 }
 
 
-def unit_results(child, marker: str) -> list[dict]:
+class FinishedChild(Protocol):
+    """What a unit's child left behind (the worker's Child)."""
+
+    unit: UnitPayload
+    buffers: dict[str, bytes]  # "stdout", "stderr": what was kept of each stream
+    written: int  # bytes of stdout + stderr, counted even beyond what was kept
+    records: list[ChildRecord]
+    stopped: tuple[Outcome, str] | None  # (outcome, why) when the worker stopped it
+    wait_status: int | None
+    example_started: float  # when its last record came (or it started)
+    ended_at: float | None  # when it was reaped
+
+
+def unit_results(child: FinishedChild, marker: str) -> list[RawResult]:
     examples = child.unit["examples"]
     stdout = _split(child.buffers["stdout"], marker, len(examples))
     stderr = _split(child.buffers["stderr"], marker, len(examples))
     truncated = child.written > 0 and any(
-        len(child.buffers[name]) >= 256 * 1024 for name in ("stdout", "stderr")
+        len(child.buffers[name]) >= KEEP_STREAM_BYTES for name in ("stdout", "stderr")
     )
-    results = []
-    for index, example in enumerate(examples):
+    results: list[RawResult] = []
+    for index in range(len(examples)):
         if index < len(child.records):
-            record = dict(child.records[index])
+            record = child.records[index]
         elif index == len(child.records):
-            record = {
-                "status": _end_status(child),
-                "message": _end_message(child, stderr[index]),
-                "duration_s": (child.ended_at or 0) - child.example_started,
-            }
+            record = _unrecorded(
+                index,
+                {"status": _end_status(child), "message": _end_message(child, stderr[index])},
+                duration_s=(child.ended_at or 0) - child.example_started,
+            )
         else:
-            record = {"status": "error", "message": _not_run(child, example)}
-        record.update(index=index, stdout=stdout[index], stderr=stderr[index][-4000:])
+            not_run: Judgement = {"status": Outcome.ERROR, "message": _not_run(child)}
+            record = _unrecorded(index, not_run)
+        result: RawResult = {
+            **record,
+            "index": index,
+            "stdout": stdout[index],
+            "stderr": stderr[index][-4000:],
+        }
         if truncated and index == len(child.records):
-            record["stdout"] += "\n[output truncated by guidelint]"
-        results.append(record)
+            result["stdout"] += "\n[output truncated by guidelint]"
+        results.append(result)
     return results
+
+
+def _unrecorded(index: int, judgement: Judgement, duration_s: float = 0.0) -> ChildRecord:
+    """The record of an example its child never reported on."""
+    return {
+        **judgement,
+        "index": index,
+        "duration_s": duration_s,
+        "substitutions": [],
+        "images": [],
+    }
 
 
 def _split(data: bytes, marker: str, count: int) -> list[str]:
@@ -51,14 +91,14 @@ def _split(data: bytes, marker: str, count: int) -> list[str]:
     return parts[:count]
 
 
-def _end_status(child) -> str:
-    return child.ended[0] if child.ended else "crashed"
+def _end_status(child: FinishedChild) -> Outcome:
+    return child.stopped[0] if child.stopped else Outcome.CRASHED
 
 
-def _end_message(child, stderr: str) -> str:
-    if child.ended:
-        return child.ended[1]
-    status = child.status or 0
+def _end_message(child: FinishedChild, stderr: str) -> str:
+    if child.stopped:
+        return child.stopped[1]
+    status = child.wait_status or 0
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in SIGNAL_NUMBERS else number
@@ -70,11 +110,67 @@ def _end_message(child, stderr: str) -> str:
     return f"the example's process exited with status {code} before it finished (os._exit?)"
 
 
-def _not_run(child, example: dict) -> str:
-    session = child.unit.get("session") or "?"
+def _not_run(child: FinishedChild) -> str:
+    session = child.unit["session"] or "?"
     return f"not run: an earlier example of session '{session}' did not finish"
 
 
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+def classify_exception(
+    error: BaseException, example: ExamplePayload, removed_env: Sequence[str]
+) -> Judgement:
+    """What an exception an example raised means (`removed_env`: the allowlist's victims)."""
+    where = _where(error, example["filename"])
+    described = f"{where}{type(error).__name__}: {one_line(error)}"
+    expected = example["expect_error"]
+    if expected and _is_a(error, expected):
+        return {"status": Outcome.PASSED, "message": f"raised {type(error).__name__} as expected"}
+    if isinstance(error, ModuleNotFoundError):
+        return {"status": Outcome.MISSING_DEPENDENCY, "message": described}
+    if isinstance(error, MemoryError):
+        return {
+            "status": Outcome.CRASHED,
+            "message": f"{where}MemoryError: the memory limit "
+            "(runner.memory-limit-mb) was exceeded",
+        }
+    if isinstance(error, KeyError) and _env_key(error, removed_env):
+        described += " (environment variables outside runner.env-allowlist are removed)"
+    if expected:
+        return {"status": Outcome.FAILED, "message": f"expected {expected}, got {described}"}
+    return {"status": Outcome.ERROR, "message": described, "traceback": _traceback(error)}
+
+
+def _is_a(error: BaseException, name: str) -> bool:
+    short = name.rsplit(".", 1)[-1]
+    return any(k.__name__ == short or k.__qualname__ == name for k in type(error).__mro__)
+
+
+def _env_key(error: KeyError, removed_env: Sequence[str]) -> bool:
+    return bool(error.args) and error.args[0] in removed_env
+
+
+def _where(error: BaseException, filename: str) -> str:
+    """`line N: ` of the deepest frame inside the guide, if any."""
+    line = None
+    for frame, lineno in traceback.walk_tb(error.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return f"line {line}: " if line else ""
+
+
+def _traceback(error: BaseException) -> str:
+    """The traceback without guidelint's own frames (they explain nothing to a reader)."""
+    runner_dir = os.path.dirname(os.path.abspath(__file__))
+    summary = traceback.TracebackException.from_exception(error)
+    frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
+    summary.stack = traceback.StackSummary.from_list(frames)
+    return "".join(summary.format())[-4000:]
+
+
+def one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (text[0] if text else "")[:500]

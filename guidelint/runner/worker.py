@@ -21,71 +21,99 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-KEEP_STREAM_BYTES = 256 * 1024  # per stream per unit, for the report
+from guidelint.runner.child import ChildContext, prepare, run_child
+from guidelint.runner.outcomes import Outcome
+from guidelint.runner.protocol import (
+    ChildRecord,
+    RunRequest,
+    UnitFinished,
+    UnitPayload,
+    WorkerReady,
+    WorkerSetup,
+    decode_record,
+    encode,
+)
+from guidelint.runner.verdict import KEEP_STREAM_BYTES, unit_results
+
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 @dataclass
 class Child:
-    unit: dict
+    unit: UnitPayload
+    scratch: str  # its own folder, removed once it is gone
     pid: int
-    streams: dict  # fd -> "stdout" | "stderr" | "result"
+    streams: dict[int, str]  # fd -> "stdout" | "stderr" | "result"
     deadline: float
-    buffers: dict = field(default_factory=lambda: {"stdout": b"", "stderr": b"", "result": b""})
+    buffers: dict[str, bytes] = field(
+        default_factory=lambda: {"stdout": b"", "stderr": b"", "result": b""}
+    )
     written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
-    records: list = field(default_factory=list)
-    ended: tuple[str, str] | None = None  # (outcome, why) when the worker stopped it
-    status: int | None = None  # waitpid status once reaped
+    records: list[ChildRecord] = field(default_factory=list)
+    stopped: tuple[Outcome, str] | None = None  # (outcome, why) when the worker stopped it
+    wait_status: int | None = None  # waitpid status once reaped
     example_started: float = field(default_factory=time.monotonic)
     ended_at: float | None = None
 
 
 class Worker:
-    def __init__(self, setup: dict, result_fd: int, pending_input: bytes = b"") -> None:
+    def __init__(
+        self,
+        setup: WorkerSetup,
+        result_fd: int,
+        pending_input: bytes = b"",
+        network_namespace: bool = False,
+    ) -> None:
         self.setup = setup
         self.result_fd = result_fd
         self.jobs = max(1, int(setup.get("jobs") or 1))
         self.marker = f"\x00guidelint-boundary-{secrets.token_hex(8)}\x00"
-        self.context: dict = {
-            "settings": setup["settings"],
-            "gpu": False,
-            "root": setup.get("root"),
-        }
-        self.queue: list[dict] = []
+        self.network_namespace = network_namespace
+        self.context = ChildContext(
+            settings=setup["settings"],
+            root=setup.get("root"),
+            removed_env=list(setup.get("removed_env", [])),
+        )
+        self.backend_tried = False  # preloading is tried once, when a unit first wants it
+        self.gpu_by_torch = False  # asked torch whether there is a GPU
+        self.queue: list[UnitPayload] = []
         self.children: dict[int, Child] = {}
         self.stdin_open = True
         self.stdin_buffer = pending_input
 
     # -- setup ----------------------------------------------------------------
 
-    def warm_up(self) -> dict:
+    def warm_up(self) -> WorkerReady:
         warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n)]
         if self.setup.get("preload_backend"):
             self._preload_backend()
-        self.context["gpu"] = _gpu_available()
+        self.context.gpu = _gpu_available()
         return {
             "op": "ready",
             "warm": warmed,
-            "gpu": self.context["gpu"],
-            "backend": self.context.get("backend") is not None,
-            "backend_error": self.context.get("backend_error"),
-            "network_namespace": bool(self.setup.get("network_namespace")),
+            "gpu": self.context.gpu,
+            "backend": self.context.backend is not None,
+            "backend_error": self.context.backend_error,
+            "network_namespace": self.network_namespace,
         }
 
     def _preload_backend(self) -> None:
+        self.backend_tried = True
         name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
         try:
             module = importlib.import_module(name)
             module.preload()
         except ImportError as error:
-            self.context["backend_error"] = f"the diffusers backend is unavailable: {error}"
+            self.context.backend_error = f"the diffusers backend is unavailable: {error}"
             return
         except Exception as error:  # noqa: BLE001 - one line in each example's report
-            self.context["backend_error"] = f"the diffusers backend failed to load: {error}"
+            self.context.backend_error = f"the diffusers backend failed to load: {error}"
             return
-        self.context["backend"] = module
+        self.context.backend = module
 
     # -- main loop ------------------------------------------------------------
 
@@ -100,25 +128,19 @@ class Worker:
     def _start_children(self) -> None:
         while self.queue and len(self.children) < self.jobs:
             unit = self.queue.pop(0)
-            for name in unit.get("warm", []):
+            for name in unit["warm_imports"]:
                 _warm_import(name)
-            if (
-                unit.get("wants_backend")
-                and "backend" not in self.context
-                and ("backend_error" not in self.context)
-            ):
+            if unit["wants_backend"] and not self.backend_tried:
                 self._preload_backend()
-            if "torch" in sys.modules and not self.context.get("gpu_by_torch"):
-                self.context["gpu"] = _gpu_available()  # torch arrived with this unit
-                self.context["gpu_by_torch"] = True
+            if "torch" in sys.modules and not self.gpu_by_torch:
+                self.context.gpu = _gpu_available()  # torch arrived with this unit
+                self.gpu_by_torch = True
             self._fork(unit)
 
-    def _fork(self, unit: dict) -> None:
-        from guidelint.runner.child import prepare, run_child
-
+    def _fork(self, unit: UnitPayload) -> None:
         prepare()
 
-        unit["scratch"] = tempfile.mkdtemp(prefix="guidelint-example-")
+        scratch = tempfile.mkdtemp(prefix="guidelint-example-")
         os.makedirs(unit["report_dir"], exist_ok=True)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -142,7 +164,7 @@ class Worker:
             os.dup2(err_w, 2)
             os.close(out_w)
             os.close(err_w)
-            run_child(unit, self.context, res_w, self.marker)
+            run_child(unit, scratch, self.context, res_w, self.marker)
         try:
             os.setpgid(pid, pid)
         except OSError:
@@ -152,9 +174,10 @@ class Worker:
         first = unit["examples"][0]
         child = Child(
             unit,
+            scratch,
             pid,
             {out_r: "stdout", err_r: "stderr", res_r: "result"},
-            time.monotonic() + first["timeout"],
+            time.monotonic() + first["timeout_s"],
         )
         self.children[pid] = child
 
@@ -162,10 +185,10 @@ class Worker:
         fds = [fd for c in self.children.values() for fd in c.streams]
         if self.stdin_open:
             fds.append(0)
-        deadlines = [c.deadline for c in self.children.values() if c.ended is None]
+        deadlines = [c.deadline for c in self.children.values() if c.stopped is None]
         timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
         timeout = 0.2 if timeout is None or timeout > 0.2 else timeout
-        if any(not c.streams and c.status is None for c in self.children.values()):
+        if any(not c.streams and c.wait_status is None for c in self.children.values()):
             timeout = 0.001  # a child closed its pipes: it is exiting, reap it soon
         readable, _, _ = select.select(fds, [], [], timeout) if fds else ([], [], [])
         for fd in readable:
@@ -187,9 +210,9 @@ class Worker:
         *lines, self.stdin_buffer = self.stdin_buffer.split(b"\n")
         for line in lines:
             if line.strip():
-                message = json.loads(line)
-                if message.get("op") == "run":
-                    self.queue.append(message["unit"])
+                request: RunRequest = json.loads(line)
+                if request.get("op") == "run":
+                    self.queue.append(request["unit"])
 
     def _read_child(self, fd: int) -> None:
         child = next(c for c in self.children.values() if fd in c.streams)
@@ -212,9 +235,9 @@ class Worker:
         else:  # keep boundary markers even past the cap, so streams still split
             child.buffers[name] += self.marker.encode() * data.count(self.marker.encode())
         limit = self.setup["settings"]["max_output_mb"] * 1024 * 1024
-        if child.written > limit and child.ended is None:
-            child.ended = (
-                "crashed",
+        if child.written > limit and child.stopped is None:
+            child.stopped = (
+                Outcome.CRASHED,
                 f"output limit exceeded: wrote more than "
                 f"{limit / 1048576:g} MB (runner.max-output-mb); the example was stopped",
             )
@@ -223,21 +246,21 @@ class Worker:
     def _take_records(self, child: Child) -> None:
         *lines, child.buffers["result"] = child.buffers["result"].split(b"\n")
         for line in lines:
-            child.records.append(json.loads(line))
+            child.records.append(decode_record(line))
             child.example_started = time.monotonic()
             following = len(child.records)
             if following < len(child.unit["examples"]):
-                child.deadline = time.monotonic() + child.unit["examples"][following]["timeout"]
+                child.deadline = time.monotonic() + child.unit["examples"][following]["timeout_s"]
 
     def _enforce_deadlines(self) -> None:
         now = time.monotonic()
         for child in self.children.values():
-            if child.ended is None and now >= child.deadline:
+            if child.stopped is None and now >= child.deadline:
                 index = len(child.records)
-                timeout = child.unit["examples"][min(index, len(child.unit["examples"]) - 1)]
-                child.ended = (
-                    "timeout",
-                    f"still running after {timeout['timeout']:g}s; its process group was killed",
+                running = child.unit["examples"][min(index, len(child.unit["examples"]) - 1)]
+                child.stopped = (
+                    Outcome.TIMEOUT,
+                    f"still running after {running['timeout_s']:g}s; its process group was killed",
                 )
                 _kill_group(child.pid)
         self._enforce_memory()
@@ -250,9 +273,9 @@ class Worker:
         """
         limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
         for child in self.children.values():
-            if child.ended is None and child.status is None and _resident(child.pid) > limit:
-                child.ended = (
-                    "crashed",
+            if child.stopped is None and child.wait_status is None and _resident(child.pid) > limit:
+                child.stopped = (
+                    Outcome.CRASHED,
                     f"memory limit exceeded: more than {limit >> 20} MB resident "
                     "(runner.memory-limit-mb); the example was stopped",
                 )
@@ -260,11 +283,11 @@ class Worker:
 
     def _reap(self) -> None:
         for pid, child in list(self.children.items()):
-            if child.status is None:
+            if child.wait_status is None:
                 status = _reap_exited(pid)
                 if status is not None:
-                    child.status, child.ended_at = status, time.monotonic()
-            if child.status is None:
+                    child.wait_status, child.ended_at = status, time.monotonic()
+            if child.wait_status is None:
                 continue
             if child.streams:
                 self._drain(child)
@@ -284,18 +307,19 @@ class Worker:
                 self._read_child(fd)
 
     def _finish(self, child: Child) -> None:
-        from guidelint.runner.verdict import unit_results
-
         if child.buffers["result"].strip():
             child.buffers["result"] += b"\n"
             self._take_records(child)
-        results = unit_results(child, self.marker)
-        self._send({"op": "unit", "unit_id": child.unit["unit_id"], "results": results})
-        shutil.rmtree(child.unit["scratch"], ignore_errors=True)
+        finished: UnitFinished = {
+            "op": "unit",
+            "unit_id": child.unit["unit_id"],
+            "results": unit_results(child, self.marker),
+        }
+        self._send(finished)
+        shutil.rmtree(child.scratch, ignore_errors=True)
 
-    def _send(self, message: dict) -> None:
-        data = (json.dumps(message) + "\n").encode()
-        view = memoryview(data)
+    def _send(self, message: Mapping[str, Any]) -> None:
+        view = memoryview(encode(message))
         while view:
             written = os.write(self.result_fd, view)
             view = view[written:]
@@ -386,9 +410,8 @@ def main() -> None:
             return
         data += chunk
     setup_line, rest = data.split(b"\n", 1)
-    setup = json.loads(setup_line)
-    setup["network_namespace"] = network_isolated
-    Worker(setup, result_fd, rest).serve()
+    setup: WorkerSetup = json.loads(setup_line)
+    Worker(setup, result_fd, rest, network_namespace=network_isolated).serve()
 
 
 if __name__ == "__main__":

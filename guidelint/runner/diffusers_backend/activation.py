@@ -112,8 +112,9 @@ def activate(settings: dict, record: Callable[[str], None]) -> None:
 
     torch.set_num_threads(1)  # first: a forked child's thread pool can deadlock otherwise
     go_offline()
-    backend_state.set_current(state_from(settings, record))
-    install_once()
+    state = state_from(settings, record)
+    backend_state.set_current(state)
+    install_once(state)
 
 
 def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.State:
@@ -135,7 +136,7 @@ def _absolute(path: str | None, root: Path) -> str | None:
     return str(expanded if expanded.is_absolute() else root / expanded)
 
 
-def install_once() -> None:
+def install_once(state: backend_state.State) -> None:
     """Patch once per process; each patch asks the current state whether to act."""
     global _installed
     if _installed:
@@ -144,7 +145,7 @@ def install_once() -> None:
 
     loading.install()
     remote.install()
-    if not backend_state.CURRENT.gpu:  # with a GPU, examples run as written
+    if not state.gpu:  # with a GPU, examples run as written
         devices.install()
         speedups.install()
     _installed = True

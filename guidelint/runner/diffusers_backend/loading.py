@@ -12,7 +12,7 @@ from pathlib import Path
 
 from guidelint.runner.diffusers_backend import cache
 from guidelint.runner.diffusers_backend.resolve import Resolution, is_hub_id, resolve
-from guidelint.runner.diffusers_backend.state import State, current
+from guidelint.runner.diffusers_backend.state import State, current, remember_original
 
 NAME_KEYS = ("pretrained_model_name_or_path", "pretrained_model_or_path")
 DTYPE_KEYS = ("torch_dtype", "dtype")
@@ -110,7 +110,7 @@ def wrap(owner, kind: str) -> None:
             name, kwargs = redirect(state, os.fspath(name), cls, kind, kwargs)
         return original(cls, name, *args, **kwargs)
 
-    from_pretrained.__wrapped__ = original
+    remember_original(from_pretrained, original)
     owner.from_pretrained = classmethod(from_pretrained)
 
 

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from guidelint.runner.diffusers_backend import images
-from guidelint.runner.diffusers_backend.state import State, current
+from guidelint.runner.diffusers_backend.state import State, current, remember_original
 
 
 def refusal(url: str) -> str:
@@ -58,8 +58,8 @@ def install_requests() -> None:
             raise requests.exceptions.ConnectionError(refusal(request.url), request=request)
         return _response(request, body)
 
-    send.__wrapped__ = original
-    HTTPAdapter.send = send
+    remember_original(send, original)
+    HTTPAdapter.send = send  # type: ignore[method-assign]  # patching the method is the point
 
 
 def _response(request, body: bytes):
@@ -97,7 +97,7 @@ def install_urllib() -> None:
             raise urllib.error.URLError(refusal(text))
         return addinfourl(io.BytesIO(body), Message(), text, 200)
 
-    urlopen.__wrapped__ = original
+    remember_original(urlopen, original)
     urllib.request.urlopen = urlopen
 
 
@@ -129,7 +129,7 @@ def install_hub_download() -> None:
         path.write_bytes(body)
         return str(path)
 
-    hf_hub_download.__wrapped__ = original
+    remember_original(hf_hub_download, original)
     huggingface_hub.hf_hub_download = hf_hub_download
     file_download.hf_hub_download = hf_hub_download
 

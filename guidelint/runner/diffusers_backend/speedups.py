@@ -6,7 +6,7 @@ torch.compile on a CPU would spend longer compiling than a tiny pipeline runs.
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.state import current
+from guidelint.runner.diffusers_backend.state import current, remember_original
 
 PIPELINE_NO_OPS = (
     "enable_model_cpu_offload",
@@ -25,7 +25,7 @@ def patch_no_op(cls, method: str) -> None:
         state.record(f"{type(self).__name__}.{method}() skipped (no GPU)")
         return None
 
-    skipped.__wrapped__ = original
+    remember_original(skipped, original)
     setattr(cls, method, skipped)
 
 
@@ -43,7 +43,7 @@ def install_compile() -> None:
             return lambda fn: fn
         return model
 
-    compile.__wrapped__ = original
+    remember_original(compile, original)
     torch.compile = compile
     patch_no_op(torch.nn.Module, "compile")
 

@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
@@ -46,3 +47,9 @@ def current() -> State | None:
 def set_current(state: State | None) -> None:
     global CURRENT
     CURRENT = state
+
+
+def remember_original(patch: Callable[..., Any], original: object) -> None:
+    """Point a patch at what it replaced, as functools.wraps would (`inspect.unwrap`)."""
+    # A function takes any attribute; mypy's Callable type does not model that.
+    patch.__wrapped__ = original  # type: ignore[attr-defined]

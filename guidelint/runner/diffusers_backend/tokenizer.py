@@ -7,6 +7,7 @@ merges, start/end tokens, padding to 77) without downloading anything.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 MAX_LENGTH = 77  # CLIP's context; without it prompts pad to a huge default length
 MERGES = ["t h", "th e</w>", "a n", "an d</w>", "o n</w>", "i n", "in g</w>", "e r</w>"]
@@ -50,7 +51,14 @@ def build_clip_tokenizer():
         return CLIPTokenizer(str(vocab), str(merges), model_max_length=MAX_LENGTH)
 
 
-def special_ids() -> dict[str, int]:
+class SpecialIds(TypedDict):
+    bos_token_id: int
+    eos_token_id: int
+    pad_token_id: int
+    vocab_size: int
+
+
+def special_ids() -> SpecialIds:
     """Ids the text encoder's config must agree with (its pooled output looks up eos)."""
     vocab = vocabulary()
     return {

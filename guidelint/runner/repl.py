@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import doctest
 import re
+from typing import Any
+
+from guidelint.runner.outcomes import Outcome
+from guidelint.runner.protocol import ExamplePayload, Judgement
+from guidelint.runner.verdict import classify_exception
 
 
 class _Runner(doctest.DocTestRunner):
@@ -22,7 +27,9 @@ class _Runner(doctest.DocTestRunner):
         super().report_unexpected_exception(out, test, example, exc_info)
 
 
-def run_session(example: dict, namespace: dict) -> dict:
+def run_repl(
+    example: ExamplePayload, namespace: dict[str, Any], removed_env: list[str]
+) -> Judgement:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(
         example["source"],
@@ -35,15 +42,13 @@ def run_session(example: dict, namespace: dict) -> dict:
     report: list[str] = []
     result = runner.run(test, out=report.append, clear_globs=False)
     if runner.unexpected is not None:
-        from guidelint.runner.child import classify_exception
-
-        record = classify_exception(runner.unexpected, example, example.get("expect_error"))
-        if record["status"] != "passed":
-            record["message"] = _first_failure(report) or record["message"]
-            return record
+        judgement = classify_exception(runner.unexpected, example, removed_env)
+        if judgement["status"] is not Outcome.PASSED:
+            judgement["message"] = _first_failure(report) or judgement["message"]
+            return judgement
     if result.failed:
-        return {"status": "failed", "message": _first_failure(report)}
-    return {"status": "passed", "message": ""}
+        return {"status": Outcome.FAILED, "message": _first_failure(report)}
+    return {"status": Outcome.PASSED, "message": ""}
 
 
 def _first_failure(report: list[str]) -> str:

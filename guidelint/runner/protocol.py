@@ -1,0 +1,129 @@
+"""What `guidelint run` passes between its processes, typed.
+
+The client (`guidelint run` or the pytest plugin) writes JSON lines on the warm
+worker's stdin: one `WorkerSetup`, then one `RunRequest` per unit. The worker
+answers on its result pipe: `WorkerReady`, then one `UnitFinished` per unit. For
+each unit it forks a child, which writes one `ChildRecord` per example on its own
+result pipe; the worker adds each example's share of the streams (`RawResult`),
+and plan.settle turns that into an ExampleResult.
+
+Statuses are `Outcome` members all the way. Outcome is a str enum, so its JSON is
+its value; `decode_record` and `decode_unit_finished` turn the value back into
+the member on the reading side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict
+
+from guidelint.runner.outcomes import Outcome
+
+
+class ExamplePayload(TypedDict):
+    """One example of a unit, as its child needs it."""
+
+    id: str
+    slug: str  # its folder inside a session's report folder
+    filename: str  # the Markdown file: tracebacks and doctest name it
+    line: int  # the opening fence
+    content_line: int  # the first line of code: errors give Markdown line numbers
+    source: str
+    repl: bool  # `>>>` prompts: run statement by statement with doctest
+    expect_error: str | None  # the exception class it must raise
+    timeout_s: float
+    needs: list[str]
+    skip: bool
+    requires_backend: bool  # without the backend it is a missing dependency
+
+
+class UnitPayload(TypedDict):
+    """What one forked child runs: a lone example, or one session's examples in order."""
+
+    unit_id: str  # FILE:LINE of its first example
+    session: str | None  # the session's name (`session=NAME`), None for a lone example
+    report_dir: str  # where the images its examples write are kept
+    wants_backend: bool  # activate the backend in the child (it imports diffusers, torch...)
+    warm_imports: list[str]  # modules the worker imports before forking it
+    examples: list[ExamplePayload]
+
+
+class WorkerSetup(TypedDict):
+    """The first line on the worker's stdin."""
+
+    settings: dict[str, Any]  # RunnerConfig.model_dump()
+    jobs: int  # children running at once
+    warm_imports: NotRequired[list[str]]
+    preload_backend: NotRequired[bool]
+    backend_module: NotRequired[str | None]  # default: guidelint.runner.diffusers_backend
+    root: NotRequired[str]  # the project root
+    removed_env: NotRequired[list[str]]  # variables the allowlist removed (for hints)
+
+
+class RunRequest(TypedDict):
+    op: Literal["run"]
+    unit: UnitPayload
+
+
+class WorkerReady(TypedDict):
+    """The worker's first answer, once its warm imports are done."""
+
+    op: Literal["ready"]
+    warm: list[str]  # the warm imports that succeeded
+    gpu: bool
+    backend: bool  # the backend was preloaded
+    backend_error: str | None
+    network_namespace: bool  # the worker moved into an empty network namespace
+
+
+class Judgement(TypedDict):
+    """How one example ended, as its child decided (or the worker, for a child it stopped)."""
+
+    status: Outcome
+    message: str
+    traceback: NotRequired[str]  # of an unexpected exception, without guidelint's frames
+
+
+class ChildRecord(Judgement):
+    """One JSON line on a child's result pipe, written after each example."""
+
+    index: int  # the example's position in its unit
+    duration_s: float
+    substitutions: list[str]  # what the backend replaced
+    images: list[str]  # copied into the report folder
+
+
+class RawResult(ChildRecord):
+    """One example's result as the worker reports it: its record and its streams."""
+
+    stdout: str
+    stderr: str
+
+
+class UnitFinished(TypedDict):
+    op: Literal["unit"]
+    unit_id: str
+    results: list[RawResult]  # one per example of the unit, in order
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One JSON line."""
+    return (json.dumps(message) + "\n").encode()
+
+
+def decode_record(line: bytes) -> ChildRecord:
+    record: ChildRecord = json.loads(line)
+    record["status"] = Outcome(record["status"])
+    return record
+
+
+def decode_unit_finished(message: Mapping[str, Any]) -> UnitFinished:
+    finished: UnitFinished = {
+        "op": "unit",
+        "unit_id": message["unit_id"],
+        "results": list(message["results"]),
+    }
+    for result in finished["results"]:
+        result["status"] = Outcome(result["status"])
+    return finished
