@@ -9,8 +9,8 @@ import pytest
 from guidelint.smoke import (
     FloorKind,
     Geometry,
-    PlanOutcome,
     Plan,
+    PlanOutcome,
     SavePolicy,
     Schedule,
     UnmodelledVersion,

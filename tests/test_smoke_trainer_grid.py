@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from guidelint.smoke import Geometry, PlanOutcome, Plan, SavePolicy, Schedule, simulate
+from guidelint.smoke import Geometry, Plan, PlanOutcome, SavePolicy, Schedule, simulate
 from guidelint.smoke.disk import checkpoint_dirs
 
 torch = pytest.importorskip("torch")
