@@ -26,7 +26,7 @@ from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
-from guidelint.suppress import DirectiveProblem, Suppression, Suppressions, suppressions_for
+from guidelint.suppress import Suppression, SuppressionProblem, Suppressions, suppressions_for
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -213,7 +213,7 @@ class Engine:
         return kept
 
     def _resolve_codes(
-        self, written: tuple[Token, ...], problems: list[DirectiveProblem]
+        self, written: tuple[Token, ...], problems: list[SuppressionProblem]
     ) -> frozenset[str] | None:
         """Codes, prefixes and rule names as written -> codes; None: every rule.
 
@@ -237,7 +237,7 @@ class Engine:
                 hint = difflib.get_close_matches(token.key, known, n=1, cutoff=0.6)
                 suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
                 message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
-                problems.append(DirectiveProblem(token.span, message))
+                problems.append(SuppressionProblem(token.span, message))
         return frozenset(codes)
 
     def _unused(

@@ -45,7 +45,7 @@ class Suppression:
 
 
 @dataclass(frozen=True)
-class DirectiveProblem:
+class SuppressionProblem:
     """A `guidelint:` comment meant as a suppression that is not one."""
 
     span: Span
@@ -55,7 +55,7 @@ class DirectiveProblem:
 @dataclass
 class Suppressions:
     found: list[Suppression] = field(default_factory=list)
-    problems: list[DirectiveProblem] = field(default_factory=list)
+    problems: list[SuppressionProblem] = field(default_factory=list)
 
 
 def _code_tokens(text: str, offset: int) -> tuple[Token, ...]:
@@ -104,14 +104,14 @@ def markdown_suppressions(file: SourceFile) -> Suppressions:
     return result
 
 
-def _unknown_verb(token: Token) -> DirectiveProblem | None:
+def _unknown_verb(token: Token) -> SuppressionProblem | None:
     """A misspelled suppression verb (`disable-lines`), else None (another pillar's)."""
     close = difflib.get_close_matches(token.key, SUPPRESSION_VERBS, n=1, cutoff=0.7)
     if not close and not token.key.lower().startswith(_SUPPRESSION_LIKE):
         return None
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     message = f"unknown suppression directive '{token.key}'{hint}; it suppresses nothing"
-    return DirectiveProblem(token.span, message)
+    return SuppressionProblem(token.span, message)
 
 
 def _next_nonblank_line(file: SourceFile, line: int) -> int:

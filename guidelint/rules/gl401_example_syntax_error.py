@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -14,17 +14,16 @@ if TYPE_CHECKING:
     from guidelint.sources import SourceFile
 
 
-class ExampleSyntaxError(Rule):
+class ExampleSyntaxError(ExampleRule):
     code = "GL401"
     name = "example-syntax-error"
     summary = "A Python example in a guide does not parse, or its fence is never closed."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.runner.examples import examples_of, source_offset, syntax_error
+        from guidelint.runner.examples import source_offset, syntax_error
 
-        for example in examples_of(file):
+        for example in self.examples(file):
             if example.settings.skip:
                 continue
             if not example.closed:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -14,20 +14,19 @@ if TYPE_CHECKING:
     from guidelint.sources import SourceFile
 
 
-class ExampleLint(Rule):
+class ExampleLint(ExampleRule):
     code = "GL402"
     name = "example-lint"
     summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.runner.examples import examples_of, source_offset, syntax_error
+        from guidelint.runner.examples import source_offset, syntax_error
         from guidelint.runner.lint import RuffUnavailable, lint_sources
 
         examples = [
             e
-            for e in examples_of(file)
+            for e in self.examples(file)
             if e.closed and not e.settings.skip and syntax_error(e) is None
         ]
         if not examples:

@@ -6,23 +6,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.runner.rulebase import ExampleRule
 
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.sources import SourceFile
 
 
-class UnknownDirective(Rule):
+class UnknownDirective(ExampleRule):
     code = "GL403"
     name = "unknown-directive"
     summary = "An example directive is misspelled or has a bad value, so it would be ignored."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.runner.examples import examples_of
-
-        for example in examples_of(file):
+        for example in self.examples(file):
             for problem in example.directives.problems:
                 yield self.finding(file, problem.span, problem.message)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import time
 from pathlib import Path
 
 import click
 
+from guidelint.cli_base import fail
 from guidelint.runner.diffusers_backend import cache
 from guidelint.runner.diffusers_backend.families import FAMILIES
 
@@ -19,12 +19,7 @@ CACHE_HELP = f"Cache folder (default: ${cache.ENV_VAR}, else the user cache fold
 def _families(names: tuple[str, ...]) -> list[str]:
     unknown = [n for n in names if n not in FAMILIES]
     if unknown:
-        click.echo(
-            f"guidelint: error: unknown tiny pipeline '{unknown[0]}' (known: "
-            f"{', '.join(FAMILIES)})",
-            err=True,
-        )
-        sys.exit(2)
+        fail(f"unknown tiny pipeline '{unknown[0]}' (known: {', '.join(FAMILIES)})")
     return list(names) or list(FAMILIES)
 
 
@@ -46,11 +41,7 @@ def build(names: tuple[str, ...], cache_path: Path | None, force: bool) -> None:
         import diffusers  # noqa: F401 - fail early, with one line
         import torch  # noqa: F401
     except ImportError as error:
-        click.echo(
-            f"guidelint: error: {error.name} is not installed (pip install 'guidelint[diffusers]')",
-            err=True,
-        )
-        sys.exit(2)
+        fail(f"{error.name} is not installed (pip install 'guidelint[diffusers]')")
     for name in selected:
         target = cache.family_dir(name, cache_path)
         if cache.is_built(name, cache_path) and not force:
@@ -62,8 +53,7 @@ def build(names: tuple[str, ...], cache_path: Path | None, force: bool) -> None:
         try:
             cache.ensure_built(name, cache_path)
         except OSError as error:
-            click.echo(f"guidelint: error: {target}: {error.strerror or error}", err=True)
-            sys.exit(2)
+            fail(f"{target}: {error.strerror or error}")
         click.echo(f"{name:<16} built in {time.perf_counter() - clock:.1f}s  {target}")
 
 

@@ -1,0 +1,27 @@
+"""What every GL4xx rule shares: it reads the Python examples of a Markdown file."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from guidelint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.runner.examples import Example
+    from guidelint.sources import SourceFile
+
+
+class ExampleRule(Rule):
+    """A rule over the fenced examples of a guide, extracted once per file."""
+
+    file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        # No fence, no example: skip the extraction (most Markdown files).
+        return file.kind == "markdown" and ("```" in file.text or "~~~" in file.text)
+
+    def examples(self, file: SourceFile) -> list[Example]:
+        from guidelint.runner.examples import examples_of
+
+        return examples_of(file)
