@@ -81,9 +81,15 @@ def _fix_all(engine: Engine, rels: list[str], unsafe: bool, fixed: dict[str, int
 
     findings: list[Finding] = []
     for rel in rels:
-        count, remaining = fix_file(
-            engine.project.root / rel, functools.partial(engine.check_file, rel), unsafe
-        )
+        try:
+            count, remaining = fix_file(
+                engine.project.root / rel, functools.partial(engine.check_text, rel), unsafe
+            )
+        except (OSError, UnicodeDecodeError) as error:
+            # One file that cannot be fixed is one line; the others are still fixed.
+            reason = error.strerror if isinstance(error, OSError) else "not valid UTF-8"
+            engine.project.warn(f"{rel}: not fixed: {reason or error}")
+            count, remaining = 0, engine.check_file(rel)
         if count:
             fixed[rel] = count
         findings.extend(remaining)

@@ -156,6 +156,10 @@ class Engine:
                 cache.put(key, findings)
         return findings
 
+    def check_text(self, rel: str, text: str) -> list[Finding]:
+        """Every finding for a file's text as given (`--fix` checks what it edits)."""
+        return self.check_source(SourceFile(path=self.project.root / rel, rel=rel, text=text))
+
     def _check_bytes(self, path: Path, rel: str, data: bytes) -> list[Finding]:
         try:
             file = from_bytes(path, rel, data, self.project.config.max_file_size)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from guidelint.findings import Edit, Finding, Fix
-from guidelint.fsio import read_text_exact, write_atomic
+from guidelint.fsio import read_text_exact, replace_if_unchanged
 
 MAX_PASSES = 10
 
@@ -33,20 +33,29 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 
 def fix_file(
-    path: Path, check: Callable[[], list[Finding]], unsafe: bool = False
+    path: Path, check: Callable[[str], list[Finding]], unsafe: bool = False
 ) -> tuple[int, list[Finding]]:
-    """Fix one file until no fixable finding is left; return (fixes applied, findings)."""
+    """Fix one file until no fixable finding is left; return (fixes applied, findings).
+
+    `check` gives the findings of a text. Edits are applied only to the text they
+    were computed on, and written only if the file still holds that text (compare
+    and swap, under a lock): a file changed meanwhile is read and checked again.
+    Raises OSError or UnicodeDecodeError when the file cannot be read or written.
+    """
     total = 0
-    findings = check()
+    text = read_text_exact(path)
+    findings = check(text)
     for _ in range(MAX_PASSES):
         fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
         if not fixes:
             break
-        text = read_text_exact(path)
         new_text, applied = apply_edits(text, fixes)
         if applied == 0 or new_text == text:
             break
-        write_atomic(path, new_text)
-        total += applied
-        findings = check()
+        if replace_if_unchanged(path, text, new_text):
+            total += applied
+            text = new_text
+        else:  # someone else wrote it: start again from what is there now
+            text = read_text_exact(path)
+        findings = check(text)
     return total, findings

@@ -16,6 +16,7 @@ runnable examples says so with `<!-- guidelint-page: no-examples -->` and a reas
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 import tempfile
@@ -118,7 +119,7 @@ def run_example(code: str, example: PageExample, fixtures: dict[str, str], fix: 
         if fix:
             from guidelint.fixes import fix_file
 
-            fix_file(target, lambda: engine.check_file(example.path), example.unsafe_fix)
+            fix_file(target, functools.partial(engine.check_text, example.path), example.unsafe_fix)
         findings = [f for f in engine.check_file(example.path) if f.code == code]
         fixed_text = target.read_bytes().decode(example.encoding) if fix else None
         return findings, fixed_text

@@ -130,11 +130,11 @@ def test_fix_is_atomic_idempotent_and_keeps_mode_bom_and_crlf(make_project):
     path.write_bytes(b"\xef\xbb\xbf# T\r\n\r\n`abc` and `def`\r\n")
     os.chmod(path, 0o640)
     engine = engine_for(root, Upper())
-    count, remaining = fix_file(path, lambda: engine.check_file("docs/a.md"))
+    count, remaining = fix_file(path, lambda text: engine.check_text("docs/a.md", text))
     assert (count, remaining) == (2, [])
     assert path.read_bytes() == b"\xef\xbb\xbf# T\r\n\r\n`ABC` and `DEF`\r\n"
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
-    assert fix_file(path, lambda: engine.check_file("docs/a.md")) == (0, [])
+    assert fix_file(path, lambda text: engine.check_text("docs/a.md", text)) == (0, [])
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".guidelint-tmp")]
 
 

@@ -54,7 +54,7 @@ def engine_for(root: Path, **gotchas) -> Engine:
 def fix(root: Path, rel: str = GOTCHAS, **gotchas):
     """Run --fix on one file; return (its bytes, remaining findings)."""
     engine = engine_for(root, **gotchas)
-    _, remaining = fix_file(root / rel, lambda: engine.check_file(rel))
+    _, remaining = fix_file(root / rel, lambda text: engine.check_text(rel, text))
     return (root / rel).read_bytes(), remaining
 
 

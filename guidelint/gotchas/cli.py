@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -72,6 +73,7 @@ def add(
     config_file: Path | None,
 ) -> None:
     """Append a well-formed entry and its index row, atomically."""
+    from guidelint.fsio import locked
     from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
     from guidelint.gotchas.authoring import NewEntry, Refusal
 
@@ -79,12 +81,19 @@ def add(
     new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
     try:
         rel = choose_file(project, file_)
-        added = plan_add(project, rel, new, lint_files)
+        # Plan and write under one lock, on what is on disk now: of two sessions
+        # adding at once, the second plans on the first one's result.
+        with contextlib.nullcontext() if dry_run else locked(project.root / rel):
+            if not dry_run:
+                project = _project(config_file)
+            added = plan_add(project, rel, new, lint_files)
+            diff = unified_diff(project, added.texts)
+            if not dry_run:
+                _write(project.root, added.texts)
     except Refusal as err:
         fail(f"gotcha not added: {err}", 1)
-    diff = unified_diff(project, added.texts)
-    if not dry_run:
-        _write(project.root, added.texts)
+    except OSError as err:
+        fail(f"gotcha not added: {err.filename or rel}: {err.strerror or err}", 1)
     _report_added(added, diff, dry_run, fmt)
 
 
