@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from guidelint.config_base import Section
+from guidelint.config_base import ProjectPath, Section
 from guidelint.findings import Severity
 from guidelint.gotchas.config import GotchasConfig
 from guidelint.runner.config import RunnerConfig
@@ -29,6 +29,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 CONFIG_FILES = ("guidelint.toml", "pyproject.toml")
+# A configuration is read before its own max-file-size is known: the default applies.
+MAX_CONFIG_BYTES = 5_000_000
 
 DEFAULT_INCLUDE = [
     "docs/**/*.md",
@@ -66,7 +68,7 @@ class Config(Section):
     severity: dict[str, Severity] = Field(default_factory=dict)
     max_file_size: int = Field(default=5_000_000, gt=0)
     cache: bool = True
-    cache_dir: str = ".guidelint_cache"
+    cache_dir: ProjectPath = ".guidelint_cache"
     jobs: int | None = Field(default=None, ge=1)
     paths: PathsConfig = Field(default_factory=PathsConfig)
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
@@ -98,7 +100,8 @@ def find_config_file(start: Path) -> Path | None:
 
 def _mentions_guidelint(path: Path) -> bool:
     try:
-        return "[tool.guidelint" in path.read_text(encoding="utf-8", errors="replace")
+        with path.open("rb") as handle:
+            return b"[tool.guidelint" in handle.read(MAX_CONFIG_BYTES + 1)
     except OSError:
         return False
 
@@ -114,13 +117,19 @@ def load_config(start: Path, explicit: Path | None = None) -> LoadedConfig:
 
 def _read_table(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: configuration larger than {MAX_CONFIG_BYTES:,} bytes")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read configuration: {err}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     if path.name == "pyproject.toml":
         return data.get("tool", {}).get("guidelint", {})
     return data

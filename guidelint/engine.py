@@ -142,7 +142,7 @@ class Engine:
         """Every finding for one file; never raises for bad input."""
         path = self.project.root / rel
         try:
-            data = read_bytes(path)
+            data = read_bytes(path, self.project.config.max_file_size)
         except Unreadable as error:
             return self._unreadable(rel, error)
         cache = self.cache
@@ -287,7 +287,7 @@ class Engine:
     def _cached(self, rel: str) -> list[Finding] | None:
         assert self.cache is not None
         try:
-            data = read_bytes(self.project.root / rel)
+            data = read_bytes(self.project.root / rel, self.project.config.max_file_size)
         except Unreadable:
             return None
         return self.cache.get(entry_key(rel, data))

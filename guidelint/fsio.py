@@ -72,8 +72,11 @@ def _keep_owner(fd: int, info: os.stat_result) -> None:
 def locked(path: Path) -> Iterator[None]:
     """Hold an advisory lock for writing a file: on its folder, the one thing a
     rename over the file never replaces (a lock on the file itself would protect
-    an inode that the first writer's rename has already swapped out)."""
+    an inode that the first writer's rename has already swapped out). A folder that
+    does not exist yet is to be made: its nearest existing parent is locked."""
     folder = Path(os.path.realpath(path)).parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
     fd = os.open(folder, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

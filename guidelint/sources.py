@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -78,9 +79,7 @@ class SourceFile:
 def decode(data: bytes, max_size: int) -> str:
     """Bytes to text, or Unreadable naming the reason and where."""
     if len(data) > max_size:
-        raise Unreadable(
-            f"file is too large to check ({len(data):,} bytes > max-file-size {max_size:,})"
-        )
+        raise Unreadable(_too_large(len(data), max_size))
     if b"\0" in data[:8192]:
         raise Unreadable("file is binary (contains NUL bytes), not text")
     try:
@@ -96,12 +95,31 @@ def decode(data: bytes, max_size: int) -> str:
     return text
 
 
-def read_bytes(path: Path) -> bytes:
-    """A file's raw bytes, or Unreadable naming why not."""
+def read_bytes(path: Path, max_size: int | None = None) -> bytes:
+    """A file's raw bytes, or Unreadable naming why not.
+
+    With `max_size`, a larger file is refused by its size, before it is read (and
+    at most max_size + 1 bytes are ever read, should it grow meanwhile).
+    """
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            if max_size is None:
+                return handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_size:
+                raise Unreadable(_too_large(size, max_size))
+            data = handle.read(max_size + 1)
     except OSError as err:
         raise Unreadable(f"cannot read file: {err.strerror or err}") from None
+    except MemoryError:
+        raise Unreadable("cannot read file: not enough memory") from None
+    if len(data) > max_size:
+        raise Unreadable(_too_large(len(data), max_size))
+    return data
+
+
+def _too_large(size: int, max_size: int) -> str:
+    return f"file is too large to check ({size:,} bytes > max-file-size {max_size:,})"
 
 
 def from_bytes(path: Path, rel: str, data: bytes, max_size: int) -> SourceFile:
@@ -110,4 +128,4 @@ def from_bytes(path: Path, rel: str, data: bytes, max_size: int) -> SourceFile:
 
 
 def load(path: Path, rel: str, max_size: int) -> SourceFile:
-    return from_bytes(path, rel, read_bytes(path), max_size)
+    return from_bytes(path, rel, read_bytes(path, max_size), max_size)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import subprocess
+import sys
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -192,3 +195,46 @@ def test_since_never_passes_a_revision_as_an_option(make_project, tmp_path_facto
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "not a revision" in result.stderr
     assert not target.exists()
+
+
+def test_a_huge_file_is_refused_by_its_size_before_it_is_read(make_project):
+    # A 3 GB sparse file under a 1 GB address-space limit: read whole, it was a
+    # MemoryError traceback; by size, it is one GL001 line.
+    root = make_project({"docs/a.md": "# A\n"})
+    with open(root / "docs/huge.md", "wb") as handle:
+        handle.truncate(3 * 1024**3)
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1024**3, 1024**3))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "guidelint", "check", "--no-cache"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit_memory,
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (
+        "docs/huge.md:1:1: GL001 file is too large to check (3,221,225,472 bytes" in result.stdout
+    )
+
+
+def test_a_deeply_nested_configuration_is_one_line(make_project):
+    root = make_project({"docs/a.md": "# A\n"}, config="x = " + "[" * 50_000 + "]" * 50_000)
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "nested too deeply" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ['cache-dir = "../outside"', '[tool.guidelint.gotchas]\nfiles = ["../outside.md"]'],
+)
+def test_configured_paths_stay_inside_the_project(make_project, setting):
+    root = make_project({"docs/a.md": "# A\n"}, config=setting)
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 2
+    assert "must be a path inside the project" in result.stderr
+    assert not (root.parent / "outside").exists()

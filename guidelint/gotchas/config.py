@@ -2,21 +2,21 @@
 
 from pydantic import Field
 
-from guidelint.config_base import Section
+from guidelint.config_base import ProjectPath, Section
 from guidelint.findings import Severity
 
 DEFAULT_SURFACE = [".claude/", "CLAUDE.md", "AGENTS.md", "docs/", "scripts/workflow_*"]
 
 
 class GotchasConfig(Section):
-    files: list[str] = Field(
+    files: list[ProjectPath] = Field(
         default_factory=lambda: [".claude/rules/gotchas.md"],
         description="globs (.gitignore syntax) of the gotchas files",
     )
     row_cap: int | None = Field(
         default=None, ge=1, description="most entries a file may hold (a file's own directive wins)"
     )
-    index_file: str | None = Field(
+    index_file: ProjectPath | None = Field(
         default=None, description="a separate LESSONS index file (default: a section of the file)"
     )
     index_heading: str = Field(default="LESSONS index", min_length=1)

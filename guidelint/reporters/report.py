@@ -6,6 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from guidelint.findings import Finding, Severity
+from guidelint.sources import Unreadable, read_bytes
+from guidelint.spans import LineIndex
+
+# Excerpts come from files already checked, so under max-file-size; this bounds the
+# rest (a GL001 "too large" finding points into a file that must not be read whole).
+EXCERPT_MAX_BYTES = 5_000_000
 
 
 @dataclass
@@ -17,7 +23,7 @@ class Report:
     notices: list[str] = field(default_factory=list)  # the run's warnings (Project.warn)
     color: bool = False
     show_source: bool = True
-    _source_lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _source_lines: dict[str, LineIndex | None] = field(default_factory=dict, repr=False)
 
     @property
     def errors(self) -> int:
@@ -39,15 +45,18 @@ class Report:
         }
 
     def source_line(self, path: str, line: int) -> str:
+        """A line of a checked file, for the excerpt under its finding ("" if none)."""
         lines = self._lines(path)
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        return lines.line_text(line) if lines is not None else ""
 
-    def _lines(self, path: str) -> list[str]:
+    def _lines(self, path: str) -> LineIndex | None:
         cache = self._source_lines
         if path not in cache:
+            # Through the engine's own reader: a file too large to check is not read
+            # whole for an excerpt, and lines are split exactly as findings count them.
             try:
-                text = (self.root / path).read_text(encoding="utf-8-sig")
-                cache[path] = text.splitlines()
-            except (OSError, UnicodeDecodeError):
-                cache[path] = []
+                data = read_bytes(self.root / path, EXCERPT_MAX_BYTES)
+                cache[path] = LineIndex(data.decode("utf-8-sig"))
+            except (Unreadable, UnicodeDecodeError):
+                cache[path] = None
         return cache[path]
