@@ -12,6 +12,7 @@ from pathlib import Path
 import pathspec
 
 from guidelint.config import Config, ConfigError
+from guidelint.printable import printable
 from guidelint.sources import MARKDOWN_SUFFIXES
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
@@ -97,7 +98,7 @@ def project_files(root: Path, config: Config, skipped: list[str] | None = None) 
         if reason is None:
             kept.append(rel)
         elif reason and skipped is not None:
-            skipped.append(f"{_printable(rel)}: skipped: {reason}")
+            skipped.append(f"{printable(rel)}: skipped: {reason}")
     return kept
 
 
@@ -137,13 +138,6 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None if stat.S_ISREG(mode) else ""
     return "not a regular file (a FIFO, socket or device)"
-
-
-def _printable(rel: str) -> str:
-    """A file name as one safe line: control characters and newlines escaped."""
-    if rel.isprintable():
-        return rel
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in rel)
 
 
 def discover(

@@ -238,3 +238,20 @@ def test_configured_paths_stay_inside_the_project(make_project, setting):
     assert result.returncode == 2
     assert "must be a path inside the project" in result.stderr
     assert not (root.parent / "outside").exists()
+
+
+def test_names_from_files_are_escaped_in_every_report(make_project, tmp_path_factory):
+    # A file name with a newline must not forge a report line; a non-UTF-8 name must
+    # not stop the report from being written.
+    root = make_project({"docs/a.md": "# A\n"}, config="")
+    forged = "x\nREADME.md:1:1: GL999 forged.md"
+    (root / "docs" / forged).write_bytes(b"\xff not utf-8\n")
+    (root / os.fsdecode(b"docs/caf\xe9.md")).write_bytes(b"\xff\n")
+    for fmt in ("text", "github", "json", "sarif"):
+        out = tmp_path_factory.mktemp("out") / "report"
+        result = run_cli("check", "--no-cache", "--format", fmt, "-o", str(out), cwd=root)
+        assert "Traceback" not in result.stderr, result.stderr
+        text = out.read_text(encoding="utf-8")
+        assert "\nREADME.md:1:1: GL999" not in text
+        assert "x\\nREADME.md" in text.replace("\\\\", "\\")
+        assert "caf\\xe9.md" in text.replace("\\\\", "\\")

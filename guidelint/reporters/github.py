@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from guidelint.annotations import workflow_command
 from guidelint.findings import Severity
+from guidelint.printable import printable
 from guidelint.reporters.report import Report
 
 
@@ -12,7 +13,7 @@ def render(report: Report) -> str:
     for f in report.findings:
         level = "error" if f.severity is Severity.ERROR else "warning"
         props: dict[str, str | int] = {
-            "file": f.path,
+            "file": printable(f.path),
             "line": f.line,
             "col": f.column,
             "endLine": f.end_line,
@@ -20,5 +21,5 @@ def render(report: Report) -> str:
         if f.end_line == f.line:
             props["endColumn"] = f.end_column
         props["title"] = f"{f.code} {f.name}"
-        lines.append(workflow_command(level, f.message, props))
+        lines.append(workflow_command(level, printable(f.message), props))
     return "\n".join(lines) + ("\n" if lines else "")

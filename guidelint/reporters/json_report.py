@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from guidelint.findings import Finding
+from guidelint.printable import encodable
 from guidelint.reporters.report import Report
 
 SCHEMA_VERSION = 1
@@ -23,7 +24,7 @@ def finding_dict(f: Finding) -> dict:
         "name": f.name,
         "severity": f.severity.value,
         "message": f.message,
-        "path": f.path,
+        "path": encodable(f.path),
         "line": f.line,
         "column": f.column,
         "end_line": f.end_line,

@@ -6,6 +6,7 @@ import json
 
 from guidelint import __version__
 from guidelint.findings import Severity
+from guidelint.printable import encodable
 from guidelint.reporters.report import Report
 from guidelint.rules import all_rules
 
@@ -44,7 +45,10 @@ def render(report: Report) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                            "artifactLocation": {
+                                "uri": encodable(f.path),
+                                "uriBaseId": "%SRCROOT%",
+                            },
                             "region": {
                                 "startLine": f.line,
                                 "startColumn": f.column,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from guidelint.findings import Severity
+from guidelint.printable import printable
 from guidelint.reporters.report import Report
 
 
@@ -12,10 +13,11 @@ def render(report: Report) -> str:
     style = _styler(report.color)
     out = []
     for f in report.findings:
-        where = style(f"{f.path}:{f.line}:{f.column}:", bold=True)
+        where = style(f"{printable(f.path)}:{f.line}:{f.column}:", bold=True)
         color = "red" if f.severity is Severity.ERROR else "yellow"
         fixable = style(" [*]", fg="cyan") if f.fix and f.fix.safe else ""
-        out.append(f"{where} {style(f.code, fg=color, bold=True)}{fixable} {f.message}")
+        code = style(f.code, fg=color, bold=True)
+        out.append(f"{where} {code}{fixable} {printable(f.message)}")
         if report.show_source:
             out.extend(_excerpt(report, f, style))
     out.append(_summary(report, style))
@@ -29,9 +31,12 @@ def _excerpt(report: Report, f, style) -> list[str]:
     source = source.expandtabs(1)  # keep columns aligned with the caret
     width = f.end_column - f.column if f.end_line == f.line else len(source) - f.column + 1
     width = max(1, min(width, len(source) - f.column + 1))
+    # Escaped control characters widen the line: the caret moves with them.
+    before = printable(source[: f.column - 1])
+    marked = printable(source[f.column - 1 : f.column - 1 + width])
     gutter = f"{f.line:>5} | "
-    caret = " " * (len(gutter) - 2) + "| " + " " * (f.column - 1) + "^" * width
-    return [style(gutter, dim=True) + source, style(caret, fg="red")]
+    caret = " " * (len(gutter) - 2) + "| " + " " * len(before) + "^" * len(marked)
+    return [style(gutter, dim=True) + printable(source), style(caret, fg="red")]
 
 
 def _summary(report: Report, style) -> str:
