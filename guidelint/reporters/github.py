@@ -21,5 +21,5 @@ def render(report: Report) -> str:
         if f.end_line == f.line:
             props["endColumn"] = f.end_column
         props["title"] = f"{f.code} {f.name}"
-        lines.append(workflow_command(level, printable(f.message), props))
+        lines.append(workflow_command(level, f.message, props))  # %0A keeps lines
     return "\n".join(lines) + ("\n" if lines else "")
