@@ -232,3 +232,16 @@ def test_add_with_a_separate_index_file(make_project, monkeypatch):
     )
     assert "**Eval loaders never share a sampler seed.**" in gotchas_text(root)
     assert check_gl2(root) == []
+
+
+def test_a_headline_that_breaks_its_bold_is_one_line(project):
+    # "Note the *star": the lone * opens emphasis inside **...**, so the entry would
+    # not parse as one (it was a StopIteration traceback, issue #14).
+    star = ["--body", "b", "--provenance", "#7"]
+    result = invoke("gotcha", "add", "--headline", "Note the *star", *star)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1
+    assert "does not survive as Markdown bold text" in result.stderr
+    escaped = invoke("gotcha", "add", "--headline", "Note the \\*star", *star)
+    assert escaped.exit_code == 0, escaped.stderr
+    assert check_gl2(project) == []

@@ -123,7 +123,12 @@ def plan_add(project: Project, rel: str, new: NewEntry, lint: Lint) -> Added:
             f"{first.message}"
         )
     entries = parse_gotchas(texts[rel], config.index_heading).entries
-    added = next(e for e in entries if e.anchor == anchor)
+    added = next((e for e in entries if e.anchor == anchor), None)
+    if added is None:  # e.g. a lone `*` in the headline opened emphasis inside the bold
+        raise Refusal(
+            f"the headline {new.headline!r} does not survive as Markdown bold text "
+            "(a lone *, _ or ` opens markup inside it); reword it or escape with a backslash"
+        )
     warnings = [f for f in after if f.path == rel and added.line <= f.line <= added.end_line]
     cap = gfiles.row_cap(document, project)
     return Added(texts, rel, added.line, anchor, len(entries), cap, warnings)
