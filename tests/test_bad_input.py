@@ -255,3 +255,87 @@ def test_names_from_files_are_escaped_in_every_report(make_project, tmp_path_fac
         assert "\nREADME.md:1:1: GL999" not in text
         assert "x\\nREADME.md" in text.replace("\\\\", "\\")
         assert "caf\\xe9.md" in text.replace("\\\\", "\\")
+
+
+# File contents are decoded strictly (sources.decode), so they never hold a lone
+# surrogate; surrogates reach reports only through file names (tested above).
+HOSTILE = ["\r", "\r\n", "\n", "\ufeff", "\x00", "é", "\u2028", " ", "\t", "\\", "\x1b["]
+JSON_PIECES = [
+    '{"',
+    '"',
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "mcpServers",
+    "permissions",
+    "allow",
+    "mcp__lab__x",
+    "Bash(",
+    ")",
+    "command",
+    "1",
+    "null",
+    "true",
+]
+PYTHON_PIECES = [
+    "(",
+    ")",
+    "[",
+    "]",
+    "def f():\n",
+    "    ",
+    "assert len(ckpts) >= 2\n",
+    "TrainingArguments(",
+    "num_train_epochs=",
+    "1",
+    "\n",
+    "#",
+    "'",
+    '"""',
+]
+FRONT_MATTER_PIECES = [
+    "---\n",
+    "tools: ",
+    "Read, ",
+    "mcp__lab__x",
+    "[",
+    "]",
+    "\n",
+    "name: a\n",
+    "allowed-tools:",
+    "- ",
+    "`",
+    "# H\n",
+]
+KINDS = {
+    ".claude/settings.json": JSON_PIECES,
+    ".mcp.json": JSON_PIECES,
+    "scripts/train.py": PYTHON_PIECES,
+    ".claude/agents/a.md": FRONT_MATTER_PIECES,
+}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(sorted(KINDS)),
+    st.data(),
+)
+def test_every_file_kind_never_crashes_and_positions_stay_in_file(tmp_path, rel, data):
+    pieces = st.sampled_from(KINDS[rel] + HOSTILE)
+    text = "".join(data.draw(st.lists(pieces, max_size=50)))
+    config = Config()
+    engine = Engine(Project(tmp_path, config), build_selection(config))
+    file = SourceFile(path=tmp_path / rel, rel=rel, text=text)
+    findings = engine.check_source(file)
+    assert not [f for f in findings if f.code == "GL000"], findings
+    lines = file.lines
+    for f in findings:
+        assert 1 <= f.line <= f.end_line <= lines.line_count
+        assert 1 <= f.column <= len(lines.line_text(f.line)) + 1
+    report = Report(findings=findings, root=tmp_path, files_checked=1)
+    for fmt in FORMATS:
+        renderer(fmt)(report).encode("utf-8")
