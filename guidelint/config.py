@@ -48,11 +48,29 @@ class ConfigError(Exception):
     """A usage or configuration problem: one line, exit code 2."""
 
 
+DEFAULT_LINK_FILES = [
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "AGENTS.md",
+    "**/CLAUDE.md",
+    "**/AGENTS.md",
+    ".claude/**",
+    "docs/**",
+    "README.md",
+    "plugins/**",
+]
+
+
 class PathsConfig(Section):
-    """Options of GL501 stale-path."""
+    """Options of GL501 stale-path and GL502 broken-link."""
 
     ignore: list[str] = Field(
         default_factory=list, description="globs of referenced paths never reported"
+    )
+    links: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_LINK_FILES),
+        description="globs of the files whose links GL502 follows (steering files and guides; "
+        "a site generator's content tree resolves links its own way)",
     )
 
 

@@ -19,6 +19,13 @@ from guidelint.spans import LineIndex, Span
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|\Z)", re.DOTALL)
 
+# `## Title {#custom-id}` (Hugo, MkDocs attr_list, Pandoc); `<a id="x">`, `<h2 name='y'>`.
+CUSTOM_ID = re.compile(r"\{#([\w\-.:]+)[^}]*\}\s*$")
+HTML_ID = re.compile(r"<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"']")
+SLUG_DROP = re.compile(r"[^\w\- ]")
+# `## Title {.notranslate lang=en}`: attributes, not part of the title's id.
+ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")
+
 
 @dataclass(slots=True)
 class Block:
@@ -74,6 +81,7 @@ class Heading:
     text: str
     span: Span
     line: int
+    plain: str = ""  # the text as rendered: no markup, link targets or `{#id}`
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +128,24 @@ class MarkdownDocument:
     links: list[Link] = field(default_factory=list)
     html_comments: list[HtmlComment] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+
+    def anchors(self) -> frozenset[str]:
+        """Every `#fragment` a link into this document may name: GitHub's heading ids
+        (with -1, -2 for repeats), `{#custom-id}` attributes, HTML `id`/`name`."""
+        found: list[str] = []
+        counts: dict[str, int] = {}
+        for heading in self.headings:
+            custom = CUSTOM_ID.search(heading.text)
+            if custom:
+                found.append(custom.group(1))
+                continue
+            slug = github_slug(ATTRIBUTES.sub("", heading.plain))
+            seen = counts.get(slug, 0)
+            counts[slug] = seen + 1
+            found.append(slug if seen == 0 else f"{slug}-{seen}")
+        found.extend(match.group(1) for match in HTML_ID.finditer(self.text))
+        return frozenset(found)
+
     front_matter: FrontMatter | None = None
 
 
@@ -310,15 +336,32 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
             if block_kind == "heading":
                 text = token.content.strip()
                 first, last = token.map
-                doc.headings.append(
-                    Heading(heading_level, text, _line_span(lines, first + 1, last), first + 1)
-                )
+                span = _line_span(lines, first + 1, last)
+                plain = _plain_text(token.children or [])
+                doc.headings.append(Heading(heading_level, text, span, first + 1, plain))
                 section = text
             _collect_inline(doc, block, token.children or [])
         elif kind in ("fence", "code_block") and token.map:
             _add_fence(doc, token, token.map, section)
         elif kind == "html_block" and token.map:
             _add_block_comments(doc, token.map)
+
+
+def github_slug(text: str) -> str:
+    """A heading's id as GitHub renders it: lower case, punctuation dropped (letters,
+    digits, `_`, `-` and spaces kept), each space a hyphen."""
+    return SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+
+
+def _plain_text(children: list[Token]) -> str:
+    """Inline tokens as rendered text (what GitHub makes a heading's anchor from)."""
+    parts = []
+    for child in children:
+        if child.type in ("text", "code_inline", "html_inline"):
+            parts.append(child.content if child.type != "html_inline" else "")
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts).strip()
 
 
 def _collect_inline(doc: MarkdownDocument, block: Block, children: list[Token]) -> None:
