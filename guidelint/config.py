@@ -35,12 +35,21 @@ MAX_CONFIG_BYTES = 5_000_000
 DEFAULT_INCLUDE = [
     "docs/**/*.md",
     "CLAUDE.md",
+    "CLAUDE.local.md",
     "AGENTS.md",
     ".claude/**/*.md",
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".mcp.json",
     "scripts/**/*.py",
+    # Claude Code plugins: a plugin folder's agents, commands and skills, whether the
+    # repository is one plugin (at its root) or a marketplace of them (plugins/*).
+    "/agents/**/*.md",
+    "/commands/**/*.md",
+    "/skills/**/*.md",
+    "plugins/*/agents/**/*.md",
+    "plugins/*/commands/**/*.md",
+    "plugins/*/skills/**/*.md",
 ]
 
 

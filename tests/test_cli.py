@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from guidelint.discovery import discover
+from guidelint.project import Project
 from tests.conftest import REPO, run_cli
 
 STALE_DOC = "# Guide\n\nRun `scripts/gone.py` first.\n"
@@ -140,3 +142,25 @@ def test_without_config_paths_are_relative_to_the_current_folder(tmp_path):
     git(tmp_path, "init", "-q")
     in_repo = run_cli("check", str(tmp_path / "docs"), cwd=tmp_path / "scripts")
     assert in_repo.stdout.startswith("docs/a.md:3:5: GL501"), in_repo.stdout
+
+
+def test_default_discovery_covers_plugin_layouts_and_claude_local(make_project):
+    # Issue #11: a plugin repository's agents were never checked by default.
+    agent = "---\nname: a\ntools: Read\n---\n# A\n"
+    root = make_project(
+        {
+            "CLAUDE.local.md": "# Local\n",
+            "plugins/p/agents/a.md": agent,
+            "plugins/p/skills/s/SKILL.md": "# S\n",
+            "agents/b.md": agent,
+            "notes/c.md": agent,  # not an agent layout: left alone
+        }
+    )
+    project = Project.load([root])
+    rels = discover(project.root, project.config)
+    assert rels == [
+        "CLAUDE.local.md",
+        "agents/b.md",
+        "plugins/p/agents/a.md",
+        "plugins/p/skills/s/SKILL.md",
+    ]
