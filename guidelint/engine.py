@@ -26,7 +26,13 @@ from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
-from guidelint.suppress import Suppression, SuppressionProblem, Suppressions, suppressions_for
+from guidelint.suppress import (
+    Suppression,
+    SuppressionProblem,
+    Suppressions,
+    resolve_codes,
+    suppressions_for,
+)
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -219,30 +225,10 @@ class Engine:
     def _resolve_codes(
         self, written: tuple[Token, ...], problems: list[SuppressionProblem]
     ) -> frozenset[str] | None:
-        """Codes, prefixes and rule names as written -> codes; None: every rule.
-
-        A code that names no rule covers nothing (`GL5O1` must not hide all of GL5)
-        and is a problem with a did-you-mean.
-        """
-        if not written:
-            return None
         # Every rule the registry has, and any this engine was given besides.
         rules = {**all_rules(), **{rule.code: type(rule) for rule in self.rules}}
-        by_name = {rule.name: code for code, rule in rules.items()}
-        codes = set()
-        for token in written:
-            upper = token.key.upper()
-            if upper == "ALL" or any(code.startswith(upper) for code in rules):
-                codes.add(upper if upper != "ALL" else "GL")
-            elif token.key in by_name:
-                codes.add(by_name[token.key])
-            else:
-                known = [*rules, *by_name]
-                hint = difflib.get_close_matches(token.key, known, n=1, cutoff=0.6)
-                suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
-                message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
-                problems.append(SuppressionProblem(token.span, message))
-        return frozenset(codes)
+        names = {rule.name: code for code, rule in rules.items()}
+        return resolve_codes(written, list(rules), names, problems)
 
     def _unused(
         self, file: SourceFile, suppressions: list[Suppression], ran: set[str]

@@ -114,6 +114,35 @@ def _unknown_verb(token: Token) -> SuppressionProblem | None:
     return SuppressionProblem(token.span, message)
 
 
+def resolve_codes(
+    written: tuple[Token, ...],
+    codes: list[str],
+    names: dict[str, str],
+    problems: list[SuppressionProblem],
+) -> frozenset[str] | None:
+    """Codes, prefixes and rule names as written -> rule codes; None: every rule.
+
+    `codes` and `names` (name -> code) are the known rules. A code that names no rule
+    covers nothing (`GL5O1` must not hide all of GL5) and is a problem with a
+    did-you-mean.
+    """
+    if not written:
+        return None
+    resolved = set()
+    for token in written:
+        upper = token.key.upper()
+        if upper == "ALL" or any(code.startswith(upper) for code in codes):
+            resolved.add(upper if upper != "ALL" else "GL")
+        elif token.key in names:
+            resolved.add(names[token.key])
+        else:
+            hint = difflib.get_close_matches(token.key, [*codes, *names], n=1, cutoff=0.6)
+            suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+            message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
+            problems.append(SuppressionProblem(token.span, message))
+    return frozenset(resolved)
+
+
 def _next_nonblank_line(file: SourceFile, line: int) -> int:
     lines = file.lines
     while line <= lines.line_count and not lines.line_text(line).strip():
