@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import click
 
 from guidelint import __version__
-from guidelint.cli_base import fail, warn_all
+from guidelint.cli_base import fail, warn, warn_all
 from guidelint.config import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
@@ -94,7 +95,13 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the result cache.")
 @click.option(
-    "--color/--no-color", default=None, help="Colour the text output (default: on a TTY)."
+    "--color/--no-color",
+    default=None,
+    help="Colour the text output (default: on a TTY, unless NO_COLOR; FORCE_COLOR forces it).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Text output: the findings only, no summary.")
+@click.option(
+    "--statistics", is_flag=True, help="Text output: a count per rule instead of the findings."
 )
 def check(
     paths,
@@ -114,6 +121,8 @@ def check(
     jobs,
     no_cache,
     color,
+    quiet,
+    statistics,
 ) -> None:
     """Check Markdown guides, rules files, settings and drivers."""
     from guidelint.check import CheckOptions, run_check
@@ -140,21 +149,39 @@ def check(
     except subprocess.SubprocessError as err:
         fail(str(err))
     from guidelint.reporters import renderer
+    from guidelint.reporters.text import render_statistics
 
     warn_all(report.notices)
-    report.color = (output is None and sys.stdout.isatty()) if color is None else color
-    text = renderer(fmt)(report)
+    if report.files_checked == 0 and not since:
+        warn(
+            f"no file under {report.root} matched the include globs; start from the "
+            "repository root, pass the files to check, or set `include`"
+        )
+    report.color = _use_color(color, output is None and sys.stdout.isatty())
+    report.quiet = quiet
+    text = render_statistics(report) if statistics and fmt == "text" else renderer(fmt)(report)
     if output is not None:
         from guidelint.fsio import write_atomic
 
         output.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(output, text)
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=report.color)  # click strips colour in a pipe otherwise
     if write_baseline is not None:
         click.echo(f"Wrote {len(report.findings)} finding(s) to {write_baseline}", err=True)
         sys.exit(0)
     sys.exit(1 if report.errors and not exit_zero else 0)
+
+
+def _use_color(flag: bool | None, tty: bool) -> bool:
+    """--color/--no-color, else FORCE_COLOR / NO_COLOR (https://no-color.org), else a TTY."""
+    if flag is not None:
+        return flag
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    return tty
 
 
 @main.command()
@@ -192,6 +219,7 @@ def rules_command(fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
+    click.echo(f"{'CODE':<6} {'NAME':<28} {'SEVERITY':<8} FIX  SUMMARY")
     for row in rows:
         fixable = "fix" if row["fixable"] else "   "
         click.echo(

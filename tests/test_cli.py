@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -164,3 +165,47 @@ def test_default_discovery_covers_plugin_layouts_and_claude_local(make_project):
         "plugins/p/agents/a.md",
         "plugins/p/skills/s/SKILL.md",
     ]
+
+
+def _check_env(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    return subprocess.run(
+        [sys.executable, "-m", "guidelint", "check", "--no-cache", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**base, **env},
+        timeout=300,
+    )
+
+
+def test_colour_follows_force_color_no_color_and_the_flag(make_project):
+    root = make_project({"docs/a.md": "Run `docs/gone.md`.\n"})
+    assert "\x1b[" not in _check_env(root).stdout  # a pipe: no colour
+    assert "\x1b[" in _check_env(root, FORCE_COLOR="1").stdout
+    assert "\x1b[" in _check_env(root, "--color").stdout  # forced into the pipe
+    assert "\x1b[" not in _check_env(root, "--no-color", FORCE_COLOR="1").stdout
+    assert "\x1b[" not in _check_env(root, FORCE_COLOR="", NO_COLOR="1").stdout
+
+
+def test_quiet_and_statistics(make_project):
+    root = make_project({"docs/a.md": "Run `docs/gone.md` and `docs/old.md`.\n"})
+    quiet = _check_env(root, "--quiet").stdout
+    assert quiet.count("GL501") == 2 and "Found" not in quiet
+    stats = _check_env(root, "--statistics").stdout.splitlines()
+    assert stats[0].split() == ["2", "GL501", "stale-path"]
+    assert stats[-1].startswith("Found 2 errors")
+    assert _check_env(root, "--statistics", "--quiet").stdout.splitlines() == stats[:1]
+
+
+def test_rules_listing_has_a_header_row():
+    result = run_cli("rules", cwd=REPO)
+    assert result.stdout.splitlines()[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "SUMMARY"]
+
+
+def test_zero_files_checked_is_said(make_project):
+    root = make_project({"docs/a.md": "# A\n"}, config=None)
+    (root / "notes").mkdir()
+    result = run_cli("check", cwd=root / "notes")
+    assert result.returncode == 0
+    assert "guidelint: warning: no file under" in result.stderr

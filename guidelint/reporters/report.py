@@ -23,6 +23,7 @@ class Report:
     notices: list[str] = field(default_factory=list)  # the run's warnings (Project.warn)
     color: bool = False
     show_source: bool = True
+    quiet: bool = False  # text: the findings without the summary line
     _source_lines: dict[str, LineIndex | None] = field(default_factory=dict, repr=False)
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from guidelint.findings import Severity
+from guidelint.findings import Finding, Severity
 from guidelint.printable import printable
 from guidelint.reporters.report import Report
 
@@ -20,8 +20,26 @@ def render(report: Report) -> str:
         out.append(f"{where} {code}{fixable} {printable(f.message)}")
         if report.show_source:
             out.extend(_excerpt(report, f, style))
-    out.append(_summary(report, style))
-    return "\n".join(out) + "\n"
+    if not report.quiet:
+        out.append(_summary(report, style))
+    return "\n".join(out) + "\n" if out else ""
+
+
+def render_statistics(report: Report) -> str:
+    """One line per rule with findings, most first: `12  GL501  stale-path  [*] 3`."""
+    style = _styler(report.color)
+    counts: dict[tuple[str, str], list[Finding]] = {}
+    for f in report.findings:
+        counts.setdefault((f.code, f.name), []).append(f)
+    rows = sorted(counts.items(), key=lambda item: (-len(item[1]), item[0]))
+    out = []
+    for (code, name), found in rows:
+        fixable = sum(f.fix is not None and f.fix.safe for f in found)
+        mark = style(f"  [*] {fixable} fixable", fg="cyan") if fixable else ""
+        out.append(f"{len(found):>5}  {style(code, bold=True)}  {name}{mark}")
+    if not report.quiet:
+        out.append(_summary(report, style))
+    return "\n".join(out) + "\n" if out else ""
 
 
 def _excerpt(report: Report, f, style) -> list[str]:

@@ -63,7 +63,11 @@ class BrokenLink(Rule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = file.markdown
         folder = posixpath.dirname(file.rel)
+        # A gotchas file's own `(#anchor)` links are its LESSONS index: GL203's to judge.
+        index_owned = _is_gotchas_file(file, project)
         for link in doc.links:
+            if index_owned and link.href.startswith("#"):
+                continue
             problem = self._link_problem(link.href, folder, file, project)
             if problem:
                 yield self.finding(file, link.span, problem)
@@ -114,6 +118,13 @@ def _bases(rel: str, folder: str, path: str) -> list[str]:
     # Agents read `docs/x.md` from the repository root; `./x` and `../x` say otherwise.
     root = [] if path.startswith(("./", "../")) else [""]
     return [folder, *pages, *root]
+
+
+def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
+    spec = project.memo(
+        "GL502.gotchas", lambda: pathspec.GitIgnoreSpec.from_lines(project.config.gotchas.files)
+    )
+    return bool(spec.match_file(file.rel))
 
 
 def _in_submodule(project: Project, target: str) -> bool:
