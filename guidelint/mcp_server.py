@@ -218,6 +218,8 @@ def _one_line_errors(tool: Tool) -> Tool:
             except Exception as err:
                 raise _tool_error(err) from None
 
+    # The docstring is the tool's description: one paragraph, as the source wraps it.
+    run.__doc__ = " ".join((tool.__doc__ or "").split())
     return run  # type: ignore[return-value]  # same signature, by functools.wraps
 
 
