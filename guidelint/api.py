@@ -39,12 +39,14 @@ def report(
     live: bool | None = None,
     fix: bool = False,
     unsafe_fixes: bool = False,
+    dry_run: bool = False,
 ) -> Report:
     """Like check(), but the whole report: findings, summary counts, fixes applied, notes.
 
     With `fix`, safe fixes (and unsafe ones with `unsafe_fixes`) are written in place,
-    as `guidelint check --fix` does. Raises ConfigError for a usage or configuration
-    problem (a bad `since` revision included).
+    as `guidelint check --fix` does; with `dry_run` too, nothing is written and
+    `Report.changes` holds each file's text before and after. Raises ConfigError for
+    a usage or configuration problem (a bad `since` revision included).
     """
     options = CheckOptions(
         paths=[Path(p) for p in paths],
@@ -55,5 +57,6 @@ def report(
         live=live,
         fix=fix or unsafe_fixes,
         unsafe_fixes=unsafe_fixes,
+        dry_run=dry_run,
     )
     return run_check(options)

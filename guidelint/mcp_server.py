@@ -9,6 +9,7 @@ so every answer reflects the files as they are now; the warm process keeps the
 imports, the rule registry and the result cache.
 """
 
+import difflib
 import functools
 import json
 import re
@@ -80,6 +81,15 @@ class CheckResult(BaseModel):
     findings: list[FindingModel]
     summary: SummaryModel
     notices: list[str] = Field(description="The run's warnings, one line each.")
+
+
+class FixResult(BaseModel):
+    written: bool = Field(description="False for a dry run: the diff is what would be written.")
+    fixed: dict[str, int] = Field(description="Fixes applied (or that would be), per file.")
+    diff: str = Field(description="Unified diff of every fixed file.")
+    findings: list[FindingModel] = Field(description="What is left after the fixes.")
+    summary: SummaryModel
+    notices: list[str]
 
 
 class RulePage(BaseModel):
@@ -275,6 +285,44 @@ def build_server(config_file: Path | None = None) -> Any:
             {
                 "version": SCHEMA_VERSION,
                 "root": str(report.root),
+                "findings": [finding_dict(f) for f in report.findings],
+                "summary": report.summary(),
+                "notices": report.notices,
+            }
+        )
+
+    @server.tool(annotations=writes)
+    @_one_line_errors
+    def fix(
+        paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
+        codes: Codes = None,
+        unsafe: Annotated[bool, Field(description="Also apply fixes marked unsafe.")] = False,
+        dry_run: Annotated[bool, Field(description="Return the diff; write nothing.")] = False,
+    ) -> FixResult:
+        """Apply the safe fixes (and unsafe ones with `unsafe`) in place, atomically, like
+        `guidelint check --fix`; the result is the diff written (or, with `dry_run`, the
+        diff it would write) and the findings left."""
+        from guidelint import api
+        from guidelint.reporters.json_report import finding_dict
+
+        report = api.report(
+            *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
+        )
+        diff = "".join(
+            line
+            for rel, (before, after) in sorted(report.changes.items())
+            for line in difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                fromfile=f"a/{rel}",
+                tofile=f"b/{rel}",
+            )
+        )
+        return FixResult.model_validate(
+            {
+                "written": not dry_run,
+                "fixed": report.fixed,
+                "diff": diff,
                 "findings": [finding_dict(f) for f in report.findings],
                 "summary": report.summary(),
                 "notices": report.notices,

@@ -26,6 +26,7 @@ from tests.conftest import REPO, run_cli
 WORKSPACE = REPO / "examples/workspace"
 TOOLS = {
     "check",
+    "fix",
     "explain_rule",
     "gotcha_find",
     "gotcha_add",
@@ -127,6 +128,30 @@ def test_check_gives_the_json_reports_findings_with_fixes(workspace):
     fixes = [f["fix"] for f in got["all"]["findings"] if f["fix"]]
     assert fixes and all(fix["edits"] for fix in fixes)
     assert {f["code"][:3] for f in got["ignored"]["findings"]} == {"GL1", "GL2"}
+
+
+def test_fix_dry_run_gives_the_diff_and_a_real_run_writes_it(workspace):
+    gotchas = workspace / GOTCHAS
+    before = gotchas.read_text()
+    got: dict = {}
+
+    async def scenario(session):
+        got["dry"] = (
+            await session.call_tool("fix", {"codes": ["GL2"], "dry_run": True})
+        ).structured_content
+        assert gotchas.read_text() == before
+        got["real"] = (await session.call_tool("fix", {"codes": ["GL2"]})).structured_content
+        got["again"] = (await session.call_tool("fix", {"codes": ["GL2"]})).structured_content
+
+    serve(workspace, scenario)
+    dry, real = got["dry"], got["real"]
+    assert dry["written"] is False and real["written"] is True
+    assert dry["diff"] == real["diff"] and dry["fixed"] == real["fixed"] == {GOTCHAS: 1}
+    assert f"--- a/{GOTCHAS}" in dry["diff"]
+    assert "-- [Checkpoints are written only at save steps]" in dry["diff"]
+    assert "+- [One workspace per experiment](#one-workspace-per-experiment)" in dry["diff"]
+    assert real["findings"] == [] and got["again"]["diff"] == ""
+    assert gotchas.read_text() != before
 
 
 def test_check_since_needs_a_revision_and_says_so_in_one_line(workspace):
