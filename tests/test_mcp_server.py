@@ -359,3 +359,16 @@ def test_the_committed_snapshot_is_the_servers_own_listing(workspace):
 
     serve(workspace, scenario)
     assert {t["name"]: t for t in committed["tools"]} == {t["name"]: t for t in listed["tools"]}
+
+
+def test_docs_mcp_documents_every_tool_and_argument():
+    page = (REPO / "docs/MCP.md").read_text()
+    committed = json.loads((REPO / ".guidelint/tools/guidelint.json").read_text())
+    sections = dict(re.findall(r"^### (\w+)\n(.*?)(?=^#|\Z)", page, re.M | re.S))
+    for tool in committed["tools"]:
+        assert f"`mcp__guidelint__{tool['name']}`" in page, tool["name"]
+        section = sections[tool["name"]]
+        for argument in tool["inputSchema"]["properties"]:
+            assert f"`{argument}`" in section, (tool["name"], argument)
+        for field in tool["outputSchema"]["properties"]:
+            assert f"`{field}`" in section, (tool["name"], field)
