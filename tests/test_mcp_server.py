@@ -154,14 +154,6 @@ def test_fix_dry_run_gives_the_diff_and_a_real_run_writes_it(workspace):
     assert gotchas.read_text() != before
 
 
-def test_check_since_needs_a_revision_and_says_so_in_one_line(workspace):
-    async def scenario(session):
-        result = await session.call_tool("check", {"since": "HEAD"})
-        assert_tool_error(result, r"^check: --since HEAD: not a git repository")
-
-    serve(workspace, scenario)
-
-
 def test_explain_rule_by_code_and_by_name(workspace):
     async def scenario(session):
         by_code = (await session.call_tool("explain_rule", {"rule": "gl501"})).structured_content
@@ -313,6 +305,7 @@ def test_bad_arguments_are_one_line_tool_errors_and_the_server_lives_on(workspac
             ("gotcha_find", {"pattern": "x", "file": "nope.md"}, r"nope.md: no such file"),
             ("gotcha_add", {"headline": "", "body": "b", "provenance": ["#1"]}, r"headline"),
             ("check", {"paths": ["no/such/dir"]}, r"^check: "),
+            ("check", {"since": "HEAD"}, r"^check: --since HEAD: not a git repository"),
             ("no_such_tool", {}, r"no_such_tool"),
         ]
         for name, arguments, pattern in cases:
@@ -323,6 +316,7 @@ def test_bad_arguments_are_one_line_tool_errors_and_the_server_lives_on(workspac
     serve(workspace, scenario)
 
 
+@pytest.mark.slow  # three processes: the CLI, the launcher, the server
 def test_a_claude_code_mcp_json_entry_starts_it(workspace, tmp_path):
     # `guidelint` on PATH, importing this checkout, as `pip install guidelint` gives.
     bin_dir = tmp_path / "bin"
