@@ -6,6 +6,7 @@ from pathlib import Path
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.findings import Finding
+from guidelint.reporters import Report
 
 
 def check(
@@ -27,3 +28,35 @@ def check(
         live=live,
     )
     return run_check(options).findings
+
+
+def report(
+    *paths: str | Path,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
+    since: str | None = None,
+    config: str | Path | None = None,
+    live: bool | None = None,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    dry_run: bool = False,
+) -> Report:
+    """Like check(), but the whole report: findings, summary counts, fixes applied, notes.
+
+    With `fix`, safe fixes (and unsafe ones with `unsafe_fixes`) are written in place,
+    as `guidelint check --fix` does; with `dry_run` too, nothing is written and
+    `Report.changes` holds each file's text before and after. Raises ConfigError for
+    a usage or configuration problem (a bad `since` revision included).
+    """
+    options = CheckOptions(
+        paths=[Path(p) for p in paths],
+        config_file=Path(config) if config else None,
+        select=select,
+        ignore=list(ignore or []),
+        since=since,
+        live=live,
+        fix=fix or unsafe_fixes,
+        unsafe_fixes=unsafe_fixes,
+        dry_run=dry_run,
+    )
+    return run_check(options)

@@ -22,6 +22,7 @@ class CheckOptions:
     ignore: list[str] = field(default_factory=list)
     fix: bool = False
     unsafe_fixes: bool = False
+    dry_run: bool = False  # with fix: compute the fixed texts (Report.changes), write nothing
     baseline: Path | None = None
     write_baseline: Path | None = None
     since: str | None = None
@@ -52,8 +53,9 @@ def run_check(options: CheckOptions) -> Report:
 
     engine = Engine(project, build_selection(config))  # now naming the command line
     fixed: dict[str, int] = {}
+    changes: dict[str, tuple[str, str]] = {}
     if options.fix:
-        findings = _fix_all(engine, rels, options.unsafe_fixes, fixed)
+        findings = _fix_all(engine, rels, options, fixed, changes)
     else:
         if options.use_cache:
             engine.use_cache()
@@ -72,19 +74,32 @@ def run_check(options: CheckOptions) -> Report:
         root=project.root,
         files_checked=len(rels),
         fixed=fixed,
+        changes=changes,
         notices=project.warnings,
     )
 
 
-def _fix_all(engine: Engine, rels: list[str], unsafe: bool, fixed: dict[str, int]) -> list[Finding]:
-    from guidelint.fixes import fix_file
+def _fix_all(
+    engine: Engine,
+    rels: list[str],
+    options: CheckOptions,
+    fixed: dict[str, int],
+    changes: dict[str, tuple[str, str]],
+) -> list[Finding]:
+    from guidelint.fixes import fix_file, fix_text
+    from guidelint.fsio import read_text_exact
 
     findings: list[Finding] = []
     for rel in rels:
+        path = engine.project.root / rel
+        check = functools.partial(engine.check_text, rel)
         try:
-            count, remaining = fix_file(
-                engine.project.root / rel, functools.partial(engine.check_text, rel), unsafe
-            )
+            before = read_text_exact(path)
+            if options.dry_run:
+                after, count, remaining = fix_text(before, check, options.unsafe_fixes)
+            else:
+                count, remaining = fix_file(path, check, options.unsafe_fixes)
+                after = read_text_exact(path) if count else before
         except (OSError, UnicodeDecodeError) as error:
             # One file that cannot be fixed is one line; the others are still fixed.
             reason = error.strerror if isinstance(error, OSError) else "not valid UTF-8"
@@ -92,5 +107,6 @@ def _fix_all(engine: Engine, rels: list[str], unsafe: bool, fixed: dict[str, int
             count, remaining = 0, engine.check_file(rel)
         if count:
             fixed[rel] = count
+            changes[rel] = (before, after)
         findings.extend(remaining)
     return sorted(findings, key=lambda f: f.sort_key)

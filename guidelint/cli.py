@@ -23,6 +23,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "tools": "guidelint.tools.cli:tools",
     "run": "guidelint.runner.cli:run",
     "tiny": "guidelint.runner.diffusers_backend.cli:tiny",
+    "mcp": "guidelint.mcp_server:mcp",
 }
 
 

@@ -59,3 +59,22 @@ def fix_file(
             text = read_text_exact(path)
         findings = check(text)
     return total, findings
+
+
+def fix_text(
+    text: str, check: Callable[[str], list[Finding]], unsafe: bool = False
+) -> tuple[str, int, list[Finding]]:
+    """What fix_file would write, without writing: (fixed text, fixes applied, findings)."""
+    total = 0
+    findings = check(text)
+    for _ in range(MAX_PASSES):
+        fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
+        if not fixes:
+            break
+        new_text, applied = apply_edits(text, fixes)
+        if applied == 0 or new_text == text:
+            break
+        total += applied
+        text = new_text
+        findings = check(text)
+    return text, total, findings

@@ -6,7 +6,6 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +16,7 @@ from guidelint.config import ConfigError
 
 if TYPE_CHECKING:  # the commands import lazily: `guidelint --help` stays fast
     from guidelint.findings import Finding
-    from guidelint.gotchas.authoring import Added
+    from guidelint.gotchas.authoring import Added, NewEntry
     from guidelint.gotchas.model import Entry
     from guidelint.project import Project
     from guidelint.sources import SourceFile
@@ -73,28 +72,46 @@ def add(
     config_file: Path | None,
 ) -> None:
     """Append a well-formed entry and its index row, atomically."""
-    from guidelint.fsio import locked
-    from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
     from guidelint.gotchas.authoring import NewEntry, Refusal
 
-    project = _project(config_file)
     new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
     try:
-        rel = choose_file(project, file_)
+        added, diff = add_entry(config_file, file_, new, dry_run)
+    except ConfigError as err:
+        fail(str(err), 2)
+    except Refusal as err:
+        fail(f"gotcha not added: {err}", 1)
+    _report_added(added, diff, dry_run, fmt)
+
+
+def add_entry(
+    config_file: Path | None, file_: str | None, new: NewEntry, dry_run: bool
+) -> tuple[Added, str]:
+    """Plan one entry and, unless `dry_run`, write it: the path `gotcha add` and the
+    MCP server's `gotcha_add` share. Returns what was added and its diff.
+
+    Raises ConfigError (configuration) or Refusal (one line: why nothing was added).
+    """
+    from guidelint.fsio import locked
+    from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
+    from guidelint.gotchas.authoring import Refusal
+    from guidelint.project import Project
+
+    project = Project.load([], config_file)
+    rel = choose_file(project, file_)
+    try:
         # Plan and write under one lock, on what is on disk now: of two sessions
         # adding at once, the second plans on the first one's result.
         with contextlib.nullcontext() if dry_run else locked(project.root / rel):
             if not dry_run:
-                project = _project(config_file)
+                project = Project.load([], config_file)
             added = plan_add(project, rel, new, lint_files)
             diff = unified_diff(project, added.texts)
             if not dry_run:
                 _write(project.root, added.texts)
-    except Refusal as err:
-        fail(f"gotcha not added: {err}", 1)
     except OSError as err:
-        fail(f"gotcha not added: {err.filename or rel}: {err.strerror or err}", 1)
-    _report_added(added, diff, dry_run, fmt)
+        raise Refusal(f"{err.filename or rel}: {err.strerror or err}") from None
+    return added, diff
 
 
 def lint_files(project: Project, files: list[SourceFile]) -> list[Finding]:
@@ -114,20 +131,24 @@ def _write(root: Path, texts: dict[str, str]) -> None:
         write_atomic(path, text)
 
 
+def added_json(added: Added, diff: str, written: bool) -> dict[str, Any]:
+    """`gotcha add --format json`'s object (also the MCP `gotcha_add` result)."""
+    return {
+        "file": added.rel,
+        "line": added.line,
+        "anchor": added.anchor,
+        "entries": added.entries,
+        "row_cap": added.row_cap,
+        "written": written,
+        "changed": sorted(added.texts),
+        "diff": diff,
+        "warnings": [f"{f.path}:{f.line}: {f.code} {f.message}" for f in added.warnings],
+    }
+
+
 def _report_added(added: Added, diff: str, dry_run: bool, fmt: str) -> None:
     if fmt == "json":
-        payload = {
-            "file": added.rel,
-            "line": added.line,
-            "anchor": added.anchor,
-            "entries": added.entries,
-            "row_cap": added.row_cap,
-            "written": not dry_run,
-            "changed": sorted(added.texts),
-            "diff": diff,
-            "warnings": [f"{f.path}:{f.line}: {f.code} {f.message}" for f in added.warnings],
-        }
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json.dumps(added_json(added, diff, not dry_run), indent=2))
         return
     if dry_run:
         click.echo(diff, nl=False)
@@ -143,8 +164,11 @@ def _report_added(added: Added, diff: str, dry_run: bool, fmt: str) -> None:
     )
 
 
-def _entries(project: Project, file_: str | None) -> Iterator[tuple[str, Entry]]:
-    """(rel, entry) for every entry of the chosen or configured gotchas files."""
+def entries(project: Project, file_: str | None) -> list[tuple[str, Entry]]:
+    """(rel, entry) for every entry of the chosen or configured gotchas files.
+
+    Raises Refusal (one line) for a file that cannot be read or does not exist.
+    """
     from guidelint.gotchas import files as gfiles
     from guidelint.gotchas.add_plan import read_or_empty
     from guidelint.gotchas.authoring import Refusal
@@ -152,18 +176,25 @@ def _entries(project: Project, file_: str | None) -> Iterator[tuple[str, Entry]]
 
     rels = [file_] if file_ else gfiles.gotchas_files(project)
     heading = project.config.gotchas.index_heading
+    found: list[tuple[str, Entry]] = []
     for rel in rels:
-        try:
-            text = read_or_empty(project, rel)
-        except Refusal as err:
-            fail(str(err), 2)
+        text = read_or_empty(project, rel)
         if text is None:
-            fail(f"{rel}: no such file", 2)
-        for entry in parse_gotchas(text, heading).entries:
-            yield rel, entry
+            raise Refusal(f"{rel}: no such file")
+        found += [(rel, entry) for entry in parse_gotchas(text, heading).entries]
+    return found
 
 
-def _as_json(rel: str, entry: Entry) -> dict[str, Any]:
+def _entries_or_fail(project: Project, file_: str | None) -> list[tuple[str, Entry]]:
+    from guidelint.gotchas.authoring import Refusal
+
+    try:
+        return entries(project, file_)
+    except Refusal as err:
+        fail(str(err), 2)
+
+
+def entry_json(rel: str, entry: Entry) -> dict[str, Any]:
     return {
         "file": rel,
         "line": entry.line,
@@ -184,9 +215,9 @@ def _as_json(rel: str, entry: Entry) -> dict[str, Any]:
 def list_entries(file_: str | None, fmt: str, config_file: Path | None) -> None:
     """List the entries: file:line, provenance and headline."""
     project = _project(config_file)
-    rows = list(_entries(project, file_))
+    rows = _entries_or_fail(project, file_)
     if fmt == "json":
-        click.echo(json.dumps([_as_json(rel, e) for rel, e in rows], indent=2))
+        click.echo(json.dumps([entry_json(rel, e) for rel, e in rows], indent=2))
         return
     for rel, entry in rows:
         issues = ",".join(entry.issues) or "-"
@@ -206,14 +237,14 @@ def find(pattern: str, count: bool, file_: str | None, fmt: str, config_file: Pa
     except re.error as err:
         fail(f"PATTERN is not a valid regular expression: {err}", 2)
     project = _project(config_file)
-    hits = [(rel, e) for rel, e in _entries(project, file_) if regex.search(e.text)]
+    hits = [(rel, e) for rel, e in _entries_or_fail(project, file_) if regex.search(e.text)]
     if fmt == "json":
         click.echo(
             json.dumps(
                 {
                     "pattern": pattern,
                     "count": len(hits),
-                    "entries": [_as_json(rel, e) for rel, e in hits],
+                    "entries": [entry_json(rel, e) for rel, e in hits],
                 },
                 indent=2,
             )

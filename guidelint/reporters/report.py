@@ -20,6 +20,7 @@ class Report:
     root: Path
     files_checked: int
     fixed: dict[str, int] = field(default_factory=dict)  # path -> number of fixes applied
+    changes: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (before, after)
     notices: list[str] = field(default_factory=list)  # the run's warnings (Project.warn)
     color: bool = False
     show_source: bool = True

@@ -24,13 +24,13 @@ from guidelint.smoke.model import (
     SaveStrategy,
     Schedule,
 )
-from guidelint.smoke.solver import DialRequest, solve_dial
+from guidelint.smoke.solver import DialRequest, DialResult, solve_dial
 from guidelint.smoke.versions import UnmodelledVersion
 
 MAX_TABLE = 100_000
 
 
-def _validation_line(err: ValidationError) -> str:
+def validation_line(err: ValidationError) -> str:
     first = err.errors()[0]
     where = ".".join(str(p) for p in first["loc"])
     return f"{where}: {first['msg']}" if where else first["msg"]
@@ -158,15 +158,15 @@ def plan_command(
             else []
         )
     except ValidationError as err:
-        fail(_validation_line(err))
+        fail(validation_line(err))
     except UnmodelledVersion as err:
         fail(str(err))
     kind = FloorKind(floor_kind)
     failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
     if fmt == "json":
-        click.echo(json.dumps(_plan_json(result, table, floor, kind), indent=2))
+        click.echo(json.dumps(plan_json(result, table, floor, kind), indent=2))
     else:
-        click.echo(_plan_text(base, result, table, floor, kind, failing))
+        click.echo(plan_text(base, result, table, floor, kind, failing))
     sys.exit(1 if failing or (floor and result.floor_value(kind) < floor) else 0)
 
 
@@ -180,7 +180,7 @@ def _result_json(result: PlanResult) -> dict:
     }
 
 
-def _plan_json(result, table, floor, kind) -> dict:
+def plan_json(result, table, floor, kind) -> dict:
     data = _result_json(result) | {"warnings": list(result.warnings)}
     if table:
         data["rows"] = [
@@ -191,7 +191,7 @@ def _plan_json(result, table, floor, kind) -> dict:
     return data
 
 
-def _plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> str:
+def plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> str:
     g = plan.geometry
     lines = [
         f"realized n={plan.rows} rows; {g.per_device_batch} per device x {g.grad_accum} accum x "
@@ -278,23 +278,28 @@ def dial_command(
         )
         result = solve_dial(request)
     except ValidationError as err:
-        fail(_validation_line(err))
+        fail(validation_line(err))
     except UnmodelledVersion as err:
         fail(str(err))
-    data = {
+    data = dial_json(result)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(dial_text(request, result))
+    sys.exit(0 if result.feasible else 1)
+
+
+def dial_json(result: DialResult) -> dict[str, Any]:
+    """`smoke dial --format json`'s object (the MCP `smoke_dial` result adds to it)."""
+    return {
         "feasible": result.feasible,
         "epochs": result.epochs,
         "max_steps": result.max_steps,
         "reason": result.reason,
     }
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(_dial_text(request, result))
-    sys.exit(0 if result.feasible else 1)
 
 
-def _dial_text(request: DialRequest, result) -> str:
+def dial_text(request: DialRequest, result) -> str:
     head = (
         f"floor {request.floor} {request.floor_kind.value} for every realized n in "
         f"[{request.min_rows}, {request.cap}]"

@@ -1,0 +1,579 @@
+"""`guidelint mcp`: guidelint as a stdio MCP server (the official `mcp` SDK, `tools` extra).
+
+Each tool has an input schema and a structured result (`outputSchema`); the models
+below are both the schema and the documentation (docs/MCP.md). A tool that cannot
+do what it was asked answers an MCP tool error (`isError`) whose text is one line;
+the server itself never stops on a bad call. The project is the one around the
+directory the server was started in (as for the CLI), loaded afresh on every call,
+so every answer reflects the files as they are now; the warm process keeps the
+imports, the rule registry and the result cache.
+"""
+
+import difflib
+import functools
+import json
+import re
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import click
+from pydantic import BaseModel, Field, ValidationError
+
+from guidelint import __version__
+from guidelint.cli_base import fail
+
+# Tools run on worker threads; the engine, its cache and Project are not written
+# for threads, so calls run one at a time (writes are also locked across processes).
+_ONE_AT_A_TIME = threading.Lock()
+
+INSTRUCTIONS = (
+    "guidelint checks the documents that steer coding agents (guides, rules files, "
+    "gotchas, MCP tool references, smoke-gate arithmetic) in the project around the "
+    "server's working directory. Paths are relative to that directory."
+)
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+class EditModel(BaseModel):
+    start: int = Field(description="Character offset where the replaced text starts.")
+    end: int = Field(description="Character offset where it ends (exclusive).")
+    content: str = Field(description="The replacement text.")
+
+
+class FixModel(BaseModel):
+    description: str
+    safe: bool = Field(description="True: applied by `guidelint check --fix`.")
+    edits: list[EditModel]
+
+
+class FindingModel(BaseModel):
+    code: str = Field(description="Rule code, e.g. GL501.")
+    name: str = Field(description="Rule name, e.g. stale-path.")
+    severity: str = Field(description="error or warning.")
+    message: str
+    path: str = Field(description="File, relative to the project root.")
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    fix: FixModel | None = Field(description="The fix, when the rule has one.")
+    fingerprint: str = Field(description="Stable id of the finding (baselines use it).")
+
+
+class SummaryModel(BaseModel):
+    files_checked: int
+    findings: int
+    errors: int
+    warnings: int
+    fixable: int
+    unsafe_fixable: int
+    fixed: int
+
+
+class CheckResult(BaseModel):
+    version: int = Field(description="The JSON report's schema version (docs/OUTPUT.md).")
+    root: str = Field(description="The project root the paths are relative to.")
+    findings: list[FindingModel]
+    summary: SummaryModel
+    notices: list[str] = Field(description="The run's warnings, one line each.")
+
+
+class FixResult(BaseModel):
+    written: bool = Field(description="False for a dry run: the diff is what would be written.")
+    fixed: dict[str, int] = Field(description="Fixes applied (or that would be), per file.")
+    diff: str = Field(description="Unified diff of every fixed file.")
+    findings: list[FindingModel] = Field(description="What is left after the fixes.")
+    summary: SummaryModel
+    notices: list[str]
+
+
+class RulePage(BaseModel):
+    code: str
+    name: str
+    severity: str
+    fixable: bool
+    summary: str
+    page: str = Field(description="The rule's documentation page (Markdown).")
+
+
+class GotchaEntry(BaseModel):
+    file: str
+    line: int = Field(description="Line where the entry starts.")
+    number: int = Field(description="Its position in the file, from 1.")
+    anchor: str | None
+    headline: str
+    section: str | None
+    issues: list[str] = Field(description="Its provenance, e.g. ['#1489'].")
+    fingerprint: str | None
+    chars: int
+
+
+class GotchaFindResult(BaseModel):
+    pattern: str
+    count: int
+    entries: list[GotchaEntry]
+    evidence: list[str] = Field(description="`file:line: headline` per match, like `grep -in`.")
+
+
+class GotchaAddResult(BaseModel):
+    file: str
+    line: int = Field(description="Line of the new entry.")
+    anchor: str = Field(description="Its anchor: link to it as `#anchor`.")
+    entries: int = Field(description="Entries in the file with the new one.")
+    row_cap: int | None
+    written: bool = Field(description="False for a dry run.")
+    changed: list[str] = Field(description="Files written (or that would be).")
+    diff: str = Field(description="Unified diff of the change.")
+    warnings: list[str]
+
+
+class SurfaceResult(BaseModel):
+    base: str
+    changed: list[str] = Field(description="Files changed since `base`.")
+    outside: list[str] = Field(description="Changed files outside the workflow surface.")
+    surface: list[str] = Field(description="The surface patterns (.gitignore syntax).")
+    on_surface: bool = Field(description="True when nothing is outside.")
+
+
+class PlanRow(BaseModel):
+    n: int
+    steps: int
+    epochs_run: float
+    saved_steps: list[int]
+    checkpoints_on_disk: list[str]
+    outcome: str
+    meets_floor: bool | None = None
+
+
+class SmokePlanResult(BaseModel):
+    steps: int = Field(description="Optimizer steps the run takes.")
+    epochs_run: float
+    saved_steps: list[int]
+    checkpoints_on_disk: list[str]
+    outcome: str
+    warnings: list[str]
+    rows: list[PlanRow] | None = Field(
+        default=None, description="With `cap`: one row per realized n in [1, cap]."
+    )
+    floor_holds: bool | None = Field(
+        default=None, description="With `floor`: it holds for `rows` (and every n up to `cap`)."
+    )
+    arithmetic: str = Field(description="The arithmetic in words (the CLI's text).")
+
+
+class SmokeDialResult(BaseModel):
+    feasible: bool
+    epochs: int | None = Field(description="Smallest num_train_epochs holding the floor.")
+    max_steps: int | None = Field(description="Smallest max_steps holding the floor.")
+    reason: str | None
+    worst_rows: int | None = Field(description="The realized n that needs the largest epochs.")
+    arithmetic: str
+
+
+# --- arguments ---------------------------------------------------------------------------
+
+Paths = Annotated[
+    list[str], Field(description="Files or folders to check (default: the configured ones).")
+]
+Codes = Annotated[list[str] | None, Field(description="Rule codes or prefixes, e.g. ['GL5'].")]
+SaveStrategyName = Literal["steps", "epoch", "no"]
+FloorKindName = Literal["checkpoints", "steps"]
+
+
+class _ToolError(Exception):
+    """The one-line reason a tool did nothing (becomes the SDK's ToolError)."""
+
+
+def _first_line(text: str) -> str:
+    return (text.strip().splitlines() or [""])[0]
+
+
+def _tool_error(err: Exception) -> Exception:
+    """Whatever a tool raised, as the SDK's ToolError with a one-line reason."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from guidelint.config import ConfigError
+    from guidelint.gotchas.authoring import Refusal
+
+    if isinstance(err, ToolError):
+        return err
+    if isinstance(err, (ConfigError, Refusal, _ToolError, subprocess.SubprocessError)):
+        return ToolError(_first_line(str(err)))
+    if isinstance(err, ValidationError):
+        from guidelint.smoke.cli import validation_line
+
+        return ToolError(validation_line(err))
+    if isinstance(err, OSError):
+        return ToolError(f"{err.filename or 'I/O'}: {err.strerror or err}")
+    # A bug: still one line, and the server lives on.
+    return ToolError(f"internal error: {type(err).__name__}: {_first_line(str(err))}")
+
+
+Tool = TypeVar("Tool", bound=Callable[..., Any])
+
+
+def _one_line_errors(tool: Tool) -> Tool:
+    """Run the tool alone (see _ONE_AT_A_TIME); any failure is a one-line tool error."""
+
+    @functools.wraps(tool)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with _ONE_AT_A_TIME:
+            try:
+                return tool(*args, **kwargs)
+            except Exception as err:
+                raise _tool_error(err) from None
+
+    # The docstring is the tool's description: one paragraph, as the source wraps it.
+    run.__doc__ = " ".join((tool.__doc__ or "").split())
+    return run  # type: ignore[return-value]  # same signature, by functools.wraps
+
+
+def _argument_error(tool: str, error: ValidationError) -> str:
+    """One line for arguments that fail the input schema (the SDK's text is a page)."""
+    problems = error.errors()
+    first = problems[0]
+    where = ".".join(str(part) for part in first["loc"]) or "arguments"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{tool}: bad argument `{where}`: {first['msg']}{more}"
+
+
+def build_server(config_file: Path | None = None) -> Any:
+    """The MCPServer with every tool; `config_file` is `guidelint mcp --config`."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+
+    class Server(MCPServer):
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as err:
+                if isinstance(err.__cause__, ValidationError):
+                    raise ToolError(_argument_error(name, err.__cause__)) from None
+                # The SDK says "Error executing tool NAME: reason"; the reason is ours.
+                reason = str(err).removeprefix(f"Error executing tool {name}: ")
+                raise ToolError(f"{name}: {_first_line(reason)}") from None
+
+    server = Server(
+        name="guidelint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def check(
+        paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
+        select: Codes = None,
+        ignore: Codes = None,
+        since: Annotated[
+            str | None, Field(description="Only files changed since this git revision.")
+        ] = None,
+    ) -> CheckResult:
+        """Check guides, rules files, settings and drivers: the findings of the JSON report,
+        each with its fix when it has one. Like `guidelint check --format json`."""
+        from guidelint import api
+        from guidelint.reporters.json_report import SCHEMA_VERSION, finding_dict
+
+        report = api.report(*paths, select=select, ignore=ignore, since=since, config=config_file)
+        return CheckResult.model_validate(
+            {
+                "version": SCHEMA_VERSION,
+                "root": str(report.root),
+                "findings": [finding_dict(f) for f in report.findings],
+                "summary": report.summary(),
+                "notices": report.notices,
+            }
+        )
+
+    @server.tool(annotations=writes)
+    @_one_line_errors
+    def fix(
+        paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
+        codes: Codes = None,
+        unsafe: Annotated[bool, Field(description="Also apply fixes marked unsafe.")] = False,
+        dry_run: Annotated[bool, Field(description="Return the diff; write nothing.")] = False,
+    ) -> FixResult:
+        """Apply the safe fixes (and unsafe ones with `unsafe`) in place, atomically, like
+        `guidelint check --fix`; the result is the diff written (or, with `dry_run`, the
+        diff it would write) and the findings left."""
+        from guidelint import api
+        from guidelint.reporters.json_report import finding_dict
+
+        report = api.report(
+            *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
+        )
+        diff = "".join(
+            line
+            for rel, (before, after) in sorted(report.changes.items())
+            for line in difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                fromfile=f"a/{rel}",
+                tofile=f"b/{rel}",
+            )
+        )
+        return FixResult.model_validate(
+            {
+                "written": not dry_run,
+                "fixed": report.fixed,
+                "diff": diff,
+                "findings": [finding_dict(f) for f in report.findings],
+                "summary": report.summary(),
+                "notices": report.notices,
+            }
+        )
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def explain_rule(
+        rule: Annotated[str, Field(description="A rule code (GL501) or name (stale-path).")],
+    ) -> RulePage:
+        """A rule's documentation page: what it checks, why, examples, its fix."""
+        from guidelint.docs import rule_page
+        from guidelint.rules import rule_by_name_or_code
+
+        found = rule_by_name_or_code(rule)
+        page = rule_page(rule)
+        if found is None or page is None:
+            raise _ToolError(f"unknown rule '{rule}' (codes GL000-GL501, or a rule name)")
+        return RulePage(
+            code=found.code,
+            name=found.name,
+            severity=found.severity.value,
+            fixable=found.fixable,
+            summary=found.summary,
+            page=page,
+        )
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def gotcha_find(
+        pattern: Annotated[str, Field(description="A case-insensitive regular expression.")],
+        file: Annotated[
+            str | None, Field(description="The gotchas file (default: the configured ones).")
+        ] = None,
+    ) -> GotchaFindResult:
+        """Gotchas entries matching a pattern, with file:line: the evidence a
+        workflow-fix cites (like `grep -cin`); a count of 0 is the absence of a guard."""
+        from guidelint.gotchas.cli import entries, entry_json
+        from guidelint.project import Project
+
+        try:
+            regex = re.compile(pattern, re.IGNORECASE)
+        except re.error as err:
+            raise _ToolError(f"pattern is not a valid regular expression: {err}") from None
+        project = Project.load([], config_file)
+        hits = [(rel, e) for rel, e in entries(project, file) if regex.search(e.text)]
+        return GotchaFindResult(
+            pattern=pattern,
+            count=len(hits),
+            entries=[GotchaEntry.model_validate(entry_json(rel, e)) for rel, e in hits],
+            evidence=[f"{rel}:{e.line}: {e.headline}" for rel, e in hits],
+        )
+
+    @server.tool(annotations=writes)
+    @_one_line_errors
+    def gotcha_add(
+        headline: Annotated[str, Field(description="The lesson in one sentence (bold).")],
+        body: Annotated[str, Field(description="What happened and what to do instead.")],
+        provenance: Annotated[list[str], Field(description="Issue ids, e.g. ['#1489'].")],
+        fingerprint: Annotated[
+            str | None, Field(description="Hex id of the incident; a repeat is refused.")
+        ] = None,
+        section: Annotated[
+            str | None, Field(description="The `##` section (created if missing).")
+        ] = None,
+        file: Annotated[
+            str | None, Field(description="The gotchas file (default: the configured one).")
+        ] = None,
+        dry_run: Annotated[bool, Field(description="Return the diff; write nothing.")] = False,
+    ) -> Annotated[CallToolResult, GotchaAddResult]:
+        """Append a well-formed entry and its LESSONS index row, atomically, under the
+        same lock as `guidelint gotcha add`. A refusal (row cap, duplicate, malformed
+        file) is a tool error with `structuredContent` {refused: true, reason}."""
+        from guidelint.gotchas.authoring import NewEntry, Refusal
+        from guidelint.gotchas.cli import add_entry, added_json
+
+        new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
+        try:
+            added, diff = add_entry(config_file, file, new, dry_run)
+        except Refusal as err:
+            reason = f"gotcha not added: {_first_line(str(err))}"
+            return CallToolResult(
+                content=[TextContent(type="text", text=reason)],
+                structured_content={"refused": True, "reason": reason},
+                is_error=True,
+            )
+        result = GotchaAddResult.model_validate(added_json(added, diff, not dry_run))
+        data = result.model_dump(mode="json")
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(data, indent=2))],
+            structured_content=data,
+        )
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def surface(
+        base: Annotated[str, Field(description="The git revision the change starts from.")],
+    ) -> SurfaceResult:
+        """Files changed since `base` that lie outside the workflow surface: a
+        workflow-fix change should touch none (like `guidelint surface --base`)."""
+        from guidelint.discovery import changed_files
+        from guidelint.gotchas.surface import outside_surface
+        from guidelint.project import Project
+
+        project = Project.load([], config_file)
+        try:
+            changed = changed_files(project.root, base)
+        except Exception as err:
+            raise _ToolError(str(err).replace("--since", "base", 1)) from None
+        patterns = project.config.gotchas.surface
+        outside = outside_surface(changed, patterns)
+        return SurfaceResult(
+            base=base,
+            changed=sorted(changed),
+            outside=outside,
+            surface=patterns,
+            on_surface=not outside,
+        )
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def smoke_plan(
+        rows: Annotated[int, Field(ge=0, description="Realized rows n.")],
+        batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
+        accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
+        world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
+        epochs: Annotated[float | None, Field(ge=0, description="num_train_epochs.")] = None,
+        max_steps: Annotated[
+            int | None, Field(ge=1, description="max_steps (give it or epochs).")
+        ] = None,
+        save_strategy: SaveStrategyName = "steps",
+        save_steps: Annotated[
+            float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
+        ] = 500,
+        save_total_limit: Annotated[int | None, Field(ge=1)] = None,
+        drop_last: bool = False,
+        iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
+        floor: Annotated[
+            int | None, Field(ge=1, description="Say whether this floor holds.")
+        ] = None,
+        floor_kind: FloorKindName = "checkpoints",
+        cap: Annotated[
+            int | None, Field(ge=1, le=100_000, description="Also tabulate every n in [1, cap].")
+        ] = None,
+        existing: Annotated[
+            list[int], Field(description="Steps of checkpoint-* dirs already in output_dir.")
+        ] = [],  # noqa: B006 (pydantic copies defaults)
+        best_step: Annotated[int | None, Field(description="Step of the best checkpoint.")] = None,
+    ) -> SmokePlanResult:
+        """Optimizer steps, saved steps and checkpoints on disk for a realized slice,
+        exact to the Hugging Face Trainer (like `guidelint smoke plan`)."""
+        from guidelint.smoke.arithmetic import simulate
+        from guidelint.smoke.cli import plan_json, plan_text
+        from guidelint.smoke.model import (
+            FloorKind,
+            Geometry,
+            Plan,
+            SavePolicy,
+            SaveStrategy,
+            Schedule,
+        )
+
+        if (epochs is None) == (max_steps is None):
+            raise _ToolError("give exactly one of epochs and max_steps")
+        base = Plan(
+            rows=rows,
+            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
+            schedule=Schedule(
+                num_train_epochs=epochs if epochs is not None else 3.0,
+                max_steps=max_steps or -1,
+            ),
+            save=SavePolicy(
+                strategy=SaveStrategy(save_strategy),
+                save_steps=save_steps,
+                save_total_limit=save_total_limit,
+                best_step=best_step,
+            ),
+            existing_checkpoints=tuple(existing),
+        )
+        result = simulate(base)
+        table = (
+            [(n, simulate(base.model_copy(update={"rows": n}))) for n in range(1, cap + 1)]
+            if cap
+            else []
+        )
+        kind = FloorKind(floor_kind)
+        failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
+        data = plan_json(result, table, floor, kind)
+        if floor:
+            data["floor_holds"] = not failing and result.floor_value(kind) >= floor
+        data["arithmetic"] = plan_text(base, result, table, floor, kind, failing)
+        return SmokePlanResult.model_validate(data)
+
+    @server.tool(annotations=read_only)
+    @_one_line_errors
+    def smoke_dial(
+        floor: Annotated[int, Field(ge=1, description="The gate's floor K.")],
+        cap: Annotated[int, Field(ge=1, description="Row cap C: the largest realized n.")],
+        batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
+        accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
+        world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
+        min_rows: Annotated[int, Field(ge=1, description="The smallest realized n.")] = 1,
+        save_strategy: SaveStrategyName = "steps",
+        save_steps: Annotated[
+            float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
+        ] = 500,
+        save_total_limit: Annotated[int | None, Field(ge=1)] = None,
+        drop_last: bool = False,
+        iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
+        floor_kind: FloorKindName = "checkpoints",
+    ) -> SmokeDialResult:
+        """The smallest num_train_epochs and max_steps that hold the floor for every
+        realized n in [min_rows, cap] (like `guidelint smoke dial`)."""
+        from guidelint.smoke.cli import dial_json, dial_text
+        from guidelint.smoke.model import FloorKind, Geometry, SavePolicy, SaveStrategy
+        from guidelint.smoke.solver import DialRequest, solve_dial
+
+        request = DialRequest(
+            floor=floor,
+            floor_kind=FloorKind(floor_kind),
+            min_rows=min_rows,
+            cap=cap,
+            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
+            save=SavePolicy(
+                strategy=SaveStrategy(save_strategy),
+                save_steps=save_steps,
+                save_total_limit=save_total_limit,
+            ),
+        )
+        result = solve_dial(request)
+        data = dial_json(result) | {
+            "worst_rows": result.worst_rows,
+            "arithmetic": dial_text(request, result),
+        }
+        return SmokeDialResult.model_validate(data)
+
+    return server
+
+
+@click.command("mcp")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
+)
+def mcp(config_file: Path | None) -> None:
+    """Serve guidelint's tools over MCP (stdio), for the agents that call them."""
+    try:
+        server = build_server(config_file)
+    except ImportError as err:
+        fail(f"`guidelint mcp` needs the mcp SDK ({err}): pip install 'guidelint[tools]'")
+    server.run("stdio")
