@@ -275,3 +275,16 @@ def test_value_spans_finds_every_value_and_key(value, indent):
 
 def _bounds(span):
     return span.start, span.end
+
+
+def test_call_forms_nested_past_cpythons_limits_are_no_call_forms(tmp_path):
+    # `ast.parse` of the arguments raised MemoryError: GL000 from GL101-GL105.
+    spans = [
+        "mcp__lab__job_status(" + "-" * 100_000 + "a)",
+        "job_status(" + "not " * 5_000 + "a)",
+        "job_status(" + "(" * 300 + ")" * 300 + ")",
+    ]
+    guide = "# G\n\n" + " and ".join(f"`{span}`" for span in spans) + ".\n"
+    root = write(tmp_path, {".guidelint/tools/lab.json": SNAPSHOT, "docs/guide.md": guide})
+    found, _ = check(root)
+    assert found == set()
