@@ -67,8 +67,8 @@ def test_mcp_json_stdio_and_http_servers_are_expanded(tmp_path):
         },
     )
     specs = declared_servers(
-        tmp_path, project(tmp_path).config.tools, {"ROOT": "/r", "HOST": "h.example", "TOKEN": "t"}
-    )
+        project(tmp_path), {"ROOT": "/r", "HOST": "h.example", "TOKEN": "t"}
+    ).specs
     assert (specs["lab"].type, specs["lab"].command, specs["lab"].args) == (
         "stdio",
         "python",
@@ -83,10 +83,11 @@ def test_mcp_json_stdio_and_http_servers_are_expanded(tmp_path):
     assert specs["remote"].declared_in == f".mcp.json:{remote_line}"
 
 
-def test_broken_mcp_json_is_one_line_with_its_line_number(tmp_path):
+def test_broken_mcp_json_is_one_problem_with_its_line_number(tmp_path):
     write(tmp_path, ".mcp.json", '{\n  "mcpServers": {\n    "lab": {"command": }\n  }\n}\n')
-    with pytest.raises(ConfigError, match=r"^\.mcp\.json:3: not valid JSON"):
-        declared_servers(tmp_path, project(tmp_path).config.tools, {})
+    declared = declared_servers(project(tmp_path), {})
+    assert declared.specs == {}
+    assert [str(p) for p in declared.problems] == [".mcp.json:3: not valid JSON (Expecting value)"]
 
 
 def test_config_servers_override_and_snapshot_only_servers(tmp_path):
@@ -106,7 +107,7 @@ snapshot = "vendor/tools.json"
     )
     write(tmp_path, "vendor/tools.json", SNAPSHOT)
     write(tmp_path, ".guidelint/tools/lonely.json", SNAPSHOT)
-    specs = declared_servers(tmp_path, project(tmp_path).config.tools, {})
+    specs = declared_servers(project(tmp_path), {}).specs
     assert (specs["lab"].command, specs["lab"].timeout, specs["lab"].fallback_to_snapshot) == (
         "python",
         2.5,
@@ -135,22 +136,31 @@ def test_unknown_tools_config_key_is_a_config_error(tmp_path):
 )
 def test_snapshot_formats(tmp_path, data):
     write(tmp_path, "s.json", data)
-    server = read_snapshot(tmp_path, "s.json", "lab")
+    server, problems = read_snapshot(project(tmp_path), "s.json", "lab")
     assert list(server.tools) == ["job_submit"] and server.origin == "s.json"
+    assert problems == []
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{", r"^s\.json:1: snapshot is not valid JSON"),
-        ('{"tools": {}}', "needs a `tools` list"),
-        ('{"tools": [{"title": "x"}]}', r"tools\[0\] has no string `name`"),
+        ("{", "s.json:1: not valid JSON (Expecting property name enclosed in double quotes)"),
+        ('{"tools": {}}', "s.json:1: snapshot needs a `tools` list (MCP tools/list result)"),
+        ("[" * 300 + "]" * 300, "s.json:1: nested more than 200 levels deep"),
     ],
 )
-def test_broken_snapshot_is_a_config_error(tmp_path, text, message):
+def test_a_broken_snapshot_is_one_problem_and_no_tools(tmp_path, text, message):
     write(tmp_path, "s.json", text)
-    with pytest.raises(ConfigError, match=message):
-        read_snapshot(tmp_path, "s.json", "lab")
+    server, problems = read_snapshot(project(tmp_path), "s.json", "lab")
+    assert server is None
+    assert [str(p) for p in problems] == [message]
+
+
+def test_a_tool_without_a_name_is_left_out_at_its_line(tmp_path):
+    write(tmp_path, "s.json", '{"tools": [\n  {"title": "x"},\n  {"name": "job_submit"}\n]}\n')
+    server, problems = read_snapshot(project(tmp_path), "s.json", "lab")
+    assert list(server.tools) == ["job_submit"]
+    assert [str(p) for p in problems] == ["s.json:2: tools[0] has no string `name`; it is ignored"]
 
 
 def test_snapshot_wire_keeps_known_fields_sorted():

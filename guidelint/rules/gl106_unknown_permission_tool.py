@@ -28,23 +28,25 @@ class UnknownPermissionTool(ToolRule):
         return file.kind == "json" and name in SETTINGS_FILES and folder.endswith(".claude")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import value_spans
+        from guidelint.tools.jsonpos import JsonProblem, parse, value_spans
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
 
         try:
-            _ = file.json  # parse once (cached), to report a syntax error first
-        except ValueError as err:  # Claude Code would ignore every permission in it
-            pos = getattr(err, "pos", 0)
-            reason = getattr(err, "msg", str(err))
+            data = parse(file.text)  # bounded: a deeply nested file is one finding
+        except JsonProblem as err:  # Claude Code would ignore every permission in it
             yield self.finding(
-                file, Span(pos, pos), f"not valid JSON ({reason}): no permission here takes effect"
+                file,
+                Span(err.offset, err.offset),
+                f"{err.message}: no permission here takes effect",
             )
             return
-        spans = value_spans(file.text)
-        permissions = _permissions(file)
-        if not spans or permissions is None:
+        permissions = _permissions(data)
+        if permissions is None:
             return  # no permissions: nothing of ours to check
+        spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+        if not spans:
+            return
         tools = catalog(project)
         seen: dict[str, str] = {}
         for kind in LISTS:
@@ -76,10 +78,6 @@ class UnknownPermissionTool(ToolRule):
                 seen.setdefault(entry, kind)
 
 
-def _permissions(file: SourceFile) -> dict[str, Any] | None:
-    try:
-        data = file.json
-    except ValueError:
-        return None
+def _permissions(data: Any) -> dict[str, Any] | None:
     permissions = data.get("permissions") if isinstance(data, dict) else None
     return permissions if isinstance(permissions, dict) else None

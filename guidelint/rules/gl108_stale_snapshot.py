@@ -46,5 +46,7 @@ class StaleSnapshot(ToolRule):
 def _server_key(file: SourceFile, name: str) -> Span:
     from guidelint.tools.jsonpos import value_spans
 
-    span = value_spans(file.text).get(("mcpServers", name, "#key"))
+    # Walked once per file, not once per stale server.
+    spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+    span = spans.get(("mcpServers", name, "#key"))
     return span or Span(0, min(1, len(file.text)))

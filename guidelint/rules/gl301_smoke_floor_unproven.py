@@ -13,8 +13,15 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.smoke.rulebase import DriverRule, dial_note, driver_facts, gate_span
+from guidelint.smoke.rulebase import (
+    DriverRule,
+    dial_note,
+    driver_facts,
+    driver_refusal,
+    gate_span,
+)
 from guidelint.sources import SourceFile
+from guidelint.spans import Span
 
 
 class SmokeFloorUnproven(DriverRule):
@@ -28,6 +35,12 @@ class SmokeFloorUnproven(DriverRule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import judge, smoke_dial
 
+        refusal = driver_refusal(file)
+        if refusal is not None:  # reported once, here: its gates are unchecked
+            line = min(refusal.line, file.lines.line_count)
+            span = Span(file.lines.offset(line), file.lines.line_end(line))
+            yield self.finding(file, span, refusal.message, severity=Severity.WARNING)
+            return
         facts = driver_facts(file)
         if facts is None or not facts.gates:
             return

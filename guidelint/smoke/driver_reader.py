@@ -189,7 +189,10 @@ STOP_CALLS = ("exit", "fail", "abort")  # `if count < K: sys.exit(...)` gates to
 def _raises(body: cst.BaseSuite) -> bool:
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
     for statement in statements:
-        for small in getattr(statement, "body", []):
+        # Only a line of simple statements holds them; an `if` or `for` inside holds a block.
+        if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            continue
+        for small in statement.body:
             if isinstance(small, cst.Raise):
                 return True
             if isinstance(small, cst.Expr) and called_name(small.value) in STOP_CALLS:
@@ -218,6 +221,8 @@ def _classify_gates(collector: _Collector, facts: DriverFacts) -> None:
         target = comparison.comparisons[0]
         count, bound, op = comparison.left, target.comparator, type(target.operator)
         if evaluate(facts, count).value is not None:  # written K <= count
+            if op not in FLIP:
+                continue  # `K in items`: membership, no floor
             count, bound, op = bound, count, FLIP[op]
         floor_value = evaluate(facts, bound).value
         table = RAISE_FLOORS if negated else ASSERT_FLOORS

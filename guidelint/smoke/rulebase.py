@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.smoke.driver_check import SmokeDial
     from guidelint.smoke.driver_facts import DriverFacts, Gate
+    from guidelint.smoke.parse_guard import TooDeep
     from guidelint.sources import SourceFile
 
 
@@ -36,19 +37,52 @@ def is_driver(file: SourceFile, project: Project) -> bool:
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
-    """The driver's facts, or None when it is not valid Python (not these rules' business)."""
+    """The driver's facts, or None when it is not valid Python (not these rules' business)
+    or too deeply nested to read (GL301 says so: see `driver_refusal`)."""
+    facts, _ = _reading(file)
+    return facts
+
+
+def driver_refusal(file: SourceFile) -> TooDeep | None:
+    """Why a valid driver was not read: nested too deeply for libcst to parse safely."""
+    _, refusal = _reading(file)
+    return refusal
+
+
+def _reading(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
     return file.derived("smoke.driver_facts", lambda: _read_facts(file.text))
 
 
-def _read_facts(text: str) -> DriverFacts | None:
+def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:
     import libcst as cst
 
     from guidelint.smoke.driver_reader import read_driver
+    from guidelint.smoke.parse_guard import NotPython, TooDeep, check_parsable
 
     try:
-        return read_driver(text)
+        refusal = check_parsable(text)  # before libcst: its parser can segfault
+    except NotPython:
+        return None, None
+    if refusal is not None:
+        return None, refusal
+    try:
+        return read_driver(text), None
     except cst.ParserSyntaxError:
-        return None
+        return None, None
+    except Exception as err:  # the reader's visitors are recursive too
+        if _from_recursion(err):
+            return None, TooDeep(1)
+        raise
+
+
+def _from_recursion(err: BaseException | None) -> bool:
+    """Whether a RecursionError is the error or behind it (libcst re-raises others)."""
+    seen = 0
+    while err is not None and seen < 100:
+        if isinstance(err, RecursionError):
+            return True
+        err, seen = err.__context__, seen + 1
+    return False
 
 
 def gate_span(file: SourceFile, gate: Gate) -> Span:

@@ -10,9 +10,12 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from guidelint.tools.builtins import Builtins
+
+if TYPE_CHECKING:
+    from guidelint.tools.jsonfile import FileProblem
 
 SERVER_UNSAFE = re.compile(r"[^A-Za-z0-9_\-]")
 
@@ -66,7 +69,9 @@ class ServerTools:
         names: set[str] = set()
         for prompt in self.prompts:
             names.add(str(prompt.get("name", "")))
-            names.update(str(a.get("name", "")) for a in prompt.get("arguments") or [])
+            arguments = prompt.get("arguments")
+            if isinstance(arguments, list):
+                names.update(str(a.get("name", "")) for a in arguments if isinstance(a, dict))
         for resource in self.resources:
             names.update({str(resource.get("name", "")), str(resource.get("uri", ""))})
         names.discard("")
@@ -154,3 +159,7 @@ class Sources:
     live: bool = False
     snapshots: dict[str, ServerTools] = field(default_factory=dict)  # when live
     declared_in: dict[str, str] = field(default_factory=dict)  # server -> "file:line"
+    # What was wrong in .mcp.json and the snapshots (GL109); the rest was still used.
+    problems: list[FileProblem] = field(default_factory=list)
+    mcp_servers: set[str] = field(default_factory=set)  # the well-formed ones of .mcp.json
+    placed: dict[str, list[FileProblem]] = field(default_factory=dict)  # file -> reported there

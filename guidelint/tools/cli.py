@@ -1,4 +1,9 @@
-"""`guidelint tools`: snapshot, list and diff the tool lists of MCP servers."""
+"""`guidelint tools`: snapshot, list and diff the tool lists of MCP servers.
+
+A malformed server entry or snapshot is one warning line, and the other servers go
+on. Every name that comes from a file or a server is printed through printable():
+a tool named with an ANSI escape or a newline cannot repaint or forge a line.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import click
 
 from guidelint.cli_base import fail, warn_all
 from guidelint.config import ConfigError
+from guidelint.printable import printable
 
 
 def _project(path: Path | None, config_file: Path | None):
@@ -24,15 +30,17 @@ def _project(path: Path | None, config_file: Path | None):
 def _specs(project, server: str | None):
     from guidelint.tools.servers import declared_servers
 
-    try:
-        specs = declared_servers(project.root, project.config.tools)
-    except ConfigError as err:
-        fail(str(err))
+    declared = declared_servers(project)
+    specs = declared.specs
     if server is not None:
         if server not in specs:
-            known = ", ".join(sorted(specs)) or "none"
-            fail(f"no server `{server}` is declared (known: {known})")
-        specs = {server: specs[server]}
+            problem = declared.problem_of(server)
+            if problem is not None:
+                fail(str(problem))
+            known = ", ".join(printable(name) for name in sorted(specs)) or "none"
+            fail(f"no server `{printable(server)}` is declared (known: {known})")
+        return {server: specs[server]}
+    warn_all([str(problem) for problem in declared.problems])
     return specs
 
 
@@ -78,13 +86,22 @@ def snapshot(path, config_file, server) -> None:
     failed = False
     for name, listing in _live(project, specs).items():
         if listing.error:
-            click.echo(f"guidelint: error: {listing.error}", err=True)
+            click.echo(f"guidelint: error: {printable(listing.error)}", err=True)
+            failed = True
+            continue
+        target = project.root / specs[name].snapshot
+        if not project.contains(target):  # e.g. a snapshot folder linked out of the root
+            click.echo(
+                f"guidelint: error: {printable(name)}: {specs[name].snapshot} leads outside "
+                "the project; not written",
+                err=True,
+            )
             failed = True
             continue
         data = to_wire(listing.tools, listing.prompts, listing.resources)
-        write_snapshot(project.root / specs[name].snapshot, data)
+        write_snapshot(target, data)
         click.echo(
-            f"wrote {specs[name].snapshot}: {len(listing.tools)} tools, "
+            f"wrote {printable(specs[name].snapshot)}: {len(listing.tools)} tools, "
             f"{len(listing.prompts)} prompts, {len(listing.resources)} resources "
             f"({listing.seconds:.1f}s)"
         )
@@ -104,24 +121,27 @@ def list_command(path, config_file, live, fmt) -> None:
 
     project = _project(path, config_file)
     try:
-        catalog = build_sources(project, live=live or None).catalog
+        built = build_sources(project, live=live or None)
     except ConfigError as err:
         fail(str(err))
+    warn_all([str(problem) for problem in built.problems])
     warn_all(project.warnings)
+    catalog = built.catalog
     if fmt == "json":
         click.echo(json.dumps(_as_json(catalog), indent=2))
         return
     for name, server in sorted(catalog.servers.items()):
+        shown = printable(name)
         if server.tools is None:
             click.echo(
-                f"{name}  (declared in {server.declared_in}; no snapshot: "
-                f"run `guidelint tools snapshot --server {name}`)"
+                f"{shown}  (declared in {printable(server.declared_in)}; no snapshot: "
+                f"run `guidelint tools snapshot --server {shown}`)"
             )
             continue
-        click.echo(f"{name}  ({len(server.tools)} tools, from {server.origin})")
+        click.echo(f"{shown}  ({len(server.tools)} tools, from {printable(server.origin)})")
         for tool in sorted(server.tools.values(), key=lambda t: t.name):
             args = ", ".join(f"{p}{'' if p in tool.required else '?'}" for p in tool.properties)
-            click.echo(f"  mcp__{name}__{tool.name}({args})")
+            click.echo(printable(f"  mcp__{name}__{tool.name}({args})"))
     click.echo(f"built-in: {', '.join(sorted(catalog.builtins.current))}")
 
 
@@ -154,19 +174,20 @@ def diff(path, config_file, server) -> None:
     changed = False
     for name, listing in _live(project, specs).items():
         if listing.error:
-            fail(listing.error)
-        try:
-            old = read_snapshot(project.root, specs[name].snapshot, name)
-        except ConfigError as err:
-            fail(str(err))
+            fail(printable(listing.error))
+        shown = printable(name)
+        old, problems = read_snapshot(project, specs[name].snapshot, name)
+        warn_all([str(problem) for problem in problems])
         if old is None:
-            click.echo(f"{name}: no snapshot at {specs[name].snapshot} (all tools are new)")
+            where = printable(specs[name].snapshot)
+            state = f"snapshot {where} cannot be used" if problems else f"no snapshot at {where}"
+            click.echo(f"{shown}: {state} (all tools are new)")
             changed = True
             continue
-        new = from_wire({"tools": listing.tools}, name, origin="live", where=name)
+        new = from_wire({"tools": listing.tools}, name, origin="live", problems=[])
         result = diff_servers(old, new)
-        click.echo(f"{name}: {result.summary()}")
+        click.echo(printable(f"{name}: {result.summary()}"))
         changed |= not result.empty
         for where, text in lines_naming(project, name, set(result.removed)):
-            click.echo(f"  {where}: {text}")
+            click.echo(f"  {printable(where)}: {printable(text)}")
     sys.exit(1 if changed else 0)

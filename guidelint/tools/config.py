@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from guidelint.config_base import Section
+from guidelint.config_base import ProjectPath, Section
+
+
+def unsafe_server_name(name: str) -> str | None:
+    """Why a server name cannot name its snapshot file `<snapshot-dir>/<name>.json`
+    (None when it can): it must not lead out of the folder, nor hide a character."""
+    if name in ("", ".", ".."):
+        return "cannot name a snapshot file"
+    if "/" in name or "\\" in name:
+        return "cannot name a snapshot file (it holds a path separator)"
+    if not name.isprintable():
+        return "cannot name a snapshot file (it holds a control character)"
+    return None
 
 
 class ServerConfig(Section):
@@ -23,15 +35,21 @@ class ServerConfig(Section):
     cwd: str | None = None
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
-    snapshot: str | None = Field(default=None, description="snapshot file, relative to the root")
+    snapshot: ProjectPath | None = Field(
+        default=None, description="snapshot file, relative to the root"
+    )
     timeout: float | None = Field(default=None, gt=0, description="seconds for a live listing")
     fallback_to_snapshot: bool | None = None
 
 
 class ToolsConfig(Section):
     live: bool = Field(default=False, description="query MCP servers live on every check")
-    mcp_config: str = Field(default=".mcp.json", description="Claude Code's project server file")
-    snapshot_dir: str = Field(default=".guidelint/tools", description="where snapshots live")
+    mcp_config: ProjectPath = Field(
+        default=".mcp.json", description="Claude Code's project server file"
+    )
+    snapshot_dir: ProjectPath = Field(
+        default=".guidelint/tools", description="where snapshots live"
+    )
     timeout: float = Field(default=20.0, gt=0, description="seconds per server for a live listing")
     fallback_to_snapshot: bool = Field(
         default=False, description="on a live failure, warn and use the snapshot instead of exit 2"
@@ -39,3 +57,12 @@ class ToolsConfig(Section):
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     # Built-in agent tools accepted beyond the bundled list (new Claude Code releases).
     extra_builtins: list[str] = Field(default_factory=list)
+
+    @field_validator("servers")
+    @classmethod
+    def _names_name_files(cls, servers: dict[str, ServerConfig]) -> dict[str, ServerConfig]:
+        for name in servers:
+            unsafe = unsafe_server_name(name)
+            if unsafe is not None:
+                raise ValueError(f"server name {name!r} {unsafe}")
+        return servers

@@ -3,26 +3,79 @@
 The standard parser gives values without positions; findings on settings and
 server files need the exact line of a permission entry or a server key, so this
 walks the text once with the standard library's own string and number scanners.
+
+Both the walk and `parse` are bounded: a document nested deeper than MAX_DEPTH is
+refused (the standard parser raises RecursionError near 1,000 levels, and every
+later walk over the value would recurse as deep).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from json.decoder import scanstring  # type: ignore[attr-defined]  # there, but not in typeshed
+from typing import Any
 
 from guidelint.spans import Span
 
 WHITESPACE = re.compile(r"[ \t\n\r]*")
-SCALAR = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null")
+# Numbers, literals, and the NaN / Infinity the standard parser accepts too.
+SCALAR = re.compile(r"-?(?:\d+(\.\d+)?([eE][-+]?\d+)?|Infinity)|true|false|null|NaN")
+# A string (possibly unterminated) or a bracket: what nesting depth is made of.
+DEPTH_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+
+# Far beyond any real settings file, server list or tool schema.
+MAX_DEPTH = 200
 
 Path = tuple  # of str keys and int indexes
 
 
+class JsonProblem(ValueError):
+    """A document that cannot be used: where (a character offset) and why."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset, self.message = offset, message
+
+
+def parse(text: str) -> Any:
+    """The JSON value of the text; JsonProblem when it is invalid or nested too deeply."""
+    deep = too_deep_at(text)
+    if deep is not None:
+        raise JsonProblem(deep, f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise JsonProblem(err.pos, f"not valid JSON ({err.msg})") from None
+    except RecursionError:  # cannot happen below MAX_DEPTH; never a traceback
+        raise JsonProblem(0, "nested too deeply") from None
+
+
+def too_deep_at(text: str) -> int | None:
+    """The offset of the first bracket nested deeper than MAX_DEPTH, if any.
+
+    Brackets inside strings do not count. Linear, and free for small documents.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for token in DEPTH_TOKEN.finditer(text):
+        char = text[token.start()]
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
 def value_spans(text: str) -> dict[Path, Span]:
-    """Spans of every value (and `(*path, "#key")` spans of object keys); {} on bad JSON."""
+    """Spans of every value (and `(*path, "#key")` spans of object keys); {} on bad JSON
+    or JSON nested deeper than MAX_DEPTH."""
     spans: dict[Path, Span] = {}
     try:
-        end = _value(text, _skip(text, 0), (), spans)
+        end = _walk(text, spans)
     except (ValueError, IndexError):
         return {}
     return spans if _skip(text, end) == len(text) else {}
@@ -33,13 +86,59 @@ def _skip(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
-def _value(text: str, pos: int, path: Path, spans: dict) -> int:
+class _Open:
+    """An object or array being walked: where it starts, its path, its next index."""
+
+    __slots__ = ("closer", "path", "start", "index")
+
+    def __init__(self, closer: str, path: Path, start: int) -> None:
+        self.closer, self.path, self.start, self.index = closer, path, start, 0
+
+
+def _walk(text: str, spans: dict[Path, Span]) -> int:
+    """Walk one value from the start of the text; return the offset after it.
+
+    An explicit stack instead of recursion: the depth is bounded by MAX_DEPTH, not
+    by Python's recursion limit.
+    """
+    stack: list[_Open] = []
+    pos, path = _skip(text, 0), ()
+    while True:
+        pos, opened = _value(text, pos, path, spans)
+        if opened is not None:
+            if len(stack) >= MAX_DEPTH:
+                raise ValueError("nested too deeply")
+            stack.append(opened)
+            pos = _skip(text, pos)
+            if text[pos] != opened.closer:
+                pos, path = _next_member(text, pos, opened, spans)
+                continue
+        # A value ended (or an empty container opened): close what ends here.
+        while True:
+            pos = _skip(text, pos)
+            if not stack:
+                return pos
+            top = stack[-1]
+            if text[pos] == top.closer:
+                stack.pop()
+                pos += 1
+                spans[top.path] = Span(top.start, pos)
+                continue
+            if text[pos] != ",":
+                raise ValueError("expected ','")
+            top.index += 1
+            pos, path = _next_member(text, _skip(text, pos + 1), top, spans)
+            break
+
+
+def _value(text: str, pos: int, path: Path, spans: dict[Path, Span]) -> tuple[int, _Open | None]:
+    """A scalar's end, or the container it opens (its span is set when it closes)."""
     char = text[pos]
     if char == "{":
-        end = _object(text, pos, path, spans)
-    elif char == "[":
-        end = _array(text, pos, path, spans)
-    elif char == '"':
+        return pos + 1, _Open("}", path, pos)
+    if char == "[":
+        return pos + 1, _Open("]", path, pos)
+    if char == '"':
         _, end = scanstring(text, pos + 1)
     else:
         match = SCALAR.match(text, pos)
@@ -47,40 +146,20 @@ def _value(text: str, pos: int, path: Path, spans: dict) -> int:
             raise ValueError(f"unexpected {char!r} at {pos}")
         end = match.end()
     spans[path] = Span(pos, end)
-    return end
+    return end, None
 
 
-def _object(text: str, pos: int, path: Path, spans: dict) -> int:
-    pos = _skip(text, pos + 1)
-    if text[pos] == "}":
-        return pos + 1
-    while True:
-        if text[pos] != '"':
-            raise ValueError("expected a key")
-        key, key_end = scanstring(text, pos + 1)
-        spans[(*path, key, "#key")] = Span(pos, key_end)
-        pos = _skip(text, key_end)
-        if text[pos] != ":":
-            raise ValueError("expected ':'")
-        pos = _value(text, _skip(text, pos + 1), (*path, key), spans)
-        pos = _skip(text, pos)
-        if text[pos] == "}":
-            return pos + 1
-        if text[pos] != ",":
-            raise ValueError("expected ','")
-        pos = _skip(text, pos + 1)
-
-
-def _array(text: str, pos: int, path: Path, spans: dict) -> int:
-    pos = _skip(text, pos + 1)
-    if text[pos] == "]":
-        return pos + 1
-    index = 0
-    while True:
-        pos = _skip(text, _value(text, pos, (*path, index), spans))
-        index += 1
-        if text[pos] == "]":
-            return pos + 1
-        if text[pos] != ",":
-            raise ValueError("expected ','")
-        pos = _skip(text, pos + 1)
+def _next_member(
+    text: str, pos: int, container: _Open, spans: dict[Path, Span]
+) -> tuple[int, Path]:
+    """Where the container's next value starts, and its path (an object reads its key)."""
+    if container.closer == "]":
+        return pos, (*container.path, container.index)
+    if text[pos] != '"':
+        raise ValueError("expected a key")
+    key, key_end = scanstring(text, pos + 1)
+    spans[(*container.path, key, "#key")] = Span(pos, key_end)
+    pos = _skip(text, key_end)
+    if text[pos] != ":":
+        raise ValueError("expected ':'")
+    return _skip(text, pos + 1), (*container.path, key)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from guidelint.config import ConfigError
 from guidelint.tools.builtins import builtins
 from guidelint.tools.catalog import Catalog, ServerTools, Sources
+from guidelint.tools.jsonfile import FileProblem
 from guidelint.tools.servers import ServerSpec, declared_servers
 from guidelint.tools.snapshot import from_wire, read_snapshot
 
@@ -28,24 +29,56 @@ def sources(project: Project) -> Sources:
 
 def _built_or_error(project: Project) -> Sources | ConfigError:
     try:
-        return build_sources(project)
+        built = build_sources(project)
     except ConfigError as err:  # remembered, so no rule starts the servers again
         return err
+    built.placed = _place(project, built)
+    return built
 
 
 def catalog(project: Project) -> Catalog:
     return sources(project).catalog
 
 
+def problems_reported_in(project: Project, rel: str) -> list[FileProblem]:
+    """The problems GL109 reports in this file: its own, and on `.mcp.json` those of
+    the snapshots of its servers that the run does not check itself."""
+    state = sources(project)
+    own = [p for p in state.problems if p.rel == rel]
+    return own + [p for p in state.placed.get(rel, []) if p.rel != rel]
+
+
+def _place(project: Project, built: Sources) -> dict[str, list[FileProblem]]:
+    """Which checked file reports each problem: its own file when a plain check
+    checks it; else, for a snapshot of a server of `.mcp.json`, that server's entry.
+    A problem with no such file is a note (Project.warn), so none goes unsaid."""
+    from guidelint.discovery import discover
+
+    checked = set(discover(project.root, project.config, [], listing=project.files()))
+    mcp_config = project.config.tools.mcp_config
+    placed: dict[str, list[FileProblem]] = {}
+    for problem in built.problems:
+        if problem.rel in checked:
+            placed.setdefault(problem.rel, []).append(problem)
+        elif problem.server in built.mcp_servers and mcp_config in checked:
+            placed.setdefault(mcp_config, []).append(problem)
+        else:
+            project.warn(f"{problem} (GL109)")
+    return placed
+
+
 def build_sources(project: Project, live: bool | None = None) -> Sources:
     config = project.config.tools
-    specs = declared_servers(project.root, config)
+    declared = declared_servers(project)
+    specs = declared.specs
     live = project.live if live is None else live
-    snapshots = {
-        name: snap
-        for name, spec in specs.items()
-        if (snap := read_snapshot(project.root, spec.snapshot, name)) is not None
-    }
+    problems = list(declared.problems)
+    snapshots: dict[str, ServerTools] = {}
+    for name, spec in specs.items():
+        snapshot, found = read_snapshot(project, spec.snapshot, name)
+        problems += found
+        if snapshot is not None:
+            snapshots[name] = snapshot
     servers: dict[str, ServerTools] = {}
     if live:
         servers = _live_servers(project, specs, snapshots)
@@ -58,6 +91,8 @@ def build_sources(project: Project, live: bool | None = None) -> Sources:
         live=live,
         snapshots=snapshots if live else {},
         declared_in={name: spec.declared_in for name, spec in specs.items()},
+        problems=problems,
+        mcp_servers=declared.mcp_servers,
     )
 
 
@@ -72,7 +107,7 @@ def _live_servers(
         if listing.error is None:
             data = {"tools": listing.tools, "prompts": listing.prompts}
             data["resources"] = listing.resources
-            servers[name] = from_wire(data, name, origin="live", where=name)
+            servers[name] = from_wire(data, name, origin="live", problems=[])
             continue
         spec = specs[name]
         if spec.fallback_to_snapshot and name in snapshots:

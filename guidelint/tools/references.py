@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+import warnings
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import IntEnum
@@ -104,9 +105,13 @@ def _call_args(args: str | None) -> CallArgs | None:
     if args is None:
         return None
     try:
-        tree = ast.parse(f"f({args})", mode="eval")
+        with warnings.catch_warnings():  # `tool("\d")` warns on newer Pythons; not ours
+            warnings.simplefilter("ignore")
+            tree = ast.parse(f"f({args})", mode="eval")
     except (SyntaxError, ValueError):
         return None  # not Python: a permission specifier such as `git diff:*`
+    except (RecursionError, MemoryError):
+        return None  # nested past CPython's own limits (`-` 100,000 times): not a call form
     call = tree.body
     if not isinstance(call, ast.Call):
         return None

@@ -4,21 +4,27 @@
 env}` for stdio or `{type: "http" | "sse", url, headers}`. `${VAR}` and
 `${VAR:-default}` expand in command, args, env, url and headers; an unset
 `${VAR}` stays literal and a bare `$VAR` never expands, as in Claude Code.
+
+A malformed file or server entry is a FileProblem (GL109 reports it at its line):
+the other servers are still used, and the run goes on.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from guidelint.config import ConfigError
-from guidelint.tools.config import ServerConfig, ToolsConfig
+from guidelint.printable import printable
+from guidelint.spans import Span
+from guidelint.tools.config import ServerConfig, ToolsConfig, unsafe_server_name
+from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import value_spans
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 
@@ -53,31 +59,81 @@ class ServerSpec:
         return bool(self.command or self.url)
 
 
-def read_mcp_json(root: Path, rel: str, environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    """The expanded `mcpServers` table of `.mcp.json`, or {} when there is none."""
-    path = root / rel
-    if not path.is_file():
-        return {}
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{rel}:{err.lineno}: not valid JSON ({err.msg})") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{rel}: cannot read: {err}") from None
+@dataclass
+class Declared:
+    """The servers a project declares, and what was wrong in the files declaring them."""
+
+    specs: dict[str, ServerSpec] = field(default_factory=dict)
+    problems: list[FileProblem] = field(default_factory=list)
+    mcp_servers: set[str] = field(default_factory=set)  # the well-formed ones of .mcp.json
+
+    def problem_of(self, server: str) -> FileProblem | None:
+        """Why a server that a file names is not among the specs (None if it is)."""
+        return next((p for p in self.problems if p.server == server), None)
+
+
+def read_mcp_json(
+    project: Project, rel: str, environ: Mapping[str, str]
+) -> tuple[dict[str, dict[str, Any]], list[FileProblem]]:
+    """The expanded, well-formed servers of `.mcp.json` ({} when there is no file), and
+    a problem for the file or for each server that cannot be used (left out)."""
+    read = read_json(project, rel)
+    if read is None:
+        return {}, []
+    if isinstance(read, FileProblem):
+        return {}, [read]
+    data = read.data
     servers = data.get("mcpServers", {}) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
-        raise ConfigError(f"{rel}:1: `mcpServers` must be an object of servers")
-    spans = value_spans(text)
-    result = {}
+        return {}, [read.problem(0, "`mcpServers` must be an object of servers")]
+    spans = value_spans(read.file.text) if servers else {}
+    result: dict[str, dict[str, Any]] = {}
+    problems: list[FileProblem] = []
     for name, entry in servers.items():
         key = spans.get(("mcpServers", name, "#key"))
-        line = text.count("\n", 0, key.start) + 1 if key else 1
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{rel}:{line}: server `{name}` must be an object")
+        problem = _entry_problem(name, entry, spans)
+        if problem is not None:
+            offset, message = problem
+            problems.append(read.problem(offset if offset >= 0 else _at(key), message, name))
+            continue
         result[name] = _expand_entry(entry, environ)
-        result[name]["#line"] = line
-    return result
+        result[name]["#line"] = read.file.lines.position(_at(key)).line
+    return result, problems
+
+
+def _at(span: Span | None) -> int:
+    return span.start if span is not None else 0
+
+
+# The fields Claude Code reads, and the JSON type each must have.
+ENTRY_FIELDS: dict[str, tuple[type, str]] = {
+    "type": (str, "a string"),
+    "command": (str, "a string"),
+    "cwd": (str, "a string"),
+    "url": (str, "a string"),
+    "args": (list, "a list"),
+    "env": (dict, "an object"),
+    "headers": (dict, "an object"),
+}
+
+
+def _entry_problem(name: str, entry: Any, spans: dict) -> tuple[int, str] | None:
+    """(offset, message) of why a server entry cannot be used; -1: at its key."""
+    shown = printable(name)
+    unsafe = unsafe_server_name(name)
+    if unsafe is not None:
+        return -1, f"server name `{shown}` {unsafe}; the server is ignored"
+    if not isinstance(entry, dict):
+        return -1, f"server `{shown}` must be an object; it is ignored"
+    for key, (kind, described) in ENTRY_FIELDS.items():
+        value = entry.get(key)
+        if value is not None and not isinstance(value, kind):
+            span = spans.get(("mcpServers", name, key))
+            return (
+                span.start if span else -1,
+                f"server `{shown}`: `{key}` must be {described}; the server is ignored",
+            )
+    return None
 
 
 def _expand_entry(entry: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
@@ -93,25 +149,31 @@ def _expand_entry(entry: dict[str, Any], environ: Mapping[str, str]) -> dict[str
     return out
 
 
-def declared_servers(
-    root: Path, tools: ToolsConfig, environ: Mapping[str, str] | None = None
-) -> dict[str, ServerSpec]:
+def declared_servers(project: Project, environ: Mapping[str, str] | None = None) -> Declared:
     """Every server: `.mcp.json`, then configuration (which wins), then lone snapshots."""
     environ = os.environ if environ is None else environ
-    specs: dict[str, ServerSpec] = {}
-    for name, entry in read_mcp_json(root, tools.mcp_config, environ).items():
+    tools = project.config.tools
+    declared = Declared()
+    specs = declared.specs
+    entries, declared.problems = read_mcp_json(project, tools.mcp_config, environ)
+    for name, entry in entries.items():
         specs[name] = _from_mcp_entry(name, entry, tools)
+    declared.mcp_servers = set(entries)
     for name, server in tools.servers.items():
         specs[name] = _merge_config(specs.get(name), name, server, tools, environ)
-    snapshot_dir = root / tools.snapshot_dir
-    if snapshot_dir.is_dir():
-        for path in sorted(snapshot_dir.glob("*.json")):
-            if path.stem not in specs:
-                rel = f"{tools.snapshot_dir}/{path.name}"
-                specs[path.stem] = ServerSpec(
-                    path.stem, snapshot=rel, timeout=tools.timeout, declared_in=rel
-                )
-    return specs
+    for rel in lone_snapshot_files(project):
+        stem = rel.rsplit("/", 1)[-1][: -len(".json")]
+        if stem not in specs and declared.problem_of(stem) is None:
+            specs[stem] = ServerSpec(stem, snapshot=rel, timeout=tools.timeout, declared_in=rel)
+    return declared
+
+
+def lone_snapshot_files(project: Project) -> list[str]:
+    """The `*.json` files of the snapshot folder (none when it leads outside the root)."""
+    folder = project.root / project.config.tools.snapshot_dir
+    if not folder.is_dir() or not project.contains(folder):
+        return []
+    return [f"{project.config.tools.snapshot_dir}/{p.name}" for p in sorted(folder.glob("*.json"))]
 
 
 def _from_mcp_entry(name: str, entry: dict[str, Any], tools: ToolsConfig) -> ServerSpec:

@@ -11,39 +11,75 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from guidelint.config import ConfigError
 from guidelint.tools.catalog import ServerTools, Tool
+from guidelint.tools.jsonfile import FileProblem, JsonFile, read_json
+from guidelint.tools.jsonpos import value_spans
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
 
 KEPT_TOOL_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
 
-def read_snapshot(root: Path, rel: str, server: str) -> ServerTools | None:
-    """The server's lists from a snapshot file, None if absent; ConfigError if broken."""
-    path = root / rel
-    if not path.is_file():
-        return None
+class WireProblem(ValueError):
+    """A tools/list answer that cannot be used; `path` is where, in JSON path terms."""
+
+    def __init__(self, path: tuple, message: str) -> None:
+        super().__init__(message)
+        self.path, self.message = path, message
+
+
+def read_snapshot(
+    project: Project, rel: str, server: str
+) -> tuple[ServerTools | None, list[FileProblem]]:
+    """The server's lists from a snapshot file (None if absent or unusable), and a
+    problem for the file or for each tool entry left out."""
+    if not rel:
+        return None, []
+    read = read_json(project, rel, server)
+    if read is None:
+        return None, []
+    if isinstance(read, FileProblem):
+        return None, [read]
+    wire_problems: list[WireProblem] = []
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{rel}:{err.lineno}: snapshot is not valid JSON ({err.msg})") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{rel}: cannot read snapshot: {err}") from None
-    return from_wire(data, server, origin=rel, where=rel)
+        tools = from_wire(read.data, server, origin=rel, problems=wire_problems)
+    except WireProblem as err:
+        return None, [_locate(read, err, server)]
+    return tools, [_locate(read, p, server) for p in wire_problems]
 
 
-def from_wire(data: Any, server: str, origin: str, where: str) -> ServerTools:
+def _locate(read: JsonFile, problem: WireProblem, server: str) -> FileProblem:
+    span = value_spans(read.file.text).get(problem.path) if problem.path else None
+    return read.problem(span.start if span else 0, problem.message, server)
+
+
+def from_wire(
+    data: Any, server: str, origin: str, problems: list[WireProblem] | None = None
+) -> ServerTools:
+    """The lists of a tools/list answer. A tool entry without a string name is left
+    out (a WireProblem in `problems`, or raised when there is no list to collect
+    them); an answer with no `tools` list at all raises WireProblem."""
+    prefix: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("result"), dict):
-        data = data["result"]
+        data, prefix = data["result"], ("result",)
     if isinstance(data, list):
-        data = {"tools": data}
+        data, bare = {"tools": data}, True
+    else:
+        bare = False
     if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
-        raise ConfigError(f"{where}:1: snapshot needs a `tools` list (MCP tools/list result)")
+        raise WireProblem((), "snapshot needs a `tools` list (MCP tools/list result)")
     tools: dict[str, Tool] = {}
     for index, entry in enumerate(data["tools"]):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise ConfigError(f"{where}: tools[{index}] has no string `name`")
+            where = (*prefix, index) if bare else (*prefix, "tools", index)
+            problem = WireProblem(where, f"tools[{index}] has no string `name`; it is ignored")
+            if problems is None:
+                raise problem
+            problems.append(problem)
+            continue
         schema = entry.get("inputSchema")
         tools[entry["name"]] = Tool(
             name=entry["name"],
@@ -54,10 +90,15 @@ def from_wire(data: Any, server: str, origin: str, where: str) -> ServerTools:
     return ServerTools(
         name=server,
         tools=tools,
-        prompts=[p for p in data.get("prompts") or [] if isinstance(p, dict)],
-        resources=[r for r in data.get("resources") or [] if isinstance(r, dict)],
+        prompts=_objects(data.get("prompts")),
+        resources=_objects(data.get("resources")),
         origin=origin,
     )
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """The objects of a list (a prompts or resources list may be anything in a file)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def to_wire(tools: list[dict], prompts: list[dict], resources: list[dict]) -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""GL109 malformed-tool-source: .mcp.json or a tool snapshot that cannot be used as written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.sources import SourceFile
+from guidelint.spans import Span
+from guidelint.tools.rulebase import ToolRule
+
+
+class MalformedToolSource(ToolRule):
+    code = "GL109"
+    name = "malformed-tool-source"
+    summary = "`.mcp.json` or a tool snapshot is malformed: what is broken is ignored."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"json"})
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        tools = project.config.tools
+        return (
+            file.rel == tools.mcp_config
+            or file.rel.startswith(f"{tools.snapshot_dir.rstrip('/')}/")
+            or any(s.snapshot == file.rel for s in tools.servers.values())
+        )
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.tools.jsonpos import value_spans
+        from guidelint.tools.load import problems_reported_in
+
+        for problem in problems_reported_in(project, file.rel):
+            if problem.rel == file.rel:
+                yield self.finding(file, _point(file, problem.offset), problem.message)
+                continue
+            # A snapshot the run does not check: reported on its server's entry.
+            keys = file.derived("tools.json_spans", lambda: value_spans(file.text))
+            key = keys.get(("mcpServers", problem.server, "#key"))
+            span = key if key is not None else _point(file, 0)
+            yield self.finding(file, span, f"snapshot {problem}")
+
+
+def _point(file: SourceFile, offset: int) -> Span:
+    start = max(0, min(offset, len(file.text)))
+    return Span(start, min(start + 1, len(file.text)))
