@@ -33,6 +33,7 @@ TOOLS = {
     "surface",
     "smoke_plan",
     "smoke_dial",
+    "run_examples",
 }
 GOTCHAS = ".claude/rules/gotchas.md"
 INCIDENT = {"batch": 4, "accum": 4, "save_steps": 1}  # #1489: effective batch 16
@@ -265,6 +266,65 @@ def test_smoke_dial_and_plan_for_the_incident_geometry(workspace):
         assert never.structured_content["reason"]
 
     serve(workspace, scenario)
+
+
+PENDING_GUIDE = """# Guide
+
+<!-- guidelint: pending -->
+```python
+print(1 + 1)
+```
+
+```output
+2
+```
+
+<!-- guidelint: pending -->
+```python
+print("no")
+```
+
+```output
+yes
+```
+"""
+
+
+def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp_path):
+    root = tmp_path / "guides"
+    (root / "docs").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.guidelint]\ninclude = ["docs/*.md"]\n')
+    guide = root / "docs/GUIDE.md"
+    guide.write_text(PENDING_GUIDE)
+    got: dict = {"progress": []}
+
+    async def scenario(session):
+        async def progress(done, total, message):
+            got["progress"].append((done, total, message))
+
+        result = await session.call_tool(
+            "run_examples",
+            {"pending_only": True, "promote": True},
+            progress_callback=progress,
+        )
+        assert not result.is_error, text_of(result)
+        got["run"] = result.structured_content
+
+    serve(root, scenario)
+    run = got["run"]
+    assert [(e["id"], e["status"]) for e in run["examples"]] == [
+        ("docs/GUIDE.md:4", "pending-passed"),
+        ("docs/GUIDE.md:13", "pending-failed"),
+    ]
+    assert run["promoted"] == ["docs/GUIDE.md:4"]
+    assert "stdout differs" in run["examples"][1]["message"]
+    assert run["summary"]["ok"] is True and run["summary"]["pending-passed"] == 1
+    assert sorted(got["progress"]) == [
+        (1, 2, "docs/GUIDE.md:4 pending-passed"),
+        (2, 2, "docs/GUIDE.md:13 pending-failed"),
+    ]
+    text = guide.read_text()
+    assert text.count("<!-- guidelint: verified=") == 1 and text.count("pending -->") == 1
 
 
 def test_surface_lists_changed_files_outside_the_workflow_surface(workspace):
