@@ -222,11 +222,43 @@ def test_gotcha_add_writes_valid_entries_concurrently_and_refuses_over_the_cap(w
             assert result.structured_content["file"] == GOTCHAS
         assert sorted(r.structured_content["entries"] for r in results.values()) == [6, 7]
 
-        eighth = await session.call_tool(
-            "gotcha_add",
-            {"headline": "Logs go to the run folder", "body": "B.", "provenance": ["#9"]},
-        )
-        assert eighth.structured_content["entries"] == 8 == eighth.structured_content["row_cap"]
+        # The eighth place, raced for by the server and the CLI in another process:
+        # the file lock lets exactly one land; the other plans on its result.
+        race: dict[str, Any] = {}
+
+        async def by_server() -> None:
+            race["server"] = await session.call_tool(
+                "gotcha_add",
+                {"headline": "Logs go to the run folder", "body": "B.", "provenance": ["#9"]},
+            )
+
+        async def by_cli() -> None:
+            race["cli"] = await anyio.run_process(
+                [
+                    sys.executable,
+                    "-m",
+                    "guidelint",
+                    "gotcha",
+                    "add",
+                    "--headline",
+                    "Caches are per user",
+                    "--body",
+                    "B.",
+                    "--provenance",
+                    "#11",
+                ],
+                cwd=workspace,
+                env={**os.environ, **server_env()},
+                check=False,
+            )
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(by_server)
+            group.start_soon(by_cli)
+        landed = [not race["server"].is_error, race["cli"].returncode == 0]
+        assert sorted(landed) == [False, True], (text_of(race["server"]), race["cli"].stderr)
+        loser = text_of(race["server"]) if race["server"].is_error else race["cli"].stderr.decode()
+        assert "row cap is 8" in loser, loser
         ninth = await session.call_tool(
             "gotcha_add",
             {"headline": "One too many lessons", "body": "B.", "provenance": ["#10"]},
@@ -240,6 +272,7 @@ def test_gotcha_add_writes_valid_entries_concurrently_and_refuses_over_the_cap(w
     serve(workspace, scenario)
     text = gotchas.read_text()
     assert "One too many lessons" not in text
+    assert text.count('<a id="') == 8
     for headline in ("Seeds are fixed per run", "Quotas are checked before a job starts"):
         assert text.count(headline) == 2  # the entry and its index row
     clean = run_cli("check", "--select", "GL2", "--no-cache", cwd=workspace)
