@@ -444,6 +444,7 @@ def build_server(config_file: Path | None = None) -> Any:
     ) -> SurfaceResult:
         """Files changed since `base` that lie outside the workflow surface: a
         workflow-fix change should touch none (like `guidelint surface --base`)."""
+        from guidelint.config import ConfigError
         from guidelint.discovery import changed_files
         from guidelint.gotchas.surface import outside_surface
         from guidelint.project import Project
@@ -451,7 +452,8 @@ def build_server(config_file: Path | None = None) -> Any:
         project = Project.load([], config_file)
         try:
             changed = changed_files(project.root, base)
-        except Exception as err:
+        except ConfigError as err:
+            # changed_files() speaks of --since, the name `check` gives the revision.
             raise _ToolError(str(err).replace("--since", "base", 1)) from None
         patterns = project.config.gotchas.surface
         outside = outside_surface(changed, patterns)
