@@ -92,6 +92,26 @@ class FixResult(BaseModel):
     notices: list[str]
 
 
+class ExampleOutcome(BaseModel):
+    id: str
+    path: str
+    line: int
+    status: str = Field(description="passed, failed, ..., pending-passed, pending-failed.")
+    duration_s: float
+    message: str = Field(description="Why it did not pass (empty when it did).")
+    stdout: str
+    substitutions: list[str] = Field(description="Tiny stand-ins used for real checkpoints.")
+    images: list[str] = Field(description="Images it wrote, copied into the report folder.")
+
+
+class RunExamplesResult(BaseModel):
+    version: int = Field(description="The run report's schema version (docs/RUNNING.md).")
+    examples: list[ExampleOutcome]
+    summary: dict[str, Any] = Field(description="Counts per outcome, ok, duration_s, report_dir.")
+    promoted: list[str] = Field(description="Ids of the pending examples marked verified.")
+    notes: list[str] = Field(description="Files not rewritten or not readable, one line each.")
+
+
 class RulePage(BaseModel):
     code: str
     name: str
@@ -244,7 +264,7 @@ def _argument_error(tool: str, error: ValidationError) -> str:
 
 def build_server(config_file: Path | None = None) -> Any:
     """The MCPServer with every tool; `config_file` is `guidelint mcp --config`."""
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
@@ -424,6 +444,7 @@ def build_server(config_file: Path | None = None) -> Any:
     ) -> SurfaceResult:
         """Files changed since `base` that lie outside the workflow surface: a
         workflow-fix change should touch none (like `guidelint surface --base`)."""
+        from guidelint.config import ConfigError
         from guidelint.discovery import changed_files
         from guidelint.gotchas.surface import outside_surface
         from guidelint.project import Project
@@ -431,7 +452,8 @@ def build_server(config_file: Path | None = None) -> Any:
         project = Project.load([], config_file)
         try:
             changed = changed_files(project.root, base)
-        except Exception as err:
+        except ConfigError as err:
+            # changed_files() speaks of --since, the name `check` gives the revision.
             raise _ToolError(str(err).replace("--since", "base", 1)) from None
         patterns = project.config.gotchas.surface
         outside = outside_surface(changed, patterns)
@@ -559,6 +581,52 @@ def build_server(config_file: Path | None = None) -> Any:
             "arithmetic": dial_text(request, result),
         }
         return SmokeDialResult.model_validate(data)
+
+    @server.tool(annotations=writes)
+    async def run_examples(
+        ctx: Context,
+        paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
+        pending_only: Annotated[
+            bool, Field(description="Run only pending examples (and their sessions).")
+        ] = False,
+        promote: Annotated[
+            bool, Field(description="Mark each pending example that passed verified=DATE.")
+        ] = False,
+    ) -> RunExamplesResult:
+        """Run the Python examples of guides in isolated workers, like `guidelint run
+        --format json`; `pending_only` and `promote` are the tester agent's loop. Reports
+        MCP progress as each example finishes."""
+        import anyio.from_thread
+        import anyio.to_thread
+
+        from guidelint.runner.outcomes import Outcome
+        from guidelint.runner.run import RunOptions, run_examples
+
+        options = RunOptions(
+            paths=[Path(p) for p in paths],
+            config_file=config_file,
+            pending_only=pending_only,
+            promote=promote,
+        )
+
+        def progress(result: Any, done: int, total: int) -> None:
+            message = f"{result.path}:{result.line} {result.status.value}"
+            anyio.from_thread.run(ctx.report_progress, done, total, message)
+
+        def run() -> Any:
+            with _ONE_AT_A_TIME:
+                return run_examples(options, progress)
+
+        try:
+            report = await anyio.to_thread.run_sync(run)
+        except Exception as err:
+            raise _tool_error(err) from None
+        data = report.as_json()
+        for entry, result in zip(data["examples"], report.results, strict=True):
+            entry["images"] = list(result.images)
+        promoted = [r.id for r in report.results if promote and r.status is Outcome.PENDING_PASSED]
+        data |= {"promoted": promoted, "notes": report.notes}
+        return RunExamplesResult.model_validate(data)
 
     return server
 

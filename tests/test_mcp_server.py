@@ -33,6 +33,7 @@ TOOLS = {
     "surface",
     "smoke_plan",
     "smoke_dial",
+    "run_examples",
 }
 GOTCHAS = ".claude/rules/gotchas.md"
 INCIDENT = {"batch": 4, "accum": 4, "save_steps": 1}  # #1489: effective batch 16
@@ -221,11 +222,43 @@ def test_gotcha_add_writes_valid_entries_concurrently_and_refuses_over_the_cap(w
             assert result.structured_content["file"] == GOTCHAS
         assert sorted(r.structured_content["entries"] for r in results.values()) == [6, 7]
 
-        eighth = await session.call_tool(
-            "gotcha_add",
-            {"headline": "Logs go to the run folder", "body": "B.", "provenance": ["#9"]},
-        )
-        assert eighth.structured_content["entries"] == 8 == eighth.structured_content["row_cap"]
+        # The eighth place, raced for by the server and the CLI in another process:
+        # the file lock lets exactly one land; the other plans on its result.
+        race: dict[str, Any] = {}
+
+        async def by_server() -> None:
+            race["server"] = await session.call_tool(
+                "gotcha_add",
+                {"headline": "Logs go to the run folder", "body": "B.", "provenance": ["#9"]},
+            )
+
+        async def by_cli() -> None:
+            race["cli"] = await anyio.run_process(
+                [
+                    sys.executable,
+                    "-m",
+                    "guidelint",
+                    "gotcha",
+                    "add",
+                    "--headline",
+                    "Caches are per user",
+                    "--body",
+                    "B.",
+                    "--provenance",
+                    "#11",
+                ],
+                cwd=workspace,
+                env={**os.environ, **server_env()},
+                check=False,
+            )
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(by_server)
+            group.start_soon(by_cli)
+        landed = [not race["server"].is_error, race["cli"].returncode == 0]
+        assert sorted(landed) == [False, True], (text_of(race["server"]), race["cli"].stderr)
+        loser = text_of(race["server"]) if race["server"].is_error else race["cli"].stderr.decode()
+        assert "row cap is 8" in loser, loser
         ninth = await session.call_tool(
             "gotcha_add",
             {"headline": "One too many lessons", "body": "B.", "provenance": ["#10"]},
@@ -239,6 +272,7 @@ def test_gotcha_add_writes_valid_entries_concurrently_and_refuses_over_the_cap(w
     serve(workspace, scenario)
     text = gotchas.read_text()
     assert "One too many lessons" not in text
+    assert text.count('<a id="') == 8
     for headline in ("Seeds are fixed per run", "Quotas are checked before a job starts"):
         assert text.count(headline) == 2  # the entry and its index row
     clean = run_cli("check", "--select", "GL2", "--no-cache", cwd=workspace)
@@ -265,6 +299,65 @@ def test_smoke_dial_and_plan_for_the_incident_geometry(workspace):
         assert never.structured_content["reason"]
 
     serve(workspace, scenario)
+
+
+PENDING_GUIDE = """# Guide
+
+<!-- guidelint: pending -->
+```python
+print(1 + 1)
+```
+
+```output
+2
+```
+
+<!-- guidelint: pending -->
+```python
+print("no")
+```
+
+```output
+yes
+```
+"""
+
+
+def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp_path):
+    root = tmp_path / "guides"
+    (root / "docs").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.guidelint]\ninclude = ["docs/*.md"]\n')
+    guide = root / "docs/GUIDE.md"
+    guide.write_text(PENDING_GUIDE)
+    got: dict = {"progress": []}
+
+    async def scenario(session):
+        async def progress(done, total, message):
+            got["progress"].append((done, total, message))
+
+        result = await session.call_tool(
+            "run_examples",
+            {"pending_only": True, "promote": True},
+            progress_callback=progress,
+        )
+        assert not result.is_error, text_of(result)
+        got["run"] = result.structured_content
+
+    serve(root, scenario)
+    run = got["run"]
+    assert [(e["id"], e["status"]) for e in run["examples"]] == [
+        ("docs/GUIDE.md:4", "pending-passed"),
+        ("docs/GUIDE.md:13", "pending-failed"),
+    ]
+    assert run["promoted"] == ["docs/GUIDE.md:4"]
+    assert "stdout differs" in run["examples"][1]["message"]
+    assert run["summary"]["ok"] is True and run["summary"]["pending-passed"] == 1
+    assert sorted(got["progress"]) == [
+        (1, 2, "docs/GUIDE.md:4 pending-passed"),
+        (2, 2, "docs/GUIDE.md:13 pending-failed"),
+    ]
+    text = guide.read_text()
+    assert text.count("<!-- guidelint: verified=") == 1 and text.count("pending -->") == 1
 
 
 def test_surface_lists_changed_files_outside_the_workflow_surface(workspace):
