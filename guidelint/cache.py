@@ -210,6 +210,9 @@ class ResultCache:
         self.entries: dict[str, list[dict[str, Any]]] = {}
         self.fresh: dict[str, list[dict[str, Any]]] = {}
         self.lookups: dict[str, Any] = {}  # path -> answer seen ("exists" bool / digest)
+        # Project.warn() notes of the runs this context has seen: a run whose every
+        # file comes from the cache runs no rule, yet must say the same.
+        self.notices: list[str] = []
         self.hits = 0
 
     # ---- reading
@@ -229,8 +232,10 @@ class ResultCache:
                     return  # a path a rule consulted changed: every result may be stale
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return
+        notices = data.get("notices", [])
         self.entries = entries
         self.lookups = lookups
+        self.notices = [n for n in notices if isinstance(n, str)]
 
     def get(self, key: str) -> list[Finding] | None:
         raw = self.entries.get(key)
@@ -266,15 +271,22 @@ class ResultCache:
             return _file_digest(full, self.project.config.max_file_size)
         return os.path.exists(full)
 
-    def save(self) -> None:
+    def note(self, notices: list[str]) -> bool:
+        """Remember this run's notes; True when one is new."""
+        new = [n for n in notices if n not in self.notices]
+        self.notices.extend(new)
+        return bool(new)
+
+    def save(self, notices_changed: bool = False) -> None:
         """Write atomically; a read-only or vanished folder just means no cache."""
-        if not self.fresh and self.path.exists():
+        if not self.fresh and not notices_changed and self.path.exists():
             return
         payload = {
             "format": FORMAT,
             "context": self.context,
             "guidelint": __version__,
             "lookups": self.lookups,
+            "notices": self.notices,
             "entries": {**self.entries, **self.fresh},
         }
         try:

@@ -267,7 +267,10 @@ class Engine:
             findings.extend(f for rel in todo for f in self.check_file(rel))
         if self.cache is not None:
             self.cache.note_lookups(self._take_recorded())
-            self.cache.save()
+            changed = self.cache.note(self.project.warnings)
+            for notice in self.cache.notices:
+                self.project.warn(notice)  # what the cached files' rules said before
+            self.cache.save(notices_changed=changed)
         return sorted(findings, key=lambda f: f.sort_key)
 
     def _cached(self, rel: str) -> list[Finding] | None:

@@ -255,3 +255,27 @@ def test_config_cache_false_turns_it_off(project):
     (project / "pyproject.toml").write_text(CONFIG + "cache = false\n", encoding="utf-8")
     project_obj = Project.load([project])
     assert Engine(project_obj, build_selection(project_obj.config)).use_cache() is None
+
+
+def test_a_fully_cached_run_still_gives_the_notes(project, monkeypatch):
+    # Notes (Project.warn) come from rules; a run served from the cache runs none.
+    from guidelint.rules.gl501_stale_path import StalePath
+
+    original = StalePath.check
+
+    def noting(self, file, project):
+        project.warn("a note from a rule")
+        yield from original(self, file, project)
+
+    monkeypatch.setattr(StalePath, "check", noting)
+
+    def run() -> tuple[int, list[str]]:
+        loaded = Project.load([project])
+        engine = Engine(loaded, build_selection(loaded.config))
+        cache = engine.use_cache()
+        assert cache is not None
+        engine.check_files(discover(loaded.root, loaded.config), jobs=1)
+        return cache.hits, loaded.warnings
+
+    assert run() == (0, ["a note from a rule"])
+    assert run() == (2, ["a note from a rule"])

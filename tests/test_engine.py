@@ -181,3 +181,22 @@ def test_misspellings_get_a_did_you_mean(make_project):
     (root / "docs/a.md").write_text("<!-- guidelint: disable-file GL5O1 -->\n")
     [message] = [f.message for f in engine_for(root).check_file("docs/a.md")]
     assert message == "unknown rule code 'GL5O1' (did you mean 'GL501'?); it suppresses nothing"
+
+
+def test_a_rule_whose_error_cannot_be_shown_is_still_one_gl000(make_project):
+    # libcst raised a KeyError whose repr recursed: str(error) itself failed.
+    root = make_project({"docs/a.md": "# A\n"})
+
+    class Unprintable(Exception):
+        def __str__(self) -> str:
+            raise RecursionError("maximum recursion depth exceeded")
+
+    class Crash(Rule):
+        code, name, summary = "GL996", "crash", "test"
+
+        def check(self, file, project):
+            raise Unprintable()
+
+    [finding] = engine_for(root, Crash()).check_file("docs/a.md")
+    assert finding.code == "GL000"
+    assert "Unprintable: (its message could not be shown)" in finding.message
