@@ -245,3 +245,14 @@ def test_a_headline_that_breaks_its_bold_is_one_line(project):
     escaped = invoke("gotcha", "add", "--headline", "Note the \\*star", *star)
     assert escaped.exit_code == 0, escaped.stderr
     assert check_gl2(project) == []
+
+
+def test_a_refusal_in_json_is_json_too(project):
+    # An agent asking for JSON gets the refusal as data (issue #16), and still exit 1.
+    invoke(*ADD)
+    again = invoke(*ADD, "--format", "json")
+    assert again.exit_code == 1
+    payload = json.loads(again.stdout)
+    assert payload["refused"] is True and payload["written"] is False
+    assert payload["reason"].startswith("headline repeats")
+    assert again.stderr.startswith("guidelint: error: gotcha not added: headline repeats")

@@ -80,6 +80,8 @@ def add(
     except ConfigError as err:
         fail(str(err), 2)
     except Refusal as err:
+        if fmt == "json":  # the refusal is data for an agent, not only a stderr line
+            click.echo(json.dumps({"written": False, "refused": True, "reason": str(err)}))
         fail(f"gotcha not added: {err}", 1)
     _report_added(added, diff, dry_run, fmt)
 
