@@ -117,7 +117,7 @@ raise ValueError("this example fails")
     report = _run(tmp_path, _fence(forge, "{id=forge}"), _fence("print('later')", "{id=later}"))
     forged, later = _by_id(report)["forge"], _by_id(report)["later"]
     assert forged.status.value == "error", forged.message
-    assert "result channel" in forged.message or "ValueError" in forged.message
+    assert "result channel" in forged.message
     assert later.status.value == "passed" and later.stdout == "later\n"
 
 
@@ -134,8 +134,8 @@ for fd in range(3, 256):
 os._exit(0)
 """
     (result,) = _run(tmp_path, _fence(forge)).results
-    assert result.status.value in ("error", "crashed"), result.message
-    assert result.status.value != "passed"
+    assert result.status.value == "error", result.message
+    assert "the unit's seal" in result.message
 
 
 @pytest.mark.parametrize(
@@ -160,9 +160,8 @@ time.sleep(0.2)
 """
     report = _run(tmp_path, _fence(attack, "{id=garbage}"), _fence("print('ok')", "{id=after}"))
     by_id = _by_id(report)
-    assert by_id["garbage"].status.value in ("error", "passed"), by_id["garbage"].message
-    if by_id["garbage"].status.value == "error":
-        assert "result channel" in by_id["garbage"].message
+    assert by_id["garbage"].status.value == "error", by_id["garbage"].message
+    assert "result channel" in by_id["garbage"].message
     assert by_id["after"].status.value == "passed"
 
 
@@ -175,16 +174,6 @@ def test_os_exit_zero_mid_example_is_not_a_pass(tmp_path):
     assert by_id["exits"].status.value == "crashed", by_id["exits"].message
     assert "status 0" in by_id["exits"].message
     assert by_id["after"].status.value == "passed"
-
-
-def test_a_thread_that_exits_after_the_last_record_is_not_a_pass(tmp_path):
-    attack = """
-import os, threading, time
-threading.Thread(target=lambda: (time.sleep(0.3), os._exit(5)), daemon=True).start()
-time.sleep(0.05)
-"""
-    (result,) = _run(tmp_path, _fence(attack)).results
-    assert result.status.value in ("passed", "crashed")  # passed if it ended first
 
 
 def test_a_printed_boundary_marker_cannot_shift_outputs(tmp_path):
