@@ -321,7 +321,7 @@ class Worker:
         for child in self.children.values():
             if child.stopped is not None or child.wait_status is not None:
                 continue
-            resident, processes = _tree_usage(child.pid)
+            resident, processes = _tree_usage(child.pid, self.sandbox.pid_namespace)
             if resident > limit:
                 child.stopped = (
                     Outcome.CRASHED,
@@ -432,18 +432,20 @@ def _resident(pid: int) -> int:
         return 0
 
 
-def _tree_usage(pid: int) -> tuple[int, int]:
+def _tree_usage(pid: int, mirrored: bool) -> tuple[int, int]:
     """(memory, processes) of a child and every descendant: forks share one budget.
 
-    The child counts its resident memory; a descendant only its private pages, as
-    what it still shares with its parent after fork is already counted there.
+    The example's process counts its resident memory; a process it started counts
+    only its private pages (what it still shares after fork is already counted).
+    With a PID namespace (`mirrored`) the example's process is the child's child.
     """
-    total, todo, seen = _resident(pid), _children_of(pid), 1
+    todo, seen, total = [(pid, 0)], 0, 0
+    example_depth = 1 if mirrored else 0
     while todo and seen <= MAX_PROCESSES:
-        current = todo.pop()
+        current, depth = todo.pop()
         seen += 1
-        total += _private(current)
-        todo.extend(_children_of(current))
+        total += _resident(current) if depth <= example_depth else _private(current)
+        todo.extend((c, depth + 1) for c in _children_of(current))
     return total, seen + len(todo)
 
 
