@@ -81,7 +81,7 @@ def test_images_are_kept_in_the_report_folder(basic):
 def test_json_report_follows_the_versioned_schema(basic):
     data = json.loads(render(basic[0], "json"))
     jsonschema.validate(data, json.loads(SCHEMA.read_text()))
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert data["summary"]["total"] == len(basic[1])
     assert data["summary"]["missing-dependency"] == 1
     assert set(data["examples"][0]) == {

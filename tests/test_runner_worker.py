@@ -99,7 +99,8 @@ def test_aborting_a_run_kills_the_worker_and_its_children(tmp_path):
     config = RunnerConfig()
     payload = unit_payload([example], tmp_path, config, tmp_path / "report")
     pid_file = Path(payload["report_dir"]) / "pid"
-    line = f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))"
+    # Its PID as the host sees it (inside its PID namespace it is 1): /proc is the host's.
+    line = f"open({str(pid_file)!r}, 'w').write(os.readlink('/proc/self'))"
     payload["examples"][0]["source"] = payload["examples"][0]["source"].replace("PID_LINE", line)
     client = WorkerClient({"settings": config.model_dump(), "jobs": 1}, config.env_allowlist)
     client.submit(payload)
@@ -132,7 +133,9 @@ def test_an_unreadable_guide_is_noted_and_the_others_still_run(tmp_path):
 def test_processes_an_example_leaves_behind_are_killed(tmp_path):
     guide = tmp_path / "guide.md"
     guide.write_text(
-        "```python\nimport subprocess\n\nprint(subprocess.Popen(['sleep', '1000']).pid)\n```\n"
+        "```python\nimport os, subprocess\n\nsubprocess.Popen(['sleep', '1000'])\n"
+        "me = os.readlink('/proc/self')  # host PIDs: /proc is the host's\n"
+        "print(open(f'/proc/{me}/task/{me}/children').read().split()[0])\n```\n"
     )
     (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
     assert result.status.value == "passed", result.message

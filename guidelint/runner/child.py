@@ -18,7 +18,13 @@ from types import ModuleType
 from typing import Any
 
 from guidelint.runner.outcomes import Outcome
-from guidelint.runner.protocol import ChildRecord, ExamplePayload, Judgement, UnitPayload, encode
+from guidelint.runner.protocol import (
+    ChildRecord,
+    ExamplePayload,
+    Judgement,
+    UnitPayload,
+    seal_record,
+)
 from guidelint.runner.verdict import classify_exception, one_line
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
@@ -34,10 +40,16 @@ class ChildContext:
     gpu: bool = False
     backend: ModuleType | None = None  # preloaded
     backend_error: str | None = None  # why preloading failed
+    sandbox: Any = None  # the worker's SandboxFeatures: which kernel walls to raise
 
 
 def run_child(
-    unit: UnitPayload, scratch: str, context: ChildContext, result_fd: int, marker: str
+    unit: UnitPayload,
+    scratch: str,
+    context: ChildContext,
+    result_fd: int,
+    marker: str,
+    seal: str,
 ) -> None:
     """Entry point in the child; `scratch` is its own empty folder."""
     code = 0
@@ -51,13 +63,19 @@ def run_child(
         for index, example in enumerate(unit["examples"]):
             record = _run_one(index, example, namespace, context, backend, images)
             _boundary(marker)
-            os.write(result_fd, encode(record))
+            _write_all(result_fd, seal_record(record, seal))
     except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
         traceback.print_exc()
         code = 70
     finally:
         _flush()
         os._exit(code)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def prepare() -> None:
@@ -95,6 +113,10 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     # allows it; the audit hook (installed later) refuses connections everywhere.
     if not context.gpu:  # CUDA cannot start under an address-space limit
         sandbox.limit_memory(context.settings["memory_limit_mb"])
+    features = context.sandbox
+    if features is not None and features.network_namespace:
+        # Counted per user namespace: the worker's own, so only its processes count.
+        sandbox.limit_processes(context.settings.get("max_processes", 512))
 
 
 def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
@@ -103,7 +125,17 @@ def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None
     cache = context.settings.get("tiny_cache")
     if cache:
         cache = os.path.join(context.root or "", os.path.expanduser(cache))
-    sandbox.install_guard([scratch, unit["report_dir"], cache or ""])
+    writable = [scratch, unit["report_dir"], cache or ""]
+    features = context.sandbox
+    if features is not None and features.landlock:
+        devices = sandbox.writable_devices(context.gpu)
+        if context.gpu and os.path.isdir("/dev/shm"):
+            writable.append("/dev/shm")  # CUDA's inter-process memory lives there
+        if not sandbox.confine_writes([p for p in writable if p], devices):
+            raise RuntimeError("Landlock was available but could not be applied")
+    if features is not None and features.seccomp and not sandbox.refuse_unix_sockets():
+        raise RuntimeError("the seccomp filter was available but could not be applied")
+    sandbox.install_guard(writable)
 
 
 class _Backend:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -69,11 +70,17 @@ def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, re
         report_dir=report_dir,
     )
     progress = _progress_bar() if fmt == "text" and output is None and sys.stderr.isatty() else None
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         with progress or _nothing():
             report = run_examples(options, progress.advance if progress else None)
     except ConfigError as error:
         fail(str(error))
+    except KeyboardInterrupt as stop:  # the workers and examples are gone already (run.py)
+        name = "SIGTERM" if isinstance(stop, Stopped) else "SIGINT"
+        fail(f"run stopped by {name}; every example was ended", 128 + _number(name))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     text = render(report, fmt)
     if output is not None:
         from guidelint.fsio import write_atomic
@@ -83,6 +90,18 @@ def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, re
     else:
         click.echo(text, nl=False)
     sys.exit(0 if report.ok else 1)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM: unwinds like Ctrl-C, so the workers are stopped and folders removed."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped
+
+
+def _number(name: str) -> int:
+    return int(getattr(signal, name))
 
 
 class _nothing:

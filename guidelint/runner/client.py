@@ -7,7 +7,6 @@ settles what comes back into outcomes (plan.settle).
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from guidelint.runner.protocol import (
     WorkerSetup,
     decode_unit_finished,
     encode,
+    worker_message,
 )
 
 OFFLINE_ENV = {
@@ -45,6 +45,8 @@ OFFLINE_ENV = {
 }
 
 
+# How long a worker told to stop (SIGTERM) gets to kill its examples and clean up.
+ABORT_GRACE_S = 1.0
 # Importing torch and diffusers takes seconds to a minute; a hang must not stall CI.
 READY_TIMEOUT_S = 900.0
 
@@ -89,6 +91,7 @@ class WorkerClient:
         os.close(write_fd)
         self._results = os.fdopen(read_fd, "rb")
         self._lock = threading.Lock()
+        self.running: set[str] = set()  # units whose child was forked and has not finished
         self._write({**setup, "removed_env": self.removed_env})
         self.ready: WorkerReady = self._read(timeout=READY_TIMEOUT_S)
 
@@ -113,14 +116,32 @@ class WorkerClient:
         threading.Thread(target=feed, daemon=True).start()
 
     def results(self, count: int) -> Iterator[UnitFinished]:
-        for _ in range(count):
-            yield decode_unit_finished(self._read())
+        """The next `count` finished units; `running` follows the ones in between."""
+        done = 0
+        while done < count:
+            message = self._read()
+            if message["op"] == "started":
+                self.running.add(str(message.get("unit_id")))
+                continue
+            try:
+                finished = decode_unit_finished(message)
+            except (KeyError, TypeError, ValueError):
+                self.process.kill()
+                raise WorkerDied("the warm worker sent a malformed result") from None
+            self.running.discard(finished["unit_id"])
+            done += 1
+            yield finished
 
     def close(self, abort: bool = False) -> None:
-        """Let the worker finish (it exits when stdin closes), or kill it at once."""
+        """Let the worker finish (it exits when stdin closes), or stop it at once: SIGTERM
+        (it kills every example and removes their folders), SIGKILL if it lingers."""
         try:
             if abort:
-                self.process.kill()
+                self.process.terminate()
+                try:
+                    self.process.wait(timeout=ABORT_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
             if self.process.stdin and not self.process.stdin.closed:
                 self.process.stdin.close()
             self.process.wait(timeout=30)
@@ -154,7 +175,11 @@ class WorkerClient:
         line = self._results.readline()
         if not line:
             raise WorkerDied(self._last_words())
-        return json.loads(line)
+        try:
+            return worker_message(line)
+        except ValueError:
+            self.process.kill()
+            raise WorkerDied("the warm worker sent a line that is not a message") from None
 
     def _last_words(self) -> str:
         self.process.wait()
@@ -192,15 +217,31 @@ def run_units(
         return
     payloads = [unit_payload(u, root, config, report_dir) for u in runnable]
     by_id = {p["unit_id"]: u for p, u in zip(payloads, runnable, strict=True)}
-    finished: set[str] = set()
-    try:
-        client = start_worker(payloads)
-        client.submit_all(payloads)
-        for message in client.results(len(payloads)):
-            unit = by_id[message["unit_id"]]
-            finished.add(message["unit_id"])
-            yield [settle(e, raw, config) for e, raw in zip(unit, message["results"], strict=True)]
-    except WorkerDied as error:
-        for unit_id, unit in by_id.items():
-            if unit_id not in finished:
-                yield [not_run(e, Outcome.CRASHED, str(error)) for e in unit]
+    waiting = list(payloads)  # neither finished nor suspected, in order
+    suspects: list[UnitPayload] = []  # running when a worker died: each retried alone
+    while waiting or suspects:
+        alone = bool(suspects)
+        batch = [suspects.pop(0)] if alone else waiting
+        client: WorkerClient | None = None
+        try:
+            client = start_worker(batch)
+            client.submit_all(batch)
+            for message in client.results(len(batch)):
+                batch = [p for p in batch if p["unit_id"] != message["unit_id"]]
+                waiting = waiting if alone else batch
+                unit = by_id[message["unit_id"]]
+                yield [settle(e, r, config) for e, r in zip(unit, message["results"], strict=True)]
+        except WorkerDied as error:
+            running = [p for p in batch if client is not None and p["unit_id"] in client.running]
+            if not running:  # it died before running any: no worker will do better
+                for payload in batch + (suspects + waiting if alone else suspects):
+                    yield [
+                        not_run(e, Outcome.CRASHED, str(error)) for e in by_id[payload["unit_id"]]
+                    ]
+                return
+            if alone:  # this unit, alone in its worker, killed it
+                why = f"the warm worker died while this example's unit ran alone in it: {error}"
+                yield [not_run(e, Outcome.CRASHED, why) for e in by_id[batch[0]["unit_id"]]]
+                continue
+            suspects.extend(running)  # one of them killed it; the others are retried too
+            waiting = [p for p in batch if p not in running]

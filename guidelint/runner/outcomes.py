@@ -43,7 +43,7 @@ class ExampleResult:
     details: str = ""  # traceback or stderr, for the text report
 
     def as_json(self) -> dict:
-        """The versioned report's entry (docs/RUNNING.md, schema version 1)."""
+        """The versioned report's entry (docs/RUNNING.md, schema version 2)."""
         return {
             "id": self.id,
             "path": self.path,

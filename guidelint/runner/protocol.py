@@ -75,6 +75,7 @@ class WorkerReady(TypedDict):
     backend: bool  # the backend was preloaded
     backend_error: str | None
     network_namespace: bool  # the worker moved into an empty network namespace
+    sandbox: dict[str, Any]  # SandboxFeatures.as_json(): which walls the kernel enforces
 
 
 class Judgement(TypedDict):
@@ -101,6 +102,13 @@ class RawResult(ChildRecord):
     stderr: str
 
 
+class UnitStarted(TypedDict):
+    """Sent when a unit's child is forked: if the worker dies, these units were running."""
+
+    op: Literal["started"]
+    unit_id: str
+
+
 class UnitFinished(TypedDict):
     op: Literal["unit"]
     unit_id: str
@@ -112,9 +120,62 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
 
-def decode_record(line: bytes) -> ChildRecord:
-    record: ChildRecord = json.loads(line)
-    record["status"] = Outcome(record["status"])
+class RecordRejected(ValueError):
+    """A line on a child's result pipe that its harness did not write."""
+
+
+RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "seal": str,
+    "index": int,
+    "status": str,
+    "message": str,
+    "duration_s": (int, float),
+    "substitutions": list,
+    "images": list,
+}
+
+
+def seal_record(record: ChildRecord, seal: str) -> bytes:
+    """The line a child's harness writes: its record and the unit's seal."""
+    return encode({**record, "seal": seal})
+
+
+def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
+    """The record on one line, checked field by field; RecordRejected says why not.
+
+    `seal` is the unit's random token, `index` the example the next record must be
+    for: a second record for one example, a line without the seal, an unknown status
+    or a malformed line is the example's own failure, never a crash of the worker.
+    """
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise RecordRejected("a line that is not JSON") from None
+    if not isinstance(data, dict):
+        raise RecordRejected("a line that is not a record")
+    for name, kind in RECORD_FIELDS.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise RecordRejected(f"a record without a valid {name!r}")
+    if data["seal"] != seal:
+        raise RecordRejected("a record without the unit's seal")
+    if data["index"] != index:
+        raise RecordRejected(f"a record for example {data['index']} where {index} was next")
+    if data["status"] not in {o.value for o in Outcome}:
+        raise RecordRejected(f"an unknown status {data['status'][:40]!r}")
+    texts = data["substitutions"] + data["images"] + [data.get("traceback", "")]
+    if not all(isinstance(t, str) for t in texts):
+        raise RecordRejected("a record with a non-text list item")
+    record: ChildRecord = {
+        "status": Outcome(data["status"]),
+        "message": data["message"],
+        "index": data["index"],
+        "duration_s": float(data["duration_s"]),
+        "substitutions": data["substitutions"],
+        "images": data["images"],
+    }
+    if "traceback" in data:
+        record["traceback"] = data["traceback"]
     return record
 
 
@@ -127,3 +188,11 @@ def decode_unit_finished(message: Mapping[str, Any]) -> UnitFinished:
     for result in finished["results"]:
         result["status"] = Outcome(result["status"])
     return finished
+
+
+def worker_message(line: bytes) -> dict[str, Any]:
+    """One line from the worker: a JSON object with an `op`, or ValueError."""
+    data = json.loads(line)
+    if not isinstance(data, dict) or not isinstance(data.get("op"), str):
+        raise ValueError("not a worker message")
+    return data

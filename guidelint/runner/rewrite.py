@@ -7,6 +7,7 @@ an interrupted run never leaves a half-written guide.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from guidelint.findings import Edit, Fix
@@ -16,6 +17,8 @@ from guidelint.runner.examples import Example, Region
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.outputs import block_text
 
+# Bytes that would make a guide binary or unreadable text (tab and newline are fine).
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Outcomes where the example ran to its end, so what it printed is its output.
 RAN_TO_END = {Outcome.PASSED, Outcome.FAILED, Outcome.PENDING_PASSED}
 
@@ -28,11 +31,31 @@ def output_edit(example: Example, result: ExampleResult, text: str) -> Edit | No
     if result.status is Outcome.FAILED and not result.message.startswith("stdout differs"):
         return None  # failed for another reason (expect-error): its output proves nothing
     text_out = block_text(result.stdout)
+    if refused_output(text_out):
+        return None
     if any(line.lstrip().startswith(("```", "~~~")) for line in text_out.split("\n")):
         return None  # it would close the output fence early and corrupt the guide
     new = _with_prefix(text_out, region)
     current = text[region.span.start : region.span.end]
     return None if new == current else Edit(region.span.start, region.span.end, new)
+
+
+def refused_output(printed: str) -> str | None:
+    """Why `printed` may not go into a guide (a control byte would make it binary)."""
+    found = CONTROL_CHARS.search(printed)
+    if found is None:
+        return None
+    return f"the example printed the control character {found.group()!r}"
+
+
+def output_refusal(example: Example, result: ExampleResult) -> str | None:
+    """The one-line note when --update leaves an output block alone for its bytes."""
+    if example.output is None or example.is_repl or result.status not in RAN_TO_END:
+        return None
+    why = refused_output(block_text(result.stdout))
+    if why is None:
+        return None
+    return f"{result.path}:{example.output.line}: output block not updated: {why}"
 
 
 def promote_edits(example: Example, result: ExampleResult, date: str) -> list[Edit]:

@@ -15,7 +15,7 @@ from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.plan import group_units
 from guidelint.runner.protocol import UnitPayload, WorkerSetup
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2  # 2: "sandbox" and "unreadable" added
 
 
 @dataclass
@@ -38,17 +38,24 @@ class RunReport:
     report_dir: Path
     notes: list[str] = field(default_factory=list)  # files not rewritten, unreadable files
     promoted: bool = False  # --promote rewrote the pending examples that passed
+    unreadable: list[str] = field(default_factory=list)  # guides that could not be read
+    sandbox: dict[str, Any] | None = None  # the worker's SandboxFeatures.as_json()
 
     @property
     def ok(self) -> bool:
-        return all(r.status.ok for r in self.results)
+        """No example failed, and every guide asked for could be read."""
+        return not self.unreadable and all(r.status.ok for r in self.results)
 
     def counts(self) -> dict[Outcome, int]:
         """How many examples ended with each outcome (every outcome, in enum order)."""
         return {o: sum(r.status is o for r in self.results) for o in Outcome}
 
     def as_json(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"unreadable": self.unreadable} if self.unreadable else {}
+        if self.sandbox is not None:
+            extra["sandbox"] = self.sandbox
         return {
+            **extra,
             "version": REPORT_VERSION,
             "examples": [r.as_json() for r in self.results],
             "summary": {
@@ -79,6 +86,7 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     except OSError as error:
         raise ConfigError(f"{report_dir}: cannot create the report folder: {error}") from None
     notes: list[str] = []
+    unreadable: list[str] = []
     documents: dict[str, tuple[Path, str, list[Example]]] = {}
     for rel in discover(project.root, project.config, options.paths):
         if not rel.lower().endswith(MARKDOWN_SUFFIXES):
@@ -88,6 +96,7 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
             file = load(path, rel, project.config.max_file_size)
         except Unreadable as error:
             notes.append(f"{rel}:{error.line}: {error.message}")
+            unreadable.append(rel)
             continue
         documents[rel] = (path, file.text, extract(file.markdown, rel))
 
@@ -95,9 +104,19 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     units = group_units(examples)
     if options.pending_only:
         units = [u for u in units if any(e.settings.pending for e in u)]
-    results = _run_units(units, project.root, config, report_dir, options, progress)
+    sandbox: list[dict[str, Any]] = []  # what the first worker reported
+    results = _run_units(units, project.root, config, report_dir, options, progress, sandbox)
     results.sort(key=lambda r: (r.path, r.line))
-    report = RunReport(results, 0.0, report_dir, notes, promoted=options.promote)
+    notes.extend(sandbox[0]["gaps"] if sandbox else [])
+    report = RunReport(
+        results,
+        0.0,
+        report_dir,
+        notes,
+        promoted=options.promote,
+        unreadable=unreadable,
+        sandbox=sandbox[0] if sandbox else None,
+    )
     if options.update or options.promote:
         notes.extend(_rewrite(documents, results, options))
     report.duration_s = time.perf_counter() - clock
@@ -111,6 +130,7 @@ def _run_units(
     report_dir: Path,
     options: RunOptions,
     progress: Progress | None,
+    sandbox: list[dict[str, Any]],
 ) -> list[ExampleResult]:
     from guidelint.runner.client import WorkerClient, run_units
 
@@ -119,8 +139,11 @@ def _run_units(
     started: list[WorkerClient] = []
 
     def start_worker(payloads: list[UnitPayload]) -> WorkerClient:
-        started.append(WorkerClient(_setup(payloads, root, config, options), config.env_allowlist))
-        return started[-1]
+        client = WorkerClient(_setup(payloads, root, config, options), config.env_allowlist)
+        started.append(client)
+        if not sandbox and "sandbox" in client.ready:
+            sandbox.append(client.ready["sandbox"])
+        return client
 
     try:
         for settled in run_units(units, start_worker, root, config, report_dir):
@@ -159,7 +182,7 @@ def _default_jobs() -> int:
 
 
 def _rewrite(documents, results: list[ExampleResult], options: RunOptions) -> list[str]:
-    from guidelint.runner.rewrite import output_edit, promote_edits, rewrite_file
+    from guidelint.runner.rewrite import output_edit, output_refusal, promote_edits, rewrite_file
 
     today = options.today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     by_key = {(r.path, r.line): r for r in results}
@@ -171,6 +194,8 @@ def _rewrite(documents, results: list[ExampleResult], options: RunOptions) -> li
             if result is None:
                 continue
             if options.update:
+                refusal = output_refusal(example, result)
+                notes.extend([refusal] if refusal else [])
                 edit = output_edit(example, result, text)
                 edits.extend([edit] if edit else [])
             if options.promote:

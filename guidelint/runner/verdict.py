@@ -37,13 +37,21 @@ class FinishedChild(Protocol):
     written: int  # bytes of stdout + stderr, counted even beyond what was kept
     records: list[ChildRecord]
     stopped: tuple[Outcome, str] | None  # (outcome, why) when the worker stopped it
+    tampered: str | None  # why its result channel is not trusted
     wait_status: int | None
     example_started: float  # when its last record came (or it started)
     ended_at: float | None  # when it was reaped
 
 
 def unit_results(child: FinishedChild, marker: str) -> list[RawResult]:
+    """Every example's result, as the worker observed it.
+
+    A record stands only when the harness's records match the streams and its
+    process then ended cleanly (exit status 0): a pass cannot come from a child
+    that wrote a forged line, printed a boundary marker, or left with os._exit.
+    """
     examples = child.unit["examples"]
+    _distrust_forged_markers(child, marker)
     stdout = _split(child.buffers["stdout"], marker, len(examples))
     stderr = _split(child.buffers["stderr"], marker, len(examples))
     truncated = child.written > 0 and any(
@@ -71,7 +79,40 @@ def unit_results(child: FinishedChild, marker: str) -> list[RawResult]:
         if truncated and index == len(child.records):
             result["stdout"] += "\n[output truncated by guidelint]"
         results.append(result)
+    last = results[-1] if results and len(child.records) == len(examples) else None
+    if last is not None and child.tampered:
+        last["status"], last["message"] = Outcome.ERROR, _tamper_message(child.tampered)
+    elif last is not None and not _clean_exit(child):
+        last["status"], last["message"] = _end_status(child), _after_end_message(child)
     return results
+
+
+def _distrust_forged_markers(child: FinishedChild, marker: str) -> None:
+    """More boundary markers than records: the example printed one to shift outputs."""
+    token = marker.encode()
+    if child.tampered is None and any(
+        child.buffers[name].count(token) > len(child.records) for name in ("stdout", "stderr")
+    ):
+        child.tampered = "a boundary marker in its output"
+        child.stopped = child.stopped or (Outcome.ERROR, _tamper_message(child.tampered))
+
+
+def _tamper_message(why: str) -> str:
+    return (
+        "its result channel carried something guidelint's runner did not write "
+        f"({why}); the example was stopped"
+    )
+
+
+def _clean_exit(child: FinishedChild) -> bool:
+    status = child.wait_status or 0
+    return child.stopped is None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _after_end_message(child: FinishedChild) -> str:
+    if child.stopped:
+        return child.stopped[1]
+    return "ran to its end, but then " + _end_message(child, "").removeprefix("the example's ")
 
 
 def _unrecorded(index: int, judgement: Judgement, duration_s: float = 0.0) -> ChildRecord:

@@ -29,9 +29,11 @@ from guidelint.runner.child import ChildContext, prepare, run_child
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
     ChildRecord,
+    RecordRejected,
     RunRequest,
     UnitFinished,
     UnitPayload,
+    UnitStarted,
     WorkerReady,
     WorkerSetup,
     decode_record,
@@ -40,6 +42,7 @@ from guidelint.runner.protocol import (
 from guidelint.runner.verdict import KEEP_STREAM_BYTES, unit_results
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+MAX_PROCESSES = 256  # per example, with everything it starts (RLIMIT_NPROC and a watchdog)
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Child:
     )
     written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
     records: list[ChildRecord] = field(default_factory=list)
+    seal: str = ""  # in every record its harness writes: a line without it is not the harness's
+    tampered: str | None = None  # why its result channel cannot be trusted (once it cannot)
     stopped: tuple[Outcome, str] | None = None  # (outcome, why) when the worker stopped it
     wait_status: int | None = None  # waitpid status once reaped
     example_started: float = field(default_factory=time.monotonic)
@@ -68,6 +73,9 @@ class Worker:
         pending_input: bytes = b"",
         network_namespace: bool = False,
     ) -> None:
+        from guidelint.runner.sandbox import SandboxFeatures
+
+        self.sandbox = SandboxFeatures.probe(network_namespace)
         self.setup = setup
         self.result_fd = result_fd
         self.jobs = max(1, int(setup.get("jobs") or 1))
@@ -92,6 +100,7 @@ class Worker:
         if self.setup.get("preload_backend"):
             self._preload_backend()
         self.context.gpu = _gpu_available()
+        self.context.sandbox = self.sandbox
         return {
             "op": "ready",
             "warm": warmed,
@@ -99,6 +108,7 @@ class Worker:
             "backend": self.context.backend is not None,
             "backend_error": self.context.backend_error,
             "network_namespace": self.network_namespace,
+            "sandbox": self.sandbox.as_json(),
         }
 
     def _preload_backend(self) -> None:
@@ -118,6 +128,7 @@ class Worker:
     # -- main loop ------------------------------------------------------------
 
     def serve(self) -> None:
+        signal.signal(signal.SIGTERM, self._terminate)
         self._send(self.warm_up())
         self._take_stdin_lines()
         while self.stdin_open or self.queue or self.children:
@@ -141,6 +152,7 @@ class Worker:
         prepare()
 
         scratch = tempfile.mkdtemp(prefix="guidelint-example-")
+        seal = secrets.token_hex(16)
         os.makedirs(unit["report_dir"], exist_ok=True)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -153,18 +165,8 @@ class Worker:
         worker_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child
-            os.setpgid(0, 0)
-            _die_with_parent(worker_pid)
-            for fd in (out_r, err_r, res_r, self.result_fd):
-                os.close(fd)
-            null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
-            os.dup2(null, 0)
-            os.close(null)
-            os.dup2(out_w, 1)
-            os.dup2(err_w, 2)
-            os.close(out_w)
-            os.close(err_w)
-            run_child(unit, scratch, self.context, res_w, self.marker)
+            self._become_child(worker_pid, (out_r, err_r, res_r), out_w, err_w)
+            run_child(unit, scratch, self.context, res_w, self.marker, seal)
         try:
             os.setpgid(pid, pid)
         except OSError:
@@ -178,8 +180,31 @@ class Worker:
             pid,
             {out_r: "stdout", err_r: "stderr", res_r: "result"},
             time.monotonic() + first["timeout_s"],
+            seal=seal,
         )
         self.children[pid] = child
+        started: UnitStarted = {"op": "started", "unit_id": unit["unit_id"]}
+        self._send(started)
+
+    def _become_child(
+        self, worker_pid: int, worker_ends: tuple[int, ...], out_w: int, err_w: int
+    ) -> None:
+        from guidelint.runner.sandbox import die_with_parent, enter_pid_namespace
+
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.setpgid(0, 0)
+        die_with_parent(worker_pid)
+        for fd in (*worker_ends, self.result_fd):
+            os.close(fd)
+        null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        os.close(out_w)
+        os.close(err_w)
+        if self.sandbox.pid_namespace:
+            enter_pid_namespace()  # returns in the namespace's PID 1; its parent mirrors it
 
     def _wait_once(self) -> None:
         fds = [fd for c in self.children.values() for fd in c.streams]
@@ -246,11 +271,32 @@ class Worker:
     def _take_records(self, child: Child) -> None:
         *lines, child.buffers["result"] = child.buffers["result"].split(b"\n")
         for line in lines:
-            child.records.append(decode_record(line))
+            if child.tampered:
+                return
+            try:
+                record = decode_record(line, child.seal, len(child.records))
+            except RecordRejected as error:
+                self._tampered(child, str(error))
+                return
+            if len(child.records) >= len(child.unit["examples"]):
+                self._tampered(child, "a record beyond the unit's last example")
+                return
+            child.records.append(record)
             child.example_started = time.monotonic()
             following = len(child.records)
             if following < len(child.unit["examples"]):
                 child.deadline = time.monotonic() + child.unit["examples"][following]["timeout_s"]
+
+    def _tampered(self, child: Child, why: str) -> None:
+        """Its own outcome: what it wrote is not trusted, and it runs no further."""
+        child.tampered = why
+        if child.stopped is None:
+            child.stopped = (
+                Outcome.ERROR,
+                "its result channel carried something guidelint's runner did not write "
+                f"({why}); the example was stopped",
+            )
+        _kill_group(child.pid)
 
     def _enforce_deadlines(self) -> None:
         now = time.monotonic()
@@ -273,13 +319,24 @@ class Worker:
         """
         limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
         for child in self.children.values():
-            if child.stopped is None and child.wait_status is None and _resident(child.pid) > limit:
+            if child.stopped is not None or child.wait_status is not None:
+                continue
+            resident, processes = _tree_usage(child.pid, self.sandbox.pid_namespace)
+            if resident > limit:
                 child.stopped = (
                     Outcome.CRASHED,
-                    f"memory limit exceeded: more than {limit >> 20} MB resident "
-                    "(runner.memory-limit-mb); the example was stopped",
+                    f"memory limit exceeded: more than {limit >> 20} MB resident, with "
+                    "the processes it started (runner.memory-limit-mb); the example was stopped",
                 )
-                _kill_group(child.pid)
+            elif processes > MAX_PROCESSES:
+                child.stopped = (
+                    Outcome.CRASHED,
+                    f"process limit exceeded: more than {MAX_PROCESSES} processes; "
+                    "the example was stopped",
+                )
+            else:
+                continue
+            _kill_group(child.pid)
 
     def _reap(self) -> None:
         for pid, child in list(self.children.items()):
@@ -318,6 +375,18 @@ class Worker:
         self._send(finished)
         shutil.rmtree(child.scratch, ignore_errors=True)
 
+    def _terminate(self, signum: int, frame: object) -> None:
+        """SIGTERM (the client stops, or dies): end every example, remove its folder."""
+        for pid in self.children:
+            _kill_group(pid)
+        for pid, child in self.children.items():
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+            shutil.rmtree(child.scratch, ignore_errors=True)
+        os._exit(128 + signum)
+
     def _send(self, message: Mapping[str, Any]) -> None:
         view = memoryview(encode(message))
         while view:
@@ -334,18 +403,6 @@ def _warm_import(name: str) -> bool:
     except Exception:  # noqa: BLE001 - the example will report the real error
         return False
     return True
-
-
-def _die_with_parent(worker_pid: int) -> None:
-    """If the warm worker is killed, its children must not run on (Linux only)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != worker_pid:  # it died before prctl took effect
-        os._exit(1)
 
 
 def _reap_exited(pid: int) -> int | None:
@@ -375,6 +432,52 @@ def _resident(pid: int) -> int:
         return 0
 
 
+def _tree_usage(pid: int, mirrored: bool) -> tuple[int, int]:
+    """(memory, processes) of a child and every descendant: forks share one budget.
+
+    The example's process counts its resident memory; a process it started counts
+    only its private pages (what it still shares after fork is already counted).
+    With a PID namespace (`mirrored`) the example's process is the child's child.
+    """
+    todo, seen, total = [(pid, 0)], 0, 0
+    example_depth = 1 if mirrored else 0
+    while todo and seen <= MAX_PROCESSES:
+        current, depth = todo.pop()
+        seen += 1
+        total += _resident(current) if depth <= example_depth else _private(current)
+        todo.extend((c, depth + 1) for c in _children_of(current))
+    return total, seen + len(todo)
+
+
+def _private(pid: int) -> int:
+    """Private_Clean + Private_Dirty of a process, in bytes (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return 0
+    kilobytes = 0
+    for line in lines:
+        if line.startswith(("Private_Clean:", "Private_Dirty:")):
+            kilobytes += int(line.split()[1])
+    return kilobytes * 1024
+
+
+def _children_of(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in threads:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as handle:
+                found.extend(int(n) for n in handle.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -400,6 +503,13 @@ def main() -> None:
     # First, while single-threaded: every child forked later inherits the empty
     # network namespace, so none pays for creating (and tearing down) its own.
     network_isolated = isolate_network()
+    # The client stopping without a word (killed) stops us, and so our examples.
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
     result_fd = int(sys.argv[1])
     # Our stdout belongs to nobody: children write into pipes, results go to RESULT_FD.
     os.dup2(2, 1)
