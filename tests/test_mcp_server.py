@@ -131,6 +131,7 @@ def test_check_gives_the_json_reports_findings_with_fixes(workspace):
     assert {f["code"][:3] for f in got["ignored"]["findings"]} == {"GL1", "GL2"}
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_fix_dry_run_gives_the_diff_and_a_real_run_writes_it(workspace):
     gotchas = workspace / GOTCHAS
     before = gotchas.read_text()
@@ -155,6 +156,7 @@ def test_fix_dry_run_gives_the_diff_and_a_real_run_writes_it(workspace):
     assert gotchas.read_text() != before
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_explain_rule_by_code_and_by_name(workspace):
     async def scenario(session):
         by_code = (await session.call_tool("explain_rule", {"rule": "gl501"})).structured_content
@@ -169,6 +171,7 @@ def test_explain_rule_by_code_and_by_name(workspace):
     serve(workspace, scenario)
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_gotcha_find_cites_file_and_line(workspace):
     async def scenario(session):
         found = (await session.call_tool("gotcha_find", {"pattern": "realized"})).structured_content
@@ -279,6 +282,7 @@ def test_gotcha_add_writes_valid_entries_concurrently_and_refuses_over_the_cap(w
     assert clean.returncode == 0, clean.stdout
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_smoke_dial_and_plan_for_the_incident_geometry(workspace):
     async def scenario(session):
         dial = await session.call_tool("smoke_dial", {"floor": 2, "cap": 30, **INCIDENT})
@@ -323,6 +327,7 @@ yes
 """
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp_path):
     root = tmp_path / "guides"
     (root / "docs").mkdir(parents=True)
@@ -360,6 +365,7 @@ def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp
     assert text.count("<!-- guidelint: verified=") == 1 and text.count("pending -->") == 1
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_surface_lists_changed_files_outside_the_workflow_surface(workspace):
     def git(*args: str) -> None:
         subprocess.run(
@@ -432,6 +438,7 @@ def test_a_claude_code_mcp_json_entry_starts_it(workspace, tmp_path):
     assert {tool["name"] for tool in snapshot["tools"]} == TOOLS
 
 
+@pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
 def test_the_committed_snapshot_is_the_servers_own_listing(workspace):
     """The repository's `.guidelint/tools/guidelint.json` (docs/MCP.md's references
     resolve against it) matches what the server lists today."""

@@ -267,6 +267,8 @@ def _make_stale(output_dir: str, steps: tuple[int, ...]) -> None:
         os.utime(path, (an_hour_ago, an_hour_ago))
 
 
+# A Trainer run per case; the fast loop keeps the incident runs (test_smoke_example_workspace).
+@pytest.mark.slow
 @pytest.mark.parametrize("case", GRID, ids=[c.name for c in GRID])
 def test_trainer_matches_library(case, tmp_path):
     predicted = simulate(case.plan())
