@@ -46,12 +46,10 @@ def fix_file(
     text = read_text_exact(path)
     findings = check(text)
     for _ in range(MAX_PASSES):
-        fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
-        if not fixes:
+        step = _next_text(text, findings, unsafe)
+        if step is None:
             break
-        new_text, applied = apply_edits(text, fixes)
-        if applied == 0 or new_text == text:
-            break
+        new_text, applied = step
         if replace_if_unchanged(path, text, new_text):
             total += applied
             text = new_text
@@ -68,13 +66,22 @@ def fix_text(
     total = 0
     findings = check(text)
     for _ in range(MAX_PASSES):
-        fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
-        if not fixes:
+        step = _next_text(text, findings, unsafe)
+        if step is None:
             break
-        new_text, applied = apply_edits(text, fixes)
-        if applied == 0 or new_text == text:
-            break
+        text, applied = step
         total += applied
-        text = new_text
         findings = check(text)
     return text, total, findings
+
+
+def _next_text(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int] | None:
+    """One pass: the text with the findings' fixes applied and how many, or None
+    when nothing (more) can be fixed."""
+    fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
+    if not fixes:
+        return None
+    new_text, applied = apply_edits(text, fixes)
+    if applied == 0 or new_text == text:
+        return None
+    return new_text, applied

@@ -498,39 +498,16 @@ def build_server(config_file: Path | None = None) -> Any:
         """Optimizer steps, saved steps and checkpoints on disk for a realized slice,
         exact to the Hugging Face Trainer (like `guidelint smoke plan`)."""
         from guidelint.smoke.arithmetic import simulate
-        from guidelint.smoke.cli import plan_json, plan_text
-        from guidelint.smoke.model import (
-            FloorKind,
-            Geometry,
-            Plan,
-            SavePolicy,
-            SaveStrategy,
-            Schedule,
-        )
+        from guidelint.smoke.cli import plan_from_options, plan_json, plan_table, plan_text
+        from guidelint.smoke.model import FloorKind
 
         if (epochs is None) == (max_steps is None):
             raise _ToolError("give exactly one of epochs and max_steps")
-        base = Plan(
-            rows=rows,
-            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
-            schedule=Schedule(
-                num_train_epochs=epochs if epochs is not None else 3.0,
-                max_steps=max_steps or -1,
-            ),
-            save=SavePolicy(
-                strategy=SaveStrategy(save_strategy),
-                save_steps=save_steps,
-                save_total_limit=save_total_limit,
-                best_step=best_step,
-            ),
-            existing_checkpoints=tuple(existing),
-        )
-        result = simulate(base)
-        table = (
-            [(n, simulate(base.model_copy(update={"rows": n}))) for n in range(1, cap + 1)]
-            if cap
-            else []
-        )
+        base = plan_from_options(
+            rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
+            save_strategy, save_steps, save_total_limit, best_step, existing,
+        )  # fmt: skip
+        result, table = simulate(base), plan_table(base, cap)
         kind = FloorKind(floor_kind)
         failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
         data = plan_json(result, table, floor, kind)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -137,26 +138,11 @@ def plan_command(
     if cap and cap > MAX_TABLE:
         fail(f"--cap {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`")
     try:
-        base = Plan(
-            rows=rows,
-            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
-            schedule=Schedule(
-                num_train_epochs=epochs if epochs is not None else 3.0, max_steps=max_steps or -1
-            ),
-            save=SavePolicy(
-                strategy=save_strategy,
-                save_steps=save_steps,
-                save_total_limit=save_total_limit,
-                best_step=best_step,
-            ),
-            existing_checkpoints=tuple(existing),
-        )
-        result = simulate(base)
-        table = (
-            [(n, simulate(base.model_copy(update={"rows": n}))) for n in range(1, cap + 1)]
-            if cap
-            else []
-        )
+        base = plan_from_options(
+            rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
+            save_strategy, save_steps, save_total_limit, best_step, existing,
+        )  # fmt: skip
+        result, table = simulate(base), plan_table(base, cap)
     except ValidationError as err:
         fail(validation_line(err))
     except UnmodelledVersion as err:
@@ -168,6 +154,46 @@ def plan_command(
     else:
         click.echo(plan_text(base, result, table, floor, kind, failing))
     sys.exit(1 if failing or (floor and result.floor_value(kind) < floor) else 0)
+
+
+def plan_from_options(
+    rows: int,
+    batch: int,
+    accum: int,
+    world: int,
+    drop_last: bool,
+    iterable: bool,
+    epochs: float | None,
+    max_steps: int | None,
+    save_strategy: str,
+    save_steps: float,
+    save_total_limit: int | None,
+    best_step: int | None,
+    existing: Sequence[int],
+) -> Plan:
+    """The Plan that `smoke plan`'s options (and the MCP tool's arguments) describe.
+
+    Raises pydantic's ValidationError for values the Trainer would refuse.
+    """
+    return Plan(
+        rows=rows,
+        geometry=Geometry.of(batch, accum, world, drop_last, iterable),
+        schedule=Schedule(
+            num_train_epochs=epochs if epochs is not None else 3.0, max_steps=max_steps or -1
+        ),
+        save=SavePolicy(
+            strategy=SaveStrategy(save_strategy),
+            save_steps=save_steps,
+            save_total_limit=save_total_limit,
+            best_step=best_step,
+        ),
+        existing_checkpoints=tuple(existing),
+    )
+
+
+def plan_table(base: Plan, cap: int | None) -> list[tuple[int, PlanResult]]:
+    """The plan simulated for every realized n in [1, cap] (empty without a cap)."""
+    return [(n, simulate(base.model_copy(update={"rows": n}))) for n in range(1, (cap or 0) + 1)]
 
 
 def _result_json(result: PlanResult) -> dict:
