@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -86,3 +87,20 @@ def test_update_never_writes_a_fence_into_an_output_block(tmp_path):
     report = run_examples(RunOptions(paths=[guide], update=True, report_dir=tmp_path / "r"))
     assert report.results[0].status.value == "failed"
     assert guide.read_text() == original
+
+
+def test_the_json_report_says_what_the_text_says_about_promotion(tmp_path):
+    # The text says "marked verified" / "ready: run with --promote"; so must the JSON.
+    from guidelint.runner.reports import render
+
+    guide = _copy(tmp_path)
+    for promote in (False, True):
+        options = RunOptions(
+            paths=[guide], pending_only=True, promote=promote, report_dir=tmp_path / "report"
+        )
+        report = run_examples(options)
+        text, data = render(report, "text"), json.loads(render(report, "json"))
+        [passed] = [e for e in data["examples"] if e["status"] == "pending-passed"]
+        assert passed["promoted"] is promote
+        assert ("marked verified" in text) is promote
+        assert all("images" in e for e in data["examples"])

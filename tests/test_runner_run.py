@@ -93,6 +93,7 @@ def test_json_report_follows_the_versioned_schema(basic):
         "message",
         "stdout",
         "substitutions",
+        "images",
     }
 
 

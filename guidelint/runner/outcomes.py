@@ -53,6 +53,7 @@ class ExampleResult:
             "message": self.message,
             "stdout": self.stdout,
             "substitutions": list(self.substitutions),
+            "images": [str(image) for image in self.images],
         }
 
 

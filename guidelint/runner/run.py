@@ -54,10 +54,12 @@ class RunReport:
         extra: dict[str, Any] = {"unreadable": self.unreadable} if self.unreadable else {}
         if self.sandbox is not None:
             extra["sandbox"] = self.sandbox
+        if self.notes:
+            extra["notes"] = list(self.notes)  # the same lines the text report ends with
         return {
             **extra,
             "version": REPORT_VERSION,
-            "examples": [r.as_json() for r in self.results],
+            "examples": [self._example_json(r) for r in self.results],
             "summary": {
                 "total": len(self.results),
                 **{o.value: count for o, count in self.counts().items()},
@@ -66,6 +68,13 @@ class RunReport:
                 "report_dir": str(self.report_dir),
             },
         }
+
+
+    def _example_json(self, result: ExampleResult) -> dict[str, Any]:
+        data = result.as_json()
+        if result.status is Outcome.PENDING_PASSED:
+            data["promoted"] = self.promoted  # "marked verified" in the text report
+        return data
 
 
 Progress = Callable[[ExampleResult, int, int], None]
