@@ -69,7 +69,6 @@ class RunReport:
             },
         }
 
-
     def _example_json(self, result: ExampleResult) -> dict[str, Any]:
         data = result.as_json()
         if result.status is Outcome.PENDING_PASSED:
