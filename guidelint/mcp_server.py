@@ -17,13 +17,16 @@ import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import click
 from pydantic import BaseModel, Field, ValidationError
 
 from guidelint import __version__
 from guidelint.cli_base import fail
+
+if TYPE_CHECKING:
+    from guidelint.reporters.report import Report
 
 # Tools run on worker threads; the engine, its cache and Project are not written
 # for threads, so calls run one at a time (writes are also locked across processes).
@@ -298,17 +301,11 @@ def build_server(config_file: Path | None = None) -> Any:
         """Check guides, rules files, settings and drivers: the findings of the JSON report,
         each with its fix when it has one. Like `guidelint check --format json`."""
         from guidelint import api
-        from guidelint.reporters.json_report import SCHEMA_VERSION, finding_dict
+        from guidelint.reporters.json_report import SCHEMA_VERSION
 
         report = api.report(*paths, select=select, ignore=ignore, since=since, config=config_file)
         return CheckResult.model_validate(
-            {
-                "version": SCHEMA_VERSION,
-                "root": str(report.root),
-                "findings": [finding_dict(f) for f in report.findings],
-                "summary": report.summary(),
-                "notices": report.notices,
-            }
+            {"version": SCHEMA_VERSION, "root": str(report.root), **_findings_fields(report)}
         )
 
     @server.tool(annotations=writes)
@@ -323,7 +320,6 @@ def build_server(config_file: Path | None = None) -> Any:
         `guidelint check --fix`; the result is the diff written (or, with `dry_run`, the
         diff it would write) and the findings left."""
         from guidelint import api
-        from guidelint.reporters.json_report import finding_dict
 
         report = api.report(
             *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
@@ -343,9 +339,7 @@ def build_server(config_file: Path | None = None) -> Any:
                 "written": not dry_run,
                 "fixed": report.fixed,
                 "diff": diff,
-                "findings": [finding_dict(f) for f in report.findings],
-                "summary": report.summary(),
-                "notices": report.notices,
+                **_findings_fields(report),
             }
         )
 
@@ -622,3 +616,14 @@ def mcp(config_file: Path | None) -> None:
     except ImportError as err:
         fail(f"`guidelint mcp` needs the mcp SDK ({err}): pip install 'guidelint[tools]'")
     server.run("stdio")
+
+
+def _findings_fields(report: "Report") -> dict[str, Any]:
+    """What `check` and `fix` both return: the JSON report's findings, summary, notes."""
+    from guidelint.reporters.json_report import finding_dict
+
+    return {
+        "findings": [finding_dict(f) for f in report.findings],
+        "summary": report.summary(),
+        "notices": report.notices,
+    }
