@@ -205,18 +205,9 @@ def rules_command(fmt: str) -> None:
     """List every rule: code, name, severity, fixable, summary."""
     import json
 
-    from guidelint.rules import all_rules
+    from guidelint.rules import rule_rows
 
-    rows = [
-        {
-            "code": code,
-            "name": r.name,
-            "severity": r.severity.value,
-            "fixable": r.fixable,
-            "summary": r.summary,
-        }
-        for code, r in all_rules().items()
-    ]
+    rows = rule_rows()
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

@@ -355,7 +355,7 @@ def build_server(config_file: Path | None = None) -> Any:
         found = rule_by_name_or_code(rule)
         page = rule_page(rule)
         if found is None or page is None:
-            raise _ToolError(f"unknown rule '{rule}' (codes GL000-GL501, or a rule name)")
+            raise _ToolError(f"unknown rule '{rule}' (a code such as GL501, or a rule name)")
         return RulePage(
             code=found.code,
             name=found.name,
@@ -563,6 +563,13 @@ def build_server(config_file: Path | None = None) -> Any:
         promote: Annotated[
             bool, Field(description="Mark each pending example that passed verified=DATE.")
         ] = False,
+        ids: Annotated[
+            list[str],
+            Field(
+                description="Run only these examples, by id (`id=` or `path:line`, as the "
+                "results name them); their sessions run with them."
+            ),
+        ] = [],  # noqa: B006 (pydantic copies defaults)
     ) -> RunExamplesResult:
         """Run the Python examples of guides in isolated workers, like `guidelint run
         --format json`; `pending_only` and `promote` are the tester agent's loop. Reports
@@ -577,6 +584,7 @@ def build_server(config_file: Path | None = None) -> Any:
             paths=[Path(p) for p in paths],
             config_file=config_file,
             pending_only=pending_only,
+            ids=list(ids),
             promote=promote,
         )
 
@@ -599,7 +607,66 @@ def build_server(config_file: Path | None = None) -> Any:
         data |= {"promoted": promoted, "notes": report.notes}
         return RunExamplesResult.model_validate(data)
 
+    _add_resources(server, config_file)
     return server
+
+
+def _add_resources(server: Any, config_file: Path | None) -> None:
+    """What an agent reads before it acts: the rule list and pages, the gotchas entries.
+
+    Resources, not tools: a client attaches them as context; nothing is computed
+    from arguments. Each read loads the files as they are now; a read that cannot
+    be answered is a resource error with a one-line reason.
+    """
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+
+    @server.resource(
+        "guidelint://rules",
+        name="rules",
+        mime_type="application/json",
+        description="Every rule: code, name, severity, fixable, summary (`guidelint rules`).",
+    )
+    def rules() -> str:
+        from guidelint.rules import rule_rows
+
+        return json.dumps(rule_rows(), indent=2)
+
+    @server.resource(
+        "guidelint://rules/{code}",
+        name="rule-page",
+        mime_type="text/markdown",
+        description="One rule's page (rules/GLNNN.md): what it checks, why, examples, fix.",
+    )
+    def rule_page(code: str) -> str:
+        from guidelint.docs import rule_page as page_of
+
+        page = page_of(code)
+        if page is None:
+            raise ResourceNotFoundError(
+                f"unknown rule '{code}' (a code such as GL501, or a rule name)"
+            )
+        return page
+
+    @server.resource(
+        "guidelint://gotchas",
+        name="gotchas",
+        mime_type="application/json",
+        description="The entries of the configured gotchas files, with file, line and "
+        "anchor: what a workflow-fix session reads before it adds one.",
+    )
+    def gotchas() -> str:
+        from guidelint.config import ConfigError
+        from guidelint.gotchas.authoring import Refusal
+        from guidelint.gotchas.cli import entries, entry_json
+        from guidelint.project import Project
+
+        try:
+            with _ONE_AT_A_TIME:
+                project = Project.load([], config_file)
+                found = entries(project, None)
+        except (ConfigError, Refusal, OSError) as err:
+            raise ResourceError(f"gotchas: {_first_line(str(err))}") from None
+        return json.dumps([entry_json(rel, entry) for rel, entry in found], indent=2)
 
 
 @click.command("mcp")

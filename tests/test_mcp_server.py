@@ -347,6 +347,10 @@ def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp
         )
         assert not result.is_error, text_of(result)
         got["run"] = result.structured_content
+        one = await session.call_tool("run_examples", {"ids": ["docs/GUIDE.md:13"]})
+        got["one"] = one.structured_content
+        unknown = await session.call_tool("run_examples", {"ids": ["docs/GUIDE.md:99"]})
+        got["unknown"] = assert_tool_error(unknown, r"^run_examples: no example has the id")
 
     serve(root, scenario)
     run = got["run"]
@@ -368,6 +372,8 @@ def test_run_examples_promotes_the_pending_example_that_passed_with_progress(tmp
     ]
     text = guide.read_text()
     assert text.count("<!-- guidelint: verified=") == 1 and text.count("pending -->") == 1
+    assert [e["id"] for e in got["one"]["examples"]] == ["docs/GUIDE.md:13"]
+    assert "no example has the id docs/GUIDE.md:99" in got["unknown"]
 
 
 @pytest.mark.slow  # a server process per test: the fast loop keeps listing, check, add, errors
@@ -471,3 +477,34 @@ def test_docs_mcp_documents_every_tool_and_argument():
             assert f"`{argument}`" in section, (tool["name"], argument)
         for field in tool["outputSchema"]["properties"]:
             assert f"`{field}`" in section, (tool["name"], field)
+
+
+def test_resources_give_the_rule_list_a_rule_page_and_the_gotchas_entries(workspace):
+    cli_rules = json.loads(run_cli("rules", "--format", "json", cwd=workspace).stdout)
+    cli_gotchas = json.loads(run_cli("gotcha", "list", "--format", "json", cwd=workspace).stdout)
+    got: dict = {}
+
+    async def scenario(session):
+        listed = (await session.list_resources()).resources
+        got["uris"] = sorted(str(r.uri) for r in listed)
+        templates = (await session.list_resource_templates()).resource_templates
+        got["templates"] = [t.uri_template for t in templates]
+        for key, uri in [
+            ("rules", "guidelint://rules"),
+            ("page", "guidelint://rules/GL201"),
+            ("gotchas", "guidelint://gotchas"),
+        ]:
+            got[key] = (await session.read_resource(uri)).contents[0].text
+        with pytest.raises(Exception, match="unknown rule 'GL999'"):
+            await session.read_resource("guidelint://rules/GL999")
+        alive = await session.call_tool("explain_rule", {"rule": "GL101"})
+        assert not alive.is_error
+
+    serve(workspace, scenario)
+    assert got["uris"] == ["guidelint://gotchas", "guidelint://rules"]
+    assert got["templates"] == ["guidelint://rules/{code}"]
+    assert json.loads(got["rules"]) == cli_rules
+    assert got["page"] == (REPO / "rules/GL201.md").read_text(encoding="utf-8")
+    entries = json.loads(got["gotchas"])
+    assert entries and [e["headline"] for e in entries] == [e["headline"] for e in cli_gotchas]
+    assert all(e["file"] == GOTCHAS and e["line"] > 0 for e in entries)

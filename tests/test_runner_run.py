@@ -149,3 +149,25 @@ def test_cli_report_dir_that_cannot_exist_is_exit_2(tmp_path):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert "cannot create the report folder" in result.output
+
+
+def test_cli_id_runs_one_example_and_its_session(tmp_path):
+    def run(*ids: str):
+        args = [a for i in ids for a in ("--id", i)]
+        report_dir = ["--report-dir", str(tmp_path / "r")]
+        return CliRunner().invoke(
+            main, ["run", str(FIXTURES / "basic.md"), "--format", "json", *args, *report_dir]
+        )
+
+    one = run("hello")
+    assert one.exit_code == 0, one.output
+    assert [e["id"] for e in json.loads(one.output)["examples"]] == ["hello"]
+    session = run("session-2", "hello")
+    assert sorted(e["id"] for e in json.loads(session.output)["examples"]) == [
+        "hello",
+        "session-1",
+        "session-2",
+    ]
+    unknown = run("helo")
+    assert unknown.exit_code == 2
+    assert "no example has the id helo" in unknown.output and "Traceback" not in unknown.output

@@ -30,6 +30,20 @@ def all_rules() -> dict[str, type[Rule]]:
     return dict(sorted(found.items()))
 
 
+def rule_rows() -> list[dict[str, object]]:
+    """Every rule as `guidelint rules --format json` lists it."""
+    return [
+        {
+            "code": code,
+            "name": rule.name,
+            "severity": rule.severity.value,
+            "fixable": rule.fixable,
+            "summary": rule.summary,
+        }
+        for code, rule in all_rules().items()
+    ]
+
+
 def rule_by_name_or_code(key: str) -> type[Rule] | None:
     key_upper = key.upper()
     for code, rule in all_rules().items():

@@ -41,6 +41,12 @@ from guidelint.runner.reports import FORMATS
     help="Run only examples marked pending (and their sessions).",
 )
 @click.option(
+    "--id",
+    "ids",
+    multiple=True,
+    help="Run only the example with this id (repeatable); its session runs with it.",
+)
+@click.option(
     "--promote",
     is_flag=True,
     help="Rewrite each passing pending example's directive to verified=DATE.",
@@ -53,7 +59,7 @@ from guidelint.runner.reports import FORMATS
     type=click.Path(path_type=Path, file_okay=False),
     help="Where images the examples write are kept (default: runner.report-dir).",
 )
-def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, report_dir):
+def run(paths, config_file, fmt, output, jobs, pending_only, ids, promote, update, report_dir):
     """Run the Python examples of guides; exit 0 when every non-pending one passed."""
     from guidelint.cli_base import fail
     from guidelint.config import ConfigError
@@ -64,6 +70,7 @@ def run(paths, config_file, fmt, output, jobs, pending_only, promote, update, re
         paths=list(paths),
         config_file=config_file,
         pending_only=pending_only,
+        ids=list(ids),
         update=update,
         promote=promote,
         jobs=jobs,

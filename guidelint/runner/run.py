@@ -23,6 +23,7 @@ class RunOptions:
     paths: list[Path] = field(default_factory=list)
     config_file: Path | None = None
     pending_only: bool = False
+    ids: list[str] = field(default_factory=list)  # run only these examples (and their sessions)
     update: bool = False
     promote: bool = False
     jobs: int | None = None
@@ -112,6 +113,8 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     units = group_units(examples)
     if options.pending_only:
         units = [u for u in units if any(e.settings.pending for e in u)]
+    if options.ids:
+        units = _select_ids(units, examples, options.ids)
     sandbox: list[dict[str, Any]] = []  # what the first worker reported
     results = _run_units(units, project.root, config, report_dir, options, progress, sandbox)
     results.sort(key=lambda r: (r.path, r.line))
@@ -129,6 +132,19 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
         notes.extend(_rewrite(documents, results, options))
     report.duration_s = time.perf_counter() - clock
     return report
+
+
+def _select_ids(units: list[list[Example]], examples: list[Example], ids: list[str]):
+    """The units holding an example asked for by id; an id no example has is an error."""
+    from guidelint.config import ConfigError
+
+    known = {e.id for e in examples}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        hint = ", ".join(sorted(known)[:5]) or "none"
+        raise ConfigError(f"no example has the id {', '.join(unknown)} (ids here: {hint})")
+    wanted = set(ids)
+    return [u for u in units if any(e.id in wanted for e in u)]
 
 
 def _run_units(
