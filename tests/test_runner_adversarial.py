@@ -271,6 +271,25 @@ else:
         assert by_id[f"after-{n}"].status.value == "passed", by_id[f"after-{n}"].message
 
 
+def test_a_warm_import_that_kills_the_worker_fails_only_its_example(tmp_path, monkeypatch):
+    """The worker imports what examples import before forking them; one such import
+    ending the process must not crash the examples that never asked for it."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "fatal_import.py").write_text("import os\nos._exit(3)\n")
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
+    monkeypatch.setenv("PYTHONPATH", path)
+    config = 'warm-imports = ["fatal_import"]\nenv-allowlist = ["PATH", "PYTHONPATH"]\n'
+    blocks = [_fence("import fatal_import", "{id=fatal}")] + [
+        _fence(f"print({n})", f"{{id=plain-{n}}}") for n in range(3)
+    ]
+    by_id = _by_id(_run(tmp_path, *blocks, config=config, jobs=1))
+    assert by_id["fatal"].status.value == "crashed"
+    assert "status 3" in by_id["fatal"].message, by_id["fatal"].message
+    for n in range(3):
+        assert by_id[f"plain-{n}"].status.value == "passed", by_id[f"plain-{n}"].message
+
+
 @needs_pid_namespace
 def test_a_double_forked_daemon_dies_with_its_example(tmp_path, outside):
     attack = f"""

@@ -219,13 +219,15 @@ def run_units(
     by_id = {p["unit_id"]: u for p, u in zip(payloads, runnable, strict=True)}
     waiting = list(payloads)  # neither finished nor suspected, in order
     suspects: list[UnitPayload] = []  # running when a worker died: each retried alone
+    cold = False  # a worker died in its warm imports: children import for themselves
     while waiting or suspects:
         alone = bool(suspects)
         batch = [suspects.pop(0)] if alone else waiting
+        sent = _without_warm_imports(batch) if cold else batch
         client: WorkerClient | None = None
         try:
-            client = start_worker(batch)
-            client.submit_all(batch)
+            client = start_worker(sent)
+            client.submit_all(sent)
             for message in client.results(len(batch)):
                 batch = [p for p in batch if p["unit_id"] != message["unit_id"]]
                 waiting = waiting if alone else batch
@@ -233,6 +235,12 @@ def run_units(
                 yield [settle(e, r, config) for e, r in zip(unit, message["results"], strict=True)]
         except WorkerDied as error:
             running = [p for p in batch if client is not None and p["unit_id"] in client.running]
+            if not running and not cold and any(p["warm_imports"] for p in batch):
+                # An import the worker makes before forking killed it (a crashing
+                # extension, memory): run cold, so only the examples needing it fail.
+                cold = True
+                suspects[:0] = batch if alone else []
+                continue
             if not running:  # it died before running any: no worker will do better
                 for payload in batch + (suspects + waiting if alone else suspects):
                     yield [
@@ -245,3 +253,7 @@ def run_units(
                 continue
             suspects.extend(running)  # one of them killed it; the others are retried too
             waiting = [p for p in batch if p not in running]
+
+
+def _without_warm_imports(payloads: list[UnitPayload]) -> list[UnitPayload]:
+    return [{**p, "warm_imports": []} for p in payloads]
