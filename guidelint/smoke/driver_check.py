@@ -352,7 +352,8 @@ def _verdict(driver: _Driver, failure: _Failure, failing: dict[int, int]) -> Ver
     env, plan, result = failure.env, failure.plan, failure.result
     text = shortfall(env.rows, plan.schedule, result, driver.kind, failure.floor).split(" with ")[0]
     if driver.reads_world:
-        text = text.replace(f"n={env.rows} row", f"n={env.rows} (world size {env.world}) row", 1)
+        head, rest = text.split(" -> ", 1)
+        text = f"{head} at world size {env.world} -> {rest}"
     cause = _cause(driver, failure)
     extent = (
         f"fails for {failing[env.world]} of {driver.cap} realized sizes in [1, {driver.cap}]"
@@ -396,15 +397,27 @@ def _cause(driver: _Driver, failure: _Failure) -> str:
     if term.cap and not term.rows and holds(rows=driver.cap):
         return f"is derived from the row cap ({driver.cap}), not the realized rows"
     strategy_steps = save.strategy is SaveStrategy.STEPS and save.save_steps > 1
-    if driver.kind is FloorKind.CHECKPOINTS and strategy_steps:
+    if driver.kind is FloorKind.CHECKPOINTS and strategy_steps and not term.reads("save_steps"):
         if holds(save=save.model_copy(update={"save_steps": 1})):
             return (
                 f"ignores save_steps={int(save.save_steps)} ({_plural(result.steps, 'step')} "
                 f"{'save' if result.steps > 1 else 'saves'} {len(result.saved_steps)})"
             )
-    if geometry.grad_accum > 1 and holds(geometry=geometry.model_copy(update={"grad_accum": 1})):
+    # Blamed only on a dial that reads no accumulation (or world) setting, nor writes the
+    # effective batch as a literal (`2 if len(rows) < 16 else 1` has it, and is off by one).
+    accum_seen = term.reads("accum") or geometry.effective_batch in term.numbers
+    if (
+        geometry.grad_accum > 1
+        and not accum_seen
+        and holds(geometry=geometry.model_copy(update={"grad_accum": 1}))
+    ):
         return f"ignores gradient accumulation (gradient_accumulation_steps={geometry.grad_accum})"
-    if geometry.world_size > 1 and holds(geometry=geometry.model_copy(update={"world_size": 1})):
+    world_seen = term.world or term.reads("world")
+    if (
+        geometry.world_size > 1
+        and not world_seen
+        and holds(geometry=geometry.model_copy(update={"world_size": 1}))
+    ):
         return f"ignores the world size ({geometry.world_size} processes)"
     if term.constant:
         return "is a constant"
@@ -435,11 +448,18 @@ def _suggest(driver: _Driver, failure: _Failure) -> str:
             for r in (solved.reason or "").split("; ")
             if r.startswith(f"{key}:") or ":" not in r.split(" ")[0]
         ]
-        return f"no {key} dial can hold it ({'; '.join(reasons) or solved.reason})"
+        text = f"no {key} dial can hold it ({'; '.join(reasons) or solved.reason})"
+        other = solved.max_steps if key == "epochs" else solved.epochs
+        if other is not None:
+            name = "max_steps" if key == "epochs" else "epochs"
+            text += f"; guidelint smoke dial suggests {name}={other} instead"
+        return text
     text = f"guidelint smoke dial suggests {key}={value}"
     formula = dial_formula(failure.floor, driver.kind, plan.geometry, plan.save, key)
     if formula and key == "epochs":
         text += f" for every n, or per realized n: {formula}"
+    elif formula and formula != f"max_steps = {value}":
+        text += f": {formula}"
     return text
 
 

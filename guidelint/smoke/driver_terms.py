@@ -66,6 +66,11 @@ class Term:
     line: int | None = None  # where the deciding literal or formula is written
     notes: tuple[str, ...] = ()  # where followed values came from (argparse defaults, ...)
     numbers: frozenset[int] = field(default_factory=frozenset)  # integer constants inside
+    names: frozenset[str] = field(default_factory=frozenset)  # names, attributes, keys followed
+
+    def reads(self, key: str) -> bool:
+        """Whether a name it follows holds a setting of this kind (accum, world, ...)."""
+        return any(setting_for_name(name) == key for name in self.names)
 
     @property
     def constant(self) -> bool:
@@ -102,7 +107,12 @@ def combine(func: Callable[..., Any], terms: list[Term], text: str, line: int | 
         line=line or next((t.line for t in parts if t.line), None),
         notes=tuple(dict.fromkeys(n for t in parts for n in t.notes)),
         numbers=frozenset().union(*(t.numbers for t in parts)),
+        names=frozenset().union(*(t.names for t in parts)),
     )
+
+
+def named(term: Term, *names: str) -> Term:
+    return replace(term, names=term.names | set(names))
 
 
 BINARY: dict[type[cst.BaseBinaryOp], Callable[[Any, Any], Any]] = {
@@ -222,7 +232,7 @@ class _Compiler:
                 f"`{name}` is assigned {len(terms)} different values", self.line(values[0])
             )
         cap = chosen.cap or setting_for_name(name) == "cap"
-        return replace(chosen, text=name, cap=cap) if cap != chosen.cap else chosen
+        return named(replace(chosen, cap=cap), name)
 
     def assignments(self, name: str) -> list[cst.BaseExpression]:
         """The values a name is assigned; the smoke path's alone when it has some."""
@@ -337,6 +347,10 @@ class _Compiler:
         text, line, attr = self.code(node), self.line(node), node.attr.value
         if attr == "num_rows":
             return Term(lambda env: env.rows, text, rows=True, line=line)
+        return named(self._attribute(node, scope, depth), attr)
+
+    def _attribute(self, node: cst.Attribute, scope: Mapping[str, Term], depth: int) -> Term:
+        text, line, attr = self.code(node), self.line(node), node.attr.value
         owner = node.value
         if isinstance(owner, cst.Name):
             built = self.built_by(owner.value)
@@ -392,7 +406,7 @@ class _Compiler:
                 element.key, cst.SimpleString | cst.Integer
             ):
                 if element.key.evaluated_value == key:
-                    return self.term(element.value, scope, depth + 1)
+                    return named(self.term(element.value, scope, depth + 1), str(key))
         raise Unfollowed(f"`{text}`: the dict has no entry {key!r}", line)
 
     def key(self, node: cst.Subscript) -> object:
