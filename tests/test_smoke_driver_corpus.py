@@ -119,3 +119,35 @@ def test_huge_caps_are_searched_at_both_ends(tmp_path):
     project = Project(tmp_path, Config())
     [finding] = Engine(project, build_selection(project.config)).check_file("scripts/huge.py")
     assert finding.message.startswith("realized n=3 rows -> 3 optimizer steps -> 1 checkpoint")
+
+
+def test_huge_caps_with_a_derived_dial_are_searched_at_the_breakpoints(tmp_path):
+    target = tmp_path / "scripts" / "huge_derived.py"
+    target.parent.mkdir()
+    target.write_text(
+        "from transformers import Trainer, TrainingArguments\n"
+        "def smoke(model, rows, out):\n"
+        "    rows = rows[:10_000_000]\n"
+        "    epochs = 1 if len(rows) >= 70_000 else 2\n"
+        "    args = TrainingArguments(per_device_train_batch_size=8, num_train_epochs=epochs,\n"
+        "                             save_strategy='epoch')\n"
+        "    Trainer(args=args, train_dataset=rows).train()\n"
+        "    assert len(list(out.glob('checkpoint-*'))) >= 2\n"
+    )
+    project = Project(tmp_path, Config())
+    [finding] = Engine(project, build_selection(project.config)).check_file(
+        "scripts/huge_derived.py"
+    )
+    assert finding.code == "GL301"
+    expected = "realized n=70000 rows -> 8750 optimizer steps -> 1 checkpoint"
+    assert finding.message.startswith(expected)
+    assert "the ends and breakpoints of [1, 10000000]" in finding.message
+
+
+def test_corpus_has_buggy_drivers_with_fixed_twins():
+    bad = sorted(p.stem.removesuffix("_bad") for p in CORPUS.glob("dial_*_bad.py"))
+    fixed = sorted(p.stem.removesuffix("_fixed") for p in CORPUS.glob("dial_*_fixed.py"))
+    assert len(bad) >= 12 and bad == fixed
+    for stem in bad:
+        assert expectations((CORPUS / f"{stem}_bad.py").read_text()), stem
+        assert not expectations((CORPUS / f"{stem}_fixed.py").read_text()), stem

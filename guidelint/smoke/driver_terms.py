@@ -352,8 +352,11 @@ class _Compiler:
     def _attribute(self, node: cst.Attribute, scope: Mapping[str, Term], depth: int) -> Term:
         text, line, attr = self.code(node), self.line(node), node.attr.value
         owner = node.value
+        built = self.built_by(owner.value) if isinstance(owner, cst.Name) else None
+        guard = built if built is not None else owner
+        if called_name(guard) in GUARD_CALLS and called_name(guard) in self.facts.smoke_imports:
+            raise Guarded(f"`{text}` is decided at run time by guidelint.smoke", line)
         if isinstance(owner, cst.Name):
-            built = self.built_by(owner.value)
             if built is not None:
                 for arg in built.args:
                     if arg.keyword is not None and arg.keyword.value == attr:
