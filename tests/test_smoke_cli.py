@@ -96,12 +96,70 @@ def test_plan_with_stale_dirs_and_rotation():
 def test_dial_json():
     result = invoke("dial", "--floor", "2", "--cap", "30", *INCIDENT, "--format", "json")
     assert result.exit_code == 0
-    assert json.loads(result.output) == {
+    data = json.loads(result.output)
+    assert data | {"formula": None} == {
         "feasible": True,
         "epochs": 2,
         "max_steps": 2,
         "reason": None,
+        "formula": None,
     }
+    assert data["formula"]["max_steps"] == "max_steps = (2 - 1) * 1 + 1 = 2"
+    assert data["formula"]["rule_of_thumb"] is None  # every step saves: the card is right
+
+
+def test_dial_gives_the_formula_that_holds_with_sparse_saves():
+    result = invoke("dial", "--floor", "2", "--cap", "30", "--batch", "4", "--accum", "4",
+                    "--save-steps", "5")  # fmt: skip
+    assert result.exit_code == 0
+    assert "epochs: 6 (worst case n=1)" in result.output
+    assert (
+        "per realized n: epochs = (2 - 1) * 5 // steps_per_epoch + 1, "
+        "steps_per_epoch = max(1, ceil(ceil(len(rows) / 4) / 4))"
+    ) in result.output
+    assert "for every n: max_steps = (2 - 1) * 5 + 1 = 6" in result.output
+    assert "rule of thumb epochs = max(1, ceil(2 / steps_per_epoch)) gives 2 at n=1" in (
+        result.output
+    )
+
+
+def test_plan_says_why_a_floor_fails_without_a_table():
+    args = ("plan", "--rows", "2", "--epochs", "1", "--floor", "2", *INCIDENT)
+    text = invoke(*args)
+    assert text.exit_code == 1
+    assert "floor 2 checkpoints: FAILS for 1 n; fails at the realized n=2 (exit 1)" in text.output
+    assert "fails at n=2: 1 optimizer step -> 1 checkpoint < floor 2" in text.output
+    assert "guidelint smoke dial suggests epochs=2 or max_steps=2" in text.output
+    data = json.loads(invoke(*args, "--format", "json").output)["floor"]
+    assert (data["holds"], data["failing_n"]) == (False, [2])
+    assert data["failures"] == [
+        {"first": 2, "last": 2, "why": "1 optimizer step -> 1 checkpoint < floor 2"}
+    ]
+    held = invoke("plan", "--rows", "20", "--epochs", "1", "--floor", "2", *INCIDENT)
+    assert held.exit_code == 0 and "floor 2 checkpoints: holds (exit 0)" in held.output
+
+
+def test_plan_table_lists_failing_ranges_and_why():
+    data = json.loads(
+        invoke(
+            "plan",
+            "--rows",
+            "20",
+            "--cap",
+            "30",
+            "--epochs",
+            "1",
+            "--floor",
+            "2",
+            *INCIDENT,
+            "--format",
+            "json",
+        ).output  # fmt: skip
+    )["floor"]
+    assert data["failing_n"] == list(range(1, 17)) and not data["holds"]
+    assert data["failures"] == [
+        {"first": 1, "last": 16, "why": "1 optimizer step -> 1 checkpoint < floor 2"}
+    ]
 
 
 def test_dial_infeasible_exits_1_with_reason():

@@ -162,3 +162,32 @@ def test_ratio_save_steps_scan_finds_the_smallest_dial_that_holds():
     solved = solve_dial(req)
     assert solved.max_steps is not None and holds(req, steps, solved.max_steps)
     assert not any(holds(req, steps, m) for m in range(1, solved.max_steps))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    batch=st.integers(1, 8),
+    accum=st.integers(1, 4),
+    world=st.integers(1, 3),
+    save_steps=st.integers(1, 7),
+    floor=st.integers(1, 5),
+    rows=st.integers(1, 80),
+)
+def test_closed_form_dials_agree_with_the_solver(batch, accum, world, save_steps, floor, rows):
+    from guidelint.smoke import epochs_dial, max_steps_dial, rule_of_thumb, steps_per_epoch
+
+    req = request(
+        floor=floor, cap=rows, min_rows=rows, per_device_batch=batch, grad_accum=accum,
+        world_size=world, save_steps=save_steps,
+    )  # fmt: skip
+    solved = solve_dial(req)
+    per_epoch = steps_per_epoch(rows, req.geometry)
+    assert solved.epochs == epochs_dial(floor, per_epoch, save_steps)
+    assert solved.max_steps == max_steps_dial(floor, save_steps)
+    thumb = rule_of_thumb(floor, per_epoch)
+    if save_steps == 1:
+        assert thumb == solved.epochs
+    else:  # never more than the right dial; short of it whenever saves are sparser than epochs
+        assert thumb <= solved.epochs
+        if per_epoch * thumb < (floor - 1) * save_steps + 1:
+            assert not holds(req, epochs, thumb)

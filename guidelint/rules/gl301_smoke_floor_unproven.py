@@ -1,10 +1,12 @@
-"""GL301 smoke-floor-unproven: a post-smoke gate whose dial is a literal constant.
+"""GL301 smoke-floor-unproven: a post-smoke gate that some realized slice breaks.
 
-A gate (`assert len(ckpts) >= 2`, `if trainer.state.global_step < 2: raise`) on
-a driver whose smoke dial (num_train_epochs / max_steps) is a constant, not
-derived from the realized row count. The constants of the module are evaluated
-with guidelint.smoke; a realized n in [1, cap] that breaks the floor is named in
-the message. A dial that provably holds for every n is not reported.
+A gate (`assert len(ckpts) >= 2`, `if trainer.state.global_step < 2: raise`) whose
+floor fails for some realized n in [1, cap] under the driver's own dial: a
+literal constant, or a formula over `len(rows)` (and the world size) that is
+wrong, evaluated with guidelint.smoke for every n. The message names the
+smallest n, the part of the dial that is wrong and the dial that holds. A dial
+that provably holds for every n is not reported; one that cannot be followed is
+GL304's, one computed from the cap GL302's.
 """
 
 from __future__ import annotations
@@ -13,13 +15,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.smoke.rulebase import (
-    DriverRule,
-    dial_note,
-    driver_facts,
-    driver_refusal,
-    gate_span,
-)
+from guidelint.smoke.rulebase import DriverRule, driver_facts, driver_refusal, gate_span
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -27,13 +23,11 @@ from guidelint.spans import Span
 class SmokeFloorUnproven(DriverRule):
     code = "GL301"
     name = "smoke-floor-unproven"
-    summary = (
-        "A post-smoke gate's floor is not proven for every realized slice: the dial is a constant."
-    )
+    summary = "A post-smoke gate's floor fails for some realized slice under the driver's dial."
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge, smoke_dial
+        from guidelint.smoke.driver_check import dial_sources, from_cap, judge, smoke_dial
 
         refusal = driver_refusal(file)
         if refusal is not None:  # reported once, here: its gates are unchecked
@@ -45,18 +39,13 @@ class SmokeFloorUnproven(DriverRule):
         if facts is None or not facts.gates:
             return
         dial = smoke_dial(facts)
-        if dial is None or not dial.constant or dial.value.computed:
-            return  # no dial, a derived dial, or a computed one (GL302)
-        note = dial_note(dial, "is a constant")
+        if dial is None or dial.term is None or from_cap(facts, dial):
+            return  # no dial, one not followed (GL304), or one from the cap (GL302)
         for gate in facts.gates:
             verdict = judge(facts, gate, dial, project.config.smoke.default_cap)
-            if verdict.proven:
-                continue
             if verdict.counterexample:
-                message = f"{verdict.counterexample} ({note}; {verdict.suggestion})"
-            else:
                 message = (
-                    f"floor {gate.floor} is unproven: {note} and {verdict.why_unknown}; "
-                    "derive the dial from the realized rows (guidelint.smoke.require_floor)"
+                    f"{verdict.counterexample}: dial {dial.describe()} at line {dial.line}"
+                    f"{dial_sources(dial)} {verdict.cause} ({verdict.suggestion})"
                 )
-            yield self.finding(file, gate_span(file, gate), message)
+                yield self.finding(file, gate_span(file, gate), message)

@@ -26,18 +26,16 @@ class SmokeDialFromCap(DriverRule):
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge, smoke_dial
+        from guidelint.smoke.driver_check import from_cap, judge, smoke_dial
         from guidelint.spans import Span
 
         facts = driver_facts(file)
         if facts is None:
             return
         dial = smoke_dial(facts)
-        if dial is None or not dial.constant or not dial.value.computed:
+        if dial is None or dial.term is None or not from_cap(facts, dial):
             return
-        if not (dial.value.uses_cap or facts.gates):
-            return
-        source = "the row cap" if dial.value.uses_cap else "an assumed row count"
+        source = "the row cap" if dial.term.cap else "an assumed row count"
         note = dial_note(dial, f"is computed from {source}, not from the realized rows")
         detail = ""
         for gate in facts.gates:

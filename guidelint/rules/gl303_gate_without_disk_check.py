@@ -31,7 +31,7 @@ class GateWithoutDiskCheck(DriverRule):
             yield self.finding(
                 file,
                 gate_span(file, gate),
-                f"gate (floor {gate.floor}) counts from configuration arithmetic only and "
+                f"gate (floor {gate.floor_text}) counts from configuration arithmetic only and "
                 "nothing checks checkpoint-* dirs on disk; add "
                 "guidelint.smoke.assert_checkpoints(output_dir, floor) after training",
             )

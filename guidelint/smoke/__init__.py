@@ -11,6 +11,7 @@ from guidelint.smoke.disk import (
     count_checkpoints,
     mark_run_start,
 )
+from guidelint.smoke.formula import epochs_dial, max_steps_dial, rule_of_thumb, steps_per_epoch
 from guidelint.smoke.guard import Dial, SmokeFloorError, require_floor
 from guidelint.smoke.model import (
     FloorKind,
@@ -50,9 +51,13 @@ __all__ = [
     "checkpoint_dirs",
     "count_checkpoints",
     "dial",
+    "epochs_dial",
     "mark_run_start",
+    "max_steps_dial",
     "require_floor",
+    "rule_of_thumb",
     "simulate",
     "solve_dial",
+    "steps_per_epoch",
     "updates_per_epoch",
 ]

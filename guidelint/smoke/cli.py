@@ -1,7 +1,8 @@
 """`guidelint smoke plan|dial`: the arithmetic from the command line.
 
 Exit codes: 0 the floor holds (or none was asked), 1 it fails for some realized n
-(plan) or no dial can meet it (dial), 2 bad options.
+(plan: the text and the JSON `floor` say which n and why) or no dial can meet it
+(dial), 2 bad options.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pydantic import ValidationError
 
 from guidelint.cli_base import fail
 from guidelint.smoke.arithmetic import simulate
+from guidelint.smoke.formula import dial_formula, rule_of_thumb, steps_per_epoch
+from guidelint.smoke.guard import shortfall, suggestion
 from guidelint.smoke.model import (
     FloorKind,
     Geometry,
@@ -132,7 +135,12 @@ def plan_command(
     floor_kind,
     fmt,
 ) -> None:
-    """Optimizer steps, saved steps and checkpoints on disk for a realized slice."""
+    """Optimizer steps, saved steps and checkpoints on disk for a realized slice.
+
+    With --floor, says whether it holds at --rows (and every n up to --cap), which n
+    fail and why. Exit 0 when it holds or no floor is given, 1 when it fails, 2 on
+    bad options.
+    """
     if (epochs is None) == (max_steps is None):
         fail("give exactly one of --epochs and --max-steps")
     if cap and cap > MAX_TABLE:
@@ -149,11 +157,46 @@ def plan_command(
         fail(str(err))
     kind = FloorKind(floor_kind)
     failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
+    report = floor_report(base, result, table, floor, kind)
     if fmt == "json":
-        click.echo(json.dumps(plan_json(result, table, floor, kind), indent=2))
+        data = plan_json(result, table, floor, kind)
+        if report is not None:
+            data["floor"] = report
+        click.echo(json.dumps(data, indent=2))
     else:
         click.echo(plan_text(base, result, table, floor, kind, failing))
-    sys.exit(1 if failing or (floor and result.floor_value(kind) < floor) else 0)
+    sys.exit(1 if report is not None and not report["holds"] else 0)
+
+
+def floor_report(
+    base: Plan, result: PlanResult, table: list[tuple[int, PlanResult]], floor, kind: FloorKind
+) -> dict[str, Any] | None:
+    """Whether the floor holds at --rows and over the table, which n fail and why."""
+    if not floor:
+        return None
+    checked = dict(table)
+    checked.setdefault(base.rows, result)
+    failing = sorted(n for n, r in checked.items() if r.floor_value(kind) < floor)
+    failures = []
+    for first, last, r in _ranges(sorted(checked.items())):
+        if r.floor_value(kind) < floor:
+            why = shortfall(first, base.schedule, r, kind, floor).split(" -> ", 1)[1]
+            failures.append({"first": first, "last": last, "why": why.split(" with ")[0]})
+    report: dict[str, Any] = {
+        "floor": floor,
+        "kind": kind.value,
+        "holds": not failing,
+        "failing_n": failing,
+        "failures": failures,
+    }
+    if failing:
+        rows = [n for n in checked if n >= 1]
+        request = DialRequest(
+            floor=floor, floor_kind=kind, min_rows=min(rows or [1]), cap=max(rows or [1]),
+            geometry=base.geometry, save=base.save,
+        )  # fmt: skip
+        report["suggestion"] = suggestion(request)
+    return report
 
 
 def plan_from_options(
@@ -247,7 +290,25 @@ def plan_text(plan: Plan, result: PlanResult, table, floor, kind, failing) -> st
                 else f"floor {floor} {kind.value} holds"
             )
             lines.append(verdict)
+    report = floor_report(plan, result, table, floor, kind)
+    if report is not None:
+        lines += ["", _floor_line(plan.rows, report)]
+        for failure in report["failures"]:
+            first, last = failure["first"], failure["last"]
+            span = f"n={first}" if first == last else f"n={first}-{last}"
+            lines.append(f"  fails at {span}: {failure['why']}")
+        if "suggestion" in report:
+            lines.append(report["suggestion"])
     return "\n".join(lines)
+
+
+def _floor_line(rows: int, report: dict[str, Any]) -> str:
+    head = f"floor {report['floor']} {report['kind']}"
+    if report["holds"]:
+        return f"{head}: holds (exit 0)"
+    at_rows = "fails" if rows in report["failing_n"] else "holds"
+    count = len(report["failing_n"])
+    return f"{head}: FAILS for {count} n; {at_rows} at the realized n={rows} (exit 1)"
 
 
 def _ranges(table):
@@ -290,7 +351,13 @@ def dial_command(
     floor_kind,
     fmt,
 ) -> None:
-    """The smallest epochs and max_steps that hold the floor for every n in [min-rows, cap]."""
+    """The smallest epochs and max_steps that hold the floor for every n in [min-rows, cap].
+
+    Also the dial over the realized rows, in closed form, for a driver to write
+    (save_steps and save_total_limit included), and where the card's rule of
+    thumb falls short. Exit 0 when a dial can hold the floor, 1 when none can,
+    2 on bad options.
+    """
     try:
         request = DialRequest(
             floor=floor,
@@ -307,7 +374,7 @@ def dial_command(
         fail(validation_line(err))
     except UnmodelledVersion as err:
         fail(str(err))
-    data = dial_json(result)
+    data = dial_json(result) | {"formula": dial_formulas(request)}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
     else:
@@ -338,4 +405,41 @@ def dial_text(request: DialRequest, result) -> str:
     lines.append(f"max_steps: {result.max_steps if result.max_steps is not None else 'none can'}")
     if result.reason:
         lines.append(f"reason: {result.reason}")
+    formulas = dial_formulas(request)
+    for key in ("epochs", "max_steps"):
+        if formulas[key] and result.feasible:
+            label = "per realized n" if key == "epochs" else "for every n"
+            lines.append(f"{label}: {formulas[key]}")
+    if formulas["rule_of_thumb"]:
+        lines.append(formulas["rule_of_thumb"])
     return "\n".join(lines)
+
+
+def dial_formulas(request: DialRequest) -> dict[str, str | None]:
+    """The closed-form dials over len(rows), and the rule of thumb's shortfall if any."""
+    args = (request.floor, request.floor_kind, request.geometry, request.save)
+    save = request.save
+    thumb = None
+    if (
+        request.floor_kind is FloorKind.CHECKPOINTS
+        and save.strategy is SaveStrategy.STEPS
+        and save.save_steps > 1
+        and not request.geometry.iterable
+    ):
+        per_epoch = steps_per_epoch(request.min_rows, request.geometry)
+        if per_epoch:
+            guess = rule_of_thumb(request.floor, per_epoch)
+            steps = int(guess * per_epoch)
+            saves = -(-steps // int(save.save_steps))
+            if saves < request.floor:
+                thumb = (
+                    f"the rule of thumb epochs = max(1, ceil({request.floor} / steps_per_epoch)) "
+                    f"gives {guess} at n={request.min_rows}: {steps} steps, {saves} "
+                    f"checkpoint(s) with save_steps={int(save.save_steps)}, below floor "
+                    f"{request.floor}"
+                )
+    return {
+        "epochs": dial_formula(*args, key="epochs"),
+        "max_steps": dial_formula(*args, key="max_steps"),
+        "rule_of_thumb": thumb,
+    }

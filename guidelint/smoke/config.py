@@ -6,11 +6,11 @@ from guidelint.config_base import Section
 
 
 class SmokeConfig(Section):
-    """Options of GL301-GL303, the static checks over experiment drivers."""
+    """Options of GL301-GL304, the static checks over experiment drivers."""
 
     drivers: list[str] = Field(
         default_factory=lambda: ["scripts/**/*.py"],
-        description="globs (.gitignore syntax) of the Python drivers GL301-GL303 read",
+        description="globs (.gitignore syntax) of the Python drivers GL301-GL304 read",
     )
     default_cap: int = Field(
         default=1000,

@@ -64,6 +64,7 @@ def read_driver(text: str) -> DriverFacts:
     wrapper.visit(collector)
     facts = collector.facts
     facts.module = module
+    facts.positions = collector.positions
     _classify_gates(collector, facts)
     return facts
 
@@ -91,6 +92,32 @@ class _Collector(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._push(bool(SMOKE_WORD.search(node.name.value)))
+        self.facts.functions.setdefault(node.name.value, node)
+
+    # -- dataclass (and pydantic model) defaults, iterable datasets, guidelint.smoke imports
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        bases = {last_name(b.value) for b in node.bases}
+        if "IterableDataset" in bases:
+            self.facts.iterable = True
+        decorators = {last_name(d.decorator) or called_name(d.decorator) for d in node.decorators}
+        if "dataclass" in decorators or bases & {"BaseModel", "BaseSettings"}:
+            fields = self.facts.class_fields.setdefault(node.name.value, {})
+            for statement in node.body.body:
+                if isinstance(statement, cst.SimpleStatementLine):
+                    for small in statement.body:
+                        if (
+                            isinstance(small, cst.AnnAssign)
+                            and isinstance(small.target, cst.Name)
+                            and small.value is not None
+                        ):
+                            fields[small.target.value] = _field_default(small.value)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = code_of(node.module) if node.module else ""
+        if module.startswith("guidelint.smoke") and not isinstance(node.names, cst.ImportStar):
+            self.facts.smoke_imports.update(
+                last_name(alias.asname.name if alias.asname else alias.name) for alias in node.names
+            )
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._pop()
@@ -122,6 +149,8 @@ class _Collector(cst.CSTVisitor):
     def _constant(self, name: str, value: cst.BaseExpression, node: cst.CSTNode) -> None:
         self.facts.constants.setdefault(name, []).append(value)
         self.facts.constant_lines[id(value)] = self._line(node)
+        if self.on_smoke_path:
+            self.facts.smoke_values.add(id(value))
         key = setting_for_name(name)
         if key:
             smoke = self.on_smoke_path or bool(SMOKE_WORD.search(name))
@@ -136,6 +165,19 @@ class _Collector(cst.CSTVisitor):
             self.facts.uses_trainer = True
         if name in ("count_checkpoints", "assert_checkpoints", "checkpoint_dirs"):
             self.facts.disk_check = True
+        if name in ("require_floor", "dial") and name in self.facts.smoke_imports:
+            self.facts.guarded = True
+        if name == "require_floor" and isinstance(node.func, cst.Attribute):
+            self.facts.guarded = True  # guidelint.smoke.require_floor(...)
+        if name in ("to_iterable_dataset", "from_generator") or any(
+            arg.keyword is not None
+            and arg.keyword.value == "streaming"
+            and code_of(arg.value) == "True"
+            for arg in node.args
+        ):
+            self.facts.iterable = True
+        if name == "add_argument":
+            self._argument(node)
         smoke = self.on_smoke_path or self._smoke_container == id(node)
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in SETTING_KEYS:
@@ -143,6 +185,31 @@ class _Collector(cst.CSTVisitor):
                 self._setting(key, arg.value, arg, smoke)
         if name in ("select", "take", "head") and node.args:
             self._cap_from(node.args[0].value, node)
+
+    def _argument(self, node: cst.Call) -> None:
+        """`parser.add_argument("--epochs", type=int, default=1)`: the default, by dest."""
+        flags = [
+            a.value.evaluated_value
+            for a in node.args
+            if a.keyword is None and isinstance(a.value, cst.SimpleString)
+        ]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        long = [f for f in flags if isinstance(f, str) and f.startswith("--")]
+        flag = (long or [f for f in flags if isinstance(f, str)] or [""])[0]
+        dest = keywords.get("dest")
+        name = (
+            dest.evaluated_value
+            if isinstance(dest, cst.SimpleString)
+            else flag.lstrip("-").replace("-", "_")
+        )
+        if not isinstance(name, str) or not name:
+            return
+        default = keywords.get("default")
+        action = keywords.get("action")
+        if default is None and isinstance(action, cst.SimpleString):
+            if action.evaluated_value in ("store_true", "store_false"):
+                default = cst.Name("False" if action.evaluated_value == "store_true" else "True")
+        self.facts.arg_defaults[name] = (default, flag or name, self._line(node))
 
     def visit_Dict(self, node: cst.Dict) -> None:
         smoke = self.on_smoke_path or self._smoke_container == id(node)
@@ -181,9 +248,20 @@ class _Collector(cst.CSTVisitor):
         # A glob or prefix over checkpoint dirs: "checkpoint-*", startswith("checkpoint-").
         if DISK_PATTERN.search(node.value):
             self.facts.disk_check = True
+        if node.value.strip("'\"") == "WORLD_SIZE":
+            self.facts.reads_world = True
 
 
 STOP_CALLS = ("exit", "fail", "abort")  # `if count < K: sys.exit(...)` gates too
+
+
+def _field_default(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`field(default=2)` is 2; any other value is the default as written."""
+    if called_name(value) == "field" and isinstance(value, cst.Call):
+        for arg in value.args:
+            if arg.keyword is not None and arg.keyword.value == "default":
+                return arg.value
+    return value
 
 
 def _raises(body: cst.BaseSuite) -> bool:
@@ -226,8 +304,10 @@ def _classify_gates(collector: _Collector, facts: DriverFacts) -> None:
             count, bound, op = bound, count, FLIP[op]
         floor_value = evaluate(facts, bound).value
         table = RAISE_FLOORS if negated else ASSERT_FLOORS
-        if not isinstance(floor_value, int) or op not in table:
+        if op not in table or isinstance(bound, cst.SimpleString | cst.Float):
             continue
+        if not isinstance(floor_value, int) or isinstance(floor_value, bool):
+            floor_value = None  # followed later (driver_terms), or reported as unprovable
         message = facts.code(node)
         kind, checkpoints = _count_kind(facts, count, message)
         if kind is None:
@@ -241,8 +321,10 @@ def _classify_gates(collector: _Collector, facts: DriverFacts) -> None:
                 position.end.line,
                 position.end.column + 1,
                 kind,
-                floor_value + table[op],
+                None if floor_value is None else floor_value + table[op],
                 checkpoints,
+                bound,
+                table[op],
             )
         )
 

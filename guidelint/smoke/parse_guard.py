@@ -47,7 +47,7 @@ class TooDeep:
 
     @property
     def message(self) -> str:
-        return f"driver not read: {self.reason}; GL301-GL303 cannot check its smoke gates"
+        return f"driver not read: {self.reason}; GL301-GL304 cannot check its smoke gates"
 
 
 DEEP = f"nested more than {MAX_DEPTH} levels deep"
