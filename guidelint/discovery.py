@@ -6,7 +6,7 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pathspec
@@ -41,6 +41,37 @@ def matcher(spec: pathspec.PathSpec) -> Callable[[str], bool]:
     except re.error:
         return spec.match_file
     return lambda rel: combined.match(rel) is not None
+
+
+class Listing(list[str]):
+    """The project's file list as a recording project hands it to rules: any use
+    notes a dependency on the whole list (`on_use("listing")`), except `discover()`,
+    which notes one on what it selects (`on_use("checked")`): adding a `.txt` changes
+    the list, not the files a check checks."""
+
+    def __init__(self, names: list[str], on_use: Callable[[str], None]) -> None:
+        super().__init__(names)
+        self.on_use = on_use
+
+    def quietly(self) -> list[str]:
+        """The names, noting nothing (for discover)."""
+        return list(super().__iter__())
+
+    def __iter__(self) -> Iterator[str]:
+        self.on_use("listing")
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.on_use("listing")
+        return super().__len__()
+
+    def __contains__(self, name: object) -> bool:
+        self.on_use("listing")
+        return super().__contains__(name)
+
+    def __getitem__(self, index):  # untyped: list.__getitem__ is overloaded
+        self.on_use("listing")
+        return super().__getitem__(index)
 
 
 def git_files(root: Path) -> list[str] | None:
@@ -156,6 +187,9 @@ def discover(
     included = matcher(_spec(config.include + config.extend_include))
     excluded = matcher(_spec(config.exclude))
     candidates = project_files(root, config) if listing is None else listing
+    if isinstance(listing, Listing):
+        listing.on_use("checked" if not paths else "listing")
+        candidates = listing.quietly()
     if not paths:
         return [f for f in candidates if included(f) and not excluded(f)]
 
