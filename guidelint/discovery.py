@@ -7,6 +7,7 @@ import re
 import stat
 import subprocess
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
@@ -225,27 +226,83 @@ def discover(
     return sorted(chosen)
 
 
+@dataclass
+class Changes:
+    """What changed: every path, and which of them were added or deleted (a rename
+    is both), relative to the project root. `known_status` is False when git could
+    not say which were added (then the file list counts as changed)."""
+
+    paths: set[str] = field(default_factory=set)
+    added: set[str] = field(default_factory=set)
+    deleted: set[str] = field(default_factory=set)
+    known_status: bool = True
+
+
 def changed_files(root: Path, rev: str) -> set[str]:
-    """Files changed since `rev` (committed, staged, unstaged or untracked).
+    """Files changed since `rev` (committed, staged, unstaged or untracked)."""
+    return changes_since(root, rev).paths
+
+
+def changes_since(root: Path, rev: str) -> Changes:
+    """Files changed since `rev` (committed, staged, unstaged or untracked), with
+    which were added or deleted. Every name is read NUL-separated (`-z`), so no
+    file name is quoted, escaped or dropped.
 
     `rev` is checked to name a commit before it reaches `git diff`, and never as an
     option: `--since=--output=/tmp/f` would otherwise have git write that file.
     """
 
     def git(*args: str) -> list[str]:
-        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
-        if result.returncode != 0:
-            stderr = result.stderr.decode("utf-8", "replace")
-            raise ConfigError(f"--since {rev}: {_git_error(stderr)}")
-        names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
-        return [name for name in names if name]
+        return _git_names(root, args, f"--since {rev}")
 
     if rev.startswith("-"):
         raise ConfigError(f"--since {rev}: not a revision (it starts with '-')")
     git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
-    diff = git("diff", "-z", "--name-only", "--relative", rev, "--")
+    changes = _from_name_status(
+        git("diff", "-z", "--name-status", "--no-renames", "--relative", rev, "--")
+    )
     untracked = git("ls-files", "-z", "--others", "--exclude-standard")
-    return set(diff) | set(untracked)
+    changes.paths.update(untracked)
+    changes.added.update(untracked)
+    return changes
+
+
+def staged_changes(root: Path, paths: list[str]) -> Changes:
+    """The given paths as changed, with what the index says was added or deleted
+    against HEAD (a pre-commit hook's view; deleted files are never passed to it)."""
+    changes = Changes(paths=set(paths))
+    try:
+        staged = _git_names(
+            root, ("diff", "-z", "--cached", "--name-status", "--no-renames", "--relative"), ""
+        )
+    except ConfigError:  # outside git, or no commit yet: no status to go by
+        changes.known_status = False
+        return changes
+    found = _from_name_status(staged)
+    changes.paths |= found.deleted
+    changes.added, changes.deleted = found.added, found.deleted
+    return changes
+
+
+def _from_name_status(fields: list[str]) -> Changes:
+    """`git diff -z --name-status` output: status, NUL, path, NUL, ..."""
+    changes = Changes()
+    for status, path in zip(fields[::2], fields[1::2], strict=False):
+        changes.paths.add(path)
+        if status.startswith("A"):
+            changes.added.add(path)
+        elif status.startswith("D"):
+            changes.deleted.add(path)
+    return changes
+
+
+def _git_names(root: Path, args: tuple[str, ...], what: str) -> list[str]:
+    result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
+    if result.returncode != 0:
+        stderr = result.stderr.decode("utf-8", "replace")
+        raise ConfigError(f"{what}: {_git_error(stderr)}")
+    names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return [name for name in names if name]
 
 
 def _git_error(stderr: str) -> str:

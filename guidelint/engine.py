@@ -159,6 +159,7 @@ class Engine:
         try:
             data = read_bytes(path, self.project.config.max_file_size)
         except Unreadable as error:
+            self._note_lookups(rel, {})  # it rests on its own bytes alone
             return self._unreadable(rel, error)
         cache = self.cache
         key = entry_key(rel, data) if cache is not None else ""
