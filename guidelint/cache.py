@@ -194,6 +194,7 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
         "path": finding.path,
         "position": [finding.line, finding.column, finding.end_line, finding.end_column],
         "snippet": finding.snippet,
+        "context": finding.context,
         "fix": None
         if fix is None
         else {
@@ -219,6 +220,7 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
         end_line=end_line,
         end_column=end_column,
         snippet=str(data["snippet"]),
+        context=str(data["context"]),
         fix=None
         if fix is None
         else Fix(

@@ -69,9 +69,13 @@ def run_check(options: CheckOptions) -> Report:
 
         write_baseline(options.write_baseline, findings)
     elif options.baseline is not None:
-        from guidelint.baseline import new_findings, read_baseline
+        from guidelint.baseline import new_findings, old_format_note, read_baseline
 
-        findings = new_findings(findings, read_baseline(options.baseline))
+        baseline = read_baseline(options.baseline)
+        note = old_format_note(options.baseline, baseline)
+        if note:
+            project.warn(note)
+        findings = new_findings(findings, baseline)
     return Report(
         findings=findings,
         root=project.root,

@@ -305,6 +305,24 @@ def _git_names(root: Path, args: tuple[str, ...], what: str) -> list[str]:
     return [name for name in names if name]
 
 
+def repository_root(root: Path) -> Path | None:
+    """The git top level above (or at) root, None outside git: annotations and SARIF
+    name files from there, wherever guidelint was started."""
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if result.returncode != 0:
+        return None
+    top = result.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+    return Path(top).resolve() if top else None
+
+
 def _git_error(stderr: str) -> str:
     """git's own one-line reason (its `fatal:` line), not the usage text after it."""
     if "not a git repository" in stderr.lower():
