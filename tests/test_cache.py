@@ -386,3 +386,77 @@ def test_a_fully_cached_run_still_gives_the_notes(project, monkeypatch):
 
     assert run() == (0, ["a note from a rule"])
     assert run() == (2, ["a note from a rule"])
+
+
+# -- warm runs after edits give what a cold run gives --------------------------------
+
+CORPUS_DOCS = Path(__file__).resolve().parents[1].parent / "shared/corpus/opentelemetry-docs"
+CORPUS_DOCS = CORPUS_DOCS / "content/en/docs"
+CORPUS_FOLDERS = ("concepts", "contributing", "platforms", "guidance", "security")
+
+
+def _all_findings(root: Path, cached: bool) -> list[dict]:
+    report = run_check(CheckOptions(paths=[root], jobs=2, use_cache=cached))
+    return [cache_module.finding_to_json(f) for f in report.findings]
+
+
+def _committed_copy(source: Path, into: Path, folders: tuple[str, ...] = ()) -> Path:
+    import shutil
+
+    if folders:
+        for folder in folders:
+            shutil.copytree(source / folder, into / "docs" / folder)
+    else:
+        shutil.copytree(source, into, ignore=shutil.ignore_patterns(".guidelint_cache"))
+    (into / ".gitignore").write_text(".guidelint_cache/\n", encoding="utf-8")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "copy"]):
+        subprocess.run(
+            ["git", "-C", str(into), "-c", "user.email=t@t", "-c", "user.name=t", *args],
+            check=True,
+            capture_output=True,
+        )
+    return into
+
+
+def _assert_warm_equals_cold(root: Path, edits) -> None:
+    _all_findings(root, cached=True)  # warm the cache on the tree before the edit
+    for name, edit in edits:
+        edit()
+        warm = _all_findings(root, cached=True)
+        assert warm == _all_findings(root, cached=False), name
+
+
+@pytest.mark.slow
+def test_warm_runs_equal_cold_runs_on_the_example_workspace(tmp_path):
+    workspace = Path(__file__).resolve().parents[1] / "examples/workspace"
+    root = _committed_copy(workspace, tmp_path / "ws")
+    snapshot = root / ".guidelint/tools/lab.json"
+    guide = root / "docs/WORKSPACES.md"
+    edits = [
+        ("guide", lambda: guide.write_text(guide.read_text() + "\nRun `scripts/gone.py`.\n")),
+        (
+            "snapshot",
+            lambda: snapshot.write_text(snapshot.read_text().replace("job_submit", "job_go")),
+        ),
+        ("rename", lambda: guide.rename(root / "docs/RENAMED.md")),
+        ("settings", lambda: (root / ".claude/settings.json").write_text("{}\n")),
+    ]
+    _assert_warm_equals_cold(root, edits)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS_DOCS.is_dir(), reason="the shared corpus is not here")
+def test_warm_runs_equal_cold_runs_on_a_corpus_copy_with_edits(tmp_path):
+    root = _committed_copy(CORPUS_DOCS, tmp_path, CORPUS_FOLDERS)
+    pages = sorted((root / "docs").rglob("*.md"))
+    images = sorted((root / "docs").rglob("*.svg")) + sorted((root / "docs").rglob("*.png"))
+    assert len(pages) > 64 and images  # enough for the worker processes
+    edits = [
+        ("page", lambda: pages[3].write_text(pages[3].read_text() + "\n[x](./nowhere.md)\n")),
+        ("image deleted", lambda: images[0].unlink()),
+        ("txt", lambda: (root / "docs/notes.txt").write_text("notes\n")),
+        ("rename", lambda: pages[10].rename(pages[10].with_name("renamed.md"))),
+        ("gitignore", lambda: (root / ".gitignore").write_text(".guidelint_cache/\n*.png\n")),
+        ("py", lambda: (root / "docs/tool.py").write_text("print('x')\n")),
+    ]
+    _assert_warm_equals_cold(root, edits)
