@@ -1,20 +1,35 @@
 """Baselines: adopt guidelint on a repo with findings, fail only on new ones.
 
-Findings are matched by fingerprint (code, path, message, flagged text), so
-unrelated line shifts do not make an old finding look new. Each fingerprint is
-counted: two identical findings in a file need two baseline entries.
+Findings are matched by fingerprint (`Finding.fingerprint`: the rule, the path, the
+flagged text and its line's text, never the message), so unrelated line shifts and
+a reworded message (a new did-you-mean) do not make an old finding look new. Each
+fingerprint is counted: two identical findings in a file need two baseline entries.
+
+Format 1 fingerprints held the message; such a file is still matched the old way
+(`Finding.message_fingerprint`), with a note to write it again.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from guidelint.config import ConfigError
 from guidelint.findings import Finding
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+
+
+@dataclass
+class Baseline:
+    version: int
+    fingerprints: Counter[str]
+
+    def key(self, finding: Finding) -> str:
+        return finding.fingerprint() if self.version >= 2 else finding.message_fingerprint()
 
 
 def write_baseline(path: Path, findings: list[Finding]) -> None:
@@ -29,23 +44,35 @@ def write_baseline(path: Path, findings: list[Finding]) -> None:
     write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def read_baseline(path: Path) -> Counter[str]:
+def read_baseline(path: Path) -> Baseline:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != BASELINE_VERSION:
-            raise ValueError(f"unsupported baseline version {data.get('version')!r}")
-        return Counter(entry["fingerprint"] for entry in data["findings"])
+        version = data.get("version")
+        if version not in READABLE_VERSIONS:
+            raise ValueError(f"unsupported baseline version {version!r}")
+        return Baseline(version, Counter(entry["fingerprint"] for entry in data["findings"]))
     except FileNotFoundError:
         raise ConfigError(f"{path}: baseline file not found") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise ConfigError(f"{path}: not a guidelint baseline ({err})") from None
 
 
-def new_findings(findings: list[Finding], baseline: Counter[str]) -> list[Finding]:
-    remaining = Counter(baseline)
+def old_format_note(path: Path, baseline: Baseline) -> str | None:
+    """One line for a format 1 baseline: it works, and how to make it last."""
+    if baseline.version >= BASELINE_VERSION:
+        return None
+    return (
+        f"{path}: baseline format {baseline.version} matches findings by their message, "
+        "so a reworded message comes back as new; rewrite it with "
+        f"`guidelint check --write-baseline {path}` (format {BASELINE_VERSION})"
+    )
+
+
+def new_findings(findings: list[Finding], baseline: Baseline) -> list[Finding]:
+    remaining = Counter(baseline.fingerprints)
     fresh = []
     for f in findings:
-        key = f.fingerprint()
+        key = baseline.key(f)
         if remaining[key] > 0:
             remaining[key] -= 1
         else:

@@ -1,24 +1,24 @@
 """The result cache: an unchanged file in an unchanged project is not checked again.
 
 A file's findings are stored under a key made of its path and the hash of its bytes,
-inside a cache file named by a *context* digest that covers everything else that
-can change findings:
+inside a cache file named by a *context* digest that covers what can change every
+file's findings:
 
 - guidelint itself: version, the hash of its own source, Python and markdown-it-py,
   and which optional packages (libcst, mcp, ruff, torch, ...) are installed;
 - the configuration, the selected rules and `--live`;
-- the project: the names of all files git lists (GL501's view of the tree), the
-  contents of those that are not Markdown (settings, snapshots, scripts; size and
-  mtime for files over 1 MB), and the contents of whatever the rules declare in
-  `Rule.cache_inputs(project)`.
+- the contents of whatever the rules declare in `Rule.cache_inputs(project)`.
 
-Reads a rule makes through `Project.exists()` / `Project.read()` (a referenced
-path, the gotchas index) are recorded during a run (rules see a `RecordingProject`)
-and stored with the cache file; a later run re-checks those answers first and drops
-the cached results when one has changed. A file whose results hold a GL000 (a rule
-crashed) is never stored. Writes are atomic, and a cache file that cannot be read,
-parsed or understood is ignored: the cache can make a run faster, never wrong or
-broken.
+Everything else a file's findings rest on is what its rules looked up, recorded per
+file while it is checked (rules see a `RecordingProject`): `Project.exists()` and
+`Project.read()` of a path, and the file list (`Project.files()`: the whole list;
+through `discover()`: only the files a plain check checks; `Project.extensions()`:
+only the set of suffixes). Each entry keeps its lookups and the cache file the answer
+each got; a later run uses an entry only while all its answers still hold. Editing a
+script re-checks the guides that read it, adding a `.txt` the files that used the
+whole list. A file whose results hold a GL000 (a rule crashed) is never stored.
+Writes are atomic, and a cache file that cannot be read, parsed or understood is
+ignored: the cache can make a run faster, never wrong or broken.
 """
 
 from __future__ import annotations
@@ -27,23 +27,26 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint import __version__
+from guidelint.discovery import Listing, discover
 from guidelint.findings import Edit, Finding, Fix, Severity
 from guidelint.fsio import write_atomic
 from guidelint.project import Project
-from guidelint.sources import MARKDOWN_SUFFIXES, SourceFile
+from guidelint.sources import SourceFile
 
 if TYPE_CHECKING:
     from guidelint.rules.base import Rule
 
-FORMAT = 1
+T = TypeVar("T")
+# Lookup keys that name a view of the file list rather than a path.
+VIEW = "view:"
+
+FORMAT = 2  # 2: each entry keeps its own lookups
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
-# Project files above this size (data, weights) count by size and mtime, not content:
-# hashing gigabytes of tracked data on every run would cost more than checking.
-STATE_HASH_LIMIT = 1_000_000
 
 
 def _sha(data: bytes) -> str:
@@ -71,11 +74,11 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> str:
+def context_digest(project: Project, rules: list[Rule]) -> str:
     """Everything besides a file's own bytes that can change its findings."""
     import markdown_it
 
-    root, max_size = project.root, project.config.max_file_size
+    root, max_size = project.root, project.config.max_file_size  # files above: size, mtime
     declared = sorted({rel for rule in rules for rel in rule.cache_inputs(project)})
     state = {
         "format": FORMAT,
@@ -87,12 +90,6 @@ def context_digest(project: Project, rules: list[Rule], listing: list[str]) -> s
         "config": project.config.model_dump(mode="json"),
         "rules": sorted(rule.code for rule in rules),
         "live": project.live,
-        "files": listing,
-        "contents": {
-            rel: _file_digest(root / rel, STATE_HASH_LIMIT)
-            for rel in listing
-            if not rel.lower().endswith(MARKDOWN_SUFFIXES)
-        },
         "declared": {rel: _file_digest(root / rel, max_size) for rel in declared},
     }
     return _sha(json.dumps(state, sort_keys=True, default=str).encode())
@@ -126,21 +123,57 @@ def entry_key(rel: str, data: bytes) -> str:
 
 
 class RecordingProject(Project):
-    """The project as rules see it while the cache is on: each `exists()` and `read()`
-    is noted, so a later run can tell when an answer the findings rest on changed."""
+    """The project as rules see it while lookups are recorded: each `exists()`,
+    `read()` and use of the file list is noted, so a later run (or `--since`) can
+    tell which files' findings rest on an answer that changed.
+
+    A `memo()` value is computed once per run but feeds every file that asks for
+    it: the lookups its factory made are kept with it and noted again for each
+    file that uses it.
+    """
 
     def __init__(self, project: Project) -> None:
         # A view, not a new project: the same configuration and the same caches.
         self.__dict__.update(project.__dict__)
-        self.recorded: dict[str, str] = {}  # path -> "exists" or "read"
+        self.recorded: dict[str, str] = {}  # lookup key -> "exists", "read" or "view"
+        self._memo_lookups: dict[str, dict[str, str]] = {}
+        self._listing: Listing | None = None
+
+    def _note(self, key: str, kind: str) -> None:
+        if kind == "read" or key not in self.recorded:
+            self.recorded[key] = kind
 
     def exists(self, path: str) -> bool:
-        self.recorded.setdefault(path, "exists")
+        self._note(path, "exists")
         return super().exists(path)
 
     def read(self, rel: str) -> SourceFile | None:
-        self.recorded[rel] = "read"
+        self._note(rel, "read")
         return super().read(rel)
+
+    def files(self) -> list[str]:
+        if self._listing is None:
+            self._listing = Listing(super().files(), lambda view: self._note(VIEW + view, "view"))
+        return self._listing
+
+    def extensions(self) -> frozenset[str]:
+        self._note(VIEW + "extensions", "view")
+        return super().extensions()
+
+    def memo(self, key: str, factory: Callable[[], T]) -> T:
+        lookups = self._memo_lookups.get(key)
+        if lookups is None:
+            outer, self.recorded = self.recorded, {}
+            try:
+                value = super().memo(key, factory)
+            finally:
+                lookups, self.recorded = self.recorded, outer
+            self._memo_lookups[key] = lookups
+        else:
+            value = super().memo(key, factory)
+        for looked_up, kind in lookups.items():
+            self._note(looked_up, kind)
+        return value
 
     def take_recorded(self) -> dict[str, str]:
         """What was asked since the last call."""
@@ -161,6 +194,7 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
         "path": finding.path,
         "position": [finding.line, finding.column, finding.end_line, finding.end_column],
         "snippet": finding.snippet,
+        "context": finding.context,
         "fix": None
         if fix is None
         else {
@@ -186,6 +220,7 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
         end_line=end_line,
         end_column=end_column,
         snippet=str(data["snippet"]),
+        context=str(data["context"]),
         fix=None
         if fix is None
         else Fix(
@@ -200,75 +235,96 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
 
 
 class ResultCache:
-    """Cached findings for one context; `put` collects new ones until `save`."""
+    """Cached findings for one context; `put` collects new ones until `save`.
+
+    Each entry keeps the lookups its file's rules made; the answer each lookup got is
+    stored once per cache file. An entry is used only while every one of its answers
+    still holds, so an edit re-checks just the files that looked at what changed.
+    """
 
     def __init__(self, project: Project, folder: Path, context: str) -> None:
         self.project = project
         self.folder = folder
         self.context = context
         self.path = folder / f"results-{context[:32]}.json"
-        self.entries: dict[str, list[dict[str, Any]]] = {}
-        self.fresh: dict[str, list[dict[str, Any]]] = {}
-        self.lookups: dict[str, Any] = {}  # path -> answer seen ("exists" bool / digest)
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.fresh: dict[str, dict[str, Any]] = {}
+        self.answers: dict[str, list[Any]] = {}  # lookup key -> [kind, answer seen]
+        self._current: dict[tuple[str, str], Any] = {}  # this run's answers, once each
         # Project.warn() notes of the runs this context has seen: a run whose every
         # file comes from the cache runs no rule, yet must say the same.
         self.notices: list[str] = []
-        self.hits = 0
+        self.hits = 0  # files answered from the cache (tests and benchmarks read it)
 
     # ---- reading
 
     def load(self) -> None:
-        """Read the cache file; keep nothing if it is unreadable or the project moved on."""
+        """Read the cache file, keeping the entries whose lookups still hold; keep
+        nothing if it is unreadable or made for another context."""
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT or data.get("context") != self.context:
                 return
-            entries, lookups = data["entries"], data["lookups"]
-            if not isinstance(entries, dict) or not isinstance(lookups, dict):
+            entries, answers = data["entries"], data["answers"]
+            if not isinstance(entries, dict) or not isinstance(answers, dict):
                 return
-            for path, answer in lookups.items():
-                kind, seen = answer
-                if self._answer(path, kind) != seen:
-                    return  # a path a rule consulted changed: every result may be stale
+            holds = {key: self.answer(key, kind) == seen for key, (kind, seen) in answers.items()}
+            kept = {
+                key: entry
+                for key, entry in entries.items()
+                if all(holds.get(looked_up, False) for looked_up in entry["lookups"])
+            }
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return
         notices = data.get("notices", [])
-        self.entries = entries
-        self.lookups = lookups
+        self.entries = kept
+        self.answers = {key: answers[key] for key, held in holds.items() if held}
         self.notices = [n for n in notices if isinstance(n, str)]
 
     def get(self, key: str) -> list[Finding] | None:
-        raw = self.entries.get(key)
-        if raw is None:
+        entry = self.entries.get(key)
+        if entry is None:
             return None
         try:
-            findings = [finding_from_json(item) for item in raw]
+            findings = [finding_from_json(item) for item in entry["findings"]]
         except (KeyError, TypeError, ValueError):
             del self.entries[key]  # one mangled entry: check that file again
             return None
         self.hits += 1
         return findings
 
+    def lookups_of(self, key: str) -> dict[str, str]:
+        """The lookups (key -> kind) a cached entry's findings rest on."""
+        entry = self.entries.get(key) or self.fresh.get(key) or {}
+        return {k: self.answers[k][0] for k in entry.get("lookups", ()) if k in self.answers}
+
     # ---- writing
 
-    def put(self, key: str, findings: list[Finding]) -> None:
-        self.fresh[key] = [finding_to_json(f) for f in findings]
+    def put(self, key: str, findings: list[Finding], lookups: dict[str, str]) -> None:
+        self.merge({key: entry_json(findings, lookups)})
 
-    def merge(self, fresh: dict[str, list[dict[str, Any]]], lookups: dict[str, str]) -> None:
-        """Take in what a worker process computed."""
+    def merge(self, fresh: dict[str, dict[str, Any]]) -> None:
+        """Take in new entries (this process's or a worker's), with today's answers."""
+        for entry in fresh.values():
+            for looked_up, kind in entry.pop("kinds", {}).items():
+                known = self.answers.get(looked_up)
+                if known is None or (kind == "read" and known[0] != "read"):
+                    self.answers[looked_up] = [kind, self.answer(looked_up, kind)]
         self.fresh.update(fresh)
-        self.note_lookups(lookups)
 
-    def note_lookups(self, lookups: dict[str, str]) -> None:
-        for path, kind in lookups.items():
-            known = self.lookups.get(path)
-            if known is None or (kind == "read" and known[0] != "read"):
-                self.lookups[path] = [kind, self._answer(path, kind)]
+    def answer(self, key: str, kind: str) -> Any:
+        """What a lookup answers now (computed once per run)."""
+        if (key, kind) not in self._current:
+            self._current[key, kind] = self._compute(key, kind)
+        return self._current[key, kind]
 
-    def _answer(self, path: str, kind: str) -> Any:
-        full = self.project.root / path
+    def _compute(self, key: str, kind: str) -> Any:
+        project = self.project
+        if kind == "view":
+            return _view_digest(project, key.removeprefix(VIEW))
+        full = project.root / key
         if kind == "read":
-            return _file_digest(full, self.project.config.max_file_size)
+            return _file_digest(full, project.config.max_file_size)
         return os.path.exists(full)
 
     def note(self, notices: list[str]) -> bool:
@@ -281,13 +337,15 @@ class ResultCache:
         """Write atomically; a read-only or vanished folder just means no cache."""
         if not self.fresh and not notices_changed and self.path.exists():
             return
+        entries = {**self.entries, **self.fresh}
+        used = {looked_up for entry in entries.values() for looked_up in entry["lookups"]}
         payload = {
             "format": FORMAT,
             "context": self.context,
             "guidelint": __version__,
-            "lookups": self.lookups,
+            "answers": {key: self.answers[key] for key in sorted(used) if key in self.answers},
             "notices": self.notices,
-            "entries": {**self.entries, **self.fresh},
+            "entries": entries,
         }
         try:
             self._prepare_folder()
@@ -315,6 +373,28 @@ class ResultCache:
                 pass
 
 
+def entry_json(findings: list[Finding], lookups: dict[str, str]) -> dict[str, Any]:
+    """A new cache entry; `kinds` travels to `merge`, which turns it into answers."""
+    return {
+        "findings": [finding_to_json(f) for f in findings],
+        "lookups": sorted(lookups),
+        "kinds": dict(lookups),
+    }
+
+
+def _view_digest(project: Project, view: str) -> str:
+    """A view of the file list, as a digest: the whole list, what a plain check
+    checks, or the set of file-name suffixes."""
+    listing = Project.files(project)
+    if view == "checked":
+        names = discover(project.root, project.config, [], listing=listing)
+    elif view == "extensions":
+        names = sorted(Project.extensions(project))
+    else:
+        names = listing
+    return _sha("\0".join(names).encode("utf-8", "surrogateescape"))
+
+
 def _mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime
@@ -329,9 +409,8 @@ def open_cache(project: Project, rules: list[Rule]) -> ResultCache | None:
     """
     if not project.config.cache or project.live:
         return None
-    listing = project.files()
     try:
-        context = context_digest(project, rules, listing)
+        context = context_digest(project, rules)
     except Exception:  # a rule's cache_inputs failing costs the cache, not the run
         return None
     cache = ResultCache(project, project.root / project.config.cache_dir, context)

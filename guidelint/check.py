@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guidelint.discovery import changed_files, discover
+from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.findings import Finding
 from guidelint.project import Project
@@ -26,6 +26,9 @@ class CheckOptions:
     baseline: Path | None = None
     write_baseline: Path | None = None
     since: str | None = None
+    # The paths are what changed: check them and every file whose findings rest on
+    # them (the pre-commit hook).
+    dependents: bool = False
     live: bool | None = None
     jobs: int | None = None
     use_cache: bool = True
@@ -47,18 +50,18 @@ def run_check(options: CheckOptions) -> Report:
         project.config = config
 
     rels = discover(project.root, config, options.paths, listing=project.files())
-    if options.since:
-        changed = changed_files(project.root, options.since)
-        rels = [rel for rel in rels if rel in changed]
-
     engine = Engine(project, build_selection(config))  # now naming the command line
+    if options.use_cache and not options.fix:
+        engine.use_cache()
+    findings: list[Finding] | None = None
+    if options.since or options.dependents:
+        rels, findings = _reached(engine, rels, options)
+
     fixed: dict[str, int] = {}
     changes: dict[str, tuple[str, str]] = {}
     if options.fix:
         findings = _fix_all(engine, rels, options, fixed, changes)
-    else:
-        if options.use_cache:
-            engine.use_cache()
+    elif findings is None:
         findings = engine.check_files(rels, options.jobs)
 
     if options.write_baseline is not None:
@@ -66,9 +69,13 @@ def run_check(options: CheckOptions) -> Report:
 
         write_baseline(options.write_baseline, findings)
     elif options.baseline is not None:
-        from guidelint.baseline import new_findings, read_baseline
+        from guidelint.baseline import new_findings, old_format_note, read_baseline
 
-        findings = new_findings(findings, read_baseline(options.baseline))
+        baseline = read_baseline(options.baseline)
+        note = old_format_note(options.baseline, baseline)
+        if note:
+            project.warn(note)
+        findings = new_findings(findings, baseline)
     return Report(
         findings=findings,
         root=project.root,
@@ -77,6 +84,33 @@ def run_check(options: CheckOptions) -> Report:
         changes=changes,
         notices=project.warnings,
     )
+
+
+def _reached(
+    engine: Engine, rels: list[str], options: CheckOptions
+) -> tuple[list[str], list[Finding]]:
+    """The files a change reaches (module `dependents`), and their findings.
+
+    Every file in scope is checked (from the cache where it can), so that what each
+    one's findings rest on is known; only the reached ones are reported.
+    """
+    from guidelint.dependents import Reach
+    from guidelint.discovery import changes_since, staged_changes
+
+    project = engine.project
+    if options.since:
+        changes = changes_since(project.root, options.since)
+        scope = rels
+    else:
+        changes = staged_changes(project.root, rels)
+        scope = sorted({*discover(project.root, project.config, [], project.files()), *rels})
+    engine.record_lookups()
+    findings = engine.check_files(scope, options.jobs)
+    reach = Reach(engine.project, engine.rules, changes)
+    lookups = engine.lookups or {}
+    reached = [rel for rel in scope if reach.reaches(rel, lookups.get(rel))]
+    kept = set(reached)
+    return reached, [f for f in findings if f.path in kept]
 
 
 def _fix_all(

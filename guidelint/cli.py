@@ -86,7 +86,16 @@ def _split(values: tuple[str, ...]) -> list[str]:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Record today's findings in a baseline file and exit 0.",
 )
-@click.option("--since", metavar="REV", help="Only report on files changed since a git revision.")
+@click.option(
+    "--since",
+    metavar="REV",
+    help="Report on files changed since a git revision and the files whose findings rest on them.",
+)
+@click.option(
+    "--dependents",
+    is_flag=True,
+    help="The paths are what changed: report on them and on files whose findings rest on them.",
+)
 @click.option(
     "--live",
     is_flag=True,
@@ -118,6 +127,7 @@ def check(
     baseline,
     write_baseline,
     since,
+    dependents,
     live,
     jobs,
     no_cache,
@@ -139,6 +149,7 @@ def check(
         baseline=baseline,
         write_baseline=write_baseline,
         since=since,
+        dependents=dependents,
         live=live,
         jobs=jobs,
         use_cache=not no_cache,
@@ -153,7 +164,7 @@ def check(
     from guidelint.reporters.text import render_statistics
 
     warn_all(report.notices)
-    if report.files_checked == 0 and not since:
+    if report.files_checked == 0 and not since and not dependents:
         warn(
             f"no file under {report.root} matched the include globs; start from the "
             "repository root, pass the files to check, or set `include`"

@@ -6,7 +6,8 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
@@ -41,6 +42,37 @@ def matcher(spec: pathspec.PathSpec) -> Callable[[str], bool]:
     except re.error:
         return spec.match_file
     return lambda rel: combined.match(rel) is not None
+
+
+class Listing(list[str]):
+    """The project's file list as a recording project hands it to rules: any use
+    notes a dependency on the whole list (`on_use("listing")`), except `discover()`,
+    which notes one on what it selects (`on_use("checked")`): adding a `.txt` changes
+    the list, not the files a check checks."""
+
+    def __init__(self, names: list[str], on_use: Callable[[str], None]) -> None:
+        super().__init__(names)
+        self.on_use = on_use
+
+    def quietly(self) -> list[str]:
+        """The names, noting nothing (for discover)."""
+        return list(super().__iter__())
+
+    def __iter__(self) -> Iterator[str]:
+        self.on_use("listing")
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.on_use("listing")
+        return super().__len__()
+
+    def __contains__(self, name: object) -> bool:
+        self.on_use("listing")
+        return super().__contains__(name)
+
+    def __getitem__(self, index):  # untyped: list.__getitem__ is overloaded
+        self.on_use("listing")
+        return super().__getitem__(index)
 
 
 def git_files(root: Path) -> list[str] | None:
@@ -156,6 +188,9 @@ def discover(
     included = matcher(_spec(config.include + config.extend_include))
     excluded = matcher(_spec(config.exclude))
     candidates = project_files(root, config) if listing is None else listing
+    if isinstance(listing, Listing):
+        listing.on_use("checked" if not paths else "listing")
+        candidates = listing.quietly()
     if not paths:
         return [f for f in candidates if included(f) and not excluded(f)]
 
@@ -191,27 +226,101 @@ def discover(
     return sorted(chosen)
 
 
+@dataclass
+class Changes:
+    """What changed: every path, and which of them were added or deleted (a rename
+    is both), relative to the project root. `known_status` is False when git could
+    not say which were added (then the file list counts as changed)."""
+
+    paths: set[str] = field(default_factory=set)
+    added: set[str] = field(default_factory=set)
+    deleted: set[str] = field(default_factory=set)
+    known_status: bool = True
+
+
 def changed_files(root: Path, rev: str) -> set[str]:
-    """Files changed since `rev` (committed, staged, unstaged or untracked).
+    """Files changed since `rev` (committed, staged, unstaged or untracked)."""
+    return changes_since(root, rev).paths
+
+
+def changes_since(root: Path, rev: str) -> Changes:
+    """Files changed since `rev` (committed, staged, unstaged or untracked), with
+    which were added or deleted. Every name is read NUL-separated (`-z`), so no
+    file name is quoted, escaped or dropped.
 
     `rev` is checked to name a commit before it reaches `git diff`, and never as an
     option: `--since=--output=/tmp/f` would otherwise have git write that file.
     """
 
     def git(*args: str) -> list[str]:
-        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
-        if result.returncode != 0:
-            stderr = result.stderr.decode("utf-8", "replace")
-            raise ConfigError(f"--since {rev}: {_git_error(stderr)}")
-        names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
-        return [name for name in names if name]
+        return _git_names(root, args, f"--since {rev}")
 
     if rev.startswith("-"):
         raise ConfigError(f"--since {rev}: not a revision (it starts with '-')")
     git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
-    diff = git("diff", "-z", "--name-only", "--relative", rev, "--")
+    changes = _from_name_status(
+        git("diff", "-z", "--name-status", "--no-renames", "--relative", rev, "--")
+    )
     untracked = git("ls-files", "-z", "--others", "--exclude-standard")
-    return set(diff) | set(untracked)
+    changes.paths.update(untracked)
+    changes.added.update(untracked)
+    return changes
+
+
+def staged_changes(root: Path, paths: list[str]) -> Changes:
+    """The given paths as changed, with what the index says was added or deleted
+    against HEAD (a pre-commit hook's view; deleted files are never passed to it)."""
+    changes = Changes(paths=set(paths))
+    try:
+        staged = _git_names(
+            root, ("diff", "-z", "--cached", "--name-status", "--no-renames", "--relative"), ""
+        )
+    except ConfigError:  # outside git, or no commit yet: no status to go by
+        changes.known_status = False
+        return changes
+    found = _from_name_status(staged)
+    changes.paths |= found.deleted
+    changes.added, changes.deleted = found.added, found.deleted
+    return changes
+
+
+def _from_name_status(fields: list[str]) -> Changes:
+    """`git diff -z --name-status` output: status, NUL, path, NUL, ..."""
+    changes = Changes()
+    for status, path in zip(fields[::2], fields[1::2], strict=False):
+        changes.paths.add(path)
+        if status.startswith("A"):
+            changes.added.add(path)
+        elif status.startswith("D"):
+            changes.deleted.add(path)
+    return changes
+
+
+def _git_names(root: Path, args: tuple[str, ...], what: str) -> list[str]:
+    result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
+    if result.returncode != 0:
+        stderr = result.stderr.decode("utf-8", "replace")
+        raise ConfigError(f"{what}: {_git_error(stderr)}")
+    names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return [name for name in names if name]
+
+
+def repository_root(root: Path) -> Path | None:
+    """The git top level above (or at) root, None outside git: annotations and SARIF
+    name files from there, wherever guidelint was started."""
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if result.returncode != 0:
+        return None
+    top = result.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+    return Path(top).resolve() if top else None
 
 
 def _git_error(stderr: str) -> str:

@@ -127,6 +127,8 @@ class Engine:
         self._unreadable_file = UnreadableFile()
         self._unused_suppression = UnusedSuppression()
         self.cache: ResultCache | None = None
+        # While recording: what each checked file's findings rest on (lookup -> kind).
+        self.lookups: dict[str, dict[str, str]] | None = None
 
     def use_cache(self) -> ResultCache | None:
         """Turn on the result cache for check_files (None when off or not possible).
@@ -135,8 +137,15 @@ class Engine:
         """
         self.cache = open_cache(self.project, self.rules)
         if self.cache is not None:
-            self.project = RecordingProject(self.project)
+            self.record_lookups()
         return self.cache
+
+    def record_lookups(self) -> None:
+        """Note per file what its rules looked up (`self.lookups`, for `--since`)."""
+        if not isinstance(self.project, RecordingProject):
+            self.project = RecordingProject(self.project)
+        if self.lookups is None:
+            self.lookups = {}
 
     def _take_recorded(self) -> dict[str, str]:
         project = self.project
@@ -150,17 +159,24 @@ class Engine:
         try:
             data = read_bytes(path, self.project.config.max_file_size)
         except Unreadable as error:
+            self._note_lookups(rel, {})  # it rests on its own bytes alone
             return self._unreadable(rel, error)
         cache = self.cache
-        if cache is None:
-            return self._check_bytes(path, rel, data)
-        key = entry_key(rel, data)
-        findings = cache.get(key)
-        if findings is None:
-            findings = self._check_bytes(path, rel, data)
-            if cacheable(findings):
-                cache.put(key, findings)
+        key = entry_key(rel, data) if cache is not None else ""
+        if cache is not None and (cached := cache.get(key)) is not None:
+            self._note_lookups(rel, cache.lookups_of(key))
+            return cached
+        self._take_recorded()  # nothing asked before this file counts for it
+        findings = self._check_bytes(path, rel, data)
+        recorded = self._take_recorded()
+        self._note_lookups(rel, recorded)
+        if cache is not None and cacheable(findings):
+            cache.put(key, findings, recorded)
         return findings
+
+    def _note_lookups(self, rel: str, lookups: dict[str, str]) -> None:
+        if self.lookups is not None:
+            self.lookups[rel] = lookups
 
     def check_text(self, rel: str, text: str) -> list[Finding]:
         """Every finding for a file's text as given (`--fix` checks what it edits)."""
@@ -259,14 +275,12 @@ class Engine:
                     todo.append(rel)
                 else:
                     findings.extend(cached)
-            self._take_recorded()  # record afresh for the files checked now
         jobs = jobs or self.project.config.jobs or os.cpu_count() or 1
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
             findings.extend(_check_in_pool(self, todo, jobs))
         else:
             findings.extend(f for rel in todo for f in self.check_file(rel))
         if self.cache is not None:
-            self.cache.note_lookups(self._take_recorded())
             changed = self.cache.note(self.project.warnings)
             for notice in self.cache.notices:
                 self.project.warn(notice)  # what the cached files' rules said before
@@ -279,7 +293,11 @@ class Engine:
             data = read_bytes(self.project.root / rel, self.project.config.max_file_size)
         except Unreadable:
             return None
-        return self.cache.get(entry_key(rel, data))
+        key = entry_key(rel, data)
+        cached = self.cache.get(key)
+        if cached is not None:
+            self._note_lookups(rel, self.cache.lookups_of(key))
+        return cached
 
 
 def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
@@ -299,20 +317,24 @@ class _ChunkResult:
     """What a worker sends back: findings, and what the parent must learn."""
 
     findings: list[Finding]
-    fresh: dict[str, list[dict[str, Any]]]  # new cache entries
-    recorded: dict[str, str]  # look-ups the rules made (cache.RecordingProject)
+    fresh: dict[str, dict[str, Any]]  # new cache entries
+    lookups: dict[str, dict[str, str]]  # per file, what its rules looked up
     warnings: list[str]  # Project.warn() notes
 
 
 def _pool_check(chunk: list[str]) -> _ChunkResult:
     engine = _POOL_ENGINE
     assert engine is not None
+    if engine.lookups is not None:
+        engine.lookups = {}  # only this chunk's go back
     findings = [f for rel in chunk for f in engine.check_file(rel)]
     warnings = list(engine.project.warnings)
-    if engine.cache is None:
-        return _ChunkResult(findings, {}, {}, warnings)
-    fresh, engine.cache.fresh = engine.cache.fresh, {}
-    return _ChunkResult(findings, fresh, engine._take_recorded(), warnings)
+    fresh: dict[str, dict[str, Any]] = {}
+    if engine.cache is not None:
+        fresh, engine.cache.fresh = engine.cache.fresh, {}
+        for entry in fresh.values():  # the parent computes the answers, once
+            entry["kinds"] = {k: engine.cache.answers[k][0] for k in entry["lookups"]}
+    return _ChunkResult(findings, fresh, engine.lookups or {}, warnings)
 
 
 def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
@@ -337,5 +359,7 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
         for message in result.warnings:
             engine.project.warn(message)
         if engine.cache is not None:
-            engine.cache.merge(result.fresh, result.recorded)
+            engine.cache.merge(result.fresh)
+        if engine.lookups is not None:
+            engine.lookups.update(result.lookups)
     return findings

@@ -8,6 +8,7 @@ This is the whole door a rule has onto the world beyond the file it checks:
 from __future__ import annotations
 
 import os
+import posixpath
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -82,6 +83,15 @@ class Project:
                 self.warn(note)
         return lookups.listing
 
+    def extensions(self) -> frozenset[str]:
+        """The lower-cased suffixes of the project's files ("" for none), once per run:
+        GL501 asks whether a path's kind of file exists here at all."""
+        lookups = self._lookups
+        if lookups.extensions is None:
+            names = Project.files(self)  # the plain list: a recording view notes its own
+            lookups.extensions = frozenset(posixpath.splitext(rel)[1].lower() for rel in names)
+        return lookups.extensions
+
     def exists(self, path: str) -> bool:
         """Whether a path (relative to the root, or absolute) exists inside the project.
 
@@ -144,6 +154,7 @@ class _Lookups:
     exists: dict[str, bool] = field(default_factory=dict)
     files: dict[str, SourceFile | None] = field(default_factory=dict)
     listing: list[str] | None = None
+    extensions: frozenset[str] | None = None
     real_root: str | None = None
     memo: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

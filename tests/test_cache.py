@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from guidelint import cache as cache_module
+from guidelint.check import CheckOptions, run_check
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
@@ -68,7 +69,7 @@ def test_creating_a_referenced_file_clears_the_finding(project):
     check(project)
     (project / "scripts/missing.py").write_text("", encoding="utf-8")
     stale, cache, _ = check(project)
-    assert stale == [] and cache.hits == 0
+    assert stale == [] and cache.hits == 1  # docs/other.md never asked for it
 
 
 def test_a_path_outside_the_listing_appearing_is_noticed(project):
@@ -84,25 +85,132 @@ def test_a_path_outside_the_listing_appearing_is_noticed(project):
     assert len(first) == 1
     (project / "build/gen.py").write_text("", encoding="utf-8")
     second, cache, _ = check(project)
-    assert second == [] and cache.hits == 0
+    assert second == [] and cache.hits == 1  # docs/other.md
 
 
-def test_non_markdown_project_files_are_part_of_the_key(project):
-    import os
-
+def test_editing_a_non_markdown_file_rechecks_only_the_files_that_read_it(project):
+    # GL501 asks whether `scripts/train.py` exists: editing it changes no answer.
     check(project)
     (project / "scripts/train.py").write_text("print('changed')\n", encoding="utf-8")
-    assert check(project)[1].hits == 0
-    # Big files (data, weights) count by size and mtime: their bytes are never hashed.
-    data = project / "scripts/table.csv"
-    data.write_bytes(b"a" * (cache_module.STATE_HASH_LIMIT + 1))
-    check(project)
-    stat = data.stat()
-    data.write_bytes(b"b" * (cache_module.STATE_HASH_LIMIT + 1))
-    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert check(project)[1].hits == 2
-    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    # docs/other.md links to it: GL502 reads it (for its headings) and GL501 does not.
+    (project / "docs/other.md").write_text("# Other\n\nSee [the notes](../notes.md#setup).\n")
+    (project / "notes.md").write_text("# Notes\n\n## Setup\n", encoding="utf-8")
+    check(project)
+    (project / "notes.md").write_text("# Notes\n\n## Set-up\n", encoding="utf-8")
+    _, cache, findings = check(project)
+    assert cache.hits == 1  # docs/guide.md
+    assert [f.code for f in findings if f.path == "docs/other.md"] == ["GL502"]
+
+
+def test_big_read_dependencies_count_by_size_and_mtime(project):
+    import os
+
+    # Files over max-file-size (data, weights) are never hashed: size and mtime stand in.
+    (project / "pyproject.toml").write_text(CONFIG + "max-file-size = 100\n", encoding="utf-8")
+    (project / "docs/other.md").write_text("# Other\n\n[table](../table.md#t)\n")
+    table = project / "table.md"
+    table.write_bytes(b"# T\n" + b"a" * 200)
+    check(project)
+    stat = table.stat()
+    table.write_bytes(b"# T\n" + b"b" * 200)
+    os.utime(table, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert check(project)[1].hits == 2
+    os.utime(table, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert check(project)[1].hits == 1  # docs/guide.md does not link to it
+
+
+def _git_project(project: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".gitignore").write_text(".guidelint_cache/\n", encoding="utf-8")
+
+
+EDITS = {
+    "add-txt": ("docs/notes.txt", "notes\n"),
+    "add-py": ("tools/helper.py", "print('hi')\n"),
+    "edit-gitignore": (".gitignore", ".guidelint_cache/\nscratch/\n"),
+    "add-toml": ("tox.toml", "[env]\n"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edit_no_file_looked_at_rechecks_nothing_else(project, edit):
+    # The tree listing is not part of the key. docs/other.md has no path, so nothing
+    # it asked changes; docs/guide.md used the whole list (its did-you-mean) and the
+    # set of suffixes, so a new file re-checks it, .gitignore (which it read) too.
+    _git_project(project)
+    (project / "docs/old.txt").write_text("", encoding="utf-8")
+    check(project)
+    assert check(project)[1].hits == 2
+    rel, text = EDITS[edit]
+    (project / rel).parent.mkdir(parents=True, exist_ok=True)
+    (project / rel).write_text(text, encoding="utf-8")
+    stale, cache, _ = check(project)
+    assert cache.hits == 1 and len(stale) == 1
+    assert check(project)[1].hits == 2
+
+
+def test_renaming_a_markdown_file_rechecks_the_files_that_used_the_checked_set(project):
+    # GL5xx: only the renamed file is new. The tool rules place GL109 problems by the
+    # set of files a check checks, so with them every file depends on that set.
+    _git_project(project)
+    (project / "docs/third.md").write_text("# Third\n", encoding="utf-8")
+    check(project, select=["GL5"])
+    (project / "docs/third.md").rename(project / "docs/renamed.md")
+    assert check(project, select=["GL5"])[1].hits == 1  # docs/other.md
+    check(project)
+    (project / "docs/renamed.md").rename(project / "docs/third.md")
     assert check(project)[1].hits == 0
+
+
+def test_a_new_file_reaches_the_files_that_used_the_list(project):
+    # GL501's did-you-mean looks through the whole list; the guide with a stale path
+    # used it, the other file did not.
+    check(project)
+    (project / "scripts/missin.py").write_text("", encoding="utf-8")
+    stale, cache, _ = check(project)
+    assert cache.hits == 1
+    assert stale == [
+        "docs/guide.md:3 `scripts/missing.py` does not exist in this repository"
+        " (did you mean `scripts/missin.py`?)"
+    ]
+
+
+def test_a_memo_value_carries_its_lookups_to_every_file_that_uses_it(project, monkeypatch):
+    # A value one file computes and the next reuses (Project.memo) rests on the
+    # lookups made while computing it, for both files.
+    from guidelint.rules.gl501_stale_path import StalePath
+
+    original = StalePath.check
+
+    def reading(self, file, project):
+        project.memo("test.settings", lambda: project.read("settings.json"))
+        yield from original(self, file, project)
+
+    monkeypatch.setattr(StalePath, "check", reading)
+    (project / "settings.json").write_text("{}", encoding="utf-8")
+    check(project)
+    assert check(project)[1].hits == 2
+    (project / "settings.json").write_text('{"a": 1}', encoding="utf-8")
+    assert check(project)[1].hits == 0
+
+
+def test_one_git_listing_per_run(project, monkeypatch):
+    from guidelint import discovery
+
+    _git_project(project)
+    calls = []
+    original = discovery.git_files
+
+    def counted(root):
+        calls.append(root)
+        return original(root)
+
+    monkeypatch.setattr(discovery, "git_files", counted)
+    for _ in range(2):  # cold, then warm
+        calls.clear()
+        report = run_check(CheckOptions(paths=[project], jobs=1))
+        assert report.errors == 1 and len(calls) == 1
 
 
 def test_configuration_change_is_a_new_context(project):
@@ -176,9 +284,8 @@ def test_declared_cache_inputs_are_hashed_into_the_key(project, monkeypatch):
 
 def test_a_changed_read_dependency_drops_the_cached_results(project):
     # A rule that read docs/other.md through project.read() made it a dependency.
-    _, cache, _ = check(project)
-    cache.note_lookups({"docs/other.md": "read"})
-    cache.save()
+    (project / "docs/guide.md").write_text(GUIDE + "\nSee [other](other.md#other).\n")
+    check(project)
     assert check(project)[1].hits == 2
     (project / "docs/other.md").write_text("# Other\n\nChanged.\n", encoding="utf-8")
     assert check(project)[1].hits == 0
@@ -279,3 +386,77 @@ def test_a_fully_cached_run_still_gives_the_notes(project, monkeypatch):
 
     assert run() == (0, ["a note from a rule"])
     assert run() == (2, ["a note from a rule"])
+
+
+# -- warm runs after edits give what a cold run gives --------------------------------
+
+CORPUS_DOCS = Path(__file__).resolve().parents[1].parent / "shared/corpus/opentelemetry-docs"
+CORPUS_DOCS = CORPUS_DOCS / "content/en/docs"
+CORPUS_FOLDERS = ("concepts", "contributing", "platforms", "guidance", "security")
+
+
+def _all_findings(root: Path, cached: bool) -> list[dict]:
+    report = run_check(CheckOptions(paths=[root], jobs=2, use_cache=cached))
+    return [cache_module.finding_to_json(f) for f in report.findings]
+
+
+def _committed_copy(source: Path, into: Path, folders: tuple[str, ...] = ()) -> Path:
+    import shutil
+
+    if folders:
+        for folder in folders:
+            shutil.copytree(source / folder, into / "docs" / folder)
+    else:
+        shutil.copytree(source, into, ignore=shutil.ignore_patterns(".guidelint_cache"))
+    (into / ".gitignore").write_text(".guidelint_cache/\n", encoding="utf-8")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "copy"]):
+        subprocess.run(
+            ["git", "-C", str(into), "-c", "user.email=t@t", "-c", "user.name=t", *args],
+            check=True,
+            capture_output=True,
+        )
+    return into
+
+
+def _assert_warm_equals_cold(root: Path, edits) -> None:
+    _all_findings(root, cached=True)  # warm the cache on the tree before the edit
+    for name, edit in edits:
+        edit()
+        warm = _all_findings(root, cached=True)
+        assert warm == _all_findings(root, cached=False), name
+
+
+@pytest.mark.slow
+def test_warm_runs_equal_cold_runs_on_the_example_workspace(tmp_path):
+    workspace = Path(__file__).resolve().parents[1] / "examples/workspace"
+    root = _committed_copy(workspace, tmp_path / "ws")
+    snapshot = root / ".guidelint/tools/lab.json"
+    guide = root / "docs/WORKSPACES.md"
+    edits = [
+        ("guide", lambda: guide.write_text(guide.read_text() + "\nRun `scripts/gone.py`.\n")),
+        (
+            "snapshot",
+            lambda: snapshot.write_text(snapshot.read_text().replace("job_submit", "job_go")),
+        ),
+        ("rename", lambda: guide.rename(root / "docs/RENAMED.md")),
+        ("settings", lambda: (root / ".claude/settings.json").write_text("{}\n")),
+    ]
+    _assert_warm_equals_cold(root, edits)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS_DOCS.is_dir(), reason="the shared corpus is not here")
+def test_warm_runs_equal_cold_runs_on_a_corpus_copy_with_edits(tmp_path):
+    root = _committed_copy(CORPUS_DOCS, tmp_path, CORPUS_FOLDERS)
+    pages = sorted((root / "docs").rglob("*.md"))
+    images = sorted((root / "docs").rglob("*.svg")) + sorted((root / "docs").rglob("*.png"))
+    assert len(pages) > 64 and images  # enough for the worker processes
+    edits = [
+        ("page", lambda: pages[3].write_text(pages[3].read_text() + "\n[x](./nowhere.md)\n")),
+        ("image deleted", lambda: images[0].unlink()),
+        ("txt", lambda: (root / "docs/notes.txt").write_text("notes\n")),
+        ("rename", lambda: pages[10].rename(pages[10].with_name("renamed.md"))),
+        ("gitignore", lambda: (root / ".gitignore").write_text(".guidelint_cache/\n*.png\n")),
+        ("py", lambda: (root / "docs/tool.py").write_text("print('x')\n")),
+    ]
+    _assert_warm_equals_cold(root, edits)

@@ -71,6 +71,66 @@ def test_baseline_survives_line_shifts_and_catches_new_findings(make_project):
     assert bad.returncode == 2 and "not a guidelint baseline" in bad.stderr
 
 
+def test_a_reworded_message_keeps_a_baselined_finding(make_project):
+    # A did-you-mean appears when a close name is added; the finding is the same one.
+    root = make_project({"scripts/ok.py": "", "docs/a.md": "# A\n\nRun `scripts/trian.py`.\n"})
+    assert run_cli("check", "--write-baseline", "base.json", cwd=root).returncode == 0
+    (root / "scripts/train.py").write_text("", encoding="utf-8")
+    result = run_cli("check", cwd=root)
+    assert "did you mean `scripts/train.py`" in result.stdout
+    assert run_cli("check", "--baseline", "base.json", cwd=root).returncode == 0
+    data = json.loads((root / "base.json").read_text(encoding="utf-8"))
+    assert data["version"] == 2
+
+
+def test_a_format_1_baseline_still_matches_and_says_how_to_rewrite_it(make_project):
+    from guidelint.findings import Finding, Severity
+
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE_DOC})
+    [found] = json.loads(run_cli("check", "--format", "json", cwd=root).stdout)["findings"]
+    old = Finding(
+        "GL501",
+        "stale-path",
+        Severity.ERROR,
+        found["message"],
+        "docs/a.md",
+        3,
+        5,
+        3,
+        22,
+        snippet="`scripts/gone.py`",
+    )  # format 1 hashed code, path, message and the flagged text
+    entry = {"fingerprint": old.message_fingerprint(), "code": "GL501", "path": "docs/a.md"}
+    (root / "old.json").write_text(json.dumps({"version": 1, "findings": [entry]}))
+    result = run_cli("check", "--baseline", "old.json", cwd=root)
+    assert result.returncode == 0, result.stdout
+    notes = [line for line in result.stderr.splitlines() if "old.json" in line]
+    assert len(notes) == 1 and "--write-baseline old.json" in notes[0]
+    (root / "old.json").write_text(json.dumps({"version": 7, "findings": []}))
+    bad = run_cli("check", "--baseline", "old.json", cwd=root)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "unsupported baseline version 7" in bad.stderr
+
+
+def test_annotations_name_files_from_the_repository_root_wherever_started(tmp_path):
+    from tests.conftest import write_tree
+
+    write_tree(tmp_path, {"README.md": "# Top\n"})
+    git(tmp_path, "init", "-q")
+    space = write_tree(
+        tmp_path / "examples/ws",
+        {"pyproject.toml": "[tool.guidelint]\n", "docs/a.md": STALE_DOC, "scripts/ok.py": ""},
+    )
+    expected = "::error file=examples/ws/docs/a.md,line=3,col=5"
+    for cwd, args in [(tmp_path, ["examples/ws"]), (space / "docs", [])]:
+        github = run_cli("check", "--format", "github", *args, cwd=cwd).stdout
+        assert github.startswith(expected), (cwd, github)
+        sarif = json.loads(run_cli("check", "--format", "sarif", *args, cwd=cwd).stdout)
+        [result] = sarif["runs"][0]["results"]
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert uri == "examples/ws/docs/a.md"
+
+
 def git(root, *args):
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 

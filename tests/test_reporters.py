@@ -122,7 +122,46 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(report):
     assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "GL501"
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"], region["endColumn"]) == (3, 5, 19)
-    assert result["partialFingerprints"]["guidelint/v1"]
+    assert result["partialFingerprints"]["guidelint/v2"]
+    assert run["columnKind"] == "utf16CodeUnits"
+    rule = run["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert rule["fullDescription"]["text"].startswith("Looks at every inline code span")
+    assert rule["help"]["markdown"].startswith("# GL501 stale-path")
+    assert "## Why it matters" in rule["help"]["markdown"]
+    assert "## " not in rule["help"]["text"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/a%20b.md"
+
+
+def _wide(tmp_path: Path) -> Report:
+    """A finding after an emoji (two UTF-16 code units, one code point)."""
+    (tmp_path / "docs").mkdir(parents=True)
+    (tmp_path / "docs/w.md").write_text("# W\n\n\U0001f4d8 `scripts/x.py`\n", encoding="utf-8")
+    finding = Finding("GL501", "stale-path", Severity.ERROR, "gone", "docs/w.md", 3, 3, 3, 17)
+    return Report(findings=[finding], root=tmp_path, files_checked=1)
+
+
+def test_columns_are_utf16_code_units_in_sarif_and_github(tmp_path):
+    report = _wide(tmp_path)
+    sarif = json.loads(renderer("sarif")(report))
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startColumn"], region["endColumn"]) == (4, 18)
+    github = renderer("github")(report)
+    assert "col=4,endLine=3,endColumn=18," in github
+    assert renderer("text")(report).startswith("docs/w.md:3:3:")  # text keeps characters
+
+
+def test_sarif_and_github_name_files_from_the_repository_root(tmp_path):
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    report = _wide(tmp_path / "examples/space")
+    sarif = json.loads(renderer("sarif")(report))
+    run = sarif["runs"][0]
+    location = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location["uri"] == "examples/space/docs/w.md"
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    assert renderer("github")(report).startswith("::error file=examples/space/docs/w.md,")
+    assert renderer("text")(report).startswith("docs/w.md:3:3:")
 
 
 def test_every_format_renders_no_findings(tmp_path):

@@ -26,6 +26,7 @@ class Report:
     show_source: bool = True
     quiet: bool = False  # text: the findings without the summary line
     _source_lines: dict[str, LineIndex | None] = field(default_factory=dict, repr=False)
+    _repo: tuple[Path, str] | None = field(default=None, repr=False)
 
     @property
     def errors(self) -> int:
@@ -45,6 +46,39 @@ class Report:
             "unsafe_fixable": sum(f.fix is not None and not f.fix.safe for f in self.findings),
             "fixed": sum(self.fixed.values()),
         }
+
+    @property
+    def repo_root(self) -> Path:
+        """The git top level the project lies in (the project root outside git)."""
+        return self._repository()[0]
+
+    def repo_path(self, path: str) -> str:
+        """A finding's path relative to the repository root, POSIX separators (SARIF
+        and GitHub annotations: `check examples/workspace` from the top, or from any
+        subfolder, must name the files the way the repository does)."""
+        if path.startswith("/"):
+            return path
+        return self._repository()[1] + path
+
+    def _repository(self) -> tuple[Path, str]:
+        if self._repo is None:
+            from guidelint.discovery import repository_root
+
+            root = self.root.resolve()
+            top = repository_root(root) or root
+            try:
+                inside = root.relative_to(top).as_posix()
+            except ValueError:
+                top, inside = root, "."
+            self._repo = (top, "" if inside == "." else inside + "/")
+        return self._repo
+
+    def utf16_column(self, path: str, line: int, column: int) -> int:
+        """A 1-based column in code points as UTF-16 code units (GitHub's and SARIF's
+        `utf16CodeUnits`): each character beyond the BMP (an emoji) counts two."""
+        text = self.source_line(path, line)[: max(column - 1, 0)]
+        wide = sum(1 for char in text if ord(char) > 0xFFFF)
+        return column + wide
 
     def source_line(self, path: str, line: int) -> str:
         """A line of a checked file, for the excerpt under its finding ("" if none)."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from guidelint import __version__
-from guidelint.findings import Severity
+from guidelint.findings import Finding, Severity
 from guidelint.printable import encodable
 from guidelint.reporters.report import Report
 from guidelint.rules import all_rules
@@ -15,14 +16,21 @@ HELP_URI = "https://github.com/guidelint/guidelint/blob/main/rules/{code}.md"
 
 
 def _rules() -> list[dict]:
+    from guidelint.docs import rule_page
+
     rules = []
     for code, rule in all_rules().items():
         level = "error" if rule.severity is Severity.ERROR else "warning"
+        page = rule_page(code) or f"# {code} {rule.name}\n\n{rule.summary}\n"
+        what = _section(page, "What it does") or rule.summary
+        why = _section(page, "Why it matters")
         rules.append(
             {
                 "id": code,
                 "name": rule.name,
                 "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": what},
+                "help": {"text": f"{what}\n\n{why}".strip(), "markdown": page},
                 "helpUri": HELP_URI.format(code=code),
                 "defaultConfiguration": {"level": level},
             }
@@ -30,12 +38,37 @@ def _rules() -> list[dict]:
     return rules
 
 
+def _section(page: str, title: str) -> str:
+    """The text of a rule page's `## title` section, up to the next heading."""
+    lines = page.splitlines()
+    heading = f"## {title}"
+    if heading not in lines:
+        return ""
+    body = []
+    for line in lines[lines.index(heading) + 1 :]:
+        if line.startswith("## "):
+            break
+        body.append(line)
+    return "\n".join(body).strip()
+
+
+def _region(report: Report, f: Finding) -> dict[str, int]:
+    """The finding's region in UTF-16 code units (the run's `columnKind`)."""
+    end_line = max(f.end_line, f.line)
+    end_column = max(f.end_column, f.column + 1) if end_line == f.line else f.end_column
+    return {
+        "startLine": f.line,
+        "startColumn": report.utf16_column(f.path, f.line, f.column),
+        "endLine": end_line,
+        "endColumn": report.utf16_column(f.path, end_line, end_column),
+    }
+
+
 def render(report: Report) -> str:
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
     for f in report.findings:
-        end_column = max(f.end_column, f.column + 1) if f.end_line == f.line else f.end_column
         results.append(
             {
                 "ruleId": f.code,
@@ -46,19 +79,14 @@ def render(report: Report) -> str:
                     {
                         "physicalLocation": {
                             "artifactLocation": {
-                                "uri": encodable(f.path),
+                                "uri": quote(encodable(report.repo_path(f.path))),
                                 "uriBaseId": "%SRCROOT%",
                             },
-                            "region": {
-                                "startLine": f.line,
-                                "startColumn": f.column,
-                                "endLine": max(f.end_line, f.line),
-                                "endColumn": end_column,
-                            },
+                            "region": _region(report, f),
                         }
                     }
                 ],
-                "partialFingerprints": {"guidelint/v1": f.fingerprint()},
+                "partialFingerprints": {"guidelint/v2": f.fingerprint()},
             }
         )
     sarif = {
@@ -74,7 +102,8 @@ def render(report: Report) -> str:
                         "rules": rules,
                     }
                 },
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": report.root.as_uri() + "/"}},
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": report.repo_root.as_uri() + "/"}},
+                "columnKind": "utf16CodeUnits",
                 "results": results,
             }
         ],

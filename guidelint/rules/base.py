@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from guidelint.findings import Finding, Fix, Severity
+from guidelint.findings import Finding, Fix, Severity, normal_context
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -62,4 +62,5 @@ class Rule:
             end_column=end.column,
             fix=fix,
             snippet=file.text[span.start : span.end][:200],
+            context=normal_context(lines.line_text(start.line)),
         )

@@ -82,7 +82,6 @@ class StalePath(Rule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)
         for span in file.markdown.code_spans:
@@ -97,6 +96,8 @@ class StalePath(Rule):
                 continue
             if any(project.exists(_join(base, path)) for base in bases):
                 continue
+            # Asked only here: a file whose paths all exist never reads .gitignore.
+            ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
             if any(ignored(_join(base, path)) for base in bases):
                 continue
             if not _known_file_type(path, project):
@@ -157,12 +158,7 @@ def _known_file_type(path: str, project: Project) -> bool:
     _, ext = posixpath.splitext(name)
     if not ext or path.endswith("/"):
         return True
-    extensions = project.memo("GL501.extensions", lambda: _extensions(project))
-    return ext.lower() in extensions
-
-
-def _extensions(project: Project) -> set[str]:
-    return {posixpath.splitext(rel)[1].lower() for rel in project.files()}
+    return ext.lower() in project.extensions()
 
 
 def _join(base: str, path: str) -> str:
