@@ -55,6 +55,7 @@ _INLINE = frozenset(
     }
 )
 _LISTS = ("bullet_list", "ordered_list")
+_PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
 # `GUIDELINT_MARKDOWN_PARSER=markdown-it-py` takes the reference path for every file
 # (benchmarks, and telling a parser difference from a rule's).
 PARSER_ENV = "GUIDELINT_MARKDOWN_PARSER"
@@ -145,7 +146,9 @@ class _Walk:
     def __init__(self, doc: MarkdownDocument, offsets: _ByteOffsets) -> None:
         self.doc = doc
         self.lines = doc.lines
-        self.char = offsets.char
+        # An ASCII text's byte offsets are its character offsets: `int` is the
+        # identity, called in C.
+        self.char: Any = int if offsets.ascii else offsets.char
         self.section = ""
         self.table_headers: list[str] = []
 
@@ -283,17 +286,18 @@ class _Walk:
         header: str | None = None,
         header_row: bool = False,
     ) -> Block:
+        char = self.char
         if inline:
-            start = self.char(_start_byte(inline[0]))
-            end = self.span(inline[-1]).end
+            first = inline[0]
+            start = char(_start_byte(first))
+            end = char(inline[-1].srcmap[1])
+            if first.name == "text":  # see Misplaced
+                content = first.meta.get("content", "")
+                if content and not self.doc.text.startswith(content[:8], start):
+                    raise Misplaced
         else:
-            start = end = self.span(owner).start
-        line = self.lines.position(self.span(owner).start if owner is not None else start).line
-        first = inline[0] if inline else None
-        if first is not None and first.name == "text":
-            content = first.meta.get("content", "")
-            if content and not self.doc.text.startswith(content[:8], start):
-                raise Misplaced
+            start = end = char(owner.srcmap[0])
+        line = self.lines.position(char(owner.srcmap[0]) if owner is not None else start).line
         block = Block(
             kind=kind,
             text=self.doc.text[start:end],
@@ -313,6 +317,8 @@ class _Walk:
         doc = self.doc
         for node in nodes:
             name = node.name
+            if name in _PLAIN_INLINE:
+                continue
             if name == "code_inline":
                 content = "".join(child.meta.get("content", "") for child in node.children)
                 span = self.checked(node, "`")
