@@ -12,7 +12,7 @@ import click
 
 from guidelint import __version__
 from guidelint.cli_base import fail, warn, warn_all
-from guidelint.config import ConfigError
+from guidelint.errors import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
 # `guidelint check` never pays for them. name -> "module:attribute".

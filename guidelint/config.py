@@ -17,11 +17,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from guidelint.config_base import ProjectPath, Section
+from guidelint.errors import ConfigError
 from guidelint.findings import Severity
 from guidelint.gotchas.config import GotchasConfig
 from guidelint.runner.config import RunnerConfig
 from guidelint.smoke.config import SmokeConfig
 from guidelint.tools.config import ToolsConfig
+
+__all__ = ["Config", "ConfigError", "LoadedConfig", "load_config", "parse_config", "table_name"]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,10 +54,6 @@ DEFAULT_INCLUDE = [
     "plugins/*/commands/**/*.md",
     "plugins/*/skills/**/*.md",
 ]
-
-
-class ConfigError(Exception):
-    """A usage or configuration problem: one line, exit code 2."""
 
 
 DEFAULT_LINK_FILES = [

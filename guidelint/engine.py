@@ -22,6 +22,7 @@ from guidelint.config import Config, ConfigError, table_name
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
+from guidelint.rules.base import Rule
 from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
@@ -36,6 +37,9 @@ from guidelint.suppress import (
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
+# Files read, prepared together (Rule.prepare) and checked before the next ones are
+# read: few enough that memory stays flat, enough that one ruff call serves many.
+BATCH_SIZE = 256
 
 
 @dataclass(frozen=True)
@@ -155,24 +159,76 @@ class Engine:
 
     def check_file(self, rel: str) -> list[Finding]:
         """Every finding for one file; never raises for bad input."""
+        return self.check_batch([rel])
+
+    def check_batch(self, rels: list[str]) -> list[Finding]:
+        """Every finding for a few files (BATCH_SIZE at most at a time): each is read
+        and looked up in the cache, rules `prepare` the rest together (one ruff call
+        for the batch), then each is checked and let go."""
+        findings: list[Finding] = []
+        for start in range(0, len(rels), BATCH_SIZE):
+            pending: list[tuple[SourceFile, str | None]] = []
+            for rel in rels[start : start + BATCH_SIZE]:
+                loaded = self._load(rel, findings)
+                if loaded is not None:
+                    pending.append(loaded)
+            self._prepare([file for file, _ in pending])
+            pending.reverse()
+            while pending:  # popped: a checked file is let go before the next one
+                file, key = pending.pop()
+                self._take_recorded()  # nothing asked before this file counts for it
+                found = self.check_source(file)
+                recorded = self._take_recorded()
+                self._note_lookups(file.rel, recorded)
+                if key is not None and self.cache is not None and cacheable(found):
+                    self.cache.put(key, found, recorded)
+                findings.extend(found)
+        return findings
+
+    def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, str | None] | None:
+        """The file to check and its cache key; None when its findings are known
+        already (unreadable, or cached), which then go to `findings`."""
         path = self.project.root / rel
         try:
             data = read_bytes(path, self.project.config.max_file_size)
         except Unreadable as error:
             self._note_lookups(rel, {})  # it rests on its own bytes alone
-            return self._unreadable(rel, error)
-        cache = self.cache
-        key = entry_key(rel, data) if cache is not None else ""
-        if cache is not None and (cached := cache.get(key)) is not None:
-            self._note_lookups(rel, cache.lookups_of(key))
-            return cached
-        self._take_recorded()  # nothing asked before this file counts for it
-        findings = self._check_bytes(path, rel, data)
-        recorded = self._take_recorded()
-        self._note_lookups(rel, recorded)
-        if cache is not None and cacheable(findings):
-            cache.put(key, findings, recorded)
-        return findings
+            findings.extend(self._unreadable(rel, error))
+            return None
+        key = None
+        if self.cache is not None:
+            key = entry_key(rel, data)
+            cached = self.cache.get(key)
+            if cached is not None:
+                self._note_lookups(rel, self.cache.lookups_of(key))
+                findings.extend(cached)
+                return None
+        try:
+            return from_bytes(path, rel, data, self.project.config.max_file_size), key
+        except Unreadable as error:
+            self._note_lookups(rel, {})
+            findings.extend(self._unreadable(rel, error))
+            return None
+
+    def _prepare(self, files: list[SourceFile]) -> None:
+        if not files:
+            return
+        for rule in self.rules:
+            if type(rule).prepare is Rule.prepare:
+                continue
+            mine = [
+                f
+                for f in files
+                if f.kind in rule.file_kinds and self.selection.enabled_for(rule.code, f.rel)
+            ]
+            if not mine:
+                continue
+            try:
+                rule.prepare(mine, self.project)
+            except ConfigError:
+                raise
+            except Exception:  # its check() does the work again, and reports the crash
+                continue
 
     def _note_lookups(self, rel: str, lookups: dict[str, str]) -> None:
         if self.lookups is not None:
@@ -181,13 +237,6 @@ class Engine:
     def check_text(self, rel: str, text: str) -> list[Finding]:
         """Every finding for a file's text as given (`--fix` checks what it edits)."""
         return self.check_source(SourceFile(path=self.project.root / rel, rel=rel, text=text))
-
-    def _check_bytes(self, path: Path, rel: str, data: bytes) -> list[Finding]:
-        try:
-            file = from_bytes(path, rel, data, self.project.config.max_file_size)
-        except Unreadable as error:
-            return self._unreadable(rel, error)
-        return self.check_source(file)
 
     def _unreadable(self, rel: str, error: Unreadable) -> list[Finding]:
         if not self.selection.enabled_for(UnreadableFile.code, rel):
@@ -279,7 +328,7 @@ class Engine:
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
             findings.extend(_check_in_pool(self, todo, jobs))
         else:
-            findings.extend(f for rel in todo for f in self.check_file(rel))
+            findings.extend(self.check_batch(todo))
         if self.cache is not None:
             changed = self.cache.note(self.project.warnings)
             for notice in self.cache.notices:
@@ -327,7 +376,7 @@ def _pool_check(chunk: list[str]) -> _ChunkResult:
     assert engine is not None
     if engine.lookups is not None:
         engine.lookups = {}  # only this chunk's go back
-    findings = [f for rel in chunk for f in engine.check_file(rel)]
+    findings = engine.check_batch(chunk)
     warnings = list(engine.project.warnings)
     fresh: dict[str, dict[str, Any]] = {}
     if engine.cache is not None:

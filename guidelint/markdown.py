@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from typing import TYPE_CHECKING
 
 from guidelint.spans import LineIndex, Span
+
+if TYPE_CHECKING:  # markdown-it-py loads when a file is parsed with it, not before
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|\Z)", re.DOTALL)
 
@@ -42,9 +44,13 @@ class Block:
     _line_offsets: list[int] | None = field(default=None, repr=False)
     _lines: LineIndex | None = field(default=None, repr=False)
     _text_lines: LineIndex | None = field(default=None, repr=False)
+    # Set where `text` is the file's own source (markdown_rs): offsets are start + pos.
+    _source_start: int | None = field(default=None, repr=False)
 
     def offset(self, pos: int) -> int:
         """Map a position in `text` to a character offset in the file."""
+        if self._source_start is not None:
+            return self._source_start + pos
         if self._line_offsets is None:
             # Computed on first use: most blocks never need it.
             if self._lines is None:
@@ -120,7 +126,7 @@ class FrontMatter:
 class MarkdownDocument:
     text: str
     lines: LineIndex
-    tokens: list[Token]
+    _tokens: list[Token] | None  # markdown-it-py's stream; None: parsed on first use
     code_spans: list[CodeSpan] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
@@ -128,6 +134,14 @@ class MarkdownDocument:
     links: list[Link] = field(default_factory=list)
     html_comments: list[HtmlComment] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> list[Token]:
+        """markdown-it-py's token stream (the gotchas parser reads it)."""
+        if self._tokens is None:
+            source, _ = _blank_front_matter(self.text)
+            self._tokens = _parser().parse(source)
+        return self._tokens
 
     def anchors(self) -> frozenset[str]:
         """Every `#fragment` a link into this document may name: GitHub's heading ids
@@ -182,6 +196,8 @@ def _record_positions(rule, token_type: str, first_chars: str):
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
     for name, (token_type, first_chars) in _POSITIONED_RULES.items():
         index = md.inline.ruler.__find__(name)
@@ -203,12 +219,18 @@ def _inline_line_offsets(
     for i, content_line in enumerate(content.split("\n")):
         line_no = min(first_line + i, lines.line_count)
         base, end = lines.line_starts[line_no - 1], lines.line_end(line_no)
-        if content_line and text.endswith(content_line, base, end):
+        if not content_line:
+            # An empty table cell: nothing to find, and the cells after it are still
+            # to the right of the one before (resetting here found a repeated cell's
+            # text in an earlier cell).
+            offsets.append(base + cursor.get(line_no, 0))
+            continue
+        if text.endswith(content_line, base, end):
             found = end - len(content_line)
         else:
             # Table cells and headings: find the text, left to right along the line.
             start = base + cursor.get(line_no, 0)
-            found = text.find(content_line, start, end) if content_line else -1
+            found = text.find(content_line, start, end)
             stripped = content_line.strip()
             if found == -1:
                 found = text.find(stripped, base, end) if stripped else -1
@@ -236,7 +258,7 @@ def parse_markdown(text: str, lines: LineIndex | None = None) -> MarkdownDocumen
     source, front = _blank_front_matter(text)
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
     tokens = _parser().parse(source)
-    doc = MarkdownDocument(text=text, lines=lines, tokens=tokens, front_matter=front)
+    doc = MarkdownDocument(text=text, lines=lines, _tokens=tokens, front_matter=front)
     _walk(doc, tokens)
     return doc
 

@@ -66,9 +66,9 @@ class SourceFile:
 
     @cached_property
     def markdown(self) -> MarkdownDocument:
-        from guidelint.markdown import parse_markdown
+        from guidelint.markdown_rs import parse_document
 
-        return parse_markdown(self.text, self.lines)
+        return parse_document(self.text, self.lines)
 
     @cached_property
     def json(self) -> Any:

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from guidelint import markdown_rs
+
+# Not even `--version` needs these: configuration models, parsers, file matching.
+LIGHT_STARTUP_NEVER = ("pydantic", "pydantic_core", "markdown_it", "markdown_it_pyrs", "pathspec")
 HEAVY = ("torch", "diffusers", "transformers", "libcst", "mcp", "accelerate", "safetensors")
 
 # Runs the real CLI in a fresh interpreter, then reports what got imported.
@@ -112,7 +116,39 @@ def markdown_project(make_project) -> Path:
 def test_the_probe_sees_imports(markdown_project, tmp_path):
     # Guard against a probe that reports nothing: the check path itself is listed.
     modules = modules_after(["check"], markdown_project, tmp_path)
-    assert {"guidelint.engine", "guidelint.markdown", "markdown_it"} <= modules
+    assert {"guidelint.engine", "guidelint.markdown", "guidelint.gotchas.parse"} <= modules
+
+
+def test_version_imports_neither_configuration_nor_parser(tmp_path):
+    # `guidelint --version` (and a pre-commit hook's first call) pays for click only.
+    modules = modules_after(["--version"], tmp_path, tmp_path)
+    assert "guidelint.cli" in modules
+    loaded = sorted(m for m in modules if m.split(".")[0] in LIGHT_STARTUP_NEVER)
+    assert loaded == []
+    assert not {"guidelint.config", "guidelint.engine", "guidelint.check"} & modules
+
+
+def test_one_file_check_imports_only_its_path(make_project, tmp_path):
+    root = make_project({"CLAUDE.md": "# Rules\n\nSee `docs/x.md` and [a](b.md).\n"})
+    modules = modules_after(["check", "--no-cache", "CLAUDE.md"], root, tmp_path)
+    assert "guidelint.rules.gl502_broken_link" in modules  # the probe saw the check
+    assert heavy_among(modules) == []
+    # Neither other renderers, nor the smoke arithmetic (a GL3xx rule on drivers),
+    # nor a pillar's command, nor rich.
+    unused = {
+        "rich",
+        "guidelint.reporters.sarif",
+        "guidelint.reporters.json_report",
+        "guidelint.smoke.arithmetic",
+        "guidelint.smoke.solver",
+        "guidelint.smoke.versions",
+        "guidelint.gotchas.cli",
+        "guidelint.tools.cli",
+        "guidelint.runner.cli",
+    }
+    assert sorted(unused & modules) == []
+    if markdown_rs.available():  # the reference parser loads only for a gotchas file
+        assert "markdown_it" not in modules and "markdown_it_pyrs" in modules
 
 
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])

@@ -9,8 +9,7 @@ there. Everything else (prose, HTML blocks, nested lists) is left alone.
 from __future__ import annotations
 
 import re
-
-from markdown_it.token import Token
+from typing import TYPE_CHECKING
 
 from guidelint.comments import Directive, parse_directive
 from guidelint.gotchas.headlines import normalize_headline, slugify, unique_anchors
@@ -19,6 +18,9 @@ from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, Not
 from guidelint.gotchas.provenance import fingerprint_of, issue_ids
 from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
 from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 LEADING_ANCHOR = re.compile(r"\A\s*<a\b[^>]*>\s*(?:</a>\s*)?")
 BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)

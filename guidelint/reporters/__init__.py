@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from guidelint.reporters.report import Report
@@ -12,11 +13,7 @@ FORMATS = ("text", "json", "github", "sarif")
 
 
 def renderer(fmt: str) -> Callable[[Report], str]:
-    from guidelint.reporters import github, json_report, sarif, text
-
-    return {
-        "text": text.render,
-        "json": json_report.render,
-        "github": github.render,
-        "sarif": sarif.render,
-    }[fmt]
+    # Only the renderer asked for is imported (start-up of a one-file check).
+    module = {"text": "text", "json": "json_report", "github": "github", "sarif": "sarif"}[fmt]
+    render: Callable[[Report], str] = importlib.import_module(f"{__name__}.{module}").render
+    return render

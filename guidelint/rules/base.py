@@ -29,6 +29,11 @@ class Rule:
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         raise NotImplementedError
 
+    def prepare(self, files: list[SourceFile], project: Project) -> None:
+        """Called with a batch of files (those `check` may see) before any is checked:
+        work that costs less done once for many files (GL402 runs ruff once over every
+        example of the batch) is done here and kept on each file (`derived`)."""
+
     def cache_inputs(self, project: Project) -> list[str]:
         """Files (relative to the root) this rule reads besides the file it checks.
 

@@ -11,7 +11,10 @@ from guidelint.spans import Span
 
 if TYPE_CHECKING:
     from guidelint.project import Project
+    from guidelint.runner.examples import Example
     from guidelint.sources import SourceFile
+
+LINT_KEY = "GL402.lint"  # ruff's messages per lintable example, kept on the file
 
 
 class ExampleLint(ExampleRule):
@@ -20,21 +23,52 @@ class ExampleLint(ExampleRule):
     summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
     severity = Severity.ERROR
 
-    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.runner.examples import source_offset, syntax_error
+    def prepare(self, files: list[SourceFile], project: Project) -> None:
+        """One ruff call for every example of the batch; each file keeps its share."""
         from guidelint.runner.lint import RuffUnavailable, lint_sources
 
-        examples = [
-            e
-            for e in self.examples(file)
-            if e.closed and not e.settings.skip and syntax_error(e) is None
-        ]
+        wanted = [(file, self._lintable(file)) for file in files if self.applies_to(file, project)]
+        wanted = [(file, examples) for file, examples in wanted if examples]
+        sources = [e.python_source() for _, examples in wanted for e in examples]
+        if not sources:
+            return
+        config = project.config.runner
+        try:
+            results = lint_sources(sources, config.lint_select, config.lint_ignore)
+        except RuffUnavailable:
+            return  # each file's check tries again, and says why once
+        index = 0
+        for file, examples in wanted:
+            share = results[index : index + len(examples)]
+            index += len(examples)
+            file.derived(LINT_KEY, lambda share=share: share)
+
+    def _lintable(self, file: SourceFile) -> list[Example]:
+        from guidelint.runner.examples import syntax_error
+
+        return file.derived(
+            "GL402.lintable",
+            lambda: [
+                e
+                for e in self.examples(file)
+                if e.closed and not e.settings.skip and syntax_error(e) is None
+            ],
+        )
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.runner.examples import source_offset
+        from guidelint.runner.lint import RuffUnavailable, lint_sources
+
+        examples = self._lintable(file)
         if not examples:
             return
         config = project.config.runner
         try:
-            results = lint_sources(
-                [e.python_source() for e in examples], config.lint_select, config.lint_ignore
+            results = file.derived(  # from prepare(), else one call for this file
+                LINT_KEY,
+                lambda: lint_sources(
+                    [e.python_source() for e in examples], config.lint_select, config.lint_ignore
+                ),
             )
         except RuffUnavailable as error:
             warned: list[bool] = project.memo("GL402.warned", list)  # once per run

@@ -1,4 +1,4 @@
-"""ruff on guide examples: the project's own `ruff` executable, one call per file."""
+"""ruff on guide examples: the project's own `ruff` executable, one call per batch of files."""
 
 from __future__ import annotations
 

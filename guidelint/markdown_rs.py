@@ -1,0 +1,361 @@
+"""The same document model as `guidelint.markdown`, built from markdown-it-pyrs.
+
+markdown-it-pyrs (the Rust port of markdown-it, `pip install 'guidelint[fast]'`)
+parses about eight times faster than markdown-it-py and gives every node its
+source range (`srcmap`, in UTF-8 bytes), so code spans, links and comments need no
+position recording. `parse_document` uses it where it is installed and the text
+is one it maps exactly, else falls back to `guidelint.markdown.parse_markdown`,
+the reference. `tests/test_markdown_equivalence.py` holds both to the same spans
+and the same findings over real corpora.
+
+What differs by construction: a `Block`'s `text` is its source as written (with
+the reference it is markdown-it-py's inline content, container prefixes stripped),
+`ListItem.children` is empty, and `MarkdownDocument.tokens` is parsed with
+markdown-it-py on first use (the gotchas parser reads tokens; nothing else does).
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from functools import lru_cache
+from itertools import accumulate
+from typing import Any
+
+from guidelint.markdown import (
+    Block,
+    CodeSpan,
+    Fence,
+    Heading,
+    Link,
+    ListItem,
+    MarkdownDocument,
+    _add_block_comments,
+    _add_comment,
+    _blank_front_matter,
+    _line_span,
+    parse_markdown,
+)
+from guidelint.spans import LineIndex, Span
+
+# Nodes that hold inline content; a tight list item holds it directly.
+_INLINE = frozenset(
+    {
+        "text",
+        "text_special",
+        "code_inline",
+        "link",
+        "autolink",
+        "image",
+        "em",
+        "strong",
+        "softbreak",
+        "hardbreak",
+        "html_inline",
+    }
+)
+_LISTS = ("bullet_list", "ordered_list")
+_PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
+# `GUIDELINT_MARKDOWN_PARSER=markdown-it-py` takes the reference path for every file
+# (benchmarks, and telling a parser difference from a rule's).
+PARSER_ENV = "GUIDELINT_MARKDOWN_PARSER"
+REFERENCE = "markdown-it-py"
+
+
+@lru_cache(maxsize=1)
+def _rs_parser() -> Any:
+    try:
+        import markdown_it_pyrs
+    except ImportError:
+        return None
+    return markdown_it_pyrs.MarkdownIt("commonmark").enable("table")
+
+
+def available() -> bool:
+    """Whether markdown-it-pyrs is installed (the fast path can run at all)."""
+    return _rs_parser() is not None
+
+
+def parse_document(text: str, lines: LineIndex | None = None) -> MarkdownDocument:
+    """The document model, from markdown-it-pyrs where it maps the text exactly."""
+    parser = _rs_parser()
+    if parser is None or not _maps_exactly(text) or os.environ.get(PARSER_ENV) == REFERENCE:
+        return parse_markdown(text, lines)
+    try:
+        doc = parse_rs(text, lines, parser)
+    except (RecursionError, Misplaced):  # see Misplaced
+        return parse_markdown(text, lines)
+    return doc
+
+
+def _maps_exactly(text: str) -> bool:
+    """markdown-it replaces NUL with U+FFFD and reads a lone CR as a line break:
+    either would shift byte offsets or lines against the text, so those few files
+    take the reference path."""
+    return "\0" not in text and text.count("\r") == text.count("\r\n")
+
+
+def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> MarkdownDocument:
+    """Parse with markdown-it-pyrs (which must be installed)."""
+    source, front = _blank_front_matter(text)
+    lines = lines if lines is not None and lines.text is text else LineIndex(text)
+    root = (parser or _rs_parser()).tree(source)
+    doc = MarkdownDocument(text=text, lines=lines, _tokens=None, front_matter=front)
+    _Walk(doc, _ByteOffsets(source, lines)).children(root, 0, False)
+    return doc
+
+
+class Misplaced(Exception):
+    """A node's range does not hold what the node says it holds.
+
+    markdown-it.rs counts a tab in a container's indentation as the columns it
+    expands to, so the ranges after it in that block shift (`- a\\n\\n\\tb`).
+    Every range the model keeps is checked against the text it must start with;
+    one that fails sends the whole file down the reference path.
+    """
+
+
+class _ByteOffsets:
+    """UTF-8 byte offsets of a text to character offsets, line by line (most lines
+    of most files are ASCII, where the two agree)."""
+
+    def __init__(self, source: str, lines: LineIndex) -> None:
+        self.char_starts = lines.line_starts
+        self.ascii = source.isascii()
+        if self.ascii:
+            return
+        self.data = source.encode("utf-8")
+        bounds = list(zip(lines.line_starts, [*lines.line_starts[1:], len(source)], strict=True))
+        lengths = [len(source[start:end].encode("utf-8")) for start, end in bounds]
+        self.byte_starts = list(accumulate(lengths[:-1], initial=0))
+        self.line_is_ascii = [
+            length == end - start for length, (start, end) in zip(lengths, bounds, strict=True)
+        ]
+
+    def char(self, offset: int) -> int:
+        if self.ascii:
+            return offset
+        line = bisect.bisect_right(self.byte_starts, offset) - 1
+        base = self.byte_starts[line]
+        if self.line_is_ascii[line]:
+            return self.char_starts[line] + offset - base
+        return self.char_starts[line] + len(self.data[base:offset].decode("utf-8", "replace"))
+
+
+class _Walk:
+    def __init__(self, doc: MarkdownDocument, offsets: _ByteOffsets) -> None:
+        self.doc = doc
+        self.lines = doc.lines
+        # An ASCII text's byte offsets are its character offsets: `int` is the
+        # identity, called in C.
+        self.char: Any = int if offsets.ascii else offsets.char
+        self.section = ""
+        self.table_headers: list[str] = []
+
+    def span(self, node: Any) -> Span:
+        start, end = node.srcmap
+        return Span(self.char(start), self.char(end))
+
+    def checked(self, node: Any, opening: str) -> Span:
+        """The node's span, which must start with `opening` (see Misplaced)."""
+        span = self.span(node)
+        if not self.doc.text.startswith(opening, span.start):
+            raise Misplaced
+        return span
+
+    def line_range(self, node: Any) -> tuple[int, int]:
+        """1-based first and last line a block node covers."""
+        span = self.span(node)
+        first = self.lines.position(span.start).line
+        return first, self.lines.position(max(span.start, span.end - 1)).line
+
+    # -- blocks -----------------------------------------------------------------
+
+    def children(self, node: Any, depth: int, quoted: bool) -> None:
+        run: list[Any] = []
+        for child in node.children:
+            if child.name in _INLINE:
+                run.append(child)
+                continue
+            if run:
+                self.inline_block("paragraph", run, depth, quoted)
+                run = []
+            self.block(child, depth, quoted)
+        if run:
+            self.inline_block("paragraph", run, depth, quoted)
+
+    def block(self, node: Any, depth: int, quoted: bool) -> None:
+        name = node.name
+        if name == "paragraph":
+            self.inline_block("paragraph", node.children, depth, quoted, node)
+        elif name in ("heading", "lheading"):
+            self.heading(node, depth, quoted)
+        elif name in _LISTS:
+            for item in node.children:
+                self.children(item, depth + 1, quoted)
+                self.list_item(item, depth + 1, name == "ordered_list")
+        elif name == "blockquote":
+            self.children(node, depth, True)
+        elif name == "table":
+            self.table(node, depth, quoted)
+        elif name in ("fence", "code_block"):
+            self.fence(node)
+        elif name == "html_block":
+            first, last = self.line_range(node)
+            _add_block_comments(self.doc, [first - 1, last])
+        elif node.children:
+            self.children(node, depth, quoted)
+
+    def list_item(self, item: Any, depth: int, ordered: bool) -> None:
+        lines = self.lines
+        first, last = self.line_range(item)
+        while last > first and not lines.line_text(last).strip():
+            last -= 1  # a loose item's srcmap runs over the blank line after it
+        self.doc.list_items.append(
+            ListItem(_line_span(lines, first, last), first, last, depth, ordered)
+        )
+
+    def heading(self, node: Any, depth: int, quoted: bool) -> None:
+        inline = node.children
+        first, last = self.line_range(node)
+        if node.name == "lheading":  # the reference's span ends with the text, not the underline
+            end = self.span(inline[-1]).end if inline else self.span(node).start
+            last = self.lines.position(max(self.span(node).start, end - 1)).line
+        block = self.inline_block("heading", inline, depth, quoted, node)
+        text = block.text.strip()
+        span = _line_span(self.lines, first, last)
+        plain = "".join(_plain(inline)).strip()
+        self.doc.headings.append(Heading(node.meta["level"], text, span, first, plain))
+        self.section = text
+
+    def table(self, node: Any, depth: int, quoted: bool) -> None:
+        self.table_headers = []
+        for part in node.children:
+            in_head = part.name == "thead"
+            for row in part.children:
+                for index, cell in enumerate(row.children):
+                    cell_start = self.span(cell).start
+                    start, end = cell.srcmap
+                    content = self.doc.text[cell_start : self.char(end)] if end > start else ""
+                    if in_head:  # as markdown-it-py has it: trimmed, `\|` unescaped
+                        self.table_headers.append(content.replace("\\|", "|").strip())
+                    header = self.table_headers[index] if index < len(self.table_headers) else None
+                    self.inline_block(
+                        "table_cell", cell.children, depth, quoted, cell, header, in_head
+                    )
+        self.table_headers = []
+
+    def fence(self, node: Any) -> None:
+        lines = self.lines
+        first, last = self.line_range(node)
+        meta = node.meta
+        info = str(meta.get("info", "")).strip()
+        is_fence = node.name == "fence"
+        marker = str(meta.get("marker", "`")) * int(meta.get("marker_len", 3))
+        content = str(meta.get("content", ""))
+        if is_fence:
+            # An unclosed fence runs to the end of its container; markdown-it.rs's
+            # range stops a line short of the reference's there.
+            last = max(last, first + content.count("\n"))
+        closing = lines.line_text(last).strip() if is_fence else ""
+        closed = (not is_fence) or (
+            last > first and len(closing) >= len(marker) and closing == marker[:1] * len(closing)
+        )
+        self.doc.fences.append(
+            Fence(
+                info=info,
+                lang=info.split()[0].lower() if info else "",
+                content=content,
+                span=_line_span(lines, first, last),
+                line=first,
+                content_line=first + 1 if is_fence else first,
+                closed=closed,
+                section=self.section,
+            )
+        )
+
+    # -- inline -----------------------------------------------------------------
+
+    def inline_block(
+        self,
+        kind: str,
+        inline: list[Any],
+        depth: int,
+        quoted: bool,
+        owner: Any = None,
+        header: str | None = None,
+        header_row: bool = False,
+    ) -> Block:
+        char = self.char
+        if inline:
+            first = inline[0]
+            start = char(_start_byte(first))
+            end = char(inline[-1].srcmap[1])
+            if first.name == "text":  # see Misplaced
+                content = first.meta.get("content", "")
+                if content and not self.doc.text.startswith(content[:8], start):
+                    raise Misplaced
+        else:
+            start = end = char(owner.srcmap[0])
+        line = self.lines.position(char(owner.srcmap[0]) if owner is not None else start).line
+        block = Block(
+            kind=kind,
+            text=self.doc.text[start:end],
+            line=line,
+            section=self.section,
+            list_depth=depth,
+            in_blockquote=quoted,
+            table_header=header,
+            table_row_is_header=header_row,
+            _source_start=start,  # `text` is the file's own source
+        )
+        self.doc.blocks.append(block)
+        self.collect(block, inline)
+        return block
+
+    def collect(self, block: Block, nodes: list[Any]) -> None:
+        doc = self.doc
+        for node in nodes:
+            name = node.name
+            if name in _PLAIN_INLINE:
+                continue
+            if name == "code_inline":
+                content = "".join(child.meta.get("content", "") for child in node.children)
+                span = self.checked(node, "`")
+                doc.code_spans.append(CodeSpan(content, span, block))
+            elif name in ("link", "autolink"):
+                span = self.checked(node, "[" if name == "link" else "<")
+                doc.links.append(Link(str(node.meta.get("url", "")), span, block))
+                self.collect(block, node.children)
+            elif name == "html_inline":
+                content = str(node.meta.get("content", ""))
+                if content.startswith("<!--"):
+                    _add_comment(doc, content, self.checked(node, "<!--"))
+            elif name in ("em", "strong"):
+                self.collect(block, node.children)
+            # An image's alt text is its own inline parse in markdown-it: the
+            # reference records nothing inside it, and neither does this.
+
+
+def _start_byte(node: Any) -> int:
+    """Where a node starts. markdown-it.rs gives `**` and `*` nodes the start of
+    their block (list marker included) instead of their own: theirs is one
+    delimiter run before their first child."""
+    if node.name in ("em", "strong") and node.children:
+        return _start_byte(node.children[0]) - (2 if node.name == "strong" else 1)
+    start: int = node.srcmap[0]
+    return start
+
+
+def _plain(nodes: list[Any]) -> list[str]:
+    """A heading's inline nodes as rendered text (the reference's `_plain_text`)."""
+    parts: list[str] = []
+    for node in nodes:
+        name = node.name
+        if name in ("text", "text_special"):
+            parts.append(str(node.meta.get("content", "")))
+        elif name in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif name in ("code_inline", "em", "strong", "link", "autolink"):
+            parts.extend(_plain(node.children))
+    return parts

@@ -1,0 +1,208 @@
+"""markdown-it-pyrs (guidelint.markdown_rs) against markdown-it-py (the reference).
+
+Both must build the same document model, every span at the same offset, and give
+the same findings, on hand-made corner cases and on every Markdown file of the two
+real corpora (`../shared/corpus`). A file the fast path cannot place exactly falls
+back to the reference, and the corpora show how rare that is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from guidelint import markdown_rs
+from guidelint.config import Config, PathsConfig
+from guidelint.engine import Engine, build_selection
+from guidelint.markdown import MarkdownDocument, parse_markdown
+from guidelint.project import Project
+from guidelint.sources import SourceFile
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus"
+OTEL = CORPUS / "opentelemetry-docs"
+AGENT_REPOS = CORPUS / "agent-repos"
+
+pytestmark = pytest.mark.skipif(
+    not markdown_rs.available(), reason="markdown-it-pyrs is not installed"
+)
+
+
+def block_of(block) -> tuple:
+    lead = len(block.text) - len(block.text.lstrip())
+    return (
+        block.kind,
+        block.line,
+        block.section,
+        block.list_depth,
+        block.in_blockquote,
+        block.table_header,
+        block.table_row_is_header,
+        block.offset(lead),  # where the content starts in the file
+    )
+
+
+def model(doc: MarkdownDocument) -> dict[str, list[tuple]]:
+    """Everything a rule can read from the document, as comparable values."""
+    return {
+        "code_spans": [(c.content, c.span, block_of(c.block)) for c in doc.code_spans],
+        "fences": [
+            (f.info, f.lang, f.content, f.span, f.line, f.content_line, f.closed, f.section)
+            for f in doc.fences
+        ],
+        "headings": [(h.level, h.text, h.span, h.line, h.plain) for h in doc.headings],
+        "list_items": [(i.span, i.line, i.end_line, i.depth, i.ordered) for i in doc.list_items],
+        "links": [(link.href, link.span, block_of(link.block)) for link in doc.links],
+        "html_comments": [(c.body, c.span, c.line, c.end_line) for c in doc.html_comments],
+        "blocks": [block_of(b) for b in doc.blocks if b.text.strip()],
+        "anchors": sorted(doc.anchors()),
+        "front_matter": [doc.front_matter],
+    }
+
+
+def escaped_pipe_cells(doc: MarkdownDocument) -> set[int]:
+    """Lines of table rows with a `\\|` in a cell. markdown-it-py unescapes it in the
+    cell's content, so the reference cannot find that content in the line and places
+    the row's spans at the start of the line; markdown-it-pyrs places them exactly."""
+    return {
+        b.line
+        for b in doc.blocks
+        if b.kind == "table_cell" and "\\|" in doc.lines.line_text(b.line)
+    }
+
+
+def differences(reference: MarkdownDocument, fast: MarkdownDocument) -> dict[str, tuple]:
+    """Per part of the model: (reference, fast) where they differ; {} when equal."""
+    unsure = escaped_pipe_cells(reference)
+    ours, theirs = model(reference), model(fast)
+    found = {}
+    for key in ours:
+        mine = [v for v in ours[key] if not _in(v, unsure)]
+        other = [v for v in theirs[key] if not _in(v, unsure)]
+        if mine != other:
+            found[key] = (mine, other)
+    return found
+
+
+def _in(value: object, lines: set[int]) -> bool:
+    """Whether a model value is (or belongs to) a table cell on one of `lines`."""
+    if not isinstance(value, tuple):
+        return False
+    block = value[-1] if value and isinstance(value[-1], tuple) else value
+    return len(block) == 8 and block[0] == "table_cell" and block[1] in lines
+
+
+CORNERS = {
+    "strong over two lines in a list": "x\n\n- **Dev of\n  Open metrics**: Aimed at\n",
+    "inline nodes over lines": "x\n\n- [Dev of\n  Open](u) `a\n  b` <!--\n  c --> *e\n  f*\n",
+    "blockquoted list": "x\n\n> - *a\n>   b* [c\n>   d](e)\n",
+    "nested emphasis": "x\n\n1. ***a\n   b*** `q`\n",
+    "setext headings": "Title\n=====\n\nT2\n  more\n---\n",
+    "unclosed fence in a list": "- a\n\n  ```py\n  x\n\n- b\n",
+    "unclosed fence at the end": "```\nunclosed\n\n\n",
+    "unclosed comment": "<!-- x\n\n- y\n",
+    "not ASCII": "# é `ü` [ß](ä)\n\n| é | `x` |\n|---|---|\n| ü | [a](b) |\n",
+    "loose list": "- a\n- b\n\n\n- c\n",
+    "indented lists": "  - x\n    - y\n      z `w`\n",
+    "breaks": "a  \nb\\\nc `d`\n",
+    "references and autolinks": "[a]: <u v>\n\n[x][a] <mailto:a@b.c> <a@b.c> [y](<a b> 't')\n",
+    "CRLF": "# T `a`\r\n\r\n- x [l](m)\r\n  y `z`\r\n\r\n```py\r\nq\r\n```\r\n",
+    "front matter": "---\ntitle: ü `x`\n---\n# H `c`\n",
+    "table with empty cells": "| a | b | c |\n|---|---|---|\n| `x` |  | `x` |\n",
+    "image alt": "![alt `c` [l](u)](img.png) `after`\n",
+    "heading ids": "# A {#custom}\n\n## B <a id='x'></a>\n\n## A\n\n## A\n",
+    "html blocks": "<div>\n<!-- one -->\n</div>\n\n<!-- two\nlines -->\n",
+    "entities": "# a &amp; b\n\n`&amp;` [&lt;](x&amp;y)\n",
+}
+
+
+@pytest.mark.parametrize("text", CORNERS.values(), ids=CORNERS.keys())
+def test_corner_cases_build_the_same_model(text):
+    assert differences(parse_markdown(text), markdown_rs.parse_rs(text)) == {}
+
+
+def test_a_tab_in_a_container_indent_takes_the_reference_path():
+    # markdown-it.rs shifts ranges after such a tab: the check catches it.
+    text = "- a\n\n\tWork `c`\n"
+    with pytest.raises(markdown_rs.Misplaced):
+        markdown_rs.parse_rs(text)
+    assert model(markdown_rs.parse_document(text)) == model(parse_markdown(text))
+
+
+def test_texts_it_cannot_map_take_the_reference_path(monkeypatch):
+    for text in ("a\rb `c`\n", "a `b`\0\n"):
+        doc = markdown_rs.parse_document(text)
+        assert doc._tokens is not None  # parsed by markdown-it-py
+    monkeypatch.setenv(markdown_rs.PARSER_ENV, markdown_rs.REFERENCE)
+    assert markdown_rs.parse_document("plain `x`\n")._tokens is not None
+    monkeypatch.delenv(markdown_rs.PARSER_ENV)
+    fast = markdown_rs.parse_document("plain `x`\n")
+    assert fast._tokens is None
+    assert [t.type for t in fast.tokens][:2] == ["paragraph_open", "inline"]  # on demand
+
+
+def test_escaped_pipes_are_placed_exactly():
+    text = "| a | b |\n|---|---|\n| x | `\\|old\\| < 1` |\n"
+    (span,) = markdown_rs.parse_rs(text).code_spans
+    assert text[span.span.start : span.span.end] == "`\\|old\\| < 1`"
+    assert span.content == "|old| < 1"
+
+
+# -- the corpora ------------------------------------------------------------------
+
+CHUNKS = {
+    "otel-en": (OTEL, "content/en"),
+    "otel-ja": (OTEL, "content/ja"),
+    "otel-other-languages": (OTEL, "content/[!ej]*"),
+    "otel-outside-content": (OTEL, "[!c]*"),
+    "agent-repos": (AGENT_REPOS, "*"),
+}
+
+
+def chunk_files(root: Path, pattern: str) -> list[str]:
+    rels = {
+        path.relative_to(root).as_posix()
+        for folder in root.glob(pattern)
+        for path in ([folder] if folder.is_file() else folder.rglob("*"))
+        if path.suffix == ".md" and path.is_file()
+    }
+    return sorted(rels)
+
+
+def check_all(root: Path, rels: list[str]) -> tuple[list[str], dict[str, MarkdownDocument]]:
+    """Every rule on every file, the way `check` runs them; findings and documents."""
+    config = Config(
+        include=["**/*.md"], select=["GL"], paths=PathsConfig(links=["**"]), cache=False
+    )
+    project = Project(root, config)
+    engine = Engine(project, build_selection(config))
+    findings, docs = [], {}
+    for rel in rels:
+        text = (root / rel).read_bytes().decode("utf-8-sig")
+        file = SourceFile(path=root / rel, rel=rel, text=text)
+        for f in engine.check_source(file):
+            findings.append(f"{f.path}:{f.line}:{f.column}-{f.end_line}:{f.end_column} {f.message}")
+        docs[rel] = file.markdown
+    return findings, docs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_the_corpora_give_the_same_model_and_findings(chunk, monkeypatch):
+    root, pattern = CHUNKS[chunk]
+    if not root.is_dir():
+        pytest.skip(f"corpus not found at {root}")
+    rels = chunk_files(root, pattern)
+    assert rels
+    monkeypatch.setenv(markdown_rs.PARSER_ENV, markdown_rs.REFERENCE)
+    reference_findings, reference_docs = check_all(root, rels)
+    monkeypatch.delenv(markdown_rs.PARSER_ENV)
+    fast_findings, fast_docs = check_all(root, rels)
+
+    assert fast_findings == reference_findings
+    fell_back = [rel for rel, doc in fast_docs.items() if doc._tokens is not None]
+    assert len(fell_back) <= max(3, len(rels) // 50), fell_back  # the fast path is the rule
+    for rel in rels:
+        if rel not in fell_back:
+            assert differences(reference_docs[rel], fast_docs[rel]) == {}, rel
