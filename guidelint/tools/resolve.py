@@ -148,10 +148,7 @@ def _closest_on(name: str, catalog: Catalog, server: str) -> list[Tool]:
 
 def _close_elsewhere(name: str, catalog: Catalog) -> list[Tool]:
     """The tools closest to `name` on any server (one did-you-mean list)."""
-    by_name: dict[str, list[Tool]] = {}
-    for server in catalog.servers.values():
-        for tool in (server.tools or {}).values():
-            by_name.setdefault(tool.name, []).append(tool)
+    by_name = catalog.tools_by_name
     return [t for n in close_names(name, by_name, 2, 0.75) for t in by_name[n]][:3]
 
 
