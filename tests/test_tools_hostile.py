@@ -197,7 +197,7 @@ def test_a_tool_name_with_control_characters_is_left_out_in_one_escaped_line(tmp
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "evil  (0 tools, from .guidelint/tools/evil.json)"
     assert result.stderr.splitlines() == [
-        "guidelint: warning: .guidelint/tools/evil.json:1: tools[0] name "
+        "guidelint: warning: .guidelint/tools/evil.json:4: tools[0] name "
         "`ok\\x1b[31mRED\\nmcp__fake__line` is blank or holds a control character; it is ignored"
     ]
     assert "\x1b" not in result.output
