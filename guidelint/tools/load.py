@@ -88,7 +88,8 @@ def build_sources(project: Project, live: bool | None = None) -> Sources:
             servers[name] = snapshots.get(name) or _from_catalog(project, spec) or ServerTools(name)
         servers[name].declared_in = spec.declared_in
     for name in config.external:  # registered outside the repository: known, unlisted
-        servers.setdefault(name, ServerTools(name, origin="external", declared_in="external"))
+        if name not in servers or not servers[name].known:
+            servers[name] = ServerTools(name, origin="external", declared_in="external")
     troubled = {p.server for p in problems}  # GL109 already says what is wrong there
     for name, server in servers.items():
         if server.known or server.origin == "external" or name in troubled:
