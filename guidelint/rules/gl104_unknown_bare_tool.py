@@ -10,6 +10,7 @@ reported in any tool context with what replaced them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -82,8 +83,13 @@ class UnknownBareTool(ToolRule):
         if run and mostly_known([s for s in run if s is not span], is_tool):
             return Context.STRONG  # an invented sibling among known tools
         group = places.list_of(span)
-        if len(group) > 2 and mostly_known([s for s in group if s is not span], is_tool):
+        others = [s for s in group if s is not span]
+        if len(group) > 2 and mostly_known(others, is_tool):
             return Context.STRONG  # the lead of an item in a list of known tools
+        if len(group) > 2 and mostly_known(others, tools.non_tool_names().__contains__):
+            return Context.NONE  # a list of arguments: `systemPrompt` is one, not a tool
+        if retired_name(span, file.text):
+            return Context.NONE  # "`old_tool` - replaced by `new_tool`": history, no defect
         if places.in_description(span):
             return Context.NONE  # an argument, field or value of the item's tool
         context = context_strength(span, file.text, tool_document)
@@ -119,6 +125,15 @@ class UnknownBareTool(ToolRule):
                 return None
         elif context is Context.STRONG:
             near = close_names(ref.name, candidates, 3, 0.6)
+        elif ref.name[:1].isupper() and (context is Context.WEAK or ref.kind == "call"):
+            # `PodMonitor` is no misspelt `Monitor`: a built-in's near miss is the same length.
+            near = [
+                n
+                for n in close_names(ref.name, candidates, 3, WEAK_CUTOFF)
+                if n in known or abs(len(n) - len(ref.name)) <= 2
+            ]
+            if not near:
+                return None
         elif context is Context.WEAK or ref.kind == "call":
             near = close_names(ref.name, candidates, 3, WEAK_CUTOFF)
             if not near:
@@ -137,6 +152,23 @@ class UnknownBareTool(ToolRule):
             f"{fix_note(fix)}",
             fix=fix,
         )
+
+
+RETIRED = re.compile(
+    r"\b(replaced by|renamed to|removed|deprecated|superseded|formerly|no longer)\b",
+    re.IGNORECASE,
+)
+OLD_COLUMN = re.compile(r"\b(old|removed|deprecated|former|previous|before)\b", re.IGNORECASE)
+
+
+def retired_name(span: CodeSpan, text: str) -> bool:
+    """A name the doc itself says is gone: `x` - replaced by `y`, an "Old tool" column."""
+    header = span.block.table_header
+    if header is not None and OLD_COLUMN.search(header):
+        return True
+    line_end = text.find("\n", span.span.end)
+    after = text[span.span.end : line_end if line_end >= 0 else len(text)][:40]
+    return bool(RETIRED.search(after))
 
 
 def is_known_tool(name: str, tools: Catalog) -> bool:
