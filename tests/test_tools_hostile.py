@@ -190,14 +190,15 @@ def test_an_oversized_mcp_json_is_refused_by_size(tmp_path):
     assert tools("list", str(root)).stderr.splitlines() == [f"guidelint: warning: {read}"]
 
 
-def test_names_from_snapshots_are_printed_escaped(tmp_path):
+def test_a_tool_name_with_control_characters_is_left_out_in_one_escaped_line(tmp_path):
     evil = {"tools": [{"name": "ok\x1b[31mRED\nmcp__fake__line", "inputSchema": {}}]}
     root = write(tmp_path, {".guidelint/tools/evil.json": evil})
     result = tools("list", str(root))
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[:2] == [
-        "evil  (1 tools, from .guidelint/tools/evil.json)",
-        "  mcp__evil__ok\\x1b[31mRED\\nmcp__fake__line()",
+    assert result.stdout.splitlines()[0] == "evil  (0 tools, from .guidelint/tools/evil.json)"
+    assert result.stderr.splitlines() == [
+        "guidelint: warning: .guidelint/tools/evil.json:4: tools[0] name "
+        "`ok\\x1b[31mRED\\nmcp__fake__line` is blank or holds a control character; it is ignored"
     ]
     assert "\x1b" not in result.output
 

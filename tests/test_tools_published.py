@@ -93,8 +93,8 @@ def test_readme_precision_against_the_live_list(tmp_path, sqlite_exe):
         (
             "docs/README.md",
             "GL104",
-            "`describe-table` is not a tool of any known server (did you mean `describe_table`?) "
-            "on `sqlite` [--unsafe-fixes: rewrite `describe-table` to the closest tool "
+            "`describe-table` is not a tool of any known server (did you mean `describe_table` of "
+            "server `sqlite`?) [--unsafe-fixes: rewrite `describe-table` to the closest tool "
             "`describe_table`]",
         )
     ]

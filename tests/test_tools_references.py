@@ -82,11 +82,15 @@ def test_known_server_wins_the_split():
         "<tool>",
         "mcp__<server>__<tool>",
         "a b",
-        "x.y",
     ],
 )
 def test_not_references(text):
     assert parse_reference(text) is None
+
+
+def test_a_dotted_name_is_a_name_judged_only_against_dotted_tools():
+    ref = parse_reference("files.read")
+    assert ref is not None and (ref.kind, ref.name) == ("dotted", "files.read")
 
 
 def test_call_args_parse_keywords_and_open_lists():
@@ -154,8 +158,9 @@ def test_recall_every_drift_is_reported_once(tmp_path):
         (13, "GL101"),
     ]
     messages = "\n".join(m for _, _, m in got)
-    assert "did you mean `job_submit`?" in messages
-    assert "did you mean `describe_table`?" in messages
+    assert "did you mean `job_submit` of server `lab`?" in messages
+    assert "did you mean `describe_table` of server `lab`?" in messages
+    assert "no MCP server `labs` is declared (did you mean `mcp__lab__job_submit`?)" in messages
     assert "has no argument `gpus` (did you mean `gpu`?)" in messages
 
 

@@ -35,7 +35,9 @@ class UnknownTool(ToolRule):
             server = home.name
             fix = None
             if len(resolution.suggestions) == 1:  # only a single, clear candidate
-                best = qualified_token(server, resolution.suggestions[0])
+                best = resolution.suggestions[0]  # a bare name here, or another server's tool
+                if not best.startswith("mcp__"):
+                    best = qualified_token(server, best)
                 fix = rewrite_fix(file, span, ref, best, "the closest tool")
             yield self.finding(
                 file,

@@ -19,6 +19,7 @@ class UnknownServer(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.tools.context import in_prohibition
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
 
@@ -27,11 +28,11 @@ class UnknownServer(ToolRule):
         for tools, span, ref, resolution in self.qualified_with(
             ResolutionKind.UNKNOWN_SERVER, file, project
         ):
+            if in_prohibition(span, file.text):
+                continue  # "never call `mcp__x__y`": keeping the agent away is no defect
             fix = None
             if len(resolution.suggestions) == 1:
-                best = resolution.suggestions[0]
-                new = ref.token.replace(f"mcp__{ref.server}", f"mcp__{best}", 1)
-                fix = rewrite_fix(file, span, ref, new, "the closest server")
+                fix = rewrite_fix(file, span, ref, resolution.suggestions[0], "")
             known = ", ".join(f"`{s}`" for s in sorted(tools.servers))
             hint = did_you_mean(resolution.suggestions) or f" (known: {known})"
             yield self.finding(

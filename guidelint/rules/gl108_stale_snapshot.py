@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import SourceFile
-from guidelint.spans import Span
-from guidelint.tools.rulebase import ToolRule
+from guidelint.tools.rulebase import ToolRule, server_key
 
 
 class StaleSnapshot(ToolRule):
@@ -37,16 +36,7 @@ class StaleSnapshot(ToolRule):
                 continue
             yield self.finding(
                 file,
-                _server_key(file, name),
+                server_key(file, name),
                 f"snapshot {snapshot.origin} of server `{name}` is stale ({change.summary()}); "
                 f"run `guidelint tools snapshot --server {name}`",
             )
-
-
-def _server_key(file: SourceFile, name: str) -> Span:
-    from guidelint.tools.jsonpos import value_spans
-
-    # Walked once per file, not once per stale server.
-    spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
-    span = spans.get(("mcpServers", name, "#key"))
-    return span or Span(0, min(1, len(file.text)))

@@ -7,7 +7,9 @@ servers themselves, and every GL1xx rule asks it the same questions.
 from __future__ import annotations
 
 import difflib
+import heapq
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -101,6 +103,14 @@ class Catalog:
             s.tools[name] for s in self.servers.values() if s.tools is not None and name in s.tools
         ]
 
+    @cached_property
+    def tools_by_name(self) -> dict[str, list[Tool]]:
+        by_name: dict[str, list[Tool]] = {}
+        for server in self.servers.values():
+            for tool in (server.tools or {}).values():
+                by_name.setdefault(tool.name, []).append(tool)
+        return by_name
+
     def all_tool_names(self) -> set[str]:
         return self._tool_names
 
@@ -127,22 +137,80 @@ def _fold(name: str) -> str:
     return name.lower().replace("-", "_")
 
 
+# Above this many candidates, difflib is run only on those that share the most
+# character pairs with the name (a server with 100,000 tools stays fast).
+INDEXED_FROM = 2_000
+SHORTLIST = 300
+
+
 def close_names(name: str, candidates, n: int = 3, cutoff: float = 0.6) -> list[str]:
     """Did-you-mean candidates, comparing case- and -/_-folded spellings.
 
     Only candidates about as close as the best one are kept, so a clear winner
     stands alone (and can be offered as an unsafe fix).
     """
-    folded: dict[str, list[str]] = {}
-    for candidate in sorted(candidates):
-        folded.setdefault(_fold(candidate), []).append(candidate)
     target = _fold(name)
+    pool = frozenset(candidates)
+    if len(pool) >= INDEXED_FROM:
+        folded = _PairIndex.of(pool).shortlist(target)
+    else:
+        folded = _folded(pool)
     hits = difflib.get_close_matches(target, list(folded), n=n, cutoff=cutoff)
     if not hits:
         return []
     score = {h: difflib.SequenceMatcher(None, target, h).ratio() for h in hits}
     best = max(score.values())
     return [c for h in hits if score[h] >= best - 0.08 for c in folded[h]][:n]
+
+
+def _folded(candidates) -> dict[str, list[str]]:
+    folded: dict[str, list[str]] = {}
+    for candidate in sorted(candidates):
+        folded.setdefault(_fold(candidate), []).append(candidate)
+    return folded
+
+
+def _pairs(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1)} or {text}
+
+
+class _PairIndex:
+    """Folded names by the character pairs they hold, built once per candidate set."""
+
+    _built: dict[frozenset, _PairIndex] = {}
+
+    def __init__(self, pool: frozenset) -> None:
+        self.folded = _folded(pool)
+        self.keys = list(self.folded)
+        self.postings: dict[str, list[int]] = {}
+        self.sizes: list[int] = []
+        for number, key in enumerate(self.keys):
+            pairs = _pairs(key)
+            self.sizes.append(len(pairs))
+            for pair in pairs:
+                self.postings.setdefault(pair, []).append(number)
+
+    @classmethod
+    def of(cls, pool: frozenset) -> _PairIndex:
+        if pool not in cls._built:
+            if len(cls._built) >= 4:  # a run has one or two big sets; keep memory flat
+                cls._built.clear()
+            cls._built[pool] = cls(pool)
+        return cls._built[pool]
+
+    def shortlist(self, target: str) -> dict[str, list[str]]:
+        pairs = _pairs(target)
+        shared: Counter[int] = Counter()
+        for pair in pairs:
+            shared.update(self.postings.get(pair, ()))
+
+        # Most pairs in common relative to both sizes (Jaccard), then the name itself.
+        def overlap(number: int) -> float:
+            common = shared[number]
+            return common / (self.sizes[number] + len(pairs) - common)
+
+        best = heapq.nlargest(SHORTLIST, shared, key=overlap)
+        return {self.keys[number]: self.folded[self.keys[number]] for number in best}
 
 
 def same_family(name: str, candidates) -> list[str]:

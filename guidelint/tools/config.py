@@ -55,6 +55,11 @@ class ToolsConfig(Section):
         default=False, description="on a live failure, warn and use the snapshot instead of exit 2"
     )
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
+    # Servers registered outside the repository (user scope, plugins): their names are
+    # known, their tools are not, so their references are neither checked nor flagged.
+    external: list[str] = Field(
+        default_factory=list, description="server names registered outside the repository"
+    )
     # Built-in agent tools accepted beyond the bundled list (new Claude Code releases).
     extra_builtins: list[str] = Field(default_factory=list)
 

@@ -79,13 +79,23 @@ def build_sources(project: Project, live: bool | None = None) -> Sources:
         problems += found
         if snapshot is not None:
             snapshots[name] = snapshot
+            problems += _foreign_snapshot(spec, snapshot)
     servers: dict[str, ServerTools] = {}
     if live:
         servers = _live_servers(project, specs, snapshots)
     for name, spec in specs.items():
         if name not in servers:
-            servers[name] = snapshots.get(name) or ServerTools(name)
+            servers[name] = snapshots.get(name) or _from_catalog(project, spec) or ServerTools(name)
         servers[name].declared_in = spec.declared_in
+    for name in config.external:  # registered outside the repository: known, unlisted
+        if name not in servers or not servers[name].known:
+            servers[name] = ServerTools(name, origin="external", declared_in="external")
+    troubled = {p.server for p in problems}  # GL109 already says what is wrong there
+    for name, server in servers.items():
+        if server.known or server.origin == "external" or name in troubled:
+            continue
+        if name not in declared.mcp_servers:
+            project.warn(unlisted_message(name))  # GL110 reports those of .mcp.json
     return Sources(
         catalog=Catalog(servers, builtins(config.extra_builtins)),
         live=live,
@@ -94,6 +104,62 @@ def build_sources(project: Project, live: bool | None = None) -> Sources:
         problems=problems,
         mcp_servers=declared.mcp_servers,
     )
+
+
+def unlisted_message(server: str) -> str:
+    return f"no tool list for `{server}`: run `guidelint tools snapshot --server {server}`"
+
+
+def _foreign_snapshot(spec: ServerSpec, snapshot: ServerTools) -> list[FileProblem]:
+    """A snapshot that shares no tool with the catalogued package its server starts
+    holds another server's tools (a copied or misnamed file): GL109 says which."""
+    from guidelint.tools.published import entries, started_package
+
+    started = started_package(spec.command, spec.args)
+    if started is None or not snapshot.tools:
+        return []
+    entry = entries()[started.package]
+    expected = {t.get("name") for t in entry.data.get("tools", [])}
+    if not expected or expected & set(snapshot.tools):
+        return []
+    owner = next(
+        (
+            e.label
+            for e in entries().values()
+            if len({t.get("name") for t in e.data.get("tools", [])} & set(snapshot.tools)) * 2
+            >= len(snapshot.tools)
+        ),
+        None,
+    )
+    whose = f" (its tools are those of {owner})" if owner else ""
+    message = (
+        f"snapshot of server `{spec.name}` shares no tool with {entry.label}, which the server "
+        f"starts{whose}: run `guidelint tools snapshot --server {spec.name}`"
+    )
+    return [FileProblem(spec.snapshot, 0, 1, message, spec.name)]
+
+
+def _from_catalog(project: Project, spec: ServerSpec) -> ServerTools | None:
+    """The bundled catalog's list of the published package the server starts, if any;
+    a note names the package and version (and a pinned version it does not have)."""
+    from guidelint.tools.published import entries, started_package
+
+    started = started_package(spec.command, spec.args)
+    if started is None:
+        return None
+    entry = entries()[started.package]
+    note = (
+        f"server `{spec.name}` ({spec.declared_in}) has no snapshot: its tools are those of "
+        f"{entry.label} in guidelint's catalog"
+    )
+    if started.pinned and started.pinned != entry.version:
+        note += (
+            f", but it pins version {started.pinned}, which the catalog does not have: "
+            f"run `guidelint tools snapshot --server {spec.name}` for that version's list"
+        )
+    project.warn(note)
+    tools = from_wire(entry.data, spec.name, origin=f"catalog {entry.label}", problems=[])
+    return tools
 
 
 def _live_servers(

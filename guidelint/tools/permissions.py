@@ -48,14 +48,17 @@ def _check_mcp(entry: str, rest: str, catalog: Catalog) -> Problem | None:
         return None  # no server declared here: user-scope servers are out of sight
     server, tool = split_qualified(rest, server_names(catalog))
     ref = Reference("qualified", tool, server, None, entry)
-    resolution = resolve_qualified(ref, catalog)
+    resolution = resolve_qualified(ref, catalog, prose=False)
     if resolution.kind is ResolutionKind.UNKNOWN_SERVER:
         hint = did_you_mean(resolution.suggestions)
         return Problem(
             f"`{entry}` names MCP server `{server}`, which is not declared{hint}", Severity.ERROR
         )
     if resolution.kind is ResolutionKind.UNKNOWN_TOOL:
-        hint = did_you_mean(qualified_token(server, s) for s in resolution.suggestions)
+        hint = did_you_mean(
+            s if s.startswith("mcp__") else qualified_token(server, s)
+            for s in resolution.suggestions
+        )
         return Problem(f"`{entry}`: server `{server}` has no tool `{tool}`{hint}", Severity.ERROR)
     if resolution.kind is ResolutionKind.WRONG_SERVER:
         homes = " or ".join(f"`{qualified_token(t.server, tool)}`" for t in resolution.others)

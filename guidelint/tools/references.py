@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 QUALIFIED = re.compile(r"^mcp__(?P<rest>[A-Za-z0-9_.\-*]+?)(?:\((?P<args>.*)\))?$", re.DOTALL)
 CALL = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)\((?P<args>.*)\)$", re.DOTALL)
 BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+# `files.read`, `browser.navigate`: a dotted name, a tool only where a known tool is
+# dotted too (GL104), never a Python attribute in prose.
+DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(\.[A-Za-z_][A-Za-z0-9_\-]*)+$")
 ENV_VAR = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
 
 STRONG_BEFORE = re.compile(
@@ -64,7 +67,7 @@ class CallArgs:
 
 @dataclass(frozen=True)
 class Reference:
-    kind: str  # "qualified" | "call" | "bare"
+    kind: str  # "qualified" | "call" | "bare" | "dotted"
     name: str  # tool name ("" for a whole-server reference)
     server: str | None  # as written after mcp__, for qualified references
     args: CallArgs | None
@@ -87,6 +90,8 @@ def parse_reference(
         return Reference("call", name, None, _call_args(match.group("args")), name)
     if BARE.match(text):
         return Reference("bare", text, None, None, text)
+    if DOTTED.match(text):
+        return Reference("dotted", text, None, None, text)
     return None
 
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from guidelint.markdown import CodeSpan
     from guidelint.project import Project
     from guidelint.sources import SourceFile
+    from guidelint.spans import Span
     from guidelint.tools.catalog import Catalog
     from guidelint.tools.references import Reference
     from guidelint.tools.resolve import Resolution, ResolutionKind
@@ -44,3 +45,14 @@ class ToolRule(Rule):
             resolution = resolve_qualified(ref, tools)
             if resolution.kind is wanted:
                 yield tools, span, ref, resolution
+
+
+def server_key(file: SourceFile, name: str) -> Span:
+    """Where `.mcp.json` names the server (its key), for a finding about the server."""
+    from guidelint.spans import Span
+    from guidelint.tools.jsonpos import value_spans
+
+    # Walked once per file, not once per server.
+    spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+    span = spans.get(("mcpServers", name, "#key"))
+    return span or Span(0, min(1, len(file.text)))

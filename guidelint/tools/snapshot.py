@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from guidelint.printable import printable
 from guidelint.tools.catalog import ServerTools, Tool
 from guidelint.tools.jsonfile import FileProblem, JsonFile, read_json
 from guidelint.tools.jsonpos import value_spans
@@ -76,6 +77,17 @@ def from_wire(
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             where = (*prefix, index) if bare else (*prefix, "tools", index)
             problem = WireProblem(where, f"tools[{index}] has no string `name`; it is ignored")
+            if problems is None:
+                raise problem
+            problems.append(problem)
+            continue
+        if not entry["name"].isprintable() or not entry["name"].strip():
+            where = (*prefix, index, "name") if bare else (*prefix, "tools", index, "name")
+            problem = WireProblem(
+                where,
+                f"tools[{index}] name `{printable(entry['name'])}` is blank or holds a control "
+                "character; it is ignored",
+            )
             if problems is None:
                 raise problem
             problems.append(problem)
