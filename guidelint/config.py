@@ -41,6 +41,12 @@ DEFAULT_INCLUDE = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".mcp.json",
+    # Hooks and MCP servers of plugins (GL6xx): manifests, hooks files, server files.
+    "/.claude-plugin/plugin.json",
+    "/hooks/hooks.json",
+    "plugins/*/.claude-plugin/plugin.json",
+    "plugins/*/hooks/hooks.json",
+    "plugins/*/.mcp.json",
     "scripts/**/*.py",
     # Claude Code plugins: a plugin folder's agents, commands and skills, whether the
     # repository is one plugin (at its root) or a marketplace of them (plugins/*).
