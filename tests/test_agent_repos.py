@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "agent-repos"
 SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "agent-repos-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
-SELECT = ["GL502", "GL6"]
+SELECT = ["GL501", "GL502", "GL6"]
 
 pytestmark = [
     pytest.mark.slow,
