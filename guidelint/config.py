@@ -44,6 +44,12 @@ DEFAULT_INCLUDE = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".mcp.json",
+    # Hooks and MCP servers of plugins (GL6xx): manifests, hooks files, server files.
+    "/.claude-plugin/plugin.json",
+    "/hooks/hooks.json",
+    "plugins/*/.claude-plugin/plugin.json",
+    "plugins/*/hooks/hooks.json",
+    "plugins/*/.mcp.json",
     "scripts/**/*.py",
     # Claude Code plugins: a plugin folder's agents, commands and skills, whether the
     # repository is one plugin (at its root) or a marketplace of them (plugins/*).
@@ -69,8 +75,26 @@ DEFAULT_LINK_FILES = [
 ]
 
 
+# Documents about other trees than this one: a changelog describes its users' files, a
+# plan or brainstorm the files it proposes. GL501 does not read them.
+DEFAULT_NOT_THIS_TREE = [
+    "CHANGELOG*.md",
+    "**/CHANGELOG*.md",
+    "HISTORY.md",
+    "RELEASE_NOTES*.md",
+    "**/plans/**",
+    "**/brainstorms/**",
+]
+
+
 class PathsConfig(Section):
     """Options of GL501 stale-path and GL502 broken-link."""
+
+    not_this_tree: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_NOT_THIS_TREE),
+        description="globs of documents GL501 does not read: they describe other trees "
+        "(changelogs: users' files; plans and brainstorms: files they propose)",
+    )
 
     ignore: list[str] = Field(
         default_factory=list, description="globs of referenced paths never reported"

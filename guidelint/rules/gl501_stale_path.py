@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 import pathspec
 
 from guidelint.findings import Finding, Severity
-from guidelint.markdown import CodeSpan
+from guidelint.markdown import CodeSpan, Link
 from guidelint.project import Project
 from guidelint.rules.base import Rule
+from guidelint.rules.gl502_broken_link import is_steering_file
 from guidelint.sources import SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
@@ -34,6 +35,26 @@ PLACEHOLDER_PART = re.compile(
 )
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
 WORDS = re.compile(r"[-.]")
+# Said of a path on its own line: it is an illustration, a file a run or the user creates,
+# not yet there, or where something used to be. Not a stale path of this repository.
+ILLUSTRATION = re.compile(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
+OR_SIMILAR = re.compile(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
+NEGATED = re.compile(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
+WAS = re.compile(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
+CREATED = re.compile(
+    r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
+    r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
+    r"saved (?:to|in|under)|(?:git-?)?ignored|if present|if [\w\- ]{0,30}exists?|append\w*|"
+    r"in (?:that|the other|another) repo(?:sitory)?)\b",
+    re.IGNORECASE,
+)
+NOT_YET = re.compile(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
+USED_TO_BE = re.compile(
+    r"\b(?:original path|formerly|previously|renamed from|moved from|"
+    r"was at|old path)\b[^`]*$",
+    re.IGNORECASE,
+)
+SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 
 def candidate_path(text: str) -> str | None:
@@ -50,6 +71,8 @@ def candidate_path(text: str) -> str | None:
 
 
 def _is_placeholder(segments: list[str]) -> bool:
+    if any(s.strip(".") == "" for s in segments):  # `.claude/skills/...`
+        return True
     lowered = [s.lower() for s in segments]
     if "to" in lowered and "path" in lowered:  # path/to/file
         return True
@@ -81,24 +104,50 @@ class StalePath(Rule):
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        if file.kind != "markdown":
+            return False
+        spec = project.memo(
+            "GL501.about_other_trees",
+            lambda: pathspec.GitIgnoreSpec.from_lines(project.config.paths.not_this_tree),
+        )
+        return not spec.match_file(file.rel)
+
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)
+        url_links = [link for link in file.markdown.links if "://" in link.href]
+        plugin_repo = project.memo("GL501.plugin_repo", lambda: _is_plugin_repository(project))
+        # A steering file's `legacy/` names a top-level folder of this repository.
+        steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         for span in file.markdown.code_spans:
             path = candidate_path(span.content)
             if path is None or _explained(path, explained.get(id(span.block), set())):
+                continue
+            if any(_names_another_place(link, span, path) for link in url_links):
+                continue  # `owner/repo/file.md` as the text of a link to another repository
+            if plugin_repo and path.startswith(".claude/"):
+                continue  # a plugin's docs describe its users' `.claude/`, not its own
+            if _not_a_claim(file.text, span.span.start, span.span.end):
                 continue
             if path.startswith(("./", "../")):
                 bases = [doc_dir]  # relative to this document, as in a Markdown link
             else:
                 bases = [""] if not doc_dir or doc_dir.startswith("/") else ["", doc_dir]
-            if not self._anchored(path, bases, project):
+                bases += _component_roots(file.rel, project)
+            if not self._anchored(path, bases, project) and not (
+                steering and _top_level_folder(path, project)
+            ):
                 continue
             if any(project.exists(_join(base, path)) for base in bases):
                 continue
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
             if any(ignored(_join(base, path)) for base in bases):
+                continue
+            if posixpath.basename(path.rstrip("/")).startswith(".env"):
+                continue  # made from `.env.example` on each machine, never committed
+            if len(bases) < 3 and _in_some_component(path, project):
                 continue
             if not _known_file_type(path, project):
                 continue
@@ -115,8 +164,89 @@ class StalePath(Rule):
             lead.append(segment)
             if segment != "..":
                 break
+        if lead[-1].startswith(".") and lead[-1] != ".." and len(segments) > len(lead):
+            # A dot-folder (`.github`, `.claude`, `.beads`) holds what tools and runs write
+            # (`.beads/dolt/`, `.github/agents/` of another harness): anchor on two segments,
+            # and never report a file right inside it.
+            if len(segments) == len(lead) + 1:
+                return False
+            lead.append(segments[len(lead)])
         first = "/".join(lead)
         return any(project.exists(_join(base, first)) for base in bases)
+
+
+def _not_a_claim(text: str, start: int, end: int) -> bool:
+    """The path's sentence says it is an example, created later, not there yet, or old."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end == -1 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
+    own_before = SENTENCE_END.split(before)[-1]
+    return bool(
+        ILLUSTRATION.search(own_before)
+        or OR_SIMILAR.search(sentence)
+        or CREATED.search(sentence)
+        or NOT_YET.match(after)
+        or WAS.match(after)
+        or NEGATED.search(own_before)
+        or USED_TO_BE.search(before)
+    )
+
+
+COMPONENT_MARKERS = ("SKILL.md", ".claude-plugin/plugin.json", "package.json", "pyproject.toml")
+
+
+def _names_another_place(link: Link, span: CodeSpan, path: str) -> bool:
+    """A code span as a link's text, the link a URL that does not end in the same path
+    (one that does, `.../blob/main/<path>`, still names the path in a repository that
+    may be this one)."""
+    if not link.span.start <= span.span.start < link.span.end:
+        return False
+    target = link.href.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    return not target.endswith("/" + path.strip("/"))
+
+
+def _top_level_folder(path: str, project: Project) -> bool:
+    """`legacy/`: one plain segment and a slash (a dot-folder may be a run's output),
+    and no folder of that name anywhere (else it names that subfolder)."""
+    if not path.endswith("/") or path.count("/") != 1 or path.startswith("."):
+        return False
+    folders = project.memo("GL501.folder_names", lambda: _folder_names(project))
+    return path.rstrip("/") not in folders
+
+
+def _folder_names(project: Project) -> set[str]:
+    return {part for rel in project.files() for part in rel.split("/")[:-1]}
+
+
+def _component_roots(rel: str, project: Project) -> list[str]:
+    """A skill's or a package's files name paths from its folder (`scripts/x.sh`,
+    `references/y.md`, a nested CLAUDE.md's `src/x.ts`): the nearest folder above the
+    document holding a SKILL.md, a plugin manifest or a package manifest."""
+    folder = posixpath.dirname(rel)
+    while folder:
+        if any(project.exists(f"{folder}/{marker}") for marker in COMPONENT_MARKERS):
+            return [folder]
+        folder = posixpath.dirname(folder)
+    return []
+
+
+def _in_some_component(path: str, project: Project) -> bool:
+    """`scripts/x.py` in a document outside any skill, when some skill, plugin or
+    package has it: the document speaks from that component's root."""
+    by_name, _ = project.memo("GL501.file_index", lambda: _file_index(project))
+    for rel in by_name.get(posixpath.basename(path.rstrip("/")), []):
+        if rel.endswith("/" + path.rstrip("/")):
+            root = rel[: -len(path.rstrip("/")) - 1]
+            if any(project.exists(f"{root}/{m}") for m in COMPONENT_MARKERS):
+                return True
+    return False
+
+
+def _is_plugin_repository(project: Project) -> bool:
+    """A Claude Code plugin or marketplace (a `.claude-plugin/` manifest anywhere)."""
+    return any("/.claude-plugin/" in f"/{rel}" for rel in project.files())
 
 
 def _explained_names(code_spans: list[CodeSpan]) -> dict[int, set[str]]:

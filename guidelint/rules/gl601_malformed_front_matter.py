@@ -1,0 +1,27 @@
+"""GL601 malformed-front-matter: YAML front matter that cannot be read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.frontmatter import front_matter
+from guidelint.project import Project
+from guidelint.rules.agent_config import point
+from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
+
+
+class MalformedFrontMatter(Rule):
+    code = "GL601"
+    name = "malformed-front-matter"
+    summary = "A file's YAML front matter cannot be read: the keys on the broken lines are lost."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        data = front_matter(file)
+        if data is None:
+            return
+        for problem in data.problems:
+            yield self.finding(file, point(file, problem.offset), problem.message)

@@ -1,0 +1,43 @@
+"""GL602 unknown-hook-event: a `hooks` key that is no Claude Code hook event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.rules.agent_config import did_you_mean, hooks_path, json_doc, names
+from guidelint.rules.base import Rule
+from guidelint.sources import SourceFile
+from guidelint.tools.catalog import close_names
+
+
+class UnknownHookEvent(Rule):
+    code = "GL602"
+    name = "unknown-hook-event"
+    summary = "A hook is registered under an event name Claude Code does not have: it never runs."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"json"})
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        doc = json_doc(file)
+        where = hooks_path(file, doc)
+        if where is None:
+            return
+        hooks = doc.data.get("hooks") if where else doc.data
+        if not isinstance(hooks, dict):
+            return  # GL604 reports the shape
+        events = names("hook_events")
+        for event in hooks:
+            if event in events or (not where and event == "description"):
+                continue
+            span = doc.key_span(file, (*where, event))
+            hint = did_you_mean(event, events)
+            # A misspelling is certainly wrong; a name we do not know may be newer than us.
+            severity = Severity.ERROR if close_names(event, events, n=1) else Severity.WARNING
+            yield self.finding(
+                file,
+                span,
+                f"`{event}` is not a Claude Code hook event{hint}; its hooks never run",
+                severity=severity,
+            )

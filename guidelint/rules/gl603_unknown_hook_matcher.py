@@ -1,0 +1,90 @@
+"""GL603 unknown-hook-matcher: a hook `matcher` that is no valid regex, or names a tool
+that does not exist (a retired built-in, an MCP tool its server lacks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.rules.agent_config import JsonDoc, facts, hooks_path, json_doc, names
+from guidelint.sources import SourceFile
+from guidelint.tools.rulebase import ToolRule
+
+LITERAL = re.compile(r"^[A-Za-z0-9_\-]+$")  # a tool name, not a pattern
+MATCH_ALL = ("", "*", ".*")
+
+
+class UnknownHookMatcher(ToolRule):
+    code = "GL603"
+    name = "unknown-hook-matcher"
+    summary = "A hook `matcher` is not a valid pattern, or names a tool that does not exist."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"json"})
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        doc = json_doc(file)
+        where = hooks_path(file, doc)
+        if where is None:
+            return
+        hooks = doc.data.get("hooks") if where else doc.data
+        if not isinstance(hooks, dict):
+            return
+        tool_events = names("tool_events")
+        for event, groups in hooks.items():
+            if not isinstance(groups, list):
+                continue
+            for index, group in enumerate(groups):
+                if not isinstance(group, dict) or "matcher" not in group:
+                    continue
+                path = (*where, event, index, "matcher")
+                yield from self._matcher(
+                    file, project, doc, path, group["matcher"], event in tool_events
+                )
+
+    def _matcher(
+        self,
+        file: SourceFile,
+        project: Project,
+        doc: JsonDoc,
+        path: tuple,
+        matcher: Any,
+        on_tools: bool,
+    ) -> Iterator[Finding]:
+        span = doc.span(file, path)
+        if not isinstance(matcher, str):
+            yield self.finding(
+                file, span, f"`matcher` must be a string (a tool-name pattern), not `{matcher!r}`"
+            )
+            return
+        if matcher in MATCH_ALL:
+            return
+        try:
+            re.compile(matcher)
+        except re.error as err:
+            yield self.finding(file, span, f"`matcher` `{matcher}` is not a valid regex ({err})")
+            return
+        if not on_tools:
+            return  # SessionStart's `startup|resume`, PreCompact's `manual|auto`: not tools
+        from guidelint.tools.load import catalog
+        from guidelint.tools.permissions import check_tool_name
+
+        tools = catalog(project)
+        retired = facts()["retired_hook_matchers"]
+        for name in matcher.split("|"):
+            name = name.strip()
+            if not LITERAL.match(name):
+                continue  # a pattern (`mcp__github__.*`, `Notebook.*`): any tool may match
+            if name in retired:
+                yield self.finding(file, span, f"matcher `{name}`: {retired[name]}")
+                continue
+            problem = check_tool_name(name, tools)
+            if problem is not None:
+                yield self.finding(
+                    file,
+                    span,
+                    f"matcher {problem.message}: the hook never fires for it",
+                    severity=problem.severity,
+                )

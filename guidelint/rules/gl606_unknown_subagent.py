@@ -1,0 +1,88 @@
+"""GL606 unknown-subagent: a delegation to a subagent no agent file defines.
+
+What counts as a delegation (also in rules/GL606.md): `subagent_type: "x"` (and
+`subagent_type="x"`, `"subagent_type": "x"`) of an Agent/Task call, and "use / invoke /
+launch / dispatch / delegate to the X agent (subagent)" where X is a code span or a
+hyphenated name. A name resolves to an agent the project defines (`.claude/agents`,
+a plugin's `agents/`: its `name`, else its file name), Claude Code's built-in ones, a
+plugin-qualified `plugin:agent`, or a marketplace's `<plugin>-<agent>`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.project import Project
+from guidelint.rules.agent_config import (
+    defined_agents,
+    did_you_mean,
+    is_agent_file,
+    is_skill_file,
+    names,
+    plugin_roots,
+)
+from guidelint.rules.base import Rule
+from guidelint.rules.gl502_broken_link import is_steering_file
+from guidelint.sources import SourceFile
+from guidelint.spans import Span
+
+CALL = re.compile(r"""["']?subagent_type["']?\s*[:=]\s*["'](?P<name>[^"'\s{}<>$]+)["']""")
+PROSE = re.compile(
+    r"\b(?:use|invoke|launch|dispatch|delegate to|hand off to|spawn|call)\s+(?:the\s+)?"
+    r"(?:`(?P<code>[A-Za-z0-9:_\-]+)`|(?P<name>[a-z0-9]+(?:-[a-z0-9]+)+))\s+"
+    r"(?:sub-?agent|agent)\b",
+    re.IGNORECASE,
+)
+
+
+class UnknownSubagent(Rule):
+    code = "GL606"
+    name = "unknown-subagent"
+    summary = "A command, agent or skill delegates to a subagent that no agent file defines."
+    severity = Severity.ERROR
+    file_kinds = frozenset({"markdown"})
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        rel = file.rel
+        if file.kind != "markdown":
+            return False
+        return (
+            is_steering_file(rel)
+            or is_agent_file(rel, project)
+            or is_skill_file(rel)
+            or "/commands/" in f"/{rel}"
+        )
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        known = defined_agents(project) | set(names("builtin_agents"))
+        for span, name in _delegations(file.text):
+            if _resolves(name, known, project):
+                continue
+            candidates = known | {n.lower() for n in known}
+            yield self.finding(
+                file,
+                span,
+                f"no agent named `{name}` is defined here{did_you_mean(name, candidates)}",
+            )
+
+
+def _delegations(text: str) -> Iterator[tuple[Span, str]]:
+    for match in CALL.finditer(text):
+        yield Span(match.start("name"), match.end("name")), match.group("name")
+    for match in PROSE.finditer(text):
+        group = "code" if match.group("code") else "name"
+        yield Span(match.start(group), match.end(group)), match.group(group)
+
+
+def _resolves(name: str, known: set[str] | frozenset[str], project: Project) -> bool:
+    if name in known or name.lower() in {k.lower() for k in known}:
+        return True
+    last = re.split(r":+", name)[-1]
+    if last != name and last in known:
+        return True  # plugin:agent, plugin::agent
+    plugins = {root.rsplit("/", 1)[-1] for root in plugin_roots(project) if root}
+    return any(
+        name.startswith(f"{plugin}-") and name[len(plugin) + 1 :] in known for plugin in plugins
+    )
