@@ -24,6 +24,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "run": "guidelint.runner.cli:run",
     "tiny": "guidelint.runner.diffusers_backend.cli:tiny",
     "mcp": "guidelint.mcp_server:mcp",
+    "lsp": "guidelint.lsp_server:lsp",
 }
 
 
