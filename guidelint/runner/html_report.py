@@ -128,7 +128,9 @@ def _section(index: int, result: ExampleResult, images: list[tuple[str, str | No
     if result.message:
         parts.append(f"<pre class='message'>{_text(result.message)}</pre>")
     if result.details.strip():
-        parts.append(f"<details><summary>details</summary><pre>{_text(result.details)}</pre>")
+        parts.append(
+            f"<details><summary>stderr / traceback</summary><pre>{_text(result.details)}</pre>"
+        )
         parts.append("</details>")
     if result.source:
         parts.append(f"<h3>Source</h3><pre class='src'>{_numbered(result)}</pre>")
