@@ -45,8 +45,7 @@ def test_the_hint_names_the_extra_of_each_optional_module():
 
 
 def test_every_extra_named_is_one_pyproject_defines():
-    import tomllib
-
+    from guidelint.config import tomllib  # tomli on Python 3.10
     from guidelint.extras import EXTRA_OF_MODULE
 
     extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
