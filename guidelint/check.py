@@ -29,10 +29,14 @@ class CheckOptions:
     live: bool | None = None
     jobs: int | None = None
     use_cache: bool = True
+    stdin: tuple[Path, str] | None = None  # (as if this file, its text): check text, not disk
 
 
 def run_check(options: CheckOptions) -> Report:
-    project = Project.load(options.paths, options.config_file, live=options.live)
+    paths = options.paths
+    if options.stdin is not None:  # the file may not exist yet: its folder places it
+        paths = [_existing_folder(options.stdin[0])]
+    project = Project.load(paths, options.config_file, live=options.live)
     config = project.config
     build_selection(config, project.config_source)  # the file's own codes, named as its
     updates: dict[str, list[str]] = {}
@@ -54,7 +58,10 @@ def run_check(options: CheckOptions) -> Report:
     engine = Engine(project, build_selection(config))  # now naming the command line
     fixed: dict[str, int] = {}
     changes: dict[str, tuple[str, str]] = {}
-    if options.fix:
+    if options.stdin is not None:
+        rels = [project.rel(options.stdin[0])]
+        findings = _check_stdin(engine, rels[0], options, fixed, changes)
+    elif options.fix:
         findings = _fix_all(engine, rels, options, fixed, changes)
     else:
         if options.use_cache:
@@ -110,3 +117,33 @@ def _fix_all(
             changes[rel] = (before, after)
         findings.extend(remaining)
     return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _existing_folder(path: Path) -> Path:
+    folder = path.absolute().parent
+    while not folder.is_dir():
+        folder = folder.parent
+    return folder
+
+
+def _check_stdin(
+    engine: Engine,
+    rel: str,
+    options: CheckOptions,
+    fixed: dict[str, int],
+    changes: dict[str, tuple[str, str]],
+) -> list[Finding]:
+    """`--stdin-filename`: the text as if it were that file; fixes are computed, never
+    written (the CLI prints the fixed text or its diff)."""
+    from guidelint.fixes import fix_text
+
+    assert options.stdin is not None
+    text = options.stdin[1]
+    check = functools.partial(engine.check_text, rel)
+    if not options.fix:
+        return check(text)
+    after, count, remaining = fix_text(text, check, options.unsafe_fixes)
+    if count:
+        fixed[rel] = count
+    changes[rel] = (text, after)
+    return remaining

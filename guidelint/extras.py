@@ -8,6 +8,7 @@ EXTRA_OF_MODULE = {
     "mcp": "tools",
     "pygls": "lsp",
     "lsprotocol": "lsp",
+    "watchfiles": "watch",
     "torch": "diffusers",
     "diffusers": "diffusers",
     "transformers": "diffusers",
