@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,9 @@ class CheckOptions:
     jobs: int | None = None
     use_cache: bool = True
     stdin: tuple[Path, str] | None = None  # (as if this file, its text): check text, not disk
+    # Called with (files done, files in all) every `progress_every` files of a long run.
+    progress: Callable[[int, int], None] | None = None
+    progress_every: int = 500
 
 
 def run_check(options: CheckOptions) -> Report:
@@ -66,7 +70,7 @@ def run_check(options: CheckOptions) -> Report:
     else:
         if options.use_cache:
             engine.use_cache()
-        findings = engine.check_files(rels, options.jobs)
+        findings = _check_all(engine, rels, options)
 
     if options.write_baseline is not None:
         from guidelint.baseline import write_baseline
@@ -116,6 +120,19 @@ def _fix_all(
             fixed[rel] = count
             changes[rel] = (before, after)
         findings.extend(remaining)
+    return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _check_all(engine: Engine, rels: list[str], options: CheckOptions) -> list[Finding]:
+    """All files at once; a long run with a progress callback goes in batches so the
+    callback hears of each (a CI log then shows the check going)."""
+    every = max(1, options.progress_every)
+    if options.progress is None or len(rels) < 2 * every:
+        return engine.check_files(rels, options.jobs)
+    findings: list[Finding] = []
+    for start in range(0, len(rels), every):
+        findings.extend(engine.check_files(rels[start : start + every], options.jobs))
+        options.progress(min(start + every, len(rels)), len(rels))
     return sorted(findings, key=lambda f: f.sort_key)
 
 

@@ -157,6 +157,7 @@ def check(
         live=live,
         jobs=jobs,
         use_cache=not no_cache,
+        progress=None if quiet or sys.stderr.isatty() else _progress_line,
     )
     if diff or watch or stdin_filename is not None:
         _conveniences(options, diff, stdin_filename, watch)  # may print and exit
@@ -189,6 +190,11 @@ def check(
         click.echo(f"Wrote {len(report.findings)} finding(s) to {write_baseline}", err=True)
         sys.exit(0)
     sys.exit(1 if report.errors and not exit_zero else 0)
+
+
+def _progress_line(done: int, total: int) -> None:
+    """Without a terminal (CI), a long check says how far it is every few hundred files."""
+    click.echo(f"guidelint: checked {done}/{total} files", err=True)
 
 
 def _conveniences(options, diff: bool, stdin_filename: Path | None, watch: bool) -> None:

@@ -124,3 +124,23 @@ def test_watch_checks_again_when_a_file_changes(workspace):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_long_check_reports_progress_in_batches_with_the_same_findings(workspace):
+    from guidelint.check import CheckOptions, run_check
+
+    for number in range(5):
+        (workspace / "docs" / f"extra{number}.md").write_text(f"See `scripts/gone{number}.py`.\n")
+    heard: list[tuple[int, int]] = []
+    batched = run_check(
+        CheckOptions(use_cache=False, progress=lambda *seen: heard.append(seen), progress_every=3)
+    )
+    assert heard == [(3, 8), (6, 8), (8, 8)]  # 7 guides and scripts/train.py
+    whole = run_check(CheckOptions(use_cache=False))
+    assert batched.findings == whole.findings and len(whole.findings) == 6
+
+
+def test_a_short_check_without_a_terminal_prints_no_progress(workspace):
+    result = CliRunner().invoke(main, ["check", "--no-cache"])
+    assert result.stderr == ""
+    assert "GL203" in result.stdout
