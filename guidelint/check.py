@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,10 +33,17 @@ class CheckOptions:
     live: bool | None = None
     jobs: int | None = None
     use_cache: bool = True
+    stdin: tuple[Path, str] | None = None  # (as if this file, its text): check text, not disk
+    # Called with (files done, files in all) every `progress_every` files of a long run.
+    progress: Callable[[int, int], None] | None = None
+    progress_every: int = 500
 
 
 def run_check(options: CheckOptions) -> Report:
-    project = Project.load(options.paths, options.config_file, live=options.live)
+    paths = options.paths
+    if options.stdin is not None:  # the file may not exist yet: its folder places it
+        paths = [_existing_folder(options.stdin[0])]
+    project = Project.load(paths, options.config_file, live=options.live)
     config = project.config
     build_selection(config, project.config_source)  # the file's own codes, named as its
     updates: dict[str, list[str]] = {}
@@ -59,10 +67,13 @@ def run_check(options: CheckOptions) -> Report:
 
     fixed: dict[str, int] = {}
     changes: dict[str, tuple[str, str]] = {}
-    if options.fix:
+    if options.stdin is not None:
+        rels = [project.rel(options.stdin[0])]
+        findings = _check_stdin(engine, rels[0], options, fixed, changes)
+    elif options.fix:
         findings = _fix_all(engine, rels, options, fixed, changes)
     elif findings is None:
-        findings = engine.check_files(rels, options.jobs)
+        findings = _check_all(engine, rels, options)
 
     if options.write_baseline is not None:
         from guidelint.baseline import write_baseline
@@ -144,3 +155,46 @@ def _fix_all(
             changes[rel] = (before, after)
         findings.extend(remaining)
     return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _check_all(engine: Engine, rels: list[str], options: CheckOptions) -> list[Finding]:
+    """All files at once; a long run with a progress callback goes in batches so the
+    callback hears of each (a CI log then shows the check going)."""
+    every = max(1, options.progress_every)
+    if options.progress is None or len(rels) < 2 * every:
+        return engine.check_files(rels, options.jobs)
+    findings: list[Finding] = []
+    for start in range(0, len(rels), every):
+        findings.extend(engine.check_files(rels[start : start + every], options.jobs))
+        options.progress(min(start + every, len(rels)), len(rels))
+    return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _existing_folder(path: Path) -> Path:
+    folder = path.absolute().parent
+    while not folder.is_dir():
+        folder = folder.parent
+    return folder
+
+
+def _check_stdin(
+    engine: Engine,
+    rel: str,
+    options: CheckOptions,
+    fixed: dict[str, int],
+    changes: dict[str, tuple[str, str]],
+) -> list[Finding]:
+    """`--stdin-filename`: the text as if it were that file; fixes are computed, never
+    written (the CLI prints the fixed text or its diff)."""
+    from guidelint.fixes import fix_text
+
+    assert options.stdin is not None
+    text = options.stdin[1]
+    check = functools.partial(engine.check_text, rel)
+    if not options.fix:
+        return check(text)
+    after, count, remaining = fix_text(text, check, options.unsafe_fixes)
+    if count:
+        fixed[rel] = count
+    changes[rel] = (text, after)
+    return remaining

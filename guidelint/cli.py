@@ -24,6 +24,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "run": "guidelint.runner.cli:run",
     "tiny": "guidelint.runner.diffusers_backend.cli:tiny",
     "mcp": "guidelint.mcp_server:mcp",
+    "lsp": "guidelint.lsp_server:lsp",
 }
 
 
@@ -113,6 +114,17 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option(
     "--statistics", is_flag=True, help="Text output: a count per rule instead of the findings."
 )
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Show the fixes as a unified diff and write nothing (exit 1: some).",
+)
+@click.option(
+    "--stdin-filename",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Check the text on stdin as if it were this file (--fix: print the fixed text).",
+)
+@click.option("--watch", is_flag=True, help="Check again whenever a file of the project changes.")
 def check(
     paths,
     config_file,
@@ -134,6 +146,9 @@ def check(
     color,
     quiet,
     statistics,
+    diff,
+    stdin_filename,
+    watch,
 ) -> None:
     """Check Markdown guides, rules files, settings and drivers."""
     from guidelint.check import CheckOptions, run_check
@@ -153,7 +168,10 @@ def check(
         live=live,
         jobs=jobs,
         use_cache=not no_cache,
+        progress=None if quiet or sys.stderr.isatty() else _progress_line,
     )
+    if diff or watch or stdin_filename is not None:
+        _conveniences(options, diff, stdin_filename, watch)  # may print and exit
     try:
         report = run_check(options)
     except ConfigError as err:
@@ -183,6 +201,39 @@ def check(
         click.echo(f"Wrote {len(report.findings)} finding(s) to {write_baseline}", err=True)
         sys.exit(0)
     sys.exit(1 if report.errors and not exit_zero else 0)
+
+
+def _progress_line(done: int, total: int) -> None:
+    """Without a terminal (CI), a long check says how far it is every few hundred files."""
+    click.echo(f"guidelint: checked {done}/{total} files", err=True)
+
+
+def _conveniences(options, diff: bool, stdin_filename: Path | None, watch: bool) -> None:
+    """--watch loops here; --diff, and --fix on stdin, print and exit; a plain
+    --stdin-filename only sets what the check reads."""
+    from guidelint import cli_conveniences as extra
+    from guidelint.check import run_check
+
+    if watch:
+        ctx = click.get_current_context()
+        again = {**ctx.params, "watch": False}
+        extra.watch(
+            options.paths,
+            options.config_file,
+            lambda: extra.run_once(lambda: ctx.invoke(check, **again)),
+        )
+        sys.exit(0)
+    if stdin_filename is not None:
+        options.stdin = extra.read_stdin(stdin_filename)
+    if not diff and not (options.stdin and options.fix):
+        return
+    options.fix, options.dry_run = True, True  # fixes computed, nothing written
+    try:
+        report = run_check(options)
+    except ConfigError as err:
+        fail(str(err))
+    warn_all(report.notices)
+    sys.exit(extra.show_diff(report) if diff else extra.print_fixed_stdin(report))
 
 
 def _use_color(flag: bool | None, tty: bool) -> bool:

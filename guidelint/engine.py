@@ -260,9 +260,22 @@ class Engine:
             except ConfigError:  # a usage problem (e.g. a live server failed): exit 2
                 raise
             except Exception as error:  # one broken rule must not stop the others
+                if self._extra_missing(error):
+                    continue
                 findings.append(self._internal_error.from_exception(file, rule.code, error))
         findings = [self._with_severity(f) for f in findings]
         return sorted(self._suppress(file, findings, ran), key=lambda f: f.sort_key)
+
+    def _extra_missing(self, error: Exception) -> bool:
+        """An optional extra is not installed: one line naming it, not a GL000 per file."""
+        from guidelint.extras import install_hint, missing_extra
+
+        extra = missing_extra(error)
+        if extra is None:
+            return False
+        assert isinstance(error, ImportError)
+        self.project.warn(install_hint(error, extra))  # once per run, whatever the rules
+        return True
 
     def _with_severity(self, finding: Finding) -> Finding:
         severity = self.selection.severity_of(finding.code, finding.severity)

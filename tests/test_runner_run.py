@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
@@ -101,8 +102,12 @@ def test_junit_report_parses_and_counts(basic):
     suite = ElementTree.fromstring(render(basic[0], "junit"))
     assert suite.tag == "testsuite"
     assert int(suite.get("tests")) == len(basic[1])
-    names = [case.get("name") for case in suite.iter("testcase")]
-    assert "tests/fixtures/runner/basic.md:3" in names
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert cases["hello"].get("file") == "tests/fixtures/runner/basic.md"  # id= names the case
+    assert cases["hello"].get("line") == "3"
+    image = cases["writes-image"].find("properties/property[@name='attachment']").get("value")
+    assert image == basic[1]["writes-image"].images[0]
+    assert f"[[ATTACHMENT|{image}]]" in cases["writes-image"].find("system-out").text
     assert len(list(suite.iter("failure"))) == 3  # wrong-output, expected-error-missing, repl
 
 
@@ -130,8 +135,23 @@ def test_cli_exit_codes_and_pending_only(tmp_path):
         ["run", "--pending", "--format", "json", str(guide), "--report-dir", str(tmp_path / "r")],
     )
     assert pending.exit_code == 0, pending.output
-    statuses = [e["status"] for e in json.loads(pending.output)["examples"]]
+    statuses = [e["status"] for e in json.loads(pending.stdout)["examples"]]
     assert statuses == ["pending-passed", "pending-failed"]
+
+
+def test_without_a_terminal_each_finished_example_is_one_line(tmp_path):
+    guide = tmp_path / "guide.md"
+    guide.write_text("```python\nprint(1)\n```\n\n```python {id=two}\nprint(2)\n```\n")
+    args = ["run", str(guide), "--report-dir", str(tmp_path / "r"), "--format", "json"]
+    shown = CliRunner().invoke(main, args)
+    progress = shown.stderr.splitlines()
+    assert [line[:9] for line in progress] == ["[1/2] ok ", "[2/2] ok "], shown.stderr
+    ends = sorted(re.sub(r"^.*guide\.md", "", line) for line in progress)
+    assert re.fullmatch(r":1 \(\d+\.\d\ds\)", ends[0]), ends
+    assert re.fullmatch(r":5 \[two\] \(\d+\.\d\ds\)", ends[1]), ends
+    assert json.loads(shown.stdout)["summary"]["passed"] == 2  # stdout is the report alone
+    quiet = CliRunner().invoke(main, [*args, "--quiet"])
+    assert quiet.stderr == "" and json.loads(quiet.stdout)["summary"]["passed"] == 2
 
 
 def test_cli_config_error_is_one_line_and_exit_2(tmp_path):

@@ -59,7 +59,27 @@ from guidelint.runner.reports import FORMATS
     type=click.Path(path_type=Path, file_okay=False),
     help="Where images the examples write are kept (default: runner.report-dir).",
 )
-def run(paths, config_file, fmt, output, jobs, pending_only, ids, promote, update, report_dir):
+@click.option(
+    "--html",
+    "html_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Also write a static HTML report (index.html and its images) into this folder.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress (bar or lines) while examples run.")
+def run(
+    paths,
+    config_file,
+    fmt,
+    output,
+    jobs,
+    pending_only,
+    ids,
+    promote,
+    update,
+    report_dir,
+    html_dir,
+    quiet,
+):
     """Run the Python examples of guides; exit 0 when every non-pending one passed."""
     from guidelint.cli_base import fail
     from guidelint.config import ConfigError
@@ -76,11 +96,11 @@ def run(paths, config_file, fmt, output, jobs, pending_only, ids, promote, updat
         jobs=jobs,
         report_dir=report_dir,
     )
-    progress = _progress_bar() if fmt == "text" and output is None and sys.stderr.isatty() else None
+    progress = _progress(fmt, output, quiet)
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        with progress or _nothing():
-            report = run_examples(options, progress.advance if progress else None)
+        with progress:
+            report = run_examples(options, progress.advance)
     except ConfigError as error:
         fail(str(error))
     except KeyboardInterrupt as stop:  # the workers and examples are gone already (run.py)
@@ -88,6 +108,8 @@ def run(paths, config_file, fmt, output, jobs, pending_only, ids, promote, updat
         fail(f"run stopped by {name}; every example was ended", 128 + _number(name))
     finally:
         signal.signal(signal.SIGTERM, previous)
+    if html_dir is not None:
+        _write_html(report, html_dir)
     text = render(report, fmt)
     if output is not None:
         from guidelint.fsio import write_atomic
@@ -111,12 +133,45 @@ def _number(name: str) -> int:
     return int(getattr(signal, name))
 
 
-class _nothing:
+def _write_html(report, folder: Path) -> None:
+    from guidelint.cli_base import fail
+    from guidelint.runner.html_report import write_html
+
+    try:
+        page = write_html(report, folder)
+    except OSError as error:
+        fail(f"{folder}: cannot write the HTML report: {error}")
+    click.echo(f"HTML report: {page}", err=True)
+
+
+def _progress(fmt: str, output: Path | None, quiet: bool):
+    """A bar on a terminal, a line per example without one (CI), nothing with --quiet."""
+    if quiet:
+        return _silent()
+    if sys.stderr.isatty() and fmt == "text" and output is None:
+        return _progress_bar()
+    return _progress_lines()
+
+
+class _silent:
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         return False
+
+    def advance(self, result, done: int, total: int) -> None:
+        pass
+
+
+class _progress_lines(_silent):
+    """One line on stderr per finished example, so a CI log shows the run going."""
+
+    def advance(self, result, done: int, total: int) -> None:
+        from guidelint.runner.reports import result_line
+
+        width = len(str(total))
+        click.echo(f"[{done:>{width}}/{total}] {result_line(result)}", err=True)
 
 
 class _progress_bar:

@@ -40,7 +40,9 @@ def lint_sources(
     """ruff's messages for each source, in order; raises RuffUnavailable."""
     ruff = find_ruff()
     if ruff is None:
-        raise RuffUnavailable("ruff is not installed (pip install ruff), so GL402 cannot lint")
+        raise RuffUnavailable(
+            "ruff is not installed, so GL402 cannot lint: install guidelint[lint]"
+        )
     with tempfile.TemporaryDirectory(prefix="guidelint-lint-") as tmp:
         names = []
         for index, source in enumerate(sources):

@@ -41,6 +41,8 @@ class ExampleResult:
     images: list[str] = field(default_factory=list)  # copied into the report folder
     pending: bool = False
     details: str = ""  # traceback or stderr, for the text report
+    source: str = ""  # the example's code, for the HTML report (not in the JSON)
+    source_line: int = 0  # the Markdown line of the code's first line
 
     def as_json(self) -> dict:
         """The versioned report's entry (docs/RUNNING.md, schema version 2)."""

@@ -142,6 +142,8 @@ def settle(example: Example, raw: RawResult, config: RunnerConfig) -> ExampleRes
         images=list(raw["images"]),
         pending=example.settings.pending,
         details=raw.get("traceback") or raw["stderr"],
+        source=example.source,
+        source_line=example.content_line,
     )
 
 

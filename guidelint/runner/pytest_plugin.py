@@ -2,10 +2,11 @@
 
 Registered as a `pytest11` entry point, so it loads in every pytest run: this
 module imports nothing but pytest at import time. Each example is one item whose
-node id is `FILE:LINE`; items run in the same isolated warm worker as
-`guidelint run`. pytest-xdist spreads items over processes and hosts (each
-process starts its own warm worker); examples of one session carry an
-`xdist_group` mark, so `--dist loadgroup` keeps a session on one worker.
+node id is `FILE::lineN` (pass it back to pytest to rerun that example); items
+run in the same isolated warm worker as `guidelint run`. pytest-xdist spreads
+items over processes and hosts (each process starts its own warm worker);
+examples of one session carry an `xdist_group` mark, so `--dist loadgroup` keeps
+a session on one worker.
 """
 
 from __future__ import annotations
@@ -86,11 +87,8 @@ class GuideFile(pytest.File):
             raise self.CollectError(f"{rel}:{error.line}: {error.message}") from None
         for unit in group_units(extract(file.markdown, rel)):
             for example in unit:
-                item = GuideExample.from_parent(
-                    self,
-                    name=f"line{example.line}",
-                    nodeid=f"{self.nodeid}:{example.line}",
-                )
+                # The default node id, FILE::lineN, is one pytest accepts back to rerun it.
+                item = GuideExample.from_parent(self, name=f"line{example.line}")
                 item.setup_example(project, example, unit)
                 if example.settings.session:
                     item.add_marker(pytest.mark.xdist_group(f"{rel}:{example.settings.session}"))

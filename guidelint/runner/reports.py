@@ -104,17 +104,26 @@ def render_junit(report: RunReport) -> str:
             suite,
             "testcase",
             classname=result.path,
-            name=f"{result.path}:{result.line}",
+            name=result.id,  # `id=` when set, else FILE:LINE
+            file=result.path,
+            line=str(result.line),
             time=f"{result.duration_s:.3f}",
         )
+        if result.images:
+            properties = ElementTree.SubElement(case, "properties")
+            for image in result.images:
+                ElementTree.SubElement(properties, "property", name="attachment", value=image)
         tag = _junit_tag(result.status)
         if tag:
             child = ElementTree.SubElement(
                 case, tag, message=_clean(result.message)[:500], type=result.status.value
             )
             child.text = _clean(result.message + ("\n" + result.details if result.details else ""))
-        if result.stdout:
-            ElementTree.SubElement(case, "system-out").text = _clean(result.stdout[-20000:])
+        # The images also as attachments in the [[ATTACHMENT|path]] form Jenkins and GitLab read.
+        attachments = "".join(f"\n[[ATTACHMENT|{image}]]" for image in result.images)
+        if result.stdout or attachments:
+            out = _clean(result.stdout[-20000:]) + attachments
+            ElementTree.SubElement(case, "system-out").text = out
     ElementTree.indent(suite)
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
