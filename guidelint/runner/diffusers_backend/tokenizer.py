@@ -71,3 +71,29 @@ def special_ids() -> SpecialIds:
 
 def save_clip_tokenizer(folder: Path) -> None:
     build_clip_tokenizer().save_pretrained(folder)
+
+
+# T5 and UMT5 (sentencepiece Unigram): <pad>=0, </s>=1, <unk>=2, then pieces, each scored
+# so the Unigram model prefers whole words to letters; "▁" marks a word start.
+T5_MAX_LENGTH = 512
+T5_WORDS = ("a", "the", "of", "on", "in", "and", "with", "photo", "cat", "dog", "an", "astronaut")
+T5_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?'-:;()"
+
+
+def t5_vocabulary() -> list[tuple[str, float]]:
+    pieces = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0), ("▁", -2.0)]
+    pieces += [(f"▁{word}", -1.0) for word in T5_WORDS]
+    pieces += [(char, -3.0) for char in T5_CHARS]
+    pieces += [(f"▁{char}", -2.5) for char in T5_CHARS]
+    return pieces
+
+
+def build_t5_tokenizer():
+    """The real T5 tokenizer class (Unigram, from tokenizers) over a hand-written vocabulary."""
+    from transformers import T5TokenizerFast  # type: ignore[attr-defined]
+
+    return T5TokenizerFast(vocab=t5_vocabulary(), extra_ids=0, model_max_length=T5_MAX_LENGTH)
+
+
+def t5_vocab_size() -> int:
+    return len(t5_vocabulary())
