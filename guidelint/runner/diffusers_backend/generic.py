@@ -124,19 +124,44 @@ def paired_tokenizer(slot: str, allowed: tuple[str, ...], classes) -> tuple[str,
     return tuple(paired[:1]) + allowed
 
 
+def recipe_of(key: str) -> Recipe | None:
+    """The table's recipe; a scheduler the table does not name runs with its defaults."""
+    recipe = RECIPES.get(key)
+    if recipe is None and key.endswith("Scheduler") and is_diffusers_scheduler(key):
+        recipe = Recipe("scheduler")
+    return recipe
+
+
+def recipe_at(key: str) -> Recipe:
+    recipe = recipe_of(key)
+    if recipe is None:
+        raise CannotPlan(key.split("/")[0], "no tiny recipe for this class")
+    return recipe
+
+
+def is_diffusers_scheduler(name: str) -> bool:
+    import diffusers
+
+    try:
+        found = getattr(diffusers, name, None)
+    except (ImportError, RuntimeError):
+        return False
+    return inspect.isclass(found) and issubclass(found, diffusers.SchedulerMixin)
+
+
 def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> str:
     if not allowed:
         raise CannotPlan(pipeline_class, f"component '{slot}' has no class annotation")
     for component_class in allowed:
         key = tiny_table.recipe_name(pipeline_class, slot, component_class)
-        recipe = RECIPES.get(key)
+        recipe = recipe_of(key)
         if recipe is None:
             continue
         built = recipe.builds or key.split("/")[0]
         fits = built in allowed or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         if fits:
             return key
-        if component_class in RECIPES:
+        if recipe_of(component_class):
             return component_class  # the variant is for another class of this slot
     raise CannotPlan(allowed[0], f"no tiny recipe (component '{slot}' of {pipeline_class})")
 
@@ -158,7 +183,7 @@ def settle_all(pipeline_class: str, chosen: dict[str, str], dims: dict[str, int]
     while pending:
         progressed = False
         for slot, key in list(pending.items()):
-            recipe = RECIPES[key]
+            recipe = recipe_at(key)
             try:
                 config = settle(dict(recipe.config), dims)
             except KeyError:
@@ -169,9 +194,9 @@ def settle_all(pipeline_class: str, chosen: dict[str, str], dims: dict[str, int]
             progressed = True
         if not progressed:
             slot, key = next(iter(pending.items()))
-            missing = sorted(_dims_of(RECIPES[key].config) - dims.keys())
+            missing = sorted(_dims_of(recipe_at(key).config) - dims.keys())
             raise CannotPlan(
-                RECIPES[key].builds or key.split("/")[0],
+                recipe_at(key).builds or key.split("/")[0],
                 f"its config needs the width '{missing[0]}', which no component of "
                 f"{pipeline_class} provides (component '{slot}')",
             )
@@ -213,7 +238,7 @@ def plan(pipeline_class: str) -> Plan:
         chosen[slot] = choose_recipe(pipeline_class, slot, paired_tokenizer(slot, allowed, classes))
     # derived slots wait for the slot they derive from
     for key in chosen.values():
-        derive = RECIPES[key].derive
+        derive = recipe_at(key).derive
         if derive and derive[0] not in chosen:
             raise CannotPlan(key, f"is built from '{derive[0]}', which {pipeline_class} lacks")
     slots = with_sources(settle_all(pipeline_class, chosen, base_dims()))
@@ -348,8 +373,7 @@ def component_folder(component_class: str, cache_root: Path) -> Path:
     if home:
         found = [s for s in plan(home).slots if s.class_name == component_class]
         slot = found[0]
-    elif component_class in RECIPES and not RECIPES[component_class].derive:
-        recipe = RECIPES[component_class]
+    elif (recipe := recipe_of(component_class)) and not recipe.derive:
         try:
             config = settle(dict(recipe.config), base_dims())
         except KeyError as missing:

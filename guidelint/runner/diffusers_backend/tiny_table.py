@@ -105,6 +105,74 @@ SD_UNET = {
     "norm_num_groups": 2,
 }
 SDXL_TIME = 8
+# Kandinsky 2.2's decoder is conditioned on the prior's CLIP image embedding.
+KANDINSKY_UNET = {
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent", times=2),  # mean and variance
+    "addition_embed_type": "image",
+    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
+    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
+    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
+    "block_out_channels": (8, 16),
+    "layers_per_block": 1,
+    "norm_num_groups": 4,
+    "encoder_hid_dim": CLIP_VISION["projection_dim"],
+    "encoder_hid_dim_type": "image_proj",
+    "cross_attention_dim": 32,
+    "attention_head_dim": 4,
+    "resnet_time_scale_shift": "scale_shift",
+    "class_embed_type": None,
+}
+# DeepFloyd IF denoises pixels, conditioned on T5 states.
+IF_UNET = {
+    "sample_size": 16,
+    "layers_per_block": 1,
+    "block_out_channels": (8, 16),
+    "norm_num_groups": 4,
+    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
+    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
+    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
+    "in_channels": 3,
+    "out_channels": 6,  # noise and variance
+    "cross_attention_dim": Dim("t5"),
+    "encoder_hid_dim": Dim("t5"),
+    "attention_head_dim": 4,
+    "addition_embed_type": "text",
+    "addition_embed_type_num_heads": 2,
+    "cross_attention_norm": "group_norm",
+    "resnet_time_scale_shift": "scale_shift",
+    "act_fn": "gelu",
+}
+IF_SCHEDULER = {
+    "beta_schedule": "squaredcos_cap_v2",
+    "thresholding": True,
+    "dynamic_thresholding_ratio": 0.95,
+    "sample_max_value": 1.0,
+    "variance_type": "learned_range",
+}
+FLUX = {
+    "patch_size": 1,
+    "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
+    "num_layers": 1,
+    "num_single_layers": 1,
+    "attention_head_dim": 16,
+    "num_attention_heads": 2,
+    "joint_attention_dim": Dim("t5"),
+    "pooled_projection_dim": Dim("text"),  # CLIP's pooled output
+    "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
+}
+SD3 = {
+    "sample_size": 32,
+    "patch_size": 1,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "attention_head_dim": 8,
+    "num_attention_heads": 4,
+    "caption_projection_dim": 32,
+    "joint_attention_dim": Dim("t5"),
+    "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
+}
 SD_SCHEDULER = {  # what stable-diffusion-v1-5 ships
     "beta_start": 0.00085,
     "beta_end": 0.012,
@@ -170,35 +238,24 @@ RECIPES: dict[str, Recipe] = {
         },
         builds="UNet2DConditionModel",
     ),
-    "FluxTransformer2DModel": Recipe(
+    "FluxTransformer2DModel": Recipe("model", FLUX),
+    "FluxTransformer2DModel/fill": Recipe(  # also sees the masked image and the 8x8-packed mask
         "model",
         {
-            "patch_size": 1,
-            "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
-            "num_layers": 1,
-            "num_single_layers": 1,
-            "attention_head_dim": 16,
-            "num_attention_heads": 2,
-            "joint_attention_dim": Dim("t5"),
-            "pooled_projection_dim": Dim("text"),  # CLIP's pooled output
-            "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
+            **FLUX,
+            "in_channels": Dim("latent", times=8, plus=4 * 64),
+            "out_channels": Dim("latent", times=4),
         },
+        builds="FluxTransformer2DModel",
     ),
-    "SD3Transformer2DModel": Recipe(
+    "FluxTransformer2DModel/control": Recipe(  # also sees the control image's latents
         "model",
-        {
-            "sample_size": 32,
-            "patch_size": 1,
-            "in_channels": Dim("latent"),
-            "out_channels": Dim("latent"),
-            "num_layers": 1,
-            "attention_head_dim": 8,
-            "num_attention_heads": 4,
-            "caption_projection_dim": 32,
-            "joint_attention_dim": Dim("t5"),
-            "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
-        },
+        {**FLUX, "in_channels": Dim("latent", times=8), "out_channels": Dim("latent", times=4)},
+        builds="FluxTransformer2DModel",
     ),
+    "FluxControlNetModel": Recipe("model", FLUX),
+    "SD3Transformer2DModel": Recipe("model", SD3),
+    "SD3ControlNetModel": Recipe("model", {k: v for k, v in SD3.items() if k != "out_channels"}),
     "PixArtTransformer2DModel": Recipe(
         "model",
         {
@@ -267,6 +324,76 @@ RECIPES: dict[str, Recipe] = {
             "norm_num_groups": 2,
         },
     ),
+    "UNet2DConditionModel/adapter": Recipe(  # T2I-Adapter: attention in every block but the
+        # last, as in SD: a plain DownBlock2D adds the adapter's features after downsampling
+        "model",
+        {
+            **SD_UNET,
+            "down_block_types": ("CrossAttnDownBlock2D", "CrossAttnDownBlock2D", "DownBlock2D"),
+            "up_block_types": ("UpBlock2D", "CrossAttnUpBlock2D", "CrossAttnUpBlock2D"),
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/pix2pix": Recipe(  # also sees the source image's latents
+        "model", {**SD_UNET, "in_channels": Dim("latent", times=2)}, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/kandinsky": Recipe(
+        "model", KANDINSKY_UNET, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/kandinsky-inpaint": Recipe(  # masked image latents and the mask
+        "model",
+        {**KANDINSKY_UNET, "in_channels": Dim("latent", times=2, plus=1)},
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/if": Recipe("model", IF_UNET, builds="UNet2DConditionModel"),
+    "UNet2DConditionModel/if-upscale": Recipe(  # the low-res image beside the noise
+        "model",
+        {**IF_UNET, "sample_size": 32, "in_channels": 6, "class_embed_type": "timestep"},
+        builds="UNet2DConditionModel",
+    ),
+    "VQModel": Recipe(  # Kandinsky's MoVQ: four blocks keep the scale factor of 8
+        "model",
+        {
+            "block_out_channels": (4, 4, 4, 4),
+            "down_block_types": ("DownEncoderBlock2D",) * 4,
+            "up_block_types": ("UpDecoderBlock2D",) * 4,
+            "latent_channels": 4,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "num_vq_embeddings": 12,
+            "vq_embed_dim": 4,
+            "mid_block_add_attention": False,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "PriorTransformer": Recipe(  # maps CLIP text embeddings to CLIP image embeddings
+        "model",
+        {
+            "num_attention_heads": 2,
+            "attention_head_dim": 12,
+            "embedding_dim": Dim("proj"),
+            "num_layers": 1,
+        },
+    ),
+    "MotionAdapter": Recipe(  # AnimateDiff: one temporal layer per UNet block
+        "model",
+        {
+            "block_out_channels": SD_UNET["block_out_channels"],
+            "motion_layers_per_block": 1,
+            "motion_norm_num_groups": 2,
+            "motion_num_attention_heads": 2,
+        },
+    ),
+    "T2IAdapter": Recipe(  # one feature map per UNet down block, from the 8x unshuffled image
+        "model",
+        {
+            "in_channels": 3,
+            "channels": SD_UNET["block_out_channels"],
+            "num_res_blocks": 1,
+            "downscale_factor": 8,
+            "adapter_type": "full_adapter",
+        },
+    ),
     # conditioning models built from the denoiser they steer
     "ControlNetModel": Recipe(
         "model",
@@ -292,6 +419,20 @@ RECIPES: dict[str, Recipe] = {
         builds="EulerDiscreteScheduler",
     ),
     "DDIMScheduler": Recipe("scheduler"),
+    "DDPMScheduler/if": Recipe("scheduler", IF_SCHEDULER, builds="DDPMScheduler"),
+    "DDPMScheduler/if-noising": Recipe(
+        "scheduler", {"beta_schedule": "squaredcos_cap_v2"}, builds="DDPMScheduler"
+    ),
+    "UnCLIPScheduler/prior": Recipe(
+        "scheduler",
+        {
+            "variance_type": "fixed_small_log",
+            "prediction_type": "sample",
+            "clip_sample": True,
+            "clip_sample_range": 10.0,
+        },
+        builds="UnCLIPScheduler",
+    ),
     "DDPMScheduler": Recipe("scheduler"),
     "PNDMScheduler": Recipe("scheduler", SD_SCHEDULER),
 }
@@ -302,6 +443,18 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^StableDiffusionXL", "unet", "UNet2DConditionModel/sdxl"),
     (r"^StableDiffusionXL", "scheduler", "EulerDiscreteScheduler/sdxl"),
     (r"^StableDiffusion(ControlNet)?Inpaint", "unet", "UNet2DConditionModel/inpaint"),
+    (r"^StableDiffusionAdapter", "unet", "UNet2DConditionModel/adapter"),
+    (r"^StableDiffusion(XL)?InstructPix2Pix", "unet", "UNet2DConditionModel/pix2pix"),
+    (r"^KandinskyV22Inpaint", "unet", "UNet2DConditionModel/kandinsky-inpaint"),
+    (r"^KandinskyV22(?!Prior|Controlnet)", "unet", "UNet2DConditionModel/kandinsky"),
+    (r"^KandinskyV22.*Combined", "prior_scheduler", "UnCLIPScheduler/prior"),
+    (r"^IF(Img2Img|Inpainting)?Pipeline", "unet", "UNet2DConditionModel/if"),
+    (r"^IF.*SuperResolution", "unet", "UNet2DConditionModel/if-upscale"),
+    (r"^IF", "scheduler", "DDPMScheduler/if"),
+    (r"^IF", "image_noising_scheduler", "DDPMScheduler/if-noising"),
+    (r"Prior", "scheduler", "UnCLIPScheduler/prior"),
+    (r"^FluxFill", "transformer", "FluxTransformer2DModel/fill"),
+    (r"^FluxControl(Img2Img|Inpaint)?Pipeline", "transformer", "FluxTransformer2DModel/control"),
     (r"^(PixArt|DiT)", "scheduler", "DDIMScheduler"),
     (r"^Wan", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
 )
