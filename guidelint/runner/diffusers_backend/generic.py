@@ -22,7 +22,7 @@ from guidelint.runner.diffusers_backend import tiny_table
 from guidelint.runner.diffusers_backend.tiny_table import RECIPES, Dim, Recipe
 
 SEED = 0
-FORMAT = 2  # bump when how a plan is built changes (not its data: digests cover that)
+FORMAT = 3  # bump when how a plan is built changes (not its data: digests cover that)
 ANY_SCHEDULER = "KarrasDiffusionSchedulers"  # an enum annotation: any scheduler fits
 
 
@@ -286,8 +286,19 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
     def save(folder: Path) -> None:
         pipeline.save_pretrained(folder, safe_serialization=True)
         keep_arguments(folder / "model_index.json", the_plan.arguments)
+        forget_sources(folder)
 
     atomic_save(save, target)
+
+
+def forget_sources(folder: Path) -> None:
+    """Drop the component-cache paths configs record, so rebuilds are byte-identical."""
+    for config in folder.glob("*/*.json"):
+        data = json.loads(config.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and {"_name_or_path", "name_or_path"} & data.keys():
+            data.pop("_name_or_path", None)
+            data.pop("name_or_path", None)
+            config.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def keep_arguments(model_index: Path, arguments: dict[str, Any]) -> None:
