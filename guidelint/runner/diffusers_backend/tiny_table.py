@@ -394,6 +394,96 @@ RECIPES: dict[str, Recipe] = {
             "adapter_type": "full_adapter",
         },
     ),
+    "ChromaTransformer2DModel": Recipe(  # Flux without CLIP: a modulation approximator
+        "model",
+        {
+            **{k: v for k, v in FLUX.items() if k != "pooled_projection_dim"},
+            "approximator_hidden_dim": 32,
+            "approximator_layers": 1,
+            "approximator_num_channels": 16,
+        },
+    ),
+    "AuraFlowTransformer2DModel": Recipe(
+        "model",
+        {
+            "sample_size": 32,
+            "patch_size": 2,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_mmdit_layers": 1,
+            "num_single_dit_layers": 1,
+            "attention_head_dim": 8,
+            "num_attention_heads": 4,
+            "caption_projection_dim": 32,
+            "joint_attention_dim": Dim("t5"),
+            "pos_embed_max_size": 1024,  # a 1024 px image is 64x64 patches
+        },
+    ),
+    "CogVideoXTransformer3DModel": Recipe(
+        "model",
+        {
+            "num_attention_heads": 4,
+            "attention_head_dim": 8,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "time_embed_dim": 2,
+            "text_embed_dim": Dim("t5"),
+            "num_layers": 1,
+            "sample_width": 8,  # the default size: 8 latent pixels, 64 px
+            "sample_height": 8,
+            "sample_frames": 9,  # (9 - 1) / 4 + 1 = 3 latent frames
+            "patch_size": 2,
+            "temporal_compression_ratio": 4,
+        },
+    ),
+    "AutoencoderKLCogVideoX": Recipe(
+        "model",
+        {
+            "down_block_types": ("CogVideoXDownBlock3D",) * 4,
+            "up_block_types": ("CogVideoXUpBlock3D",) * 4,
+            "block_out_channels": (8, 8, 8, 8),
+            "latent_channels": 4,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "temporal_compression_ratio": 4,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "LTXVideoTransformer3DModel": Recipe(
+        "model",
+        {
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "patch_size": 1,
+            "patch_size_t": 1,
+            "num_attention_heads": 4,
+            "attention_head_dim": 8,
+            "cross_attention_dim": 32,
+            "num_layers": 1,
+            "caption_channels": Dim("t5"),
+        },
+    ),
+    "AutoencoderKLLTXVideo": Recipe(
+        "model",
+        {
+            "latent_channels": 8,
+            "block_out_channels": (8, 8, 8, 8),
+            "decoder_block_out_channels": (8, 8, 8, 8),
+            "layers_per_block": (1, 1, 1, 1, 1),
+            "decoder_layers_per_block": (1, 1, 1, 1, 1),
+            "spatio_temporal_scaling": (True, True, False, False),
+            "decoder_spatio_temporal_scaling": (True, True, False, False),
+            "decoder_inject_noise": (False, False, False, False, False),
+            "upsample_residual": (False, False, False, False),
+            "upsample_factor": (1, 1, 1, 1),
+            "timestep_conditioning": False,
+            "patch_size": 1,
+            "patch_size_t": 1,
+            "encoder_causal": True,
+            "decoder_causal": False,
+        },
+        provides={"latent": "latent_channels"},
+    ),
     # conditioning models built from the denoiser they steer
     "ControlNetModel": Recipe(
         "model",
@@ -439,7 +529,7 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): the first match per slot wins.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
-    (r"^(Flux|StableDiffusion3)", "vae", "AutoencoderKL/flow"),
+    (r"^(Flux|StableDiffusion3|Chroma)", "vae", "AutoencoderKL/flow"),
     (r"^StableDiffusionXL", "unet", "UNet2DConditionModel/sdxl"),
     (r"^StableDiffusionXL", "scheduler", "EulerDiscreteScheduler/sdxl"),
     (r"^StableDiffusion(ControlNet)?Inpaint", "unet", "UNet2DConditionModel/inpaint"),
