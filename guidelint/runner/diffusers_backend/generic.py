@@ -22,7 +22,7 @@ from guidelint.runner.diffusers_backend import tiny_table
 from guidelint.runner.diffusers_backend.tiny_table import RECIPES, Dim, Recipe
 
 SEED = 0
-FORMAT = 3  # bump when how a plan is built changes (not its data: digests cover that)
+FORMAT = 4  # bump when building code changes (a tokenizer's vocabulary); digests cover the table
 ANY_SCHEDULER = "KarrasDiffusionSchedulers"  # an enum annotation: any scheduler fits
 
 
@@ -52,7 +52,7 @@ class Slot:
     def key(self) -> str:
         """Folder name in the component cache: the class and a digest of what builds it."""
         text = json.dumps(
-            [self.recipe_key, self.recipe.derive, self.source_key, _jsonable(self.config)],
+            [self.recipe_key, self.recipe.derive, self.source_key, _jsonable(self.config), FORMAT],
             sort_keys=True,
         )
         return f"{self.class_name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
@@ -80,14 +80,18 @@ def _jsonable(value):
 
 def base_dims() -> dict[str, int]:
     """Widths fixed by the offline tokenizers: the encoders' vocabularies and special ids."""
-    from guidelint.runner.diffusers_backend.tokenizer import special_ids, t5_vocab_size
+    from guidelint.runner.diffusers_backend import tokenizer
 
-    clip = special_ids()
+    clip = tokenizer.special_ids()
     return {
         "clip_bos": clip["bos_token_id"],
         "clip_eos": clip["eos_token_id"],
         "clip_vocab": clip["vocab_size"],
-        "t5_vocab": t5_vocab_size(),
+        "t5_vocab": tokenizer.t5_vocab_size(),
+        "qwen_vocab": tokenizer.qwen_vocab_size(),
+        "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
+        "gemma_vocab": tokenizer.gemma_vocab_size(),
+        "glm_vocab": tokenizer.glm_vocab_size(),
     }
 
 
@@ -158,7 +162,9 @@ def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> s
         if recipe is None:
             continue
         built = recipe.builds or key.split("/")[0]
-        fits = built in allowed or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
+        # a recipe keyed by the class stands for it (KarrasDiffusionSchedulers builds PNDM)
+        fits = built in allowed or key in allowed
+        fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         if fits:
             return key
         if recipe_of(component_class):

@@ -79,6 +79,58 @@ T5 = {
     "eos_token_id": 1,
     "decoder_start_token_id": 0,
 }
+QWEN_TEXT = {  # Qwen2.5-VL's language half: multimodal RoPE split over (t, h, w)
+    "hidden_size": 16,
+    "intermediate_size": 16,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 2,
+    "rope_scaling": {"mrope_section": [1, 1, 2], "rope_type": "default", "type": "default"},
+    "rope_theta": 1000000.0,
+    "vocab_size": Dim("qwen_vocab"),
+}
+QWEN_VL = {
+    "text_config": QWEN_TEXT,
+    "vision_config": {
+        "depth": 2,
+        "hidden_size": 16,
+        "intermediate_size": 16,
+        "num_heads": 2,
+        "out_hidden_size": 16,
+    },
+    "hidden_size": 16,
+    "vocab_size": Dim("qwen_vocab"),
+}
+GEMMA2 = {
+    "head_dim": 16,
+    "hidden_size": 8,
+    "intermediate_size": 64,
+    "num_attention_heads": 2,
+    "num_hidden_layers": 1,
+    "num_key_value_heads": 2,
+    "vocab_size": Dim("gemma_vocab"),
+    "pad_token_id": 0,
+    "eos_token_id": 1,
+    "bos_token_id": 2,
+}
+GLM = {
+    "hidden_size": 32,
+    "intermediate_size": 8,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "head_dim": 8,
+    "vocab_size": Dim("glm_vocab"),
+    "pad_token_id": Dim("qwen_pad"),
+    "eos_token_id": Dim("qwen_pad"),
+}
+SIGLIP_VISION = {
+    "hidden_size": 32,
+    "intermediate_size": 37,
+    "num_attention_heads": 4,
+    "num_hidden_layers": 2,
+    "image_size": 32,
+    "patch_size": 4,
+}
 CLIP_TEXT_PROVIDES = {"text": "hidden_size", "proj": "projection_dim"}
 # Four blocks keep the scale factor of 8: height/width and image sizes behave as for real.
 VAE_KL = {
@@ -191,7 +243,23 @@ RECIPES: dict[str, Recipe] = {
     "CLIPTokenizerFast": Recipe("tokenizer", builder="build_clip_tokenizer"),
     "T5Tokenizer": Recipe("tokenizer", builder="build_t5_tokenizer"),
     "T5TokenizerFast": Recipe("tokenizer", builder="build_t5_tokenizer"),
+    "Qwen2_5_VLForConditionalGeneration": Recipe("model", QWEN_VL, provides={"llm": "hidden_size"}),
+    "Gemma2Model": Recipe("model", GEMMA2, provides={"llm": "hidden_size"}),
+    "Gemma2PreTrainedModel": Recipe(
+        "model", GEMMA2, builds="Gemma2Model", provides={"llm": "hidden_size"}
+    ),
+    "GlmModel": Recipe("model", GLM, provides={"llm": "hidden_size"}),
+    "Qwen2Tokenizer": Recipe("tokenizer", builder="build_qwen2_tokenizer"),
+    "Qwen2TokenizerFast": Recipe("tokenizer", builder="build_qwen2_tokenizer"),
+    "GemmaTokenizer": Recipe("tokenizer", builder="build_gemma_tokenizer"),
+    "GemmaTokenizerFast": Recipe("tokenizer", builder="build_gemma_tokenizer"),
+    "PreTrainedTokenizerFast/glm": Recipe(
+        "tokenizer", builder="build_glm_tokenizer", builds="PreTrainedTokenizerFast"
+    ),
     # image encoders and processors
+    "SiglipVisionModel": Recipe("model", SIGLIP_VISION, provides={"image": "hidden_size"}),
+    "SiglipImageProcessor": Recipe("processor", {"size": {"height": 32, "width": 32}}),
+    "SiglipImageProcessorPil": Recipe("processor", {"size": {"height": 32, "width": 32}}),
     "CLIPVisionModelWithProjection": Recipe(
         "model", CLIP_VISION, provides={"image": "projection_dim"}
     ),
@@ -484,6 +552,84 @@ RECIPES: dict[str, Recipe] = {
         },
         provides={"latent": "latent_channels"},
     ),
+    "SanaTransformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 1,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "num_attention_heads": 2,
+            "attention_head_dim": 4,
+            "num_cross_attention_heads": 2,
+            "cross_attention_head_dim": 4,
+            "cross_attention_dim": 8,
+            "caption_channels": Dim("llm"),
+            "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
+        },
+    ),
+    "AutoencoderDC": Recipe(  # six blocks keep DC-AE's scale factor of 32
+        "model",
+        {
+            "latent_channels": 4,
+            "attention_head_dim": 2,
+            "encoder_block_types": ("ResBlock",) * 6,
+            "decoder_block_types": ("ResBlock",) * 6,
+            "encoder_block_out_channels": (8,) * 6,
+            "decoder_block_out_channels": (8,) * 6,
+            "encoder_qkv_multiscales": ((),) * 6,
+            "decoder_qkv_multiscales": ((),) * 6,
+            "encoder_layers_per_block": (1,) * 6,
+            "decoder_layers_per_block": (1,) * 6,
+            "downsample_block_type": "conv",
+            "upsample_block_type": "interpolate",
+            "decoder_norm_types": "rms_norm",
+            "decoder_act_fns": "silu",
+            "scaling_factor": 0.41407,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "QwenImageTransformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 2,
+            "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "attention_head_dim": 16,
+            "num_attention_heads": 3,
+            "joint_attention_dim": Dim("llm"),
+            "guidance_embeds": False,
+            "axes_dims_rope": (8, 4, 4),
+        },
+    ),
+    "AutoencoderKLQwenImage": Recipe(  # Wan's video VAE; three downsamplings, scale 8
+        "model",
+        {
+            "base_dim": 4,
+            "z_dim": 4,
+            "dim_mult": [1, 1, 1, 1],
+            "num_res_blocks": 1,
+            "temperal_downsample": [False, True, True],
+            "latents_mean": [0.0] * 4,
+            "latents_std": [1.0] * 4,
+        },
+        provides={"latent": "z_dim"},
+    ),
+    "CogView4Transformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 2,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "attention_head_dim": 4,
+            "num_attention_heads": 4,
+            "text_embed_dim": Dim("llm"),
+            "time_embed_dim": 8,
+            "condition_dim": 4,
+        },
+    ),
     # conditioning models built from the denoiser they steer
     "ControlNetModel": Recipe(
         "model",
@@ -509,6 +655,22 @@ RECIPES: dict[str, Recipe] = {
         builds="EulerDiscreteScheduler",
     ),
     "DDIMScheduler": Recipe("scheduler"),
+    "FlowMatchEulerDiscreteScheduler/cogview4": Recipe(
+        "scheduler",
+        {
+            "base_shift": 0.25,
+            "max_shift": 0.75,
+            "base_image_seq_len": 256,
+            "use_dynamic_shifting": True,
+            "time_shift_type": "linear",
+        },
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
+    "DPMSolverMultistepScheduler/sana": Recipe(  # Sana predicts flow
+        "scheduler",
+        {"prediction_type": "flow_prediction", "use_flow_sigmas": True, "flow_shift": 3.0},
+        builds="DPMSolverMultistepScheduler",
+    ),
     "DDPMScheduler/if": Recipe("scheduler", IF_SCHEDULER, builds="DDPMScheduler"),
     "DDPMScheduler/if-noising": Recipe(
         "scheduler", {"beta_schedule": "squaredcos_cap_v2"}, builds="DDPMScheduler"
@@ -546,6 +708,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^FluxFill", "transformer", "FluxTransformer2DModel/fill"),
     (r"^FluxControl(Img2Img|Inpaint)?Pipeline", "transformer", "FluxTransformer2DModel/control"),
     (r"^(PixArt|DiT)", "scheduler", "DDIMScheduler"),
+    (r"^CogView4", "scheduler", "FlowMatchEulerDiscreteScheduler/cogview4"),
+    (r"^Sana", "scheduler", "DPMSolverMultistepScheduler/sana"),
     (r"^Wan", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
 )
 
@@ -567,6 +731,10 @@ TOKENIZER_OF_ENCODER = {
     "UMT5EncoderModel": "T5TokenizerFast",
     "CLIPTextModel": "CLIPTokenizer",
     "CLIPTextModelWithProjection": "CLIPTokenizer",
+    "Qwen2_5_VLForConditionalGeneration": "Qwen2Tokenizer",
+    "GlmModel": "PreTrainedTokenizerFast/glm",
+    "Gemma2Model": "GemmaTokenizer",
+    "Gemma2PreTrainedModel": "GemmaTokenizer",
 }
 GENERIC_TOKENIZERS = (
     "AutoTokenizer",
