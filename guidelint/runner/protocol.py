@@ -93,6 +93,7 @@ class ChildRecord(Judgement):
     duration_s: float
     substitutions: list[str]  # what the backend replaced
     images: list[str]  # copied into the report folder
+    pipelines: list[str]  # the diffusers pipeline classes its process instantiated
 
 
 class RawResult(ChildRecord):
@@ -132,6 +133,7 @@ RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "duration_s": (int, float),
     "substitutions": list,
     "images": list,
+    "pipelines": list,
 }
 
 
@@ -163,7 +165,7 @@ def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
         raise RecordRejected(f"a record for example {data['index']} where {index} was next")
     if data["status"] not in {o.value for o in Outcome}:
         raise RecordRejected(f"an unknown status {data['status'][:40]!r}")
-    texts = data["substitutions"] + data["images"] + [data.get("traceback", "")]
+    texts = data["substitutions"] + data["images"] + data["pipelines"] + [data.get("traceback", "")]
     if not all(isinstance(t, str) for t in texts):
         raise RecordRejected("a record with a non-text list item")
     record: ChildRecord = {
@@ -173,6 +175,7 @@ def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
         "duration_s": float(data["duration_s"]),
         "substitutions": data["substitutions"],
         "images": data["images"],
+        "pipelines": data["pipelines"],
     }
     if "traceback" in data:
         record["traceback"] = data["traceback"]

@@ -126,6 +126,7 @@ def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.S
         root=root,
         models=dict(settings.get("models") or {}),
         fixtures=dict(settings.get("fixtures") or {}),
+        pipeline_fn=settings.get("on_pipeline"),
     )
 
 
