@@ -57,6 +57,7 @@ class WorkerSetup(TypedDict):
     warm_imports: NotRequired[list[str]]
     preload_backend: NotRequired[bool]
     backend_module: NotRequired[str | None]  # default: guidelint.runner.diffusers_backend
+    backend_names: NotRequired[list[str]]  # names the examples use: what preload imports
     root: NotRequired[str]  # the project root
     removed_env: NotRequired[list[str]]  # variables the allowlist removed (for hints)
 

@@ -341,17 +341,23 @@ def record_pipelines() -> None:
 
 
 def install() -> None:
-    import diffusers
+    """Wrap every loader; those of modules not imported yet, right after their import."""
     from diffusers import DiffusionPipeline, ModelMixin, SchedulerMixin
     from diffusers.models.modeling_utils import LegacyModelMixin
 
+    from guidelint.runner.diffusers_backend import transformers_hub
+    from guidelint.runner.diffusers_backend.hooks import when_imported
+
     wrap(DiffusionPipeline, "pipeline")
-    for name in AUTO_MAPPINGS:
-        wrap(getattr(diffusers, name), "pipeline")
-    for owner in (ModelMixin, LegacyModelMixin, diffusers.AutoModel):
+    for owner in (ModelMixin, LegacyModelMixin):
         wrap(owner, "model")
     wrap(SchedulerMixin, "scheduler")
     record_pipelines()
-    from guidelint.runner.diffusers_backend import transformers_hub
-
+    when_imported("diffusers.pipelines.auto_pipeline", _wrap_auto_pipelines)
+    when_imported("diffusers.models.auto_model", lambda module: wrap(module.AutoModel, "model"))
     transformers_hub.install()
+
+
+def _wrap_auto_pipelines(module) -> None:
+    for name in AUTO_MAPPINGS:
+        wrap(getattr(module, name), "pipeline")

@@ -8,39 +8,40 @@ library's "no config.json" from a hub it may not reach.
 from __future__ import annotations
 
 from guidelint.runner.diffusers_backend import loading
+from guidelint.runner.diffusers_backend.hooks import when_imported
 from guidelint.runner.diffusers_backend.resolve import is_hub_id
 from guidelint.runner.diffusers_backend.state import current, remember_original
 
 # Where transformers defines from_pretrained: concrete classes inherit one of the
-# first four, and each Auto class has its own.
-LOADER_PATHS = (
-    ("transformers", "PreTrainedModel"),
+# first five, and each Auto class has its own. Each is wrapped when its module is
+# imported, so an example that never loads one pays nothing for it.
+LOADERS = (
+    ("transformers.modeling_utils", "PreTrainedModel"),
     ("transformers.tokenization_utils_base", "PreTrainedTokenizerBase"),
     ("transformers.image_processing_base", "ImageProcessingMixin"),
     ("transformers.feature_extraction_utils", "FeatureExtractionMixin"),
-    ("transformers", "ProcessorMixin"),
+    ("transformers.processing_utils", "ProcessorMixin"),
     ("transformers.models.auto.auto_factory", "_BaseAutoModelClass"),
-    ("transformers", "AutoTokenizer"),
-    ("transformers", "AutoProcessor"),
-    ("transformers", "AutoImageProcessor"),
-    ("transformers", "AutoFeatureExtractor"),
-    ("transformers", "AutoConfig"),
+    ("transformers.models.auto.tokenization_auto", "AutoTokenizer"),
+    ("transformers.models.auto.processing_auto", "AutoProcessor"),
+    ("transformers.models.auto.image_processing_auto", "AutoImageProcessor"),
+    ("transformers.models.auto.feature_extraction_auto", "AutoFeatureExtractor"),
+    ("transformers.models.auto.configuration_auto", "AutoConfig"),
 )
 
 
-def install_loaders() -> None:
-    import importlib
-
-    for module_name, name in LOADER_PATHS:
-        owner = getattr(importlib.import_module(module_name), name, None)
+def _wrapper_of(name: str):
+    def patch(module) -> None:
+        owner = getattr(module, name, None)
         if owner is not None and "from_pretrained" in owner.__dict__:
             loading.wrap(owner, "model")
 
+    return patch
 
-def install_pipeline() -> None:
+
+def patch_pipeline(pipelines) -> None:
     """`transformers.pipeline(task, model=...)`: the model resolves first."""
     import transformers
-    from transformers import pipelines
 
     original = pipelines.pipeline
 
@@ -67,5 +68,6 @@ def install_pipeline() -> None:
 
 
 def install() -> None:
-    install_loaders()
-    install_pipeline()
+    for module_name, name in LOADERS:
+        when_imported(module_name, _wrapper_of(name))
+    when_imported("transformers.pipelines", patch_pipeline)
