@@ -367,3 +367,25 @@ def test_the_package_stays_light_until_used():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+VIDEO = """
+from diffusers.utils import export_to_video, load_video
+
+frames = load_video("https://huggingface.co/datasets/huggingface/documentation-images/resolve/main/diffusers/hiker.mp4")
+path = export_to_video(frames, "out.mp4", fps=8)
+again = load_video(path)
+result = [len(frames), frames[0].size, frames[0].mode, len(again)]
+"""
+
+
+def test_a_video_url_gets_a_generated_video_that_load_video_reads(
+    tiny_cache, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # export_to_video writes where the example runs
+    result, records = run(tiny_cache, VIDEO)
+    assert result == [8, (256, 256), "RGB", 8]
+    assert records == [
+        "requests GET https://huggingface.co/datasets/huggingface/documentation-images/resolve/"
+        "main/diffusers/hiker.mp4 -> a generated 256x256 video of 8 frames"
+    ]

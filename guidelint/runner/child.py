@@ -27,7 +27,8 @@ from guidelint.runner.protocol import (
 )
 from guidelint.runner.verdict import classify_exception, one_line
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
+# Kept in the report folder: images, and the videos export_to_video writes.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff", ".mp4", ".webm")
 
 
 @dataclass
