@@ -48,7 +48,7 @@ SOURCES = {
     "ddim": (P + "ddim.pipeline_ddim", "DDIMPipeline"),
 }
 
-# What each shipped example does here; the three that do not pass are real problems
+# What each shipped example does here; the two that do not pass are real problems
 # of the examples, reported with their reason, not shimmed away.
 EXPECTED = {
     "sd-text2img": ("passed", ""),
@@ -56,6 +56,8 @@ EXPECTED = {
     "sd-inpaint": ("passed", ""),
     "sdxl-text2img": ("passed", ""),
     "sdxl-img2img": ("passed", ""),
+    # `>>> pipe.to("cuda")` echoes the pipeline with no output stated: a script line
+    "sdxl-inpaint": ("passed", ""),
     "controlnet-text2img": ("passed", ""),
     "controlnet-img2img": ("passed", ""),
     "controlnet-sdxl": ("passed", ""),
@@ -64,8 +66,21 @@ EXPECTED = {
     "ddim": ("error", "AttributeError: 'ImagePipelineOutput' object has no attribute 'cpu'"),
     # make_canny_condition uses cv2 (and Image) without importing them
     "controlnet-inpaint": ("error", "NameError: name 'cv2' is not defined"),
-    # `>>> pipe.to("cuda")` echoes the pipeline; the example shows no output for it
-    "sdxl-inpaint": ("failed", 'pipe.to("cuda")\nExpected nothing\nGot:'),
+}
+
+
+# The pipeline class each passing example runs (its JSON entry's `pipelines`).
+PIPELINES = {
+    "sd-text2img": "StableDiffusionPipeline",
+    "sd-img2img": "StableDiffusionImg2ImgPipeline",
+    "sd-inpaint": "StableDiffusionInpaintPipeline",
+    "sdxl-text2img": "StableDiffusionXLPipeline",
+    "sdxl-img2img": "StableDiffusionXLImg2ImgPipeline",
+    "sdxl-inpaint": "StableDiffusionXLInpaintPipeline",
+    "controlnet-text2img": "StableDiffusionControlNetPipeline",
+    "controlnet-img2img": "StableDiffusionControlNetImg2ImgPipeline",
+    "controlnet-sdxl": "StableDiffusionXLControlNetPipeline",
+    "ddpm": "DDPMPipeline",
 }
 
 
@@ -123,6 +138,8 @@ def check_shipped_examples_run_unchanged_or_show_the_real_bug(report):
         assert message in result.message, (example_id, result.message)
         loads = [s for s in result.substitutions if "from_pretrained: hub id" in s]
         assert loads, f"{example_id}: no tiny checkpoint was loaded"
+        if status == "passed":  # on a stand-in of the class the example names
+            assert result.pipelines == [PIPELINES[example_id]], (example_id, result.pipelines)
 
 
 def check_each_shimmed_run_lists_its_substitutions(report):
@@ -132,18 +149,18 @@ def check_each_shimmed_run_lists_its_substitutions(report):
         "diffusers/input_image_vermeer.png -> a generated 512x512 image",
         "ControlNetModel.from_pretrained(torch_dtype=torch.float16) -> torch.float32 (no GPU)",
         "ControlNetModel.from_pretrained: hub id 'lllyasviel/sd-controlnet-canny' -> tiny "
-        "'sd-controlnet' (controlnet/), by the id's words",
+        "StableDiffusionControlNetPipeline (controlnet/), by guidelint's table of known models",
         "StableDiffusionControlNetPipeline.from_pretrained(torch_dtype=torch.float16) -> "
         "torch.float32 (no GPU)",
         "StableDiffusionControlNetPipeline.from_pretrained: hub id "
-        "'stable-diffusion-v1-5/stable-diffusion-v1-5' -> tiny 'sd', by the class "
-        "StableDiffusionControlNetPipeline",
+        "'stable-diffusion-v1-5/stable-diffusion-v1-5' -> tiny StableDiffusionControlNetPipeline, "
+        "by the class StableDiffusionControlNetPipeline",
         "StableDiffusionControlNetPipeline.enable_xformers_memory_efficient_attention() skipped "
         "(no GPU)",
         "StableDiffusionControlNetPipeline.enable_model_cpu_offload() skipped (no GPU)",
     ]
     assert by_id["ddpm"].substitutions == [
-        "DDPMPipeline.from_pretrained: hub id 'google/ddpm-cat-256' -> tiny 'ddpm', "
+        "DDPMPipeline.from_pretrained: hub id 'google/ddpm-cat-256' -> tiny DDPMPipeline, "
         "by the class DDPMPipeline"
     ]
 
@@ -192,8 +209,8 @@ def check_config_mappings_relative_to_the_project_root(report):
     result = by_id["mapped"]
     assert result.status.value == "passed", result.message
     assert result.substitutions == [
-        "DiffusionPipeline.from_pretrained: hub id 'acme/shoes-v2' -> tiny 'sd', by pattern "
-        "'acme/*' in [tool.guidelint.runner.models]",
+        "DiffusionPipeline.from_pretrained: hub id 'acme/shoes-v2' -> tiny "
+        "StableDiffusionPipeline, by pattern 'acme/*' in [tool.guidelint.runner.models]",
         f"requests GET https://example.org/data/prompt.txt -> fixture {root / 'data/prompt.txt'}",
     ]
 

@@ -1,132 +1,175 @@
-"""Which tiny checkpoint stands in for a hub id (pure functions: no torch needed)."""
+"""Which tiny stand-in answers a hub id (pure functions over names: no torch needed)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from guidelint.runner.diffusers_backend import cache
-from guidelint.runner.diffusers_backend.resolve import is_hub_id, resolve
+from guidelint.runner.diffusers_backend.resolve import (
+    FAMILY_ALIASES,
+    Target,
+    Unresolved,
+    is_hub_id,
+    known_models,
+    near_miss,
+    resolve_component,
+    resolve_pipeline,
+)
 
-CACHE = Path("/cache")
+TABLE = "by guidelint's table of known models"
 
 
-def resolved(hub_id, class_name, *, models=None, single_model=None, **kwargs):
-    if single_model is None:
-        single_model = not class_name.endswith("Pipeline") and "Pipeline" not in class_name
-    return resolve(
-        hub_id, class_name, models=models or {}, cache=CACHE, single_model=single_model, **kwargs
-    )
+def pipeline(hub_id, class_name, models=None, root=None):
+    return resolve_pipeline(hub_id, class_name, models=models or {}, root=root)
+
+
+def component(hub_id, class_name, models=None, root=None):
+    return resolve_component(hub_id, class_name, models=models or {}, root=root)
 
 
 @pytest.mark.parametrize(
-    ("hub_id", "class_name", "family", "subfolder"),
+    ("hub_id", "class_name", "expected"),
     [
-        ("stable-diffusion-v1-5/stable-diffusion-v1-5", "StableDiffusionPipeline", "sd", None),
+        ("black-forest-labs/FLUX.1-dev", "DiffusionPipeline", "FluxPipeline"),
         (
-            "stable-diffusion-v1-5/stable-diffusion-v1-5",
-            "StableDiffusionImg2ImgPipeline",
-            "sd",
-            None,
+            "stabilityai/stable-diffusion-3-medium-diffusers",
+            "DiffusionPipeline",
+            "StableDiffusion3Pipeline",
         ),
         (
-            "stable-diffusion-v1-5/stable-diffusion-inpainting",
-            "StableDiffusionInpaintPipeline",
-            "sd-inpaint",
-            None,
+            "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS",
+            "AutoPipelineForText2Image",
+            "PixArtSigmaPipeline",
         ),
-        ("someone/my-finetune", "StableDiffusionPipeline", "sd", None),  # by the class
+        ("facebook/DiT-XL-2-256", "DiffusionPipeline", "DiTPipeline"),
+        ("Wan-AI/Wan2.1-T2V-1.3B-Diffusers", "DiffusionPipeline", "WanPipeline"),
+        ("ali-vilab/i2vgen-xl", "DiffusionPipeline", "I2VGenXLPipeline"),  # "xl", yet not SDXL
         (
-            "stabilityai/stable-diffusion-xl-refiner-1.0",
-            "StableDiffusionXLImg2ImgPipeline",
-            "sdxl",
-            None,
+            "stabilityai/stable-diffusion-xl-base-1.0",
+            "DiffusionPipeline",
+            "StableDiffusionXLPipeline",
         ),
-        ("stabilityai/stable-diffusion-xl-base-1.0", "DiffusionPipeline", "sdxl", None),
-        ("stable-diffusion-v1-5/stable-diffusion-v1-5", "AutoPipelineForText2Image", "sd", None),
-        (
-            "stable-diffusion-v1-5/stable-diffusion-v1-5",
-            "StableDiffusionControlNetInpaintPipeline",
-            "sd",
-            None,
-        ),  # the base checkpoint, not an inpainting one
-        ("google/ddpm-cat-256", "DDPMPipeline", "ddpm", None),
-        ("google/ddpm-cifar10-32", "DiffusionPipeline", "ddpm", None),
-        ("fusing/ddim-lsun-bedroom", "DDIMPipeline", "ddim", None),
-        ("lllyasviel/sd-controlnet-canny", "ControlNetModel", "sd-controlnet", "controlnet"),
-        ("lllyasviel/control_v11p_sd15_inpaint", "ControlNetModel", "sd-controlnet", "controlnet"),
-        ("diffusers/controlnet-canny-sdxl-1.0", "ControlNetModel", "sdxl-controlnet", "controlnet"),
-        ("madebyollin/sdxl-vae-fp16-fix", "AutoencoderKL", "sdxl", "vae"),
-        ("stabilityai/sd-vae-ft-mse", "AutoencoderKL", "sd", "vae"),
-        ("openai/clip-vit-large-patch14", "CLIPTokenizer", "sd", "tokenizer"),
+        ("google/ddpm-cifar10-32", "DiffusionPipeline", "DDPMPipeline"),
     ],
 )
-def test_hub_ids_resolve_to_the_family_that_fits(hub_id, class_name, family, subfolder):
-    found = resolved(hub_id, class_name)
-    assert found is not None
-    assert (found.family, found.subfolder) == (family, subfolder)
-    assert found.folder == str(CACHE / family)
-
-
-def test_an_explicit_subfolder_is_kept_and_schedulers_default_to_theirs():
-    unet = resolved(
-        "stabilityai/stable-diffusion-xl-base-1.0", "UNet2DConditionModel", subfolder="unet"
-    )
-    assert (unet.family, unet.subfolder) == ("sdxl", "unet")
-    scheduler = resolved(
-        "stable-diffusion-v1-5/stable-diffusion-v1-5",
-        "DPMSolverMultistepScheduler",
-        single_model=True,
-        is_scheduler=True,
-    )
-    assert (scheduler.family, scheduler.subfolder) == ("sd", "scheduler")
+def test_a_generic_class_resolves_by_the_table_of_known_ids(hub_id, class_name, expected):
+    assert pipeline(hub_id, class_name) == Target(pipeline=expected, reason=TABLE)
 
 
 @pytest.mark.parametrize(
     ("hub_id", "class_name"),
     [
-        ("CompVis/ldm-text2im-large-256", "DiffusionPipeline"),  # another architecture
-        ("stabilityai/stable-diffusion-3-medium-diffusers", "StableDiffusion3Pipeline"),
-        ("stabilityai/stable-video-diffusion-img2vid", "DiffusionPipeline"),
-        ("Intel/dpt-hybrid-midas", "DPTForDepthEstimation"),
-        ("black-forest-labs/FLUX.1-dev", "FluxPipeline"),
-        ("PixArt-alpha/PixArt-XL-2-1024-MS", "PixArtAlphaPipeline"),  # "XL", yet not SDXL
+        ("someone/my-finetune", "StableDiffusionPipeline"),
+        ("stable-diffusion-v1-5/stable-diffusion-v1-5", "StableDiffusionControlNetPipeline"),
+        ("gligen/gligen-generation-text-box", "StableDiffusionGLIGENPipeline"),
+        ("PixArt-alpha/PixArt-XL-2-1024-MS", "PAGPixArtSigmaPipeline"),
     ],
 )
-def test_ids_nothing_stands_in_for_are_not_guessed(hub_id, class_name):
-    assert resolved(hub_id, class_name) is None
-
-
-def test_a_pattern_in_the_config_wins_over_the_class():
-    models = {"acme/*": "sdxl"}
-    found = resolved("acme/shoes-v2", "StableDiffusionPipeline", models=models)
-    assert found.family == "sdxl"
-    assert "pattern 'acme/*'" in found.reason
-
-
-def test_a_pattern_may_point_at_a_local_folder(tmp_path):
-    (tmp_path / "unet").mkdir()
-    models = {"acme/unet-*": "weights"}
-    found = resolved("acme/unet-v1", "UNet2DConditionModel", models=models, root=tmp_path)
-    assert found.family is None
-    assert found.folder == str(tmp_path / "weights")
-    assert found.subfolder == "unet"
-    (tmp_path / "weights").mkdir()
-    (tmp_path / "weights" / "config.json").write_text("{}")
-    assert (
-        resolved("acme/unet-v1", "UNet2DConditionModel", models=models, root=tmp_path).subfolder
-        is None
-    )  # the folder is the model itself
-
-
-def test_the_report_line_names_id_family_and_reason():
-    found = resolved("lllyasviel/sd-controlnet-canny", "ControlNetModel")
-    text = found.describe("lllyasviel/sd-controlnet-canny")
-    assert text == (
-        "hub id 'lllyasviel/sd-controlnet-canny' -> tiny 'sd-controlnet' "
-        "(controlnet/), by the id's words"
+def test_a_named_pipeline_class_is_what_runs(hub_id, class_name):
+    assert pipeline(hub_id, class_name) == Target(
+        pipeline=class_name, reason=f"by the class {class_name}"
     )
+
+
+def test_an_unknown_id_under_a_generic_class_is_not_guessed():
+    found = pipeline("someone/sdxl-lora-merge-xl", "DiffusionPipeline")
+    assert isinstance(found, Unresolved)
+    assert found.typo_of is None
+    assert "will not guess" in found.message
+    assert "[tool.guidelint.runner.models]" in found.message
+
+
+def test_a_near_miss_of_a_known_id_is_a_typo_even_under_a_named_class():
+    for class_name in ("DiffusionPipeline", "StableDiffusionXLPipeline"):
+        found = pipeline("stabilityai/stable-difusion-xl-base-1.0", class_name)
+        assert isinstance(found, Unresolved)
+        assert found.typo_of == "stabilityai/stable-diffusion-xl-base-1.0"
+        assert "did you mean 'stabilityai/stable-diffusion-xl-base-1.0'?" in found.message
+    assert near_miss("someone/completely-different") is None
+
+
+@pytest.mark.parametrize(
+    ("hub_id", "class_name", "expected"),
+    [
+        ("lllyasviel/sd-controlnet-canny", "ControlNetModel", "StableDiffusionControlNetPipeline"),
+        (
+            "lllyasviel/control_v11p_sd15_inpaint",
+            "ControlNetModel",
+            "StableDiffusionControlNetPipeline",
+        ),
+        (
+            "diffusers/controlnet-canny-sdxl-1.0",
+            "ControlNetModel",
+            "StableDiffusionXLControlNetPipeline",
+        ),
+        ("madebyollin/sdxl-vae-fp16-fix", "AutoencoderKL", "StableDiffusionXLPipeline"),
+        ("stabilityai/sd-vae-ft-mse", "AutoencoderKL", "StableDiffusionPipeline"),
+        ("openai/clip-vit-large-patch14", "CLIPTokenizer", "StableDiffusionPipeline"),
+        ("guoyww/animatediff-motion-adapter-v1-5-2", "MotionAdapter", "AnimateDiffPipeline"),
+        # a component of a pipeline repo comes from that pipeline's checkpoint
+        (
+            "stabilityai/stable-diffusion-xl-base-1.0",
+            "UNet2DConditionModel",
+            "StableDiffusionXLPipeline",
+        ),
+        ("black-forest-labs/FLUX.1-dev", "AutoModel", "FluxPipeline"),
+        ("black-forest-labs/FLUX.1-dev", "T5EncoderModel", "FluxPipeline"),
+    ],
+)
+def test_components_come_from_the_pipeline_that_carries_a_consistent_one(
+    hub_id, class_name, expected
+):
+    assert component(hub_id, class_name) == Target(pipeline=expected, reason=TABLE)
+
+
+def test_a_model_repo_without_a_pipeline_resolves_to_its_own_class():
+    assert component("Intel/dpt-hybrid-midas", "DPTForDepthEstimation") == Target(
+        component="DPTForDepthEstimation", reason=TABLE
+    )
+    assert component("Intel/dpt-large", "AutoModel") == Target(
+        component="DPTForDepthEstimation", reason=TABLE
+    )  # an Auto class loads what the repo holds
+
+
+def test_a_component_repo_loaded_as_another_class_is_refused():
+    found = component("lllyasviel/sd-controlnet-canny", "UNet2DConditionModel")
+    assert isinstance(found, Unresolved)
+    assert "holds ControlNetModel, not a UNet2DConditionModel" in found.message
+
+
+def test_unknown_ids_resolve_by_a_named_class_but_never_under_an_auto_class():
+    assert component("someone/my-adapter", "MotionAdapter") == Target(
+        component="MotionAdapter", reason="by the class MotionAdapter"
+    )
+    for auto in ("AutoModel", "AutoTokenizer", "AutoModelForDepthEstimation"):
+        assert isinstance(component("someone/my-model", auto), Unresolved)
+
+
+def test_a_pattern_in_the_config_names_a_class_an_old_family_or_a_folder(tmp_path):
+    models = {"acme/shoes-*": "StableDiffusionXLPipeline", "acme/old-*": "sd", "acme/w-*": "w"}
+    found = pipeline("acme/shoes-v2", "StableDiffusionPipeline", models)
+    assert found == Target(
+        pipeline="StableDiffusionXLPipeline",
+        reason="by pattern 'acme/shoes-*' in [tool.guidelint.runner.models]",
+    )
+    assert pipeline("acme/old-v1", "DiffusionPipeline", models).pipeline == FAMILY_ALIASES["sd"]
+    local = component("acme/w-unet", "UNet2DConditionModel", models, root=tmp_path)
+    assert local.folder == str(tmp_path / "w")
+    assert local.describe() == f"'{tmp_path / 'w'}'"
+
+
+def test_the_table_names_only_classes_diffusers_has():
+    diffusers = pytest.importorskip("diffusers")
+    import transformers
+
+    pipelines, components = known_models()
+    for class_name in pipelines.values():
+        assert hasattr(diffusers, class_name), class_name
+    for entry in components.values():
+        for class_name in entry.classes:
+            assert hasattr(diffusers, class_name) or hasattr(transformers, class_name), class_name
+        assert entry.pipeline is None or hasattr(diffusers, entry.pipeline), entry.pipeline
+    assert all(key == key.lower() for key in (*pipelines, *components))
 
 
 def test_local_paths_are_not_hub_ids(tmp_path):

@@ -121,8 +121,8 @@ def test_a_gpu_example_runs_on_the_cpu_and_says_what_was_substituted(tiny_cache)
         "(no GPU)",
         "variant='fp16' ignored: tiny checkpoints have one variant",
         "StableDiffusionPipeline.from_pretrained: hub id "
-        "'stable-diffusion-v1-5/stable-diffusion-v1-5' -> tiny 'sd', by the class "
-        "StableDiffusionPipeline",
+        "'stable-diffusion-v1-5/stable-diffusion-v1-5' -> tiny StableDiffusionPipeline, by the "
+        "class StableDiffusionPipeline",
         "StableDiffusionPipeline.to('cuda'): 'cuda' -> 'cpu' (no GPU)",
         "torch.Generator('cuda') -> cpu generator (no GPU)",
         "torch.Generator('cuda') -> cpu generator (no GPU)",
@@ -195,11 +195,10 @@ def test_an_id_nothing_stands_in_for_fails_with_one_clear_line(tiny_cache):
     )
     outcome, message = in_child(activated, tiny_cache, code)
     assert outcome == "raised"
-    assert message == (
-        "NotAvailableOffline: DiffusionPipeline.from_pretrained('CompVis/ldm-text2im-large-256'):"
-        " the hub is not contacted while examples run and no tiny checkpoint stands in for this "
-        "id; map it in [tool.guidelint.runner.models] to a tiny pipeline (`guidelint tiny list`) "
-        "or a local folder"
+    assert message.startswith(
+        "UnsupportedModel: DiffusionPipeline.from_pretrained('CompVis/ldm-text2im-large-256') "
+        "needs a tiny LDMTextToImagePipeline (by guidelint's table of known models), and "
+        "guidelint cannot build one"
     )
 
 
@@ -221,19 +220,24 @@ def test_config_patterns_map_ids_to_tiny_pipelines_and_local_folders(tiny_cache)
     from guidelint.runner.diffusers_backend import cache
 
     unet_folder = cache.family_dir("sd-inpaint", tiny_cache) / "unet"
-    models = {"acme/shoes-*": "sd", "acme/unet-only": str(unet_folder)}
+    models = {"acme/shoes-*": "StableDiffusionPipeline", "acme/unet-only": str(unet_folder)}
     result, records = run(tiny_cache, MAPPED, models=models)
-    # the pattern wins over the id's words ("xl"); the local folder is the model itself
+    # the pattern names the class (the id's words, "xl", mean nothing); the local folder
+    # is the model itself
     assert result == ["StableDiffusionPipeline", 9, "DPMSolverMultistepScheduler", (64, 64)]
     assert records[0] == (
-        "DiffusionPipeline.from_pretrained: hub id 'acme/shoes-xl-v2' -> tiny 'sd', "
-        "by pattern 'acme/shoes-*' in [tool.guidelint.runner.models]"
+        "DiffusionPipeline.from_pretrained: hub id 'acme/shoes-xl-v2' -> tiny "
+        "StableDiffusionPipeline, by pattern 'acme/shoes-*' in [tool.guidelint.runner.models]"
     )
     assert records[1] == (
         f"UNet2DConditionModel.from_pretrained: hub id 'acme/unet-only' -> '{unet_folder}', "
         "by pattern 'acme/unet-only' in [tool.guidelint.runner.models]"
     )
-    assert "-> tiny 'sd' (scheduler/), by the id's words" in records[2]
+    assert records[2] == (
+        "DPMSolverMultistepScheduler.from_pretrained: hub id "
+        "'stable-diffusion-v1-5/stable-diffusion-v1-5' -> tiny StableDiffusionPipeline "
+        "(scheduler/), by guidelint's table of known models"
+    )
 
 
 GPU_SWITCHES = """
@@ -363,3 +367,25 @@ def test_the_package_stays_light_until_used():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+VIDEO = """
+from diffusers.utils import export_to_video, load_video
+
+frames = load_video("https://huggingface.co/datasets/huggingface/documentation-images/resolve/main/diffusers/hiker.mp4")
+path = export_to_video(frames, "out.mp4", fps=8)
+again = load_video(path)
+result = [len(frames), frames[0].size, frames[0].mode, len(again)]
+"""
+
+
+def test_a_video_url_gets_a_generated_video_that_load_video_reads(
+    tiny_cache, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # export_to_video writes where the example runs
+    result, records = run(tiny_cache, VIDEO)
+    assert result == [8, (256, 256), "RGB", 8]
+    assert records == [
+        "requests GET https://huggingface.co/datasets/huggingface/documentation-images/resolve/"
+        "main/diffusers/hiker.mp4 -> a generated 256x256 video of 8 frames"
+    ]

@@ -27,7 +27,8 @@ from guidelint.runner.protocol import (
 )
 from guidelint.runner.verdict import classify_exception, one_line
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff")
+# Kept in the report folder: images, and the videos export_to_video writes.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff", ".mp4", ".webm")
 
 
 @dataclass
@@ -144,10 +145,14 @@ class _Backend:
     def __init__(self, module: ModuleType | None, error: str | None) -> None:
         self.module, self.error = module, error
         self.substitutions: list[str] = []
+        self.pipelines: list[str] = []  # classes instantiated, in order, repeats kept
         self.activation_count = 0
 
     def record(self, text: str) -> None:
         self.substitutions.append(str(text))
+
+    def pipeline(self, class_name: str) -> None:
+        self.pipelines.append(str(class_name))
 
 
 def _activate_backend(unit: UnitPayload, context: ChildContext) -> _Backend:
@@ -157,6 +162,7 @@ def _activate_backend(unit: UnitPayload, context: ChildContext) -> _Backend:
         return backend
     settings = dict(context.settings)
     settings.update(report_dir=unit["report_dir"], gpu=context.gpu, root=context.root)
+    settings["on_pipeline"] = backend.pipeline  # called with each pipeline class built
     try:
         module.activate(settings, backend.record)
         backend.activation_count = len(backend.substitutions)
@@ -177,6 +183,7 @@ def _run_one(
     # What the backend recorded while activating applies to every example of the unit.
     activation = backend.substitutions[: backend.activation_count]
     started_subs = len(backend.substitutions)
+    started_pipelines = len(backend.pipelines)
     clock = time.perf_counter()
     judgement = _precheck(example, context, backend) or _execute(example, namespace, context)
     return {
@@ -185,6 +192,7 @@ def _run_one(
         "duration_s": time.perf_counter() - clock,
         "substitutions": activation + backend.substitutions[started_subs:],
         "images": images.keep(example),
+        "pipelines": list(dict.fromkeys(backend.pipelines[started_pipelines:])),
     }
 
 
@@ -208,7 +216,8 @@ def _execute(
     if example["repl"]:
         from guidelint.runner.repl import run_repl
 
-        judgement = run_repl(example, namespace, context.removed_env)
+        strict = context.settings.get("doctest_output") == "strict"
+        judgement = run_repl(example, namespace, context.removed_env, strict_output=strict)
     else:
         judgement = _run_script(example, namespace, context.removed_env)
     _flush()

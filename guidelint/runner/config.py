@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 
 from guidelint.config_base import Section
@@ -35,6 +37,9 @@ class RunnerConfig(Section):
     lint_select: list[str] = Field(default_factory=lambda: list(DEFAULT_LINT_SELECT))
     lint_ignore: list[str] = Field(default_factory=lambda: list(DEFAULT_LINT_IGNORE))
     report_dir: str = Field(default=".guidelint_cache/run", description="images and artifacts")
+    # `>>>` statements with no output under them: run as script lines ("stated"), or
+    # compared with nothing as doctest does ("strict").
+    doctest_output: Literal["stated", "strict"] = "stated"
     # For the diffusers backend: hub-id glob -> tiny pipeline name or local folder,
     # URL glob -> local file, and where tiny checkpoints are cached.
     models: dict[str, str] = Field(default_factory=dict)

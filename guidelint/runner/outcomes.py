@@ -13,6 +13,8 @@ class Outcome(str, enum.Enum):
     TIMEOUT = "timeout"  # killed (with its process group) after its timeout
     CRASHED = "crashed"  # died: signal, os._exit, memory or output limit
     MISSING_DEPENDENCY = "missing-dependency"  # an import or a `needs=` is unavailable
+    # a hub model no tiny stand-in of its own class can be built for (diffusers backend)
+    UNSUPPORTED_MODEL = "unsupported-model"
     SKIPPED = "skipped"
     PENDING_PASSED = "pending-passed"
     PENDING_FAILED = "pending-failed"
@@ -39,6 +41,7 @@ class ExampleResult:
     stdout: str = ""
     substitutions: list[str] = field(default_factory=list)
     images: list[str] = field(default_factory=list)  # copied into the report folder
+    pipelines: list[str] = field(default_factory=list)  # diffusers pipeline classes it built
     pending: bool = False
     details: str = ""  # traceback or stderr, for the text report
     source: str = ""  # the example's code, for the HTML report (not in the JSON)
@@ -56,6 +59,7 @@ class ExampleResult:
             "stdout": self.stdout,
             "substitutions": list(self.substitutions),
             "images": [str(image) for image in self.images],
+            "pipelines": list(self.pipelines),
         }
 
 

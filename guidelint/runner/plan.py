@@ -140,6 +140,7 @@ def settle(example: Example, raw: RawResult, config: RunnerConfig) -> ExampleRes
         stdout=stdout,
         substitutions=list(raw["substitutions"]),
         images=list(raw["images"]),
+        pipelines=list(raw.get("pipelines", [])),
         pending=example.settings.pending,
         details=raw.get("traceback") or raw["stderr"],
         source=example.source,
@@ -156,6 +157,7 @@ def not_run(example: Example, status: Outcome, message: str) -> ExampleResult:
         "duration_s": 0.0,
         "substitutions": [],
         "images": [],
+        "pipelines": [],
         "stdout": "",
         "stderr": "",
     }

@@ -57,6 +57,7 @@ class WorkerSetup(TypedDict):
     warm_imports: NotRequired[list[str]]
     preload_backend: NotRequired[bool]
     backend_module: NotRequired[str | None]  # default: guidelint.runner.diffusers_backend
+    backend_names: NotRequired[list[str]]  # names the examples use: what preload imports
     root: NotRequired[str]  # the project root
     removed_env: NotRequired[list[str]]  # variables the allowlist removed (for hints)
 
@@ -93,6 +94,7 @@ class ChildRecord(Judgement):
     duration_s: float
     substitutions: list[str]  # what the backend replaced
     images: list[str]  # copied into the report folder
+    pipelines: list[str]  # the diffusers pipeline classes its process instantiated
 
 
 class RawResult(ChildRecord):
@@ -132,6 +134,7 @@ RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "duration_s": (int, float),
     "substitutions": list,
     "images": list,
+    "pipelines": list,
 }
 
 
@@ -163,7 +166,7 @@ def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
         raise RecordRejected(f"a record for example {data['index']} where {index} was next")
     if data["status"] not in {o.value for o in Outcome}:
         raise RecordRejected(f"an unknown status {data['status'][:40]!r}")
-    texts = data["substitutions"] + data["images"] + [data.get("traceback", "")]
+    texts = data["substitutions"] + data["images"] + data["pipelines"] + [data.get("traceback", "")]
     if not all(isinstance(t, str) for t in texts):
         raise RecordRejected("a record with a non-text list item")
     record: ChildRecord = {
@@ -173,6 +176,7 @@ def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
         "duration_s": float(data["duration_s"]),
         "substitutions": data["substitutions"],
         "images": data["images"],
+        "pipelines": data["pipelines"],
     }
     if "traceback" in data:
         record["traceback"] = data["traceback"]

@@ -2,7 +2,10 @@
 
 Each statement runs in turn in the shared namespace; its printed output and echoed
 value are compared with the lines under it (`...` in expected output matches
-anything, doctest's ELLIPSIS). Line numbers in failures are Markdown lines.
+anything, doctest's ELLIPSIS). With `doctest-output = "stated"` (the default) a
+statement with no lines under it runs as a script line: what it prints or echoes is
+not compared, as authors of `>>> pipe.to("cuda")` mean; `"strict"` compares it with
+nothing, as doctest does. Line numbers in failures are Markdown lines.
 """
 
 from __future__ import annotations
@@ -17,18 +20,37 @@ from guidelint.runner.verdict import classify_exception
 
 
 class _Runner(doctest.DocTestRunner):
-    """Remembers the first unexpected exception, so it can become an outcome."""
+    """Remembers the first unexpected exception (and its Markdown line), so it can
+    become an outcome."""
 
     unexpected: BaseException | None = None
+    unexpected_line = 0
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         if self.unexpected is None:
             self.unexpected = exc_info[1]
+            self.unexpected_line = test.lineno + example.lineno + 1
         super().report_unexpected_exception(out, test, example, exc_info)
 
 
+class StatedOutputChecker(doctest.OutputChecker):
+    """Compares output only where the example states some: no lines, no comparison."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        if not want.strip():
+            return True
+        return super().check_output(want, got, optionflags)
+
+
+# Outcomes whose own message says more than doctest's report of the statement.
+OWN_MESSAGE = (Outcome.MISSING_DEPENDENCY, Outcome.UNSUPPORTED_MODEL, Outcome.CRASHED)
+
+
 def run_repl(
-    example: ExamplePayload, namespace: dict[str, Any], removed_env: list[str]
+    example: ExamplePayload,
+    namespace: dict[str, Any],
+    removed_env: list[str],
+    strict_output: bool = False,
 ) -> Judgement:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(
@@ -38,11 +60,15 @@ def run_repl(
         example["filename"],
         example["content_line"] - 1,
     )
-    runner = _Runner(optionflags=doctest.ELLIPSIS, verbose=False)
+    checker = None if strict_output else StatedOutputChecker()
+    runner = _Runner(checker=checker, optionflags=doctest.ELLIPSIS, verbose=False)
     report: list[str] = []
     result = runner.run(test, out=report.append, clear_globs=False)
     if runner.unexpected is not None:
         judgement = classify_exception(runner.unexpected, example, removed_env)
+        if judgement["status"] in OWN_MESSAGE:
+            judgement["message"] = f"line {runner.unexpected_line}: {judgement['message']}"
+            return judgement
         if judgement["status"] is not Outcome.PASSED:
             judgement["message"] = _first_failure(report) or judgement["message"]
             return judgement

@@ -21,13 +21,19 @@ MARKS = {
     Outcome.TIMEOUT: "TIMEOUT",
     Outcome.CRASHED: "CRASH",
     Outcome.MISSING_DEPENDENCY: "MISSING",
+    Outcome.UNSUPPORTED_MODEL: "UNSUPPORTED",
     Outcome.SKIPPED: "skip",
     Outcome.PENDING_PASSED: "pending ok",
     Outcome.PENDING_FAILED: "pending fail",
 }
 # How JUnit counts each outcome (the others are plain passes).
 JUNIT_FAILURES = (Outcome.FAILED, Outcome.TIMEOUT)
-JUNIT_ERRORS = (Outcome.ERROR, Outcome.CRASHED, Outcome.MISSING_DEPENDENCY)
+JUNIT_ERRORS = (
+    Outcome.ERROR,
+    Outcome.CRASHED,
+    Outcome.MISSING_DEPENDENCY,
+    Outcome.UNSUPPORTED_MODEL,
+)
 JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)
 
 

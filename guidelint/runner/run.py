@@ -194,9 +194,18 @@ def _setup(
         "jobs": options.jobs or config.jobs or _default_jobs(),
         "warm_imports": sorted({m for p in payloads for m in p["warm_imports"]}),
         "preload_backend": any(p["wants_backend"] for p in payloads),
+        "backend_names": backend_names(payloads),
         "backend_module": options.backend_module,
         "root": str(root),
     }
+
+
+def backend_names(payloads: list[UnitPayload]) -> list[str]:
+    """Capitalised names in the backend's examples: the classes its preload imports."""
+    import re
+
+    sources = (e["source"] for p in payloads if p["wants_backend"] for e in p["examples"])
+    return sorted({name for s in sources for name in re.findall(r"\b[A-Z][A-Za-z0-9_]+", s)})
 
 
 def _default_jobs() -> int:

@@ -10,6 +10,7 @@ status is final except for output checking and pending, which the caller settles
 from __future__ import annotations
 
 import os
+import re
 import signal
 import traceback
 from collections.abc import Sequence
@@ -18,6 +19,19 @@ from typing import Protocol
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import ChildRecord, ExamplePayload, Judgement, RawResult, UnitPayload
 
+MAX_MESSAGE_CHARS = 4000
+# diffusers' and transformers' requires_backends: "X requires the scipy library but ..."
+REQUIRES_LIBRARY = re.compile(r"requires the ([\w.-]+) library")
+# Module names whose pip distribution is named otherwise.
+PIP_NAMES = {
+    "cv2": "opencv-python-headless",
+    "PIL": "Pillow",
+    "sklearn": "scikit-learn",
+    "imageio_ffmpeg": "imageio-ffmpeg",
+    "OpenCV": "opencv-python-headless",
+    "PyTorch": "torch",
+    "invisible_watermark": "invisible-watermark",
+}
 KEEP_STREAM_BYTES = 256 * 1024  # of stdout and of stderr, per unit, for the report
 SIGNAL_NUMBERS = {s.value for s in signal.Signals}
 SIGNAL_HINTS: dict[int, str] = {  # Signals are ints: a wait status's number finds them
@@ -123,6 +137,7 @@ def _unrecorded(index: int, judgement: Judgement, duration_s: float = 0.0) -> Ch
         "duration_s": duration_s,
         "substitutions": [],
         "images": [],
+        "pipelines": [],
     }
 
 
@@ -166,12 +181,18 @@ def classify_exception(
 ) -> Judgement:
     """What an exception an example raised means (`removed_env`: the allowlist's victims)."""
     where = _where(error, example["filename"])
-    described = f"{where}{type(error).__name__}: {one_line(error)}"
+    described = f"{where}{type(error).__name__}: {full_message(error)}"
     expected = example["expect_error"]
     if expected and _is_a(error, expected):
         return {"status": Outcome.PASSED, "message": f"raised {type(error).__name__} as expected"}
-    if isinstance(error, ModuleNotFoundError):
-        return {"status": Outcome.MISSING_DEPENDENCY, "message": described}
+    if _declared_outcome(error) == Outcome.UNSUPPORTED_MODEL.value:
+        return {"status": Outcome.UNSUPPORTED_MODEL, "message": described}
+    package = missing_package(error)
+    if package is not None:
+        return {
+            "status": Outcome.MISSING_DEPENDENCY,
+            "message": f"{described}\n(missing package: {package}; {install_hint(package)})",
+        }
     if isinstance(error, MemoryError):
         return {
             "status": Outcome.CRASHED,
@@ -183,6 +204,68 @@ def classify_exception(
     if expected:
         return {"status": Outcome.FAILED, "message": f"expected {expected}, got {described}"}
     return {"status": Outcome.ERROR, "message": described, "traceback": _traceback(error)}
+
+
+def _declared_outcome(error: BaseException) -> str | None:
+    """An outcome the raising code declares (the diffusers backend's UnsupportedModel),
+    on the error or on what it was raised from."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        declared = getattr(type(current), "guidelint_outcome", None)
+        if isinstance(declared, str):
+            return declared
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def missing_package(error: BaseException) -> str | None:
+    """The optional package an import failure is about, or None for another error.
+
+    A module that is not installed (ModuleNotFoundError), and the ImportError that
+    diffusers' and transformers' `requires_backends` raise ("X requires the scipy
+    library but it was not found"). `cannot import name` is not one: that is a stale
+    import, the example's own bug.
+    """
+    if isinstance(error, ModuleNotFoundError):
+        return (error.name or "?").split(".")[0]
+    if type(error).__name__ == "OptionalDependencyNotAvailable":
+        return "an optional package of diffusers"
+    if isinstance(error, ImportError):
+        found = REQUIRES_LIBRARY.search(str(error))
+        if found:
+            return found.group(1)
+    return None
+
+
+def install_hint(package: str) -> str:
+    extra = extra_bringing(package)
+    if extra:
+        return f"pip install 'guidelint[{extra}]' brings it"
+    return f"no guidelint extra brings it: pip install {PIP_NAMES.get(package, package)}"
+
+
+def extra_bringing(package: str) -> str | None:
+    """The guidelint extra whose requirements name `package` (module or pip name)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    wanted = _normal(PIP_NAMES.get(package, package))
+    try:
+        requirements = requires("guidelint") or []
+    except PackageNotFoundError:
+        return None
+    for line in requirements:
+        name, _, marker = line.partition(";")
+        found = re.match(r"[A-Za-z0-9._-]+", name.strip())
+        extra = re.search(r"extra\s*==\s*[\"']([^\"']+)", marker)
+        if found and extra and _normal(found.group()) == wanted and extra.group(1) != "all":
+            return extra.group(1)
+    return None
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _is_a(error: BaseException, name: str) -> bool:
@@ -210,6 +293,11 @@ def _traceback(error: BaseException) -> str:
     frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
     summary.stack = traceback.StackSummary.from_list(frames)
     return "".join(summary.format())[-4000:]
+
+
+def full_message(error: BaseException) -> str:
+    """The whole message (diffusers' often spans lines), capped for the report."""
+    return str(error).strip()[:MAX_MESSAGE_CHARS]
 
 
 def one_line(error: BaseException) -> str:

@@ -116,7 +116,7 @@ class Worker:
         name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
         try:
             module = importlib.import_module(name)
-            module.preload()
+            _preload(module, self.setup.get("backend_names"))
         except ImportError as error:
             self.context.backend_error = f"the diffusers backend is unavailable: {error}"
             return
@@ -392,6 +392,16 @@ class Worker:
         while view:
             written = os.write(self.result_fd, view)
             view = view[written:]
+
+
+def _preload(module: Any, names: list[str] | None) -> None:
+    """The backend's preload, told the names the examples use when it takes them."""
+    import inspect
+
+    if names is not None and "names" in inspect.signature(module.preload).parameters:
+        module.preload(names)
+    else:
+        module.preload()
 
 
 def _warm_import(name: str) -> bool:

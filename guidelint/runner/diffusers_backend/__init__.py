@@ -7,14 +7,15 @@ diffusers are imported inside the functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 
-def preload() -> None:
-    """Import torch, diffusers and the common pipelines once; ImportError when missing."""
+def preload(names: Iterable[str] | None = None) -> None:
+    """Import torch, diffusers and the classes of `names` the examples use (without
+    `names`: the common pipelines) once; ImportError when missing."""
     from guidelint.runner.diffusers_backend.activation import preload as _preload
 
-    _preload()
+    _preload(names)
 
 
 def activate(settings: dict, record: Callable[[str], None]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from guidelint.runner.diffusers_backend import state as backend_state
@@ -22,7 +22,6 @@ WARM_MODULES = (
     "requests",
     "safetensors.torch",
     "transformers",
-    "accelerate",
     "diffusers",
     "diffusers.utils",
 )
@@ -59,14 +58,20 @@ OPTIONAL_MODULES = ("cv2",)  # imported when installed; a missing one is the exa
 _installed = False
 
 
-def preload() -> None:
+def preload(names: Iterable[str] | None = None) -> None:
+    """Import, once in the warm worker, what the examples need; children fork warm.
+
+    `names` are the identifiers the examples use (the runner reads them from their
+    sources): of diffusers' exports, only those are imported, with DiffusionPipeline
+    that every loader patch needs. Without `names`, the common pipelines are.
+    """
     import importlib
 
     for name in WARM_MODULES:
         importlib.import_module(name)
     import diffusers
 
-    for name in WARM_CLASSES:
+    for name in classes_to_warm(names, set(dir(diffusers))):
         getattr(diffusers, name)  # resolves diffusers' lazy modules now, not in each child
     for name in OPTIONAL_MODULES:
         try:
@@ -75,6 +80,13 @@ def preload() -> None:
             pass
     _import_shims()
     _build_default_cache()
+
+
+def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str]:
+    if names is None:
+        return list(WARM_CLASSES)
+    wanted = ["DiffusionPipeline", *sorted(set(names) & exported)]
+    return list(dict.fromkeys(wanted))
 
 
 def _import_shims() -> None:
@@ -126,6 +138,7 @@ def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.S
         root=root,
         models=dict(settings.get("models") or {}),
         fixtures=dict(settings.get("fixtures") or {}),
+        pipeline_fn=settings.get("on_pipeline"),
     )
 
 

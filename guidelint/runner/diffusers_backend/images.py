@@ -1,7 +1,9 @@
-"""Stand-in images for URLs an example downloads: deterministic, of a sensible size.
+"""Stand-in images and videos for URLs an example downloads: deterministic, sensibly sized.
 
 A photo-like picture (gradients and a few shapes, so edge detectors find edges) or,
-when the URL names a mask, a white blob on black, as inpainting masks are.
+when the URL names a mask, a white blob on black, as inpainting masks are. A video
+URL (`load_video`) gets a few frames of that picture sliding, encoded as MP4 with
+imageio-ffmpeg; a GIF has the frames too, so it serves as an image or a video.
 """
 
 from __future__ import annotations
@@ -13,10 +15,22 @@ from urllib.parse import urlparse
 
 SIZE = (512, 512)  # what SD-1.5-era example images are; examples resize as they please
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif"}
+VIDEO_SUFFIXES = {".mp4", ".webm", ".mov", ".avi", ".mkv"}
+VIDEO_SIZE = (256, 256)  # divisible by 16, as video pipelines want
+FRAMES = 8
+FPS = 8
+
+
+def _suffix(url: str) -> str:
+    return PurePosixPath(urlparse(url).path).suffix.lower()
 
 
 def names_image(url: str) -> bool:
-    return PurePosixPath(urlparse(url).path).suffix.lower() in IMAGE_SUFFIXES
+    return _suffix(url) in IMAGE_SUFFIXES
+
+
+def names_video(url: str) -> bool:
+    return _suffix(url) in VIDEO_SUFFIXES
 
 
 def names_mask(url: str) -> bool:
@@ -60,15 +74,46 @@ def image_for(url: str):
     return mask() if names_mask(url) else picture(url)
 
 
+def frames(url: str, size: tuple[int, int]) -> list:
+    from PIL import ImageChops
+
+    base = picture(url).resize(size)
+    step = size[0] // (2 * FRAMES)
+    return [ImageChops.offset(base, step * i, 0) for i in range(FRAMES)]
+
+
 def encoded(url: str) -> bytes:
-    """The stand-in image as file bytes, in the format the URL's suffix names."""
-    suffix = PurePosixPath(urlparse(url).path).suffix.lower()
-    fmt = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".bmp": "BMP", ".gif": "GIF"}
+    """The stand-in as file bytes, in the format the URL's suffix names."""
+    suffix = _suffix(url)
+    if suffix in VIDEO_SUFFIXES:
+        return encoded_video(url)
     buffer = io.BytesIO()
+    if suffix == ".gif" and not names_mask(url):
+        first, *rest = frames(url, SIZE)
+        first.save(buffer, format="GIF", save_all=True, append_images=rest, duration=1000 // FPS)
+        return buffer.getvalue()
+    fmt = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".bmp": "BMP", ".gif": "GIF"}
     image_for(url).save(buffer, format=fmt.get(suffix, "PNG"))
     return buffer.getvalue()
 
 
+def encoded_video(url: str) -> bytes:
+    """An MP4 of the sliding picture (imageio with imageio-ffmpeg, the [diffusers] extra)."""
+    import tempfile
+    from pathlib import Path
+
+    import imageio.v2 as imageio
+    import numpy as np
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "video.mp4"
+        pictures = [np.asarray(frame) for frame in frames(url, VIDEO_SIZE)]
+        imageio.mimwrite(path, pictures, fps=FPS, format="FFMPEG", macro_block_size=16)
+        return path.read_bytes()
+
+
 def describe(url: str) -> str:
+    if names_video(url):
+        return f"a generated {VIDEO_SIZE[0]}x{VIDEO_SIZE[1]} video of {FRAMES} frames"
     kind = "mask" if names_mask(url) else "image"
     return f"a generated {SIZE[0]}x{SIZE[1]} {kind}"

@@ -37,7 +37,7 @@ def serve(url: str, state: State, via: str) -> bytes | None:
     if fixture is not None:
         state.record(f"{via} {url} -> fixture {fixture}")
         return fixture.read_bytes()
-    if images.names_image(url):
+    if images.names_image(url) or images.names_video(url):
         state.record(f"{via} {url} -> {images.describe(url)}")
         return images.encoded(url)
     return None

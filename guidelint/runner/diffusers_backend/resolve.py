@@ -1,67 +1,128 @@
-"""Which tiny checkpoint stands in for a hub id: pure functions, no torch.
+"""Which tiny stand-in answers a hub id: pure functions over names, no torch.
 
-Order: a pattern in `[tool.guidelint.runner.models]`; else the class the example
-loads with, when it names an architecture (StableDiffusionXLPipeline); else the
-words of the id (`...-xl-...`, `ddpm`, `controlnet`). An id nothing matches is not
-guessed: loading it fails offline with a line that says how to map it.
+A hub id resolves to the class it really has, never to a look-alike:
+
+1. a pattern in `[tool.guidelint.runner.models]` (a pipeline class, or a local folder);
+2. the class the example loads with, when it names one (StableDiffusionXLPipeline,
+   MotionAdapter): that class is what runs, so its own tiny stand-in answers;
+3. for a class that names no architecture (DiffusionPipeline, AutoPipelineFor*,
+   AutoModel) or a component loaded from a pipeline repo, the bundled table of
+   well-known ids (known_models.toml).
+
+Anything else is `Unresolved`: the example's outcome is unsupported-model, or its
+error when the id is a near miss of a known one (a typo).
 """
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
-from guidelint.runner.diffusers_backend.families import FAMILIES
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
-# Single models and processors live in these folders of a pipeline checkpoint.
-SUBFOLDER_BY_CLASS = {
-    "UNet2DConditionModel": "unet",
-    "UNet2DModel": "unet",
-    "AutoencoderKL": "vae",
-    "ControlNetModel": "controlnet",
-    "CLIPTextModel": "text_encoder",
-    "CLIPTextModelWithProjection": "text_encoder_2",
-    "CLIPTokenizer": "tokenizer",
-    "CLIPTokenizerFast": "tokenizer",
-}
-# Pipelines that need parts no tiny family has (a T5 encoder, an upscaler's low-res scheduler).
-UNSUPPORTED_PREFIXES = (
-    "StableDiffusion3",
-    "StableDiffusionUpscale",
-    "StableDiffusionLatentUpscale",
-    "StableDiffusionDepth2Img",
-    "StableUnCLIP",
-    "StableDiffusionXLInstructPix2Pix",
-    "StableDiffusionInstructPix2Pix",
+# Classes whose name says nothing about the checkpoint's architecture.
+GENERIC_PIPELINES = frozenset(
+    {
+        "DiffusionPipeline",
+        "AutoPipelineForText2Image",
+        "AutoPipelineForImage2Image",
+        "AutoPipelineForInpainting",
+    }
 )
-GENERIC_CLASSES = {
-    "DiffusionPipeline",
-    "AutoPipelineForText2Image",
-    "AutoPipelineForImage2Image",
-    "AutoPipelineForInpainting",
+# Names older configs used for the first tiny families: read as the class they built.
+FAMILY_ALIASES = {
+    "ddpm": "DDPMPipeline",
+    "ddim": "DDIMPipeline",
+    "sd": "StableDiffusionPipeline",
+    "sd-inpaint": "StableDiffusionInpaintPipeline",
+    "sd-controlnet": "StableDiffusionControlNetPipeline",
+    "sdxl": "StableDiffusionXLPipeline",
+    "sdxl-controlnet": "StableDiffusionXLControlNetPipeline",
 }
-SD_TOKENS = {"sd", "sd15", "sd21", "sd2", "controlnet", "lllyasviel"}
-# "stable diffusion" ids of other architectures (video, audio, cascade, SD3)
-NOT_SD_TOKENS = {"video", "audio", "cascade", "3", "3.5", "img2vid", "upscaler", "x4"}
+CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+TYPO_CUTOFF = 0.9  # difflib ratio above which an unknown id is a near miss of a known one
+
+
+def is_generic_model(class_name: str) -> bool:
+    """AutoModel, AutoTokenizer, AutoModelForCausalLM...: the repo's config picks the class."""
+    return class_name.startswith("Auto")
 
 
 @dataclass(frozen=True)
-class Resolution:
-    """Load `folder` (with `subfolder`) instead of the hub id; `reason` is for the report."""
+class KnownComponent:
+    classes: tuple[str, ...]  # what the repo can be loaded as
+    pipeline: str | None  # whose tiny checkpoint carries a consistent one
 
-    folder: str
-    subfolder: str | None
-    family: str | None  # None when a pattern points at a local folder
-    reason: str
 
-    def describe(self, hub_id: str) -> str:
-        where = f"tiny '{self.family}'" if self.family else f"'{self.folder}'"
-        if self.subfolder:
-            where += f" ({self.subfolder}/)"
-        return f"hub id '{hub_id}' -> {where}, {self.reason}"
+@dataclass(frozen=True)
+class Target:
+    """What answers a hub id: a tiny pipeline checkpoint, a tiny component, or a folder."""
+
+    pipeline: str | None = None  # the pipeline class whose tiny checkpoint is loaded
+    component: str | None = None  # a component class built alone (no pipeline carries it)
+    folder: str | None = None  # a local folder named in [tool.guidelint.runner.models]
+    reason: str = ""
+
+    def describe(self) -> str:
+        if self.folder:
+            return f"'{self.folder}'"
+        return f"tiny {self.pipeline or self.component}"
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """No stand-in: `message` says why; `typo_of` is the known id it nearly is."""
+
+    message: str
+    typo_of: str | None = None
+
+
+@cache
+def known_models() -> tuple[dict[str, str], dict[str, KnownComponent]]:
+    """The bundled table: (hub id glob -> pipeline class, hub id glob -> component repo)."""
+    text = resources.files(__package__).joinpath("known_models.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    components = {
+        pattern: KnownComponent(tuple(entry["classes"]), entry.get("pipeline"))
+        for pattern, entry in data["components"].items()
+    }
+    return dict(data["pipelines"]), components
+
+
+def _match(hub_id: str, table: dict):
+    """The value of the first pattern matching `hub_id` (case-insensitive), else None."""
+    lowered = hub_id.lower()
+    if lowered in table:
+        return table[lowered]
+    for pattern, value in table.items():
+        if fnmatch.fnmatchcase(lowered, pattern):
+            return value
+    return None
+
+
+def known_pipeline(hub_id: str) -> str | None:
+    return _match(hub_id, known_models()[0])
+
+
+def known_component(hub_id: str) -> KnownComponent | None:
+    return _match(hub_id, known_models()[1])
+
+
+def near_miss(hub_id: str) -> str | None:
+    """The known id `hub_id` is most likely a typo of (globs are not candidates)."""
+    pipelines, components = known_models()
+    candidates = [k for k in (*pipelines, *components) if "*" not in k and k != hub_id.lower()]
+    found = difflib.get_close_matches(hub_id.lower(), candidates, n=1, cutoff=TYPO_CUTOFF)
+    return found[0] if found else None
 
 
 def is_hub_id(name) -> bool:
@@ -71,92 +132,80 @@ def is_hub_id(name) -> bool:
     return not Path(os.fspath(name)).expanduser().exists()
 
 
-def words(hub_id: str) -> set[str]:
-    return set(re.split(r"[^a-z0-9]+", hub_id.lower())) - {""}
-
-
-def family_by_pattern(hub_id: str, models: dict[str, str]) -> tuple[str, str] | None:
-    """(pattern, target) of the first `models` entry whose glob matches the id."""
-    for pattern, target in models.items():
-        if fnmatch.fnmatchcase(hub_id.lower(), pattern.lower()):
-            return pattern, target
-    return None
-
-
-def line_of(hub_id: str, class_name: str) -> tuple[str, str] | None:
-    """(architecture line: sd, sdxl, ddpm, ddim; what decided it) or None."""
-    if class_name not in GENERIC_CLASSES and class_name.endswith("Pipeline"):
-        if class_name.startswith(UNSUPPORTED_PREFIXES):
-            return None
-        if "XL" in class_name:
-            return "sdxl", f"by the class {class_name}"
-        if class_name.startswith("StableDiffusion"):
-            return "sd", f"by the class {class_name}"
-        if class_name in ("DDPMPipeline", "DDIMPipeline"):
-            return class_name[:4].lower(), f"by the class {class_name}"
-        return None  # a pipeline of another architecture (PixArt, Flux, ...): no stand-in
-    found = words(hub_id)
-    if any(w in ("xl", "sdxl") or w.startswith("sdxl") for w in found):
-        return "sdxl", "by the id's words"
-    for line in ("ddpm", "ddim"):
-        if line in found:
-            return line, "by the id's words"
-    if found & NOT_SD_TOKENS or any(w.startswith("sd3") for w in found):
-        return None
-    clip_part = class_name.startswith("CLIP") and "clip" in found  # SD 1.x's text encoder
-    if {"stable", "diffusion"} <= found or found & SD_TOKENS or clip_part:
-        return "sd", "by the id's words"
-    return None
-
-
-def family_for(line: str, hub_id: str, class_name: str) -> str:
-    """The tiny family of an architecture line that fits what is being loaded."""
-    if class_name == "ControlNetModel" and line in ("sd", "sdxl"):
-        return f"{line}-controlnet"
-    wants_inpaint = "inpaint" in hub_id.lower() or "Inpaint" in class_name
-    if line == "sd" and wants_inpaint and "ControlNet" not in class_name + hub_id:
-        return "sd-inpaint"
-    return line
-
-
-def subfolder_for(class_name: str, given: str | None, is_scheduler: bool) -> str | None:
-    if given:
-        return given
-    if is_scheduler:
-        return "scheduler"
-    return SUBFOLDER_BY_CLASS.get(class_name)
-
-
-def resolve(
-    hub_id: str,
-    class_name: str,
-    *,
-    models: dict[str, str],
-    cache: Path,
-    single_model: bool,
-    subfolder: str | None = None,
-    is_scheduler: bool = False,
-    root: Path | None = None,
-) -> Resolution | None:
-    """Where to load `hub_id` from, or None when nothing stands in for it."""
-    inner = subfolder_for(class_name, subfolder, is_scheduler) if single_model else subfolder
-    matched = family_by_pattern(hub_id, models)
-    if matched:
-        pattern, target = matched
+def by_pattern(hub_id: str, models: dict[str, str], root: Path | None) -> Target | None:
+    """The user's mapping: a pipeline class (or an old family name) or a local folder."""
+    for pattern, value in models.items():
+        if not fnmatch.fnmatchcase(hub_id.lower(), pattern.lower()):
+            continue
         reason = f"by pattern '{pattern}' in [tool.guidelint.runner.models]"
-        if target in FAMILIES:
-            return Resolution(str(cache / target), inner, target, reason)
-        folder = Path(target).expanduser()
+        class_name = FAMILY_ALIASES.get(value, value)
+        if CLASS_NAME.match(class_name):
+            return Target(pipeline=class_name, reason=reason)
+        folder = Path(value).expanduser()
         if not folder.is_absolute():
             folder = (root or Path.cwd()) / folder
-        if single_model and not subfolder and (folder / "config.json").is_file():
-            inner = None  # the folder is the model itself
-        return Resolution(str(folder), inner, None, reason)
-    if single_model and not is_scheduler and class_name not in SUBFOLDER_BY_CLASS:
-        return None  # a model class no tiny family has (a depth estimator, say)
-    decided = line_of(hub_id, class_name)
-    if decided is None:
-        return None
-    line, reason = decided
-    family = family_for(line, hub_id, class_name)
-    return Resolution(str(cache / family), inner, family, reason)
+        return Target(folder=str(folder), reason=reason)
+    return None
+
+
+def unknown(hub_id: str, class_name: str) -> Unresolved:
+    typo_of = near_miss(hub_id)
+    if typo_of:
+        return Unresolved(
+            f"{class_name}.from_pretrained({hub_id!r}): no such model; did you mean {typo_of!r}?",
+            typo_of,
+        )
+    return Unresolved(
+        f"{class_name}.from_pretrained({hub_id!r}): guidelint does not know which pipeline "
+        f"class this hub id holds, and will not guess; map it to one in "
+        f'[tool.guidelint.runner.models] ("{hub_id}" = "SomePipeline") or to a local folder'
+    )
+
+
+def resolve_pipeline(
+    hub_id: str, class_name: str, *, models: dict[str, str], root: Path | None = None
+) -> Target | Unresolved:
+    """What answers `class_name.from_pretrained(hub_id)` for a pipeline class."""
+    found = by_pattern(hub_id, models, root)
+    if found:
+        return found
+    known = known_pipeline(hub_id)
+    if class_name not in GENERIC_PIPELINES:
+        if known is None and near_miss(hub_id):
+            return unknown(hub_id, class_name)
+        return Target(pipeline=class_name, reason=f"by the class {class_name}")
+    if known is None:
+        return unknown(hub_id, class_name)
+    return Target(pipeline=known, reason="by guidelint's table of known models")
+
+
+def resolve_component(
+    hub_id: str, class_name: str, *, models: dict[str, str], root: Path | None = None
+) -> Target | Unresolved:
+    """What answers `class_name.from_pretrained(hub_id)` for a model, tokenizer or scheduler.
+
+    A component of a pipeline repo comes from that pipeline's tiny checkpoint (the
+    caller picks the subfolder), so it fits the other components of the same repo.
+    """
+    found = by_pattern(hub_id, models, root)
+    if found:
+        return found
+    table = "by guidelint's table of known models"
+    pipeline = known_pipeline(hub_id)
+    if pipeline:
+        return Target(pipeline=pipeline, reason=table)
+    component = known_component(hub_id)
+    if component is not None:
+        generic = is_generic_model(class_name)
+        if not generic and class_name not in component.classes:
+            return Unresolved(
+                f"{class_name}.from_pretrained({hub_id!r}): that repo holds "
+                f"{' / '.join(component.classes)}, not a {class_name}"
+            )
+        if component.pipeline:
+            return Target(pipeline=component.pipeline, reason=table)
+        name = component.classes[0] if generic else class_name
+        return Target(component=name, reason=table)
+    if is_generic_model(class_name) or near_miss(hub_id):
+        return unknown(hub_id, class_name)
+    return Target(component=class_name, reason=f"by the class {class_name}")

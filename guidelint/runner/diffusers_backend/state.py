@@ -7,7 +7,8 @@ Patches are installed once per process and read this state, so activating again
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,21 @@ class State:
     root: Path
     models: dict[str, str] = field(default_factory=dict)
     fixtures: dict[str, str] = field(default_factory=dict)
+    pipeline_fn: Callable[[str], None] | None = None  # told each pipeline class built
+    building: int = 0  # > 0 while a tiny checkpoint is built: its pipelines are not the example's
     _once: set = field(default_factory=set)
+
+    def built_pipeline(self, class_name: str) -> None:
+        if self.pipeline_fn is not None and not self.building:
+            self.pipeline_fn(class_name)
+
+    @contextmanager
+    def quietly_building(self) -> Iterator[None]:
+        self.building += 1
+        try:
+            yield
+        finally:
+            self.building -= 1
 
     def record(self, message: str) -> None:
         self.record_fn(message)

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""The yardstick: every pipeline docstring example of the installed diffusers, run unchanged.
+
+    .venv/bin/python scripts/diffusers_yardstick.py [--only flux,wan] [--limit 40]
+        [--jobs 2] [--batch 20] [--timeout 300] [--write]
+
+Collects EXAMPLE_DOC_STRING (else a pipeline's `__call__` docstring example) of each
+module under diffusers.pipelines (read from the source, so no pipeline is imported
+here), writes each as a guide (one fenced block
+per module, its text verbatim), runs the guides with `guidelint run --format json`
+in batches, and prints a table (module, outcome, reason, seconds, pipelines) with
+the totals per outcome. With --write the table replaces the yardstick section of
+docs/DIFFUSERS.md.
+
+It also checks the one result that must never happen: a pass on a stand-in of
+another class. Each entry's `pipelines` lists the pipeline classes its process
+built; a passing example of a module that built pipelines, none of them a class
+that module defines, is counted as `passes on another class` (the goal is 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DIFFUSERS_DOC = REPO / "docs" / "DIFFUSERS.md"
+START, END = "<!-- yardstick:start -->", "<!-- yardstick:end -->"
+# The families guides use most (issue #10): --only priority selects them.
+PRIORITY = (
+    "flux.pipeline_flux",
+    "stable_diffusion_3.pipeline_stable_diffusion_3",
+    "kandinsky2_2.pipeline_kandinsky2_2",
+    "animatediff.pipeline_animatediff",
+    "t2i_adapter.pipeline_stable_diffusion_adapter",
+    "controlnet.pipeline_controlnet_sd_xl_img2img",
+    "pixart_alpha.pipeline_pixart_sigma",
+    "deepfloyd_if.pipeline_if",
+    "dit.pipeline_dit",
+    "wan.pipeline_wan",
+    "stable_diffusion.pipeline_stable_diffusion",
+    "stable_diffusion_xl.pipeline_stable_diffusion_xl",
+)
+FENCE = re.compile(r"```py(?:thon)?\n(.*?)```", re.S)
+
+
+@dataclass
+class Module:
+    name: str  # relative to diffusers.pipelines, e.g. flux.pipeline_flux
+    example: str  # the docstring's code, dedented, verbatim otherwise
+    classes: list[str]  # pipeline classes the module defines
+
+
+@dataclass
+class Row:
+    module: str
+    outcome: str
+    reason: str
+    seconds: float
+    pipelines: list[str] = field(default_factory=list)
+    own_class: bool = True  # False: passed on a stand-in of another class
+
+
+def pipelines_root() -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec("diffusers.pipelines")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("diffusers is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def example_of(tree: ast.Module) -> str | None:
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "EXAMPLE_DOC_STRING" for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            return node.value.value
+    for node in tree.body:  # older pipelines keep theirs in __call__'s docstring
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__call__":
+                    doc = ast.get_docstring(item, clean=False) or ""
+                    if FENCE.search(doc):
+                        return doc
+    return None
+
+
+def collect() -> list[Module]:
+    root = pipelines_root()
+    modules = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        doc = example_of(tree)
+        found = FENCE.search(doc or "")
+        if not found:
+            continue
+        name = ".".join(path.relative_to(root).with_suffix("").parts)
+        classes = [
+            n.name for n in tree.body if isinstance(n, ast.ClassDef) and n.name.endswith("Pipeline")
+        ]
+        modules.append(Module(name, textwrap.dedent(found.group(1)).strip("\n"), classes))
+    return modules
+
+
+def select(modules: list[Module], only: str | None, limit: int | None) -> list[Module]:
+    if only:
+        wanted = [w.strip() for w in only.split(",") if w.strip()]
+        if "priority" in wanted:
+            wanted = [w for w in wanted if w != "priority"] + list(PRIORITY)
+        modules = [m for m in modules if any(_selects(w, m.name) for w in wanted)]
+    return modules[:limit] if limit else modules
+
+
+def _selects(wanted: str, name: str) -> bool:
+    """A full module name selects itself; a shorter one (`flux`) every module under it."""
+    if ".pipeline_" in wanted:
+        return name == wanted
+    return name == wanted or name.startswith((wanted + ".", wanted + "_"))
+
+
+def write_guides(modules: list[Module], docs: Path) -> dict[str, Module]:
+    docs.mkdir(parents=True, exist_ok=True)
+    by_id = {}
+    for module in modules:
+        example_id = module.name.replace(".", "-")
+        fence = "````" if "```" in module.example else "```"
+        text = f"# {module.name}\n\n{fence}python {{id={example_id}}}\n{module.example}\n{fence}\n"
+        (docs / f"{example_id}.md").write_text(text, "utf-8")
+        by_id[example_id] = module
+    return by_id
+
+
+def run_batch(project: Path, guides: list[Path], jobs: int) -> list[dict]:
+    report = project / f"report-{time.monotonic_ns()}.json"
+    command = [sys.executable, "-m", "guidelint", "run", *map(str, guides)]
+    command += ["--format", "json", "--output", str(report), "--jobs", str(jobs)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run(command, cwd=project, env=env, check=False, stdout=subprocess.DEVNULL)
+    if not report.is_file():
+        return []
+    return json.loads(report.read_text())["examples"]
+
+
+def row_of(entry: dict, module: Module) -> Row:
+    message = entry["message"].strip()
+    reason = message.splitlines()[0] if message else ""
+    pipelines = list(entry.get("pipelines", []))
+    own = not (
+        entry["status"] == "passed" and pipelines and not set(pipelines) & set(module.classes)
+    )
+    return Row(module.name, entry["status"], reason, entry["duration_s"], pipelines, own)
+
+
+def table(rows: list[Row], scope: str) -> str:
+    totals = Counter(r.outcome for r in rows)
+    wrong = [r for r in rows if not r.own_class]
+    lines = [
+        f"Scope: {scope}. {len(rows)} modules; "
+        + ", ".join(f"{k} {v}" for k, v in totals.most_common())
+        + f"; passes on a stand-in of another class: {len(wrong)}"
+        + (f" ({', '.join(r.module for r in wrong)})" if wrong else "")
+        + ".",
+        "",
+        "| module | outcome | reason | seconds | pipelines |",
+        "|---|---|---|---:|---|",
+    ]
+    for r in rows:
+        reason = r.reason.replace("|", "\\|")[:140]
+        lines.append(
+            f"| {r.module} | {r.outcome} | {reason} | {r.seconds:.1f} | {', '.join(r.pipelines)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_section(text: str) -> None:
+    doc = DIFFUSERS_DOC.read_text("utf-8")
+    block = f"{START}\n{text}{END}"
+    if START in doc and END in doc:
+        doc = doc[: doc.index(START)] + block + doc[doc.index(END) + len(END) :]
+    else:
+        doc = doc.rstrip("\n") + "\n\n## Yardstick\n\n" + block + "\n"
+    DIFFUSERS_DOC.write_text(doc, "utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="module prefixes, comma-separated ('priority': issue #10's)")
+    parser.add_argument("--limit", type=int, help="at most this many modules")
+    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    parser.add_argument("--batch", type=int, default=20, help="modules per `guidelint run`")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per example")
+    parser.add_argument("--tiny-cache", help="tiny checkpoint cache (default: the user cache)")
+    parser.add_argument("--write", action="store_true", help="update docs/DIFFUSERS.md")
+    args = parser.parse_args()
+
+    import importlib.metadata
+
+    modules = select(collect(), args.only, args.limit)
+    scope = f"diffusers {importlib.metadata.version('diffusers')}, " + (
+        f"--only {args.only}" if args.only else "every module"
+    )
+    scope += f" --limit {args.limit}" if args.limit else ""
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="yardstick-") as folder:
+        project = Path(folder)
+        settings = f"timeout = {args.timeout}\n"
+        if args.tiny_cache:
+            settings += f'tiny-cache = "{Path(args.tiny_cache).resolve()}"\n'
+        (project / "pyproject.toml").write_text(
+            f'[tool.guidelint]\ninclude = ["docs/*.md"]\n[tool.guidelint.runner]\n{settings}'
+        )
+        by_id = write_guides(modules, project / "docs")
+        ids = list(by_id)
+        for start in range(0, len(ids), args.batch):
+            batch = ids[start : start + args.batch]
+            clock = time.perf_counter()
+            entries = run_batch(project, [project / "docs" / f"{i}.md" for i in batch], args.jobs)
+            found = {e["id"]: e for e in entries}
+            for example_id in batch:
+                entry = found.get(example_id)
+                if entry is None:
+                    rows.append(Row(by_id[example_id].name, "not-run", "the batch failed", 0.0))
+                else:
+                    rows.append(row_of(entry, by_id[example_id]))
+            print(
+                f"{start + len(batch)}/{len(ids)} in {time.perf_counter() - clock:.0f}s",
+                file=sys.stderr,
+            )
+    text = table(rows, scope)
+    print(text)
+    if args.write:
+        write_section(text)
+
+
+if __name__ == "__main__":
+    main()
