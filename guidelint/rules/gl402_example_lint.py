@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from guidelint.findings import Finding, Severity
 from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -41,7 +43,7 @@ class ExampleLint(ExampleRule):
         for file, examples in wanted:
             share = results[index : index + len(examples)]
             index += len(examples)
-            file.derived(LINT_KEY, lambda share=share: share)
+            file.derived(LINT_KEY, _constant(share))
 
     def _lintable(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import syntax_error
@@ -84,3 +86,7 @@ class ExampleLint(ExampleRule):
                 yield self.finding(
                     file, Span(start, max(start, end)), f"ruff {msg.code}: {msg.message}"
                 )
+
+
+def _constant(value: _T) -> Callable[[], _T]:
+    return lambda: value
