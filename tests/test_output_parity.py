@@ -166,7 +166,21 @@ def test_check(workspace):
     assert_json_says_what_text_says(text, data)
 
 
-@pytest.mark.parametrize("args", [("rules",), ("tools", "list"), ("tiny", "list")])
+SMOKE = ("--batch", "4", "--accum", "4")  # the incident's effective batch of 16
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("rules",),
+        ("tools", "list"),
+        ("tiny", "list"),
+        ("smoke", "plan", "--rows", "2", *SMOKE, "--epochs", "1", "--floor", "2"),
+        ("smoke", "plan", "--rows", "30", *SMOKE, "--epochs", "2", "--floor", "2", "--cap", "30"),
+        ("smoke", "dial", "--floor", "2", "--cap", "30", *SMOKE),
+        ("smoke", "dial", "--floor", "2", "--cap", "30", *SMOKE, "--save-steps", "5"),
+    ],
+)
 def test_listings(workspace, args):
     text, data = both(*args, cwd=workspace)
     assert_json_says_what_text_says(text, data)

@@ -159,7 +159,7 @@ def plan_command(
     failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
     report = floor_report(base, result, table, floor, kind)
     if fmt == "json":
-        data = plan_json(result, table, floor, kind)
+        data = {"plan": _plan_echo(base)} | plan_json(result, table, floor, kind)
         if report is not None:
             data["floor"] = report
         click.echo(json.dumps(data, indent=2))
@@ -247,6 +247,13 @@ def _result_json(result: PlanResult) -> dict:
         "checkpoints_on_disk": [f"checkpoint-{s}" for s in result.checkpoints_on_disk],
         "outcome": result.outcome.value,
     }
+
+
+def _plan_echo(plan: Plan) -> dict[str, Any]:
+    """The plan as the text's first line states it: rows, geometry, schedule, saving."""
+    data = plan.model_dump(mode="json")
+    data["geometry"]["effective_batch"] = plan.geometry.effective_batch
+    return data
 
 
 def plan_json(result, table, floor, kind) -> dict:
@@ -374,7 +381,11 @@ def dial_command(
         fail(validation_line(err))
     except UnmodelledVersion as err:
         fail(str(err))
-    data = dial_json(result) | {"formula": dial_formulas(request)}
+    data = (
+        {"request": request.model_dump(mode="json")}  # what the text's first line states
+        | dial_json(result)
+        | {"worst_rows": result.worst_rows, "formula": dial_formulas(request)}
+    )
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
     else:
