@@ -98,12 +98,15 @@ def test_dial_json():
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data | {"formula": None} == {
+        "request": data["request"],
         "feasible": True,
         "epochs": 2,
         "max_steps": 2,
         "reason": None,
+        "worst_rows": 1,
         "formula": None,
     }
+    assert data["request"]["floor"] == 2 and data["request"]["cap"] == 30
     assert data["formula"]["max_steps"] == "max_steps = (2 - 1) * 1 + 1 = 2"
     assert data["formula"]["rule_of_thumb"] is None  # every step saves: the card is right
 
