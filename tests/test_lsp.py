@@ -223,13 +223,16 @@ def test_code_actions_apply_the_safe_fixes_and_hover_shows_the_rule(workspace: P
 
 
 @pytest.mark.slow  # a server process, a real client
-def test_files_the_project_does_not_check_get_no_diagnostics(workspace: Path) -> None:
-    (workspace / "notes.json").write_text('{"permissions": {"allow": ["mcp__nope__x"]}}')
+def test_json_files_the_project_checks_and_only_those(workspace: Path) -> None:
+    permissions = '{"permissions": {"allow": ["mcp__lab__job_kill"]}}\n'
+    (workspace / "notes.json").write_text(permissions)
+    (workspace / ".claude" / "settings.json").write_text(permissions)
 
     async def steps(editor: Editor) -> None:
         editor.open("notes.json")  # not in the include globs
-        editor.open("docs/guide.md")
+        editor.open(".claude/settings.json")
         params = await editor.diagnostics.get()
-        assert params.uri == editor.uri("docs/guide.md")  # nothing was sent for notes.json
+        assert params.uri == editor.uri(".claude/settings.json")  # none for notes.json
+        assert _codes(list(params.diagnostics)) == [("GL106", 1)]
 
     scenario(workspace, steps)

@@ -51,6 +51,9 @@ def report_folder(tmp_path_factory):
     (root / "pyproject.toml").write_text("[tool.guidelint]\n")
     (root / "guide.md").write_text(GUIDE)
     html = root / "html"
+    (html / "images").mkdir(parents=True)
+    (html / "images" / "0007-01.png").write_bytes(b"a previous report's copy")
+    (html / "images" / "logo.png").write_bytes(b"someone else's file")
     done = subprocess.run(
         [sys.executable, "-m", "guidelint", "run", "guide.md", "--html", str(html), "-q"],
         cwd=root,
@@ -65,10 +68,15 @@ def report_folder(tmp_path_factory):
 
 def test_the_folder_is_self_contained(report_folder):
     page = (report_folder / "index.html").read_text()
-    (image,) = (report_folder / "images").iterdir()
+    (image,) = (report_folder / "images").glob("[0-9]*.png")
     assert image.read_bytes().startswith(b"\x89PNG")
     assert f"src='images/{image.name}'" in page
     assert "http" not in page.replace("http-equiv", "")  # no CDN, nothing fetched
+    # A previous report's copies are replaced; other files in the folder are left alone.
+    assert sorted(p.name for p in (report_folder / "images").iterdir()) == [
+        image.name,
+        "logo.png",
+    ]
 
 
 def test_hostile_output_is_escaped_in_the_source(report_folder):

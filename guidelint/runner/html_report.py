@@ -54,9 +54,9 @@ def write_html(report: RunReport, folder: Path) -> Path:
     """Write the page and copy the images it shows; returns the page's path."""
     folder.mkdir(parents=True, exist_ok=True)
     images = folder / IMAGES
-    if images.exists():
-        shutil.rmtree(images)  # a previous run's images would be shown as this one's
-    images.mkdir()
+    images.mkdir(exist_ok=True)
+    for old in images.glob("[0-9][0-9][0-9][0-9]-[0-9][0-9].*"):
+        old.unlink()  # a previous report's copies (ours only: DIR may hold other files)
     sections = [
         _section(index, result, _copy_images(index, result, images))
         for index, result in enumerate(report.results, 1)
