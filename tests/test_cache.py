@@ -80,7 +80,7 @@ def test_a_path_outside_the_listing_appearing_is_noticed(project):
     (project / "build").mkdir()
     (project / "build/log.txt").write_text("", encoding="utf-8")
     guide = project / "docs/guide.md"
-    guide.write_text("# Guide\n\nGenerated code lands in `build/gen.py`.\n", encoding="utf-8")
+    guide.write_text("# Guide\n\nThe build entry point is `build/gen.py`.\n", encoding="utf-8")
     first, _, _ = check(project)
     assert len(first) == 1
     (project / "build/gen.py").write_text("", encoding="utf-8")

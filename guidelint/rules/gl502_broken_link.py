@@ -98,6 +98,8 @@ class BrokenLink(Rule):
             return None  # outside the repository, or in a checkout of another one
         found = next((f for t in inside if (f := _found(project, t)) is not None), None)
         if found is None:
+            if _slug_placeholder(path, _bases(file.rel, folder, path), project):
+                return None
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
@@ -105,6 +107,18 @@ class BrokenLink(Rule):
                 if fragment not in other.markdown.anchors():
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
+
+
+def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
+    """`[runbook](internal-wiki/deployment-runbook)` in a template: a wiki slug of the
+    reader's own (no extension, several segments, a first folder this repository has
+    under none of the link's bases), not a file of this one."""
+    if path.startswith(("./", "../")) or path.endswith("/") or "/" not in path:
+        return False
+    if "." in posixpath.basename(path):
+        return False
+    first = path.split("/", 1)[0]
+    return not any(project.exists(_join(base, first)) for base in bases)
 
 
 def _bases(rel: str, folder: str, path: str) -> list[str]:
