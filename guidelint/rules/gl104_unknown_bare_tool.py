@@ -38,9 +38,9 @@ class UnknownBareTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.context import span_places
+        from guidelint.tools.context import about_another_agent, in_prohibition, span_places
         from guidelint.tools.load import catalog
-        from guidelint.tools.references import never_a_tool
+        from guidelint.tools.references import Context, never_a_tool
         from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
@@ -53,12 +53,18 @@ class UnknownBareTool(ToolRule):
         places = file.derived(
             "tools.places", lambda: span_places(file.markdown.code_spans, file.text)
         )
+        headings = file.markdown.headings
+        title = headings[0].text if headings and headings[0].level == 1 else ""
         for span, ref in references:
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
                 continue
             if never_a_tool(ref.name, ignored):
                 continue
             context = self._context(span, ref, file, places, tools, tool_document)
+            if in_prohibition(span, file.text) or about_another_agent(span, file.text, title):
+                # Kept away from, or another agent's tool: only a close near miss of a
+                # tool of this project is a defect there.
+                context = min(context, Context.NONE)
             finding = self._judge(file, span, ref, tools, context)
             if finding is not None:
                 yield finding
