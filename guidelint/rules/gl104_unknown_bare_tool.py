@@ -85,6 +85,8 @@ class UnknownBareTool(ToolRule):
         def is_tool(name: str) -> bool:
             return is_known_tool(name, tools)
 
+        if retired_name(span, file.text):
+            return Context.NONE  # "`old_tool` - replaced by `new_tool`": history, no defect
         run = places.run_of(span)
         if run and mostly_known([s for s in run if s is not span], is_tool):
             return Context.STRONG  # an invented sibling among known tools
@@ -94,8 +96,6 @@ class UnknownBareTool(ToolRule):
             return Context.STRONG  # the lead of an item in a list of known tools
         if len(group) > 2 and mostly_known(others, tools.non_tool_names().__contains__):
             return Context.NONE  # a list of arguments: `systemPrompt` is one, not a tool
-        if retired_name(span, file.text):
-            return Context.NONE  # "`old_tool` - replaced by `new_tool`": history, no defect
         if places.in_description(span):
             return Context.NONE  # an argument, field or value of the item's tool
         context = context_strength(span, file.text, tool_document)
