@@ -209,3 +209,40 @@ def test_the_sqlite_entry_is_what_the_published_server_lists(tmp_path):
     entry = entries()["mcp-server-sqlite"].data
     live = {t["name"]: t.get("inputSchema") for t in listing.tools}
     assert live == {t["name"]: t["inputSchema"] for t in entry["tools"]}
+
+
+def big_project(root: Path, count: int) -> Path:
+    tools = [{"name": f"tool_{i}_x", "inputSchema": {"type": "object"}} for i in range(count)]
+    unknown = "".join(f"- `tol_{i}_y` does it.\n" for i in range(5))
+    return project(
+        root,
+        {
+            "pyproject.toml": "[tool.guidelint]\nmax-file-size = 50000000\n",
+            ".guidelint/tools/big.json": {"tools": tools},
+            "CLAUDE.md": f"# Tools\n\n{unknown}\nCall `mcp__big__tool_3_y`, `mcp__bog__tool_7_x`.",
+        },
+    )
+
+
+@pytest.mark.slow
+def test_a_server_with_100_000_tools_is_checked_in_linear_time(tmp_path):
+    import time
+
+    def seconds(count: int) -> tuple[float, list]:
+        root = big_project(tmp_path / str(count), count)
+        best, found = float("inf"), []
+        for _ in range(2):
+            from guidelint.tools.catalog import _PairIndex
+
+            _PairIndex._built.clear()  # each run builds its index, as a new check does
+            started = time.perf_counter()
+            found, _ = check(root)
+            best = min(best, time.perf_counter() - started)
+        return best, found
+
+    small, _ = seconds(25_000)
+    large, found = seconds(100_000)
+    assert large / small < 9  # linear is 4, quadratic 16
+    codes = [code for _, _, code, _ in found]
+    assert codes == ["GL104"] * 5 + ["GL101", "GL102"]
+    assert "did you mean `mcp__big__tool_7_x`?" in found[-1][3]

@@ -34,7 +34,10 @@ class UnknownServer(ToolRule):
             if len(resolution.suggestions) == 1:
                 fix = rewrite_fix(file, span, ref, resolution.suggestions[0], "")
             known = ", ".join(f"`{s}`" for s in sorted(tools.servers))
-            hint = did_you_mean(resolution.suggestions) or f" (known: {known})"
+            hint = did_you_mean(resolution.suggestions) or (
+                f" (known: {known}; one registered outside the repository goes in "
+                "`external` of [tool.guidelint.tools])"
+            )
             yield self.finding(
                 file,
                 span.span,

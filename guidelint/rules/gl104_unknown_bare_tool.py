@@ -38,9 +38,9 @@ class UnknownBareTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.context import span_places
+        from guidelint.tools.context import about_another_agent, in_prohibition, span_places
         from guidelint.tools.load import catalog
-        from guidelint.tools.references import never_a_tool
+        from guidelint.tools.references import Context, never_a_tool
         from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
@@ -53,12 +53,18 @@ class UnknownBareTool(ToolRule):
         places = file.derived(
             "tools.places", lambda: span_places(file.markdown.code_spans, file.text)
         )
+        headings = file.markdown.headings
+        title = headings[0].text if headings and headings[0].level == 1 else ""
         for span, ref in references:
             if ref.kind == "qualified" or ref.name in known or tools.builtins.known(ref.name):
                 continue
             if never_a_tool(ref.name, ignored):
                 continue
             context = self._context(span, ref, file, places, tools, tool_document)
+            if in_prohibition(span, file.text) or about_another_agent(span, file.text, title):
+                # Kept away from, or another agent's tool: only a close near miss of a
+                # tool of this project is a defect there.
+                context = min(context, Context.NONE)
             finding = self._judge(file, span, ref, tools, context)
             if finding is not None:
                 yield finding
@@ -79,6 +85,8 @@ class UnknownBareTool(ToolRule):
         def is_tool(name: str) -> bool:
             return is_known_tool(name, tools)
 
+        if retired_name(span, file.text):
+            return Context.NONE  # "`old_tool` - replaced by `new_tool`": history, no defect
         run = places.run_of(span)
         if run and mostly_known([s for s in run if s is not span], is_tool):
             return Context.STRONG  # an invented sibling among known tools
@@ -88,8 +96,6 @@ class UnknownBareTool(ToolRule):
             return Context.STRONG  # the lead of an item in a list of known tools
         if len(group) > 2 and mostly_known(others, tools.non_tool_names().__contains__):
             return Context.NONE  # a list of arguments: `systemPrompt` is one, not a tool
-        if retired_name(span, file.text):
-            return Context.NONE  # "`old_tool` - replaced by `new_tool`": history, no defect
         if places.in_description(span):
             return Context.NONE  # an argument, field or value of the item's tool
         context = context_strength(span, file.text, tool_document)

@@ -11,8 +11,11 @@ backticks is an argument, a field, a value or a command:
 - a run of spans joined by commas, `/`, `or`, `and`: when the other spans of the
   run are known tools, every span of the run is a tool candidate (an invented
   sibling in `(`open_ticket`, `drop_ticket`, `list_tickets`)` is caught);
-- a prohibition (`never call ...`, `MUST NOT use ...`): an unknown server named
-  there is not a defect, the sentence keeps the agent away from it.
+- a prohibition (`never call ...`, `MUST NOT use ...`): an unknown server or tool
+  named there is not a defect, the sentence keeps the agent away from it;
+- another agent's tools: a line, section or document about VS Code Copilot,
+  Gemini, OpenCode, Codex, Cursor, ... or "the harness" names tools this
+  project's agent does not have, by design.
 
 The analysis is made once per file and kept with it (SourceFile.derived).
 """
@@ -121,3 +124,23 @@ def in_prohibition(span: CodeSpan, text: str) -> bool:
     """`never call `mcp__x__y``, `MUST NOT use ...`: the sentence keeps the agent away."""
     line_start = text.rfind("\n", 0, span.span.start) + 1
     return bool(PROHIBITION.search(text[line_start : span.span.start][-80:]))
+
+
+# Other coding agents and "the harness": their tool names are not this agent's.
+OTHER_AGENT = re.compile(
+    r"\b(VS ?Code|Copilot|Gemini|OpenCode|Codex|Cursor|Windsurf|Cline|Kimi|Grok|Devin|"
+    r"Aider|Roo ?Code|Kiro|harness(es)?)\b",
+    re.IGNORECASE,
+)
+
+
+def about_another_agent(span: CodeSpan, text: str, title: str) -> bool:
+    """The span's line, section, table column or document names another agent."""
+    line_start = text.rfind("\n", 0, span.span.start) + 1
+    line_end = text.find("\n", span.span.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    block = span.block
+    return any(
+        OTHER_AGENT.search(part)
+        for part in (line, block.section or "", block.table_header or "", title)
+    )

@@ -50,7 +50,9 @@ def _check_mcp(entry: str, rest: str, catalog: Catalog) -> Problem | None:
     ref = Reference("qualified", tool, server, None, entry)
     resolution = resolve_qualified(ref, catalog, prose=False)
     if resolution.kind is ResolutionKind.UNKNOWN_SERVER:
-        hint = did_you_mean(resolution.suggestions)
+        hint = did_you_mean(resolution.suggestions) or (
+            " (one registered outside the repository goes in `external` of [tool.guidelint.tools])"
+        )
         return Problem(
             f"`{entry}` names MCP server `{server}`, which is not declared{hint}", Severity.ERROR
         )
