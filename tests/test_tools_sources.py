@@ -205,3 +205,19 @@ def test_skill_allowed_tools_may_be_space_separated(tmp_path):
         (n, text[s.start : s.end]) for _, n, s in tool_entries(load(path, "SKILL.md", 10**6))
     ]
     assert entries == [("Bash(git diff:*)", "Bash(git diff:*)"), ("Read", "Read"), ("Grep", "Grep")]
+
+
+def test_front_matter_tools_skip_comments_and_span_lines(tmp_path):
+    from guidelint.sources import load
+
+    text = (
+        "---\nname: a\ntools: Bash  # never shell\n"
+        "disallowedTools: [\n  Read,\n  mcp__lab__job_kill\n]\n---\n"
+    )
+    path = write(tmp_path, "a.md", text)
+    entries = [(k, n, text[s.start : s.end]) for k, n, s in tool_entries(load(path, "a.md", 10**6))]
+    assert entries == [
+        ("tools", "Bash", "Bash"),
+        ("disallowedTools", "Read", "Read"),
+        ("disallowedTools", "mcp__lab__job_kill", "mcp__lab__job_kill"),
+    ]
