@@ -8,6 +8,7 @@ import re
 import resource
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -258,6 +259,10 @@ def test_names_from_files_are_escaped_in_every_report(make_project, tmp_path_fac
         assert "Traceback" not in result.stderr, result.stderr
         text = out.read_text(encoding="utf-8")
         assert "\nREADME.md:1:1: GL999" not in text
+        if fmt == "sarif":  # artifact URIs: percent-encoded, so no raw newline either
+            assert "x%0AREADME.md%3A1%3A1%3A%20GL999" in text
+            assert "caf\\xe9.md" in urllib.parse.unquote(text).replace("\\\\", "\\")
+            continue
         assert "x\\nREADME.md" in text.replace("\\\\", "\\")
         assert "caf\\xe9.md" in text.replace("\\\\", "\\")
 
