@@ -234,6 +234,10 @@ def _dims_of(value) -> set[str]:
 def plan(pipeline_class: str) -> Plan:
     """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing."""
     cls = pipeline_type(pipeline_class)
+    if pipeline_class in tiny_table.NOT_YET:
+        raise CannotPlan(
+            pipeline_class, f"not built tiny yet: {tiny_table.NOT_YET[pipeline_class]}"
+        )
     optional = set(getattr(cls, "_optional_components", ()))
     chosen, nones = {}, []
     classes = slot_classes(cls)

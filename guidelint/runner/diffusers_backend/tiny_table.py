@@ -402,6 +402,9 @@ RECIPES: dict[str, Recipe] = {
         },
         builds="UNet2DConditionModel",
     ),
+    "UNet2DConditionModel/lcm": Recipe(  # guidance is an input: a w-embedding
+        "model", {**SD_UNET, "time_cond_proj_dim": 32}, builds="UNet2DConditionModel"
+    ),
     "UNet2DConditionModel/pix2pix": Recipe(  # also sees the source image's latents
         "model", {**SD_UNET, "in_channels": Dim("latent", times=2)}, builds="UNet2DConditionModel"
     ),
@@ -692,8 +695,9 @@ RECIPES: dict[str, Recipe] = {
 # (pipeline class pattern, slot, recipe): the first match per slot wins.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^(Flux|StableDiffusion3|Chroma)", "vae", "AutoencoderKL/flow"),
-    (r"^StableDiffusionXL", "unet", "UNet2DConditionModel/sdxl"),
-    (r"^StableDiffusionXL", "scheduler", "EulerDiscreteScheduler/sdxl"),
+    (r"^StableDiffusionXL|SDXL", "unet", "UNet2DConditionModel/sdxl"),
+    (r"^StableDiffusionXL|SDXL", "scheduler", "EulerDiscreteScheduler/sdxl"),
+    (r"^LatentConsistencyModel", "unet", "UNet2DConditionModel/lcm"),
     (r"^StableDiffusion(ControlNet)?Inpaint", "unet", "UNet2DConditionModel/inpaint"),
     (r"^StableDiffusionAdapter", "unet", "UNet2DConditionModel/adapter"),
     (r"^StableDiffusion(XL)?InstructPix2Pix", "unet", "UNet2DConditionModel/pix2pix"),
@@ -712,6 +716,24 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^Sana", "scheduler", "DPMSolverMultistepScheduler/sana"),
     (r"^Wan", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
 )
+
+# Pipelines whose components plan but whose tiny stand-in would not be faithful yet:
+# refused with the reason, rather than built to fail inside the example.
+NOT_YET: dict[str, str] = {
+    "StableDiffusionUpscalePipeline": "its UNet takes the low-res image (7 input channels)",
+    "StableDiffusionLatentUpscalePipeline": "its UNet takes the low-res latents and a noise level",
+    "LDMSuperResolutionPipeline": "its UNet takes the low-res image beside the latents",
+    "PIAPipeline": "its motion UNet takes the first frame's latents and mask (9 channels)",
+    "CogVideoXImageToVideoPipeline": "its transformer takes the image latents beside the noise",
+    "CogView4ControlPipeline": "its transformer takes the control image's latents",
+    "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
+    "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",
+    "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
+    "MarigoldDepthPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "MarigoldNormalsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "MarigoldIntrinsicsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "KarrasVePipeline": "diffusers no longer exports its KarrasVeScheduler",
+}
 
 # Optional slots (a pipeline's `_optional_components`) left None: what checkpoints omit
 # (safety checkers, IP-Adapter image encoders, Wan 2.2's second expert). Other optional
