@@ -138,6 +138,8 @@ def _hook_config() -> dict:
     """The repository's own hook, as a local hook running this checkout."""
     [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     entry = hook["entry"].replace("guidelint", f"{sys.executable} -m guidelint", 1)
+    # This checkout's environment already has the extras the hook would install.
+    hook.pop("additional_dependencies", None)
     local = {**hook, "entry": entry, "language": "system"}
     return {"repos": [{"repo": "local", "hooks": [local]}]}
 

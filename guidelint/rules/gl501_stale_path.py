@@ -117,7 +117,6 @@ class StalePath(Rule):
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)
         url_links = [link for link in file.markdown.links if "://" in link.href]
-        plugin_repo = project.memo("GL501.plugin_repo", lambda: _is_plugin_repository(project))
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         for span in file.markdown.code_spans:
@@ -126,7 +125,9 @@ class StalePath(Rule):
                 continue
             if any(_names_another_place(link, span, path) for link in url_links):
                 continue  # `owner/repo/file.md` as the text of a link to another repository
-            if plugin_repo and path.startswith(".claude/"):
+            if path.startswith(".claude/") and project.memo(
+                "GL501.plugin_repo", lambda: _is_plugin_repository(project)
+            ):  # asked only here: it reads the whole file list
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
             if _not_a_claim(file.text, span.span.start, span.span.end):
                 continue

@@ -54,6 +54,8 @@ def _place(project: Project, built: Sources) -> dict[str, list[FileProblem]]:
     A problem with no such file is a note (Project.warn), so none goes unsaid."""
     from guidelint.discovery import discover
 
+    if not built.problems:  # no list of the checked files: a rename reaches no file
+        return {}
     checked = set(discover(project.root, project.config, [], listing=project.files()))
     mcp_config = project.config.tools.mcp_config
     placed: dict[str, list[FileProblem]] = {}
