@@ -177,14 +177,15 @@ def check_all(root: Path, rels: list[str]) -> tuple[list[str], dict[str, Markdow
     )
     project = Project(root, config)
     engine = Engine(project, build_selection(config))
-    findings, docs = [], {}
-    for rel in rels:
-        text = (root / rel).read_bytes().decode("utf-8-sig")
-        file = SourceFile(path=root / rel, rel=rel, text=text)
-        for f in engine.check_source(file):
-            findings.append(f"{f.path}:{f.line}:{f.column}-{f.end_line}:{f.end_column} {f.message}")
-        docs[rel] = file.markdown
-    return findings, docs
+    files = [
+        SourceFile(path=root / rel, rel=rel, text=(root / rel).read_bytes().decode("utf-8-sig"))
+        for rel in rels
+    ]
+    findings = [
+        f"{f.path}:{f.line}:{f.column}-{f.end_line}:{f.end_column} {f.message}"
+        for f in engine.check_sources(files)
+    ]
+    return findings, {file.rel: file.markdown for file in files}
 
 
 @pytest.mark.slow

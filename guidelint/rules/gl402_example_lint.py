@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
@@ -12,6 +12,7 @@ from guidelint.spans import Span
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.runner.examples import Example
+    from guidelint.runner.lint import LintMessage
     from guidelint.sources import SourceFile
 
 LINT_KEY = "GL402.lint"  # ruff's messages per lintable example, kept on the file
@@ -41,7 +42,7 @@ class ExampleLint(ExampleRule):
         for file, examples in wanted:
             share = results[index : index + len(examples)]
             index += len(examples)
-            file.derived(LINT_KEY, lambda share=share: share)
+            file.derived(LINT_KEY, _given(share))
 
     def _lintable(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import syntax_error
@@ -84,3 +85,7 @@ class ExampleLint(ExampleRule):
                 yield self.finding(
                     file, Span(start, max(start, end)), f"ruff {msg.code}: {msg.message}"
                 )
+
+
+def _given(value: list[list[LintMessage]]) -> Callable[[], list[list[LintMessage]]]:
+    return lambda: value

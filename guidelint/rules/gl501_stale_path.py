@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 import pathspec
 
 from guidelint.findings import Finding, Severity
-from guidelint.markdown import CodeSpan
+from guidelint.markdown import CodeSpan, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule
 from guidelint.sources import SourceFile
@@ -82,6 +82,8 @@ class StalePath(Rule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if not may_hold_code_spans(file.text):
+            return  # no backtick, no path to check: the document need not be parsed
         ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)

@@ -23,7 +23,9 @@ ITEM = re.compile(r"^\s+-\s+(?P<value>.*)$")
 
 def tool_entries(file: SourceFile) -> Iterator[tuple[str, str, Span]]:
     """(key, tool name, span) for every tool named in the front matter."""
-    front = file.markdown.front_matter
+    from guidelint.markdown import front_matter_of
+
+    front = front_matter_of(file.text)  # the document's own, without parsing it all
     if front is None:
         return
     offset = file.text.index("\n") + 1
