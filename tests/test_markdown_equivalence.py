@@ -156,8 +156,16 @@ CHUNKS = {
     "otel-ja": (OTEL, "content/ja"),
     "otel-other-languages": (OTEL, "content/[!ej]*"),
     "otel-outside-content": (OTEL, "[!c]*"),
-    "agent-repos": (AGENT_REPOS, "*"),
 }
+# One chunk per agent repository (they run in parallel under xdist).
+CHUNKS.update(
+    {
+        f"agent-repos/{repo.name}": (AGENT_REPOS, repo.name)
+        for repo in sorted(AGENT_REPOS.glob("*"))
+        if repo.is_dir()
+    }
+    or {"agent-repos": (AGENT_REPOS, "*")}
+)
 
 
 def chunk_files(root: Path, pattern: str) -> list[str]:
