@@ -291,14 +291,14 @@ def tools_for(args, root: Path, rels: list[str], listing: Path, notes: dict) -> 
     cache = root / ".guidelint_cache"
     clear = functools.partial(shutil.rmtree, cache, ignore_errors=True)
     reference = {"GUIDELINT_MARKDOWN_PARSER": "markdown-it-py"}
-    tools = [
-        Tool("guidelint", [*guidelint, "--no-cache"]),
-        Tool("guidelint md-it-py", [*guidelint, "--no-cache"], env=reference),
-        Tool("guidelint warm", guidelint, before=None),
-    ]
-    clear()
-    run_timed(Tool("fill the cache", guidelint), root, TOOL_LIMIT_S)
     skip = set(args.skip)
+    tools = [Tool("guidelint", [*guidelint, "--no-cache"])]
+    if "reference" not in skip:
+        tools.append(Tool("guidelint md-it-py", [*guidelint, "--no-cache"], env=reference))
+    if "warm" not in skip:
+        tools.append(Tool("guidelint warm", guidelint))
+        clear()
+        run_timed(Tool("fill the cache", guidelint), root, TOOL_LIMIT_S)
     if "markdownlint-cli2" not in skip and (mdl := ensure_markdownlint()):
         notes["markdownlint-cli2"] = tool_version([str(mdl), "--help"])
         tools.append(Tool("markdownlint-cli2", [str(mdl), *(f":{rel}" for rel in rels)]))
@@ -309,6 +309,8 @@ def tools_for(args, root: Path, rels: list[str], listing: Path, notes: dict) -> 
     if "pymarkdownlnt" in args.with_tools and (VENV_BIN / "pymarkdown").exists():
         notes["pymarkdownlnt"] = tool_version([str(VENV_BIN / "pymarkdown"), "version"])
         tools.append(Tool("pymarkdownlnt", [str(VENV_BIN / "pymarkdown"), "scan", *rels]))
+    if "parse" in skip:
+        return tools
     tools.append(Tool("markdown-it-py parse", [sys.executable, "-c", BARE_PARSE, str(listing)]))
     try:
         import markdown_it_pyrs  # noqa: F401
@@ -364,8 +366,9 @@ def main() -> int:
         "--skip",
         action="append",
         default=[],
-        choices=["markdownlint-cli2", "rumdl", "agnix", "split"],
-        help="leave out a peer (or the in-process parse/rules split)",
+        choices=["markdownlint-cli2", "rumdl", "agnix", "reference", "warm", "parse", "split"],
+        help="leave out a peer, guidelint's reference-parser or warm run, the bare parses, "
+        "or the in-process parse/rules split",
     )
     parser.add_argument(
         "--with",
