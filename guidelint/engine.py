@@ -172,7 +172,7 @@ class Engine:
                 loaded = self._load(rel, findings)
                 if loaded is not None:
                     pending.append(loaded)
-            self._prepare([file for file, _ in pending])
+            self.prepare([file for file, _ in pending])
             pending.reverse()
             while pending:  # popped: a checked file is let go before the next one
                 file, key = pending.pop()
@@ -184,6 +184,11 @@ class Engine:
                     self.cache.put(key, found, recorded)
                 findings.extend(found)
         return findings
+
+    def check_sources(self, files: list[SourceFile]) -> list[Finding]:
+        """Every finding for files already loaded, prepared together (Rule.prepare)."""
+        self.prepare(files)
+        return [finding for file in files for finding in self.check_source(file)]
 
     def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, str | None] | None:
         """The file to check and its cache key; None when its findings are known
@@ -210,7 +215,8 @@ class Engine:
             findings.extend(self._unreadable(rel, error))
             return None
 
-    def _prepare(self, files: list[SourceFile]) -> None:
+    def prepare(self, files: list[SourceFile]) -> None:
+        """Let each rule do the work it shares over many files once (Rule.prepare)."""
         if not files:
             return
         for rule in self.rules:

@@ -67,7 +67,9 @@ def front_matter(file: SourceFile) -> FrontMatterData | None:
 
 
 def _parse(file: SourceFile) -> FrontMatterData | None:
-    front = file.markdown.front_matter
+    from guidelint.markdown import front_matter_of
+
+    front = front_matter_of(file.text)  # the document's own, without parsing it all
     if front is None:
         return None
     base = file.text.index("\n") + 1

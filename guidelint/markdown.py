@@ -163,6 +163,22 @@ class MarkdownDocument:
     front_matter: FrontMatter | None = None
 
 
+def may_hold_code_spans(text: str) -> bool:
+    """False when a text can have no code span (no backtick): then nothing that reads
+    only code spans needs the document parsed (a third of real Markdown files)."""
+    return "`" in text
+
+
+def may_hold_links(text: str) -> bool:
+    """False when a text can have no link (`[...]` or an `<autolink>`)."""
+    return "[" in text or "<" in text
+
+
+def may_hold_comments(text: str) -> bool:
+    """False when a text can have no HTML comment (so no suppression, no directive)."""
+    return "<!--" in text
+
+
 # Which token each wrapped inline rule opens with, and the characters it can start on.
 _POSITIONED_RULES = {
     "backticks": ("code_inline", "`"),
@@ -240,12 +256,21 @@ def _inline_line_offsets(
     return offsets
 
 
+def front_matter_of(text: str) -> FrontMatter | None:
+    """A text's front matter (what `MarkdownDocument.front_matter` holds), without
+    parsing the rest: agents' `tools:` lists need only this."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return None
+    return FrontMatter(text=match.group(1) or "", span=Span(0, match.end()), content_line=2)
+
+
 def _blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
     """Replace front matter with spaces so offsets and lines stay exact."""
     match = FRONT_MATTER.match(text)
     if not match:
         return text, None
-    front = FrontMatter(text=match.group(1) or "", span=Span(0, match.end()), content_line=2)
+    front = front_matter_of(text)
     blanked = re.sub(r"[^\r\n]", " ", match.group(0))
     return blanked + text[match.end() :], front
 

@@ -19,6 +19,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from guidelint.comments import SUPPRESSION_VERBS, Token, parse_directive
+from guidelint.markdown import may_hold_comments
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -68,6 +69,8 @@ def _code_tokens(text: str, offset: int) -> tuple[Token, ...]:
 
 def markdown_suppressions(file: SourceFile) -> Suppressions:
     result = Suppressions()
+    if not may_hold_comments(file.text):
+        return result  # no directive can be there: the document need not be parsed
     last_line = file.lines.line_count
     open_ranges: dict[tuple[str, ...], Suppression] = {}
     for comment in file.markdown.html_comments:

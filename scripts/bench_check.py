@@ -1,26 +1,36 @@
 #!/usr/bin/env python3
 """Time `guidelint check` against its peers on the same Markdown corpus, side by side.
 
-    .venv/bin/python scripts/bench_check.py [CORPUS] [--repeat N] [--skip TOOL ...]
+    .venv/bin/python scripts/bench_check.py [CORPUS] [--copies N] [--repeat N]
+        [--peers-bin DIR] [--skip TOOL ...] [--startup] [--json FILE]
 
 CORPUS defaults to ../shared/corpus/opentelemetry-docs (relative to the repository).
-It is copied to a scratch folder first, without its markdownlint configuration (so
-every linter runs its default rules) and with a guidelint.toml selecting every
-Markdown file. Every tool then gets the same files:
+It is copied to a scratch folder first (`--copies N`: N copies side by side, for
+linear growth and flat memory), without its markdownlint configuration (so every
+linter runs its default rules) and with a guidelint.toml selecting every Markdown
+file. Every tool then gets the same files:
 
-- guidelint cold (empty result cache, which it fills) and warm (unchanged rerun);
+- guidelint cold (no result cache), with markdown-it-pyrs where installed and with
+  the reference parser (`GUIDELINT_MARKDOWN_PARSER=markdown-it-py`), and warm
+  (an unchanged rerun with the cache);
 - markdownlint-cli2 (npm; installed into scripts/.bench-deps/ on first use);
-- pymarkdownlnt (PyPI, from this virtual environment);
-- a bare markdown-it-py parse of every file (one process, the parser guidelint uses).
+- rumdl and agnix (Rust, PyPI: `pip install rumdl agnix` into a scratch venv and
+  pass `--peers-bin VENV/bin`), pymarkdownlnt (PyPI, opt in: `--with pymarkdownlnt`);
+- a bare parse of every file with markdown-it-py and with markdown-it-pyrs.
 
-Wall time is what a user waits; CPU time (user + sys of the tool and its worker
-processes) is steadier on a shared machine. Each figure is the best of --repeat runs.
-Then, in-process, guidelint's own time is split into parsing and rules.
+The runs are interleaved (tool A, B, C, then A, B, C again) and each figure is the
+minimum over --repeat runs, so a burst of load from elsewhere costs one run, not one
+tool. Wall time is what a user waits; CPU time (user + sys of the tool and every
+process it waited for) is steadier on a shared machine; peak RSS is the largest
+resident set of the tool or any of its processes. `--startup` times one small file
+(and `--version`) against rumdl and ruff. Then, in-process, guidelint's own time is
+split into parsing and rules.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -29,7 +39,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -40,7 +52,16 @@ MARKDOWNLINT = BENCH_DEPS / "node_modules" / ".bin" / "markdownlint-cli2"
 VENV_BIN = Path(sys.executable).parent
 DEFAULT_TOOL_LIMIT_S = 1800.0
 TOOL_LIMIT_S = DEFAULT_TOOL_LIMIT_S  # per run; --tool-limit
-PEER_CONFIGS = (".markdownlint", ".markdownlint-cli2", ".pymarkdown")
+PEER_CONFIGS = (".markdownlint", ".markdownlint-cli2", ".pymarkdown", ".rumdl", ".agnix")
+
+BARE_PARSE_RS = """
+import sys
+from markdown_it_pyrs import MarkdownIt
+md = MarkdownIt("commonmark").enable("table")
+for name in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    with open(name, encoding="utf-8-sig") as handle:
+        md.tree(handle.read())
+"""
 
 BARE_PARSE = """
 import sys
@@ -58,50 +79,78 @@ class Timing:
     wall_s: float
     cpu_s: float
     exit_code: int
+    peak_rss_mb: float = 0.0
 
 
-def run_timed(tool: str, command: list[str], cwd: Path, limit: float) -> Timing:
-    """Wall and CPU time of one command, children (worker processes) included.
+@dataclass
+class Tool:
+    name: str
+    command: list[str]
+    env: dict[str, str] | None = None
+    before: Callable[[], None] | None = None
+
+
+def run_timed(tool: Tool, cwd: Path, limit: float) -> Timing:
+    """Wall and CPU time and peak RSS of one command, its waited-for children included.
 
     A tool still running after `limit` seconds is stopped; its figures are then
     lower bounds, and its exit code is reported as -1.
     """
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    with subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    ) as process:
-        try:
-            _, stderr = process.communicate(timeout=limit)
-            code = process.returncode
-        except subprocess.TimeoutExpired:
-            process.kill()
-            _, stderr = process.communicate()
-            code = -1
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if tool.before:
+        tool.before()
+    env = {**os.environ, **(tool.env or {})}
+    with tempfile.TemporaryFile() as stderr, tempfile.NamedTemporaryFile("r") as rss_file:
+        # GNU time's own child starts small: a child forked from this Python would
+        # count this process's pages as its own peak.
+        gnu_time = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss_file.name]
+        wrapper = gnu_time if os.path.exists("/usr/bin/time") else []
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            [*wrapper, *tool.command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, env=env
+        )
+        timer = threading.Timer(limit, process.kill)
+        timer.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        stopped = not timer.is_alive()
+        timer.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        code = -1 if stopped else process.returncode
+        stderr.seek(0)
+        err = stderr.read().decode(errors="replace")
+        measured = rss_file.read().strip().splitlines()
+    cpu = usage.ru_utime + usage.ru_stime
+    rss = int(measured[-1]) / 1024 if measured and measured[-1].isdigit() else 0.0  # KiB
     if code not in (0, 1):
-        tail = stderr.decode(errors="replace").strip().splitlines()[-3:]
+        tail = err.strip().splitlines()[-3:]
         what = f"stopped after {limit:.0f} s" if code == -1 else f"exited {code}"
-        print(f"  ! {tool} {what}: {' | '.join(tail)}", file=sys.stderr)
-    return Timing(tool, wall, cpu, code)
+        print(f"  ! {tool.name} {what}: {' | '.join(tail)}", file=sys.stderr)
+    return Timing(tool.name, wall, cpu, code, rss)
 
 
-def best_of(repeat: int, tool: str, command: list[str], cwd: Path, before=None) -> Timing:
-    runs = []
-    for _ in range(repeat):
-        if before:
-            before()
-        runs.append(run_timed(tool, command, cwd, TOOL_LIMIT_S))
-        print(f"  {tool}: {runs[-1].wall_s:.2f} s wall, {runs[-1].cpu_s:.2f} s CPU", flush=True)
-    return min(runs, key=lambda t: t.cpu_s)
+def interleaved(tools: list[Tool], repeat: int, cwd: Path) -> list[Timing]:
+    """Each tool `repeat` times, round-robin; the run with the least CPU is kept."""
+    runs: dict[str, list[Timing]] = {tool.name: [] for tool in tools}
+    for round_no in range(repeat):
+        for tool in tools:
+            timing = run_timed(tool, cwd, TOOL_LIMIT_S)
+            runs[tool.name].append(timing)
+            print(
+                f"  [{round_no + 1}/{repeat}] {tool.name}: {timing.wall_s:.2f} s wall, "
+                f"{timing.cpu_s:.2f} s CPU, {timing.peak_rss_mb:.0f} MB",
+                flush=True,
+            )
+    return [min(runs[tool.name], key=lambda t: t.cpu_s) for tool in tools]
 
 
-def prepare_copy(corpus: Path, scratch: Path) -> list[str]:
-    """Copy the corpus, drop peers' configurations, select every Markdown file."""
+def prepare_copy(corpus: Path, scratch: Path, copies: int = 1) -> list[str]:
+    """Copy the corpus (`copies` times, side by side), drop peers' configurations,
+    select every Markdown file."""
     target = scratch / "corpus"
-    shutil.copytree(corpus, target, symlinks=True)
+    if copies == 1:
+        shutil.copytree(corpus, target, symlinks=True)
+    for number in range(1, copies + 1 if copies > 1 else 1):
+        shutil.copytree(corpus, target / f"copy{number}", symlinks=True)
     for path in list(target.rglob("*")):
         path.chmod(path.stat().st_mode | 0o200)
         if path.is_file() and path.name.startswith(PEER_CONFIGS):
@@ -199,59 +248,101 @@ def split_guidelint(root: Path, rels: list[str]) -> dict[str, float]:
 
 
 def report(timings: list[Timing], files: int, megabytes: float) -> list[dict]:
-    peer = next((t for t in timings if t.tool == "markdownlint-cli2"), None)
+    """The table: each tool's figures, and how guidelint's CPU time compares."""
+    by_name = {t.tool: t for t in timings}
+    ours = by_name.get("guidelint")
     rows = []
     print()
-    header = f"{'tool':<22}{'wall s':>8}{'CPU s':>8}{'files/s':>9}{'MB/s':>7}"
-    header += f"{'x mdl wall':>12}{'x mdl CPU':>11}"
-    print(header)
+    print(
+        f"{'tool':<24}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}{'files/CPU s':>13}"
+        f"{'guidelint CPU / this CPU':>26}"
+    )
     for t in timings:
         row = {
             **asdict(t),
-            "files_per_s": files / t.wall_s,
-            "mb_per_s": megabytes / t.wall_s,
             "files_per_cpu_s": files / t.cpu_s if t.cpu_s else None,
-            "vs_markdownlint_wall": peer.wall_s / t.wall_s if peer else None,
-            "vs_markdownlint_cpu": peer.cpu_s / t.cpu_s if peer and t.cpu_s else None,
+            "mb_per_cpu_s": megabytes / t.cpu_s if t.cpu_s else None,
+            # >1: guidelint is that many times faster; <1: slower.
+            "guidelint_speedup_cpu": t.cpu_s / ours.cpu_s if ours and ours.cpu_s else None,
+            "guidelint_speedup_wall": t.wall_s / ours.wall_s if ours and ours.wall_s else None,
         }
         rows.append(row)
-        ratio_wall = f"{row['vs_markdownlint_wall']:.2f}x" if peer else "-"
-        ratio_cpu = f"{row['vs_markdownlint_cpu']:.2f}x" if peer and t.cpu_s else "-"
+        speedup = row["guidelint_speedup_cpu"]
+        ratio = f"{speedup:.2f}x" if speedup else "-"
+        per_s = f"{row['files_per_cpu_s']:.0f}" if row["files_per_cpu_s"] else "-"
         print(
-            f"{t.tool:<22}{t.wall_s:>8.2f}{t.cpu_s:>8.2f}{row['files_per_s']:>9.0f}"
-            f"{row['mb_per_s']:>7.2f}{ratio_wall:>12}{ratio_cpu:>11}"
-            + ("  (stopped: lower bound)" if t.exit_code == -1 else "")
+            f"{t.tool:<24}{t.wall_s:>8.2f}{t.cpu_s:>8.2f}{t.peak_rss_mb:>9.0f}{per_s:>13}"
+            f"{ratio:>26}" + ("  (stopped: lower bound)" if t.exit_code == -1 else "")
         )
     return rows
 
 
-def time_tools(args, root: Path, rels: list[str], listing: Path, notes: dict) -> list[Timing]:
-    """Each tool on the same files, side by side."""
-    timings = []
+def peer(name: str, bin_dir: Path | None) -> str | None:
+    """A peer's executable: in --peers-bin, beside this Python, else on PATH."""
+    for folder in (bin_dir, VENV_BIN):
+        if folder is not None and (folder / name).exists():
+            return str(folder / name)
+    return shutil.which(name)
+
+
+def tools_for(args, root: Path, rels: list[str], listing: Path, notes: dict) -> list[Tool]:
+    """Each tool on the same files."""
     guidelint = [sys.executable, "-m", "guidelint", "check", "--exit-zero"]
     cache = root / ".guidelint_cache"
-    timings.append(
-        best_of(
-            args.repeat,
-            "guidelint (cold)",
-            guidelint,
-            root,
-            before=lambda: shutil.rmtree(cache, ignore_errors=True),
-        )
-    )
-    timings.append(best_of(args.repeat, "guidelint (warm)", guidelint, root))
-    if "markdownlint-cli2" not in args.skip and (mdl := ensure_markdownlint()):
+    clear = functools.partial(shutil.rmtree, cache, ignore_errors=True)
+    reference = {"GUIDELINT_MARKDOWN_PARSER": "markdown-it-py"}
+    skip = set(args.skip)
+    tools = [Tool("guidelint", [*guidelint, "--no-cache"])]
+    if "reference" not in skip:
+        tools.append(Tool("guidelint md-it-py", [*guidelint, "--no-cache"], env=reference))
+    if "warm" not in skip:
+        tools.append(Tool("guidelint warm", guidelint))
+        clear()
+        run_timed(Tool("fill the cache", guidelint), root, TOOL_LIMIT_S)
+    if "markdownlint-cli2" not in skip and (mdl := ensure_markdownlint()):
         notes["markdownlint-cli2"] = tool_version([str(mdl), "--help"])
-        command = [str(mdl), *(f":{rel}" for rel in rels)]  # ':' = a literal path
-        timings.append(best_of(args.repeat, "markdownlint-cli2", command, root))
-    if "pymarkdownlnt" not in args.skip and (VENV_BIN / "pymarkdown").exists():
+        tools.append(Tool("markdownlint-cli2", [str(mdl), *(f":{rel}" for rel in rels)]))
+    for name, command in (("rumdl", ["check", "--no-cache", "."]), ("agnix", ["."])):
+        if name not in skip and (found := peer(name, args.peers_bin)):
+            notes[name] = tool_version([found, "--version"])
+            tools.append(Tool(name, [found, *command]))
+    if "pymarkdownlnt" in args.with_tools and (VENV_BIN / "pymarkdown").exists():
         notes["pymarkdownlnt"] = tool_version([str(VENV_BIN / "pymarkdown"), "version"])
-        command = [str(VENV_BIN / "pymarkdown"), "scan", *rels]
-        timings.append(best_of(args.repeat, "pymarkdownlnt", command, root))
-    command = [sys.executable, "-c", BARE_PARSE, str(listing)]
-    timings.append(best_of(args.repeat, "markdown-it-py parse", command, root))
+        tools.append(Tool("pymarkdownlnt", [str(VENV_BIN / "pymarkdown"), "scan", *rels]))
+    if "parse" in skip:
+        return tools
+    tools.append(Tool("markdown-it-py parse", [sys.executable, "-c", BARE_PARSE, str(listing)]))
+    try:
+        import markdown_it_pyrs  # noqa: F401
 
-    return timings
+        rs = [sys.executable, "-c", BARE_PARSE_RS, str(listing)]
+        tools.append(Tool("markdown-it-pyrs parse", rs))
+    except ImportError:
+        pass
+    return tools
+
+
+def startup(args, scratch: Path) -> list[Timing]:
+    """One small file: what a pre-commit hook pays on every commit."""
+    folder = scratch / "one"
+    folder.mkdir()
+    (folder / "CLAUDE.md").write_text("# Rules\n\nSee `docs/x.md` and [a](b.md).\n")
+    tools = [
+        Tool("python -c pass", [sys.executable, "-c", "pass"]),
+        Tool("guidelint --version", [sys.executable, "-m", "guidelint", "--version"]),
+        Tool(
+            "guidelint, one file",
+            [sys.executable, "-m", "guidelint", "check", "--no-cache", "--exit-zero", "CLAUDE.md"],
+        ),
+    ]
+    for name, command in (
+        ("rumdl", ["check", "--no-cache", "CLAUDE.md"]),
+        ("ruff", ["check", "--isolated", "--no-cache", "x.py"]),
+    ):
+        if found := peer(name, args.peers_bin):
+            tools.append(Tool(f"{name}, one file", [found, *command]))
+    (folder / "x.py").write_text("print(1)\n")
+    return interleaved(tools, max(args.repeat, 5), folder)
 
 
 def machine_notes() -> dict:
@@ -268,14 +359,26 @@ def main() -> int:
     global TOOL_LIMIT_S
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--repeat", type=int, default=1, help="runs per tool; best is kept")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved runs; least CPU kept")
+    parser.add_argument("--copies", type=int, default=1, help="copies of the corpus side by side")
+    parser.add_argument("--peers-bin", type=Path, help="folder with rumdl and agnix executables")
     parser.add_argument(
         "--skip",
         action="append",
         default=[],
-        choices=["markdownlint-cli2", "pymarkdownlnt", "split"],
-        help="leave out a peer (or the in-process parse/rules split)",
+        choices=["markdownlint-cli2", "rumdl", "agnix", "reference", "warm", "parse", "split"],
+        help="leave out a peer, guidelint's reference-parser or warm run, the bare parses, "
+        "or the in-process parse/rules split",
     )
+    parser.add_argument(
+        "--with",
+        dest="with_tools",
+        action="append",
+        default=[],
+        choices=["pymarkdownlnt"],
+        help="add a slow peer (pymarkdownlnt takes minutes per thousand files)",
+    )
+    parser.add_argument("--startup", action="store_true", help="also time one small file")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--only-split", action="store_true", help="just the in-process split")
     parser.add_argument(
@@ -294,18 +397,24 @@ def main() -> int:
     print(f"machine: {notes['cpus']} CPUs, load {notes['load_average']}, {notes['platform']}")
     with tempfile.TemporaryDirectory(prefix="guidelint-bench-") as tmp:
         scratch = Path(tmp)
-        rels = prepare_copy(args.corpus, scratch)
+        rels = prepare_copy(args.corpus, scratch, args.copies)
         freeze_guidelint(scratch / "pkg")
         root = scratch / "corpus"
         megabytes = sum((root / rel).stat().st_size for rel in rels) / 1e6
         listing = scratch / "files.txt"
         listing.write_text("\n".join(rels) + "\n", encoding="utf-8")
-        print(f"corpus: {len(rels)} Markdown files, {megabytes:.1f} MB ({args.corpus})")
+        print(
+            f"corpus: {len(rels)} Markdown files, {megabytes:.1f} MB "
+            f"({args.corpus}, {args.copies} cop{'y' if args.copies == 1 else 'ies'})"
+        )
 
         rows = []
         if not args.only_split:
-            timings = time_tools(args, root, rels, listing, notes)
+            timings = interleaved(tools_for(args, root, rels, listing, notes), args.repeat, root)
             rows = report(timings, len(rels), megabytes)
+        startup_rows = []
+        if args.startup:
+            startup_rows = report(startup(args, scratch), 1, 0.0)
         split = None
         if "split" not in args.skip:
             split = split_guidelint(root, rels)
@@ -326,6 +435,8 @@ def main() -> int:
             "machine": notes,
             "timings": rows,
             "split": split,
+            "startup": startup_rows,
+            "copies": args.copies,
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -156,8 +156,16 @@ CHUNKS = {
     "otel-ja": (OTEL, "content/ja"),
     "otel-other-languages": (OTEL, "content/[!ej]*"),
     "otel-outside-content": (OTEL, "[!c]*"),
-    "agent-repos": (AGENT_REPOS, "*"),
 }
+# One chunk per agent repository (they run in parallel under xdist).
+CHUNKS.update(
+    {
+        f"agent-repos/{repo.name}": (AGENT_REPOS, repo.name)
+        for repo in sorted(AGENT_REPOS.glob("*"))
+        if repo.is_dir()
+    }
+    or {"agent-repos": (AGENT_REPOS, "*")}
+)
 
 
 def chunk_files(root: Path, pattern: str) -> list[str]:
@@ -177,14 +185,15 @@ def check_all(root: Path, rels: list[str]) -> tuple[list[str], dict[str, Markdow
     )
     project = Project(root, config)
     engine = Engine(project, build_selection(config))
-    findings, docs = [], {}
-    for rel in rels:
-        text = (root / rel).read_bytes().decode("utf-8-sig")
-        file = SourceFile(path=root / rel, rel=rel, text=text)
-        for f in engine.check_source(file):
-            findings.append(f"{f.path}:{f.line}:{f.column}-{f.end_line}:{f.end_column} {f.message}")
-        docs[rel] = file.markdown
-    return findings, docs
+    files = [
+        SourceFile(path=root / rel, rel=rel, text=(root / rel).read_bytes().decode("utf-8-sig"))
+        for rel in rels
+    ]
+    findings = [
+        f"{f.path}:{f.line}:{f.column}-{f.end_line}:{f.end_column} {f.message}"
+        for f in engine.check_sources(files)
+    ]
+    return findings, {file.rel: file.markdown for file in files}
 
 
 @pytest.mark.slow

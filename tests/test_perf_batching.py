@@ -69,3 +69,24 @@ def test_batches_are_bounded(guides, monkeypatch):
     engine_at(guides).check_batch(rels)
     assert calls == [8, 4]  # four files, then two, each batch one call
     assert BATCH_SIZE > 4
+
+
+def test_a_file_with_nothing_a_rule_reads_is_not_parsed(make_project):
+    from guidelint.sources import SourceFile
+
+    root = make_project({"scripts/train.py": "print(1)\n"})
+    config = Config(select=["GL"])
+    engine = Engine(Project(root, config), build_selection(config))
+    # No backtick, no comment, no fence: no code span, directive or example to find.
+    plain = SourceFile(path=root / "CLAUDE.md", rel="CLAUDE.md", text="# Rules\n\nBe kind.\n")
+    agent = SourceFile(
+        path=root / ".claude/agents/a.md",
+        rel=".claude/agents/a.md",
+        text="---\ntools: Read, NoSuchTool\n---\nHelp.\n",
+    )
+    assert engine.check_source(plain) == []
+    assert [f.code for f in engine.check_source(agent)] == ["GL107"]  # front matter only
+    assert "markdown" not in vars(plain) and "markdown" not in vars(agent)
+    coded = SourceFile(path=root / "CLAUDE.md", rel="CLAUDE.md", text="Run `scripts/gone.py`.\n")
+    assert [f.code for f in engine.check_source(coded)] == ["GL501"]
+    assert "markdown" in vars(coded)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 import pathspec
 
 from guidelint.findings import Finding, Severity
-from guidelint.markdown import CodeSpan, Link
+from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
@@ -114,6 +114,8 @@ class StalePath(Rule):
         return not spec.match_file(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if not may_hold_code_spans(file.text):
+            return  # no backtick, no path to check: the document need not be parsed
         doc_dir = posixpath.dirname(file.rel)
         explained = _explained_names(file.markdown.code_spans)
         url_links = [link for link in file.markdown.links if "://" in link.href]

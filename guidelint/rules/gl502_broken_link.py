@@ -25,7 +25,7 @@ from urllib.parse import unquote
 import pathspec
 
 from guidelint.findings import Finding, Severity
-from guidelint.markdown import MarkdownDocument
+from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
 from guidelint.rules.base import Rule
 from guidelint.sources import SourceFile
@@ -61,6 +61,8 @@ class BrokenLink(Rule):
         return bool(spec.match_file(file.rel))
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if not may_hold_links(file.text) and "@" not in file.text:
+            return  # no link and no @import: the document need not be parsed
         doc = file.markdown
         folder = posixpath.dirname(file.rel)
         # A gotchas file's own `(#anchor)` links are its LESSONS index: GL203's to judge.

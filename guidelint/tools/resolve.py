@@ -162,6 +162,10 @@ def markdown_references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSp
 
 
 def _references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSpan, Reference]]:
+    from guidelint.markdown import may_hold_code_spans
+
+    if not may_hold_code_spans(file.text):
+        return []
     known = server_names(catalog)
     found = []
     for span in file.markdown.code_spans:
