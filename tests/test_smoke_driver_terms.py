@@ -5,7 +5,11 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from guidelint.smoke import FloorKind, Geometry, Plan, SavePolicy, Schedule, simulate
+from guidelint.smoke.driver_check import counted_fast
 from guidelint.smoke.driver_reader import read_driver
 from guidelint.smoke.driver_terms import Env, Guarded, Unfollowed, compile_term
 
@@ -89,3 +93,32 @@ def test_require_floor_dials_are_guarded():
 def test_no_eval_of_arbitrary_code():
     with pytest.raises(Unfollowed):
         term_of("", "__import__('os').system('true')")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.integers(1, 200),
+    batch=st.integers(1, 8),
+    accum=st.integers(1, 4),
+    world=st.integers(1, 3),
+    drop_last=st.booleans(),
+    epochs=st.sampled_from([0.5, 1, 2, 2.2, 3]),
+    max_steps=st.sampled_from([-1, 1, 7, 20]),
+    strategy=st.sampled_from(["steps", "epoch", "no"]),
+    save_steps=st.sampled_from([1, 3, 5, 0.3]),
+    limit=st.sampled_from([None, 1, 2, 4]),
+    kind=st.sampled_from(list(FloorKind)),
+)
+def test_counted_fast_is_simulate(
+    rows, batch, accum, world, drop_last, epochs, max_steps, strategy, save_steps, limit, kind
+):
+    geometry = Geometry(per_device_batch=batch, grad_accum=accum, world_size=world,
+                        drop_last=drop_last)  # fmt: skip
+    schedule = Schedule(num_train_epochs=epochs, max_steps=max_steps)
+    save = SavePolicy(strategy=strategy, save_steps=save_steps, save_total_limit=limit)
+    fast = counted_fast(rows, geometry, schedule, save, kind, above=0)
+    result = simulate(Plan(rows=rows, geometry=geometry, schedule=schedule, save=save))
+    if fast is not None:  # None: no batches or no steps, left to simulate
+        assert fast == result.floor_value(kind)
+    else:
+        assert result.floor_value(kind) == 0 or not result.ok

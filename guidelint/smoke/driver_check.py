@@ -11,13 +11,14 @@ rotation by save_total_limit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from guidelint.smoke.arithmetic import batches_per_epoch, simulate
+from guidelint.smoke.arithmetic import batches_per_epoch, simulate, updates_per_epoch
 from guidelint.smoke.driver_facts import CountKind, DriverFacts, Gate, Setting
 from guidelint.smoke.driver_terms import Env, Guarded, Term, Unfollowed, compile_term, const
 from guidelint.smoke.formula import dial_formula
@@ -155,6 +156,13 @@ class _Driver:
     kind: FloorKind
     terms: dict[str, Term | None] = field(default_factory=dict)
     cap: int = 1
+    models: dict[tuple, Any] = field(default_factory=dict)  # pydantic models by their values
+
+    def _model(self, cls: type, **values: Any) -> Any:
+        key = (cls, *values.items())
+        if key not in self.models:
+            self.models[key] = cls(**values)
+        return self.models[key]
 
     @property
     def reads_world(self) -> bool:
@@ -170,7 +178,8 @@ class _Driver:
 
     def geometry(self, env: Env) -> Geometry:
         world = env.world if self.reads_world else self.get("world", env, 1)
-        return Geometry(
+        return self._model(
+            Geometry,
             per_device_batch=self.get("batch", env),
             grad_accum=self.get("accum", env, 1),
             world_size=world,
@@ -181,7 +190,8 @@ class _Driver:
     def save(self, env: Env) -> SavePolicy:
         strategy = self.get("save_strategy", env, "steps")
         limit = self.get("save_total_limit", env)
-        return SavePolicy(
+        return self._model(
+            SavePolicy,
             strategy=SaveStrategy(strategy if strategy in ("steps", "epoch", "no") else "steps"),
             save_steps=self.get("save_steps", env, 500),
             save_total_limit=limit if isinstance(limit, int) and limit > 0 else None,
@@ -194,10 +204,10 @@ class _Driver:
             raise Unfollowed(f"{self.dial.describe()} is not a number at n={env.rows}")
         if self.dial.key == "max_steps":
             if value > 0:
-                return Schedule(max_steps=int(value))
+                return self._model(Schedule, max_steps=int(value))
             epochs = _number(self.dial.epochs.at(env)) if self.dial.epochs else 3.0
-            return Schedule(num_train_epochs=3.0 if epochs is None else epochs)
-        return Schedule(num_train_epochs=float(value))
+            return self._model(Schedule, num_train_epochs=3.0 if epochs is None else epochs)
+        return self._model(Schedule, num_train_epochs=float(value))
 
     def floor_at(self, env: Env) -> int:
         value = _number(self.floor.at(env))
@@ -241,7 +251,19 @@ class _Driver:
 
 
 def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
-    """Search every realized n in [1, cap] (and world size) for one that breaks the floor."""
+    """Search every realized n in [1, cap] (and world size) for one that breaks the floor.
+
+    Once per gate, dial and cap: GL301, GL302 and GL304 ask the same question.
+    """
+    key = (id(gate), dial.key, dial.setting.line, default_cap)
+    if key not in facts.verdicts:
+        facts.verdicts[key] = _judge(facts, gate, dial, default_cap)
+    verdict = facts.verdicts[key]
+    assert isinstance(verdict, Verdict)
+    return verdict
+
+
+def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
     kind = FloorKind.CHECKPOINTS if gate.counts_checkpoints else FloorKind.STEPS
     if kind is FloorKind.CHECKPOINTS and not facts.uses_trainer:
         return Verdict(why_unknown="a hand-written loop's saves are not modelled")
@@ -309,43 +331,88 @@ class _Failure:
 
 
 def _search(driver: _Driver) -> Verdict:
-    cache: dict[tuple, PlanResult] = {}
+    cache: dict[tuple, int] = {}
     failing: dict[int, int] = {}  # world -> how many n fail
     first: _Failure | None = None
-    checked = 0
     for world in driver.worlds():
         count = 0
         for rows, alike in driver.rows(world):
             env = Env(rows, world)
-            plan, floor = _plan(driver, env), driver.floor_at(env)
-            result = _simulated(plan, cache)
-            checked += 1
-            if result.floor_value(driver.kind) < floor:
+            inputs, floor = _plan(driver, env), driver.floor_at(env)
+            if _counted(inputs, driver.kind, cache) < floor:
                 count += alike
                 if first is None or (rows, world) < (first.env.rows, first.env.world):
-                    first = _Failure(env, plan, result, floor)
+                    plan = inputs.plan()
+                    first = _Failure(env, plan, simulate(plan), floor)
         failing[world] = count
     if first is None:
         return Verdict(proven=True)
     return _verdict(driver, first, failing)
 
 
-def _plan(driver: _Driver, env: Env) -> Plan:
-    return Plan(
-        rows=env.rows,
-        geometry=driver.geometry(env),
-        schedule=driver.schedule(env),
-        save=driver.save(env),
-    )
+@dataclass(frozen=True)
+class _Inputs:
+    """A Plan's parts before pydantic builds it (most n share a result: see _simulated)."""
+
+    rows: int
+    geometry: Geometry
+    schedule: Schedule
+    save: SavePolicy
+
+    def plan(self) -> Plan:
+        return Plan(rows=self.rows, geometry=self.geometry, schedule=self.schedule, save=self.save)
 
 
-def _simulated(plan: Plan, cache: dict[tuple, PlanResult]) -> PlanResult:
-    """simulate, once per distinct batches-per-epoch value (n matters only through it)."""
-    batches = batches_per_epoch(plan.rows, plan.geometry) if plan.rows else -1
-    key = (batches, plan.geometry, plan.schedule, plan.save)
+def _plan(driver: _Driver, env: Env) -> _Inputs:
+    return _Inputs(env.rows, driver.geometry(env), driver.schedule(env), driver.save(env))
+
+
+def _counted(inputs: _Inputs, kind: FloorKind, cache: dict[tuple, int]) -> int:
+    """What the gate counts, once per distinct batches-per-epoch value (n matters only
+    through it): simulate's, or counted_fast's for the long runs of a huge cap."""
+    batches = batches_per_epoch(inputs.rows, inputs.geometry) if inputs.rows else -1
+    key = (batches, inputs.geometry, inputs.schedule, inputs.save)
     if key not in cache:
-        cache[key] = simulate(plan)
+        fast = counted_fast(inputs.rows, inputs.geometry, inputs.schedule, inputs.save, kind)
+        cache[key] = fast if fast is not None else simulate(inputs.plan()).floor_value(kind)
     return cache[key]
+
+
+FAST_ABOVE = 10_000  # optimizer steps beyond which listing every save is too slow
+
+
+def counted_fast(
+    rows: int, geometry: Geometry, schedule: Schedule, save: SavePolicy, kind: FloorKind,
+    above: int = FAST_ABOVE,
+) -> int | None:  # fmt: skip
+    """simulate's floor value without listing saves, for sized runs longer than `above`
+    steps and no stale or best checkpoints (the driver's case); None otherwise.
+
+    ceil(S / interval) step saves, or one per epoch entered, of which rotation keeps the
+    newest save_total_limit. tests/test_smoke_driver_terms.py checks it against simulate.
+    """
+    if geometry.iterable or rows <= 0:
+        return None
+    batches = batches_per_epoch(rows, geometry)
+    if batches == 0:
+        return None
+    updates = updates_per_epoch(batches, geometry.grad_accum)
+    if schedule.by_steps:
+        total = schedule.max_steps
+    else:
+        total = math.ceil(schedule.num_train_epochs * updates)
+    if total <= above:
+        return None
+    if kind is FloorKind.STEPS:
+        return total
+    if save.strategy is SaveStrategy.NO:
+        return 0
+    if save.strategy is SaveStrategy.EPOCH:
+        saves = -(-total // updates)
+    else:
+        saves = -(-total // save.interval(total))
+    limit = save.save_total_limit
+    return min(saves, limit) if limit else saves
 
 
 def _verdict(driver: _Driver, failure: _Failure, failing: dict[int, int]) -> Verdict:

@@ -90,6 +90,7 @@ class DriverFacts:
     iterable: bool = False  # the training data is an IterableDataset or a stream
     guarded: bool = False  # require_floor (or dial) checks the floor at run time
     reads_world: bool = False  # reads WORLD_SIZE: the world size is the launcher's
+    verdicts: dict[tuple, object] = field(default_factory=dict)  # driver_check.judge's memo
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node) if self.module else ""
