@@ -82,7 +82,7 @@ def test_a_file_with_nothing_a_rule_reads_is_not_parsed(make_project):
     agent = SourceFile(
         path=root / ".claude/agents/a.md",
         rel=".claude/agents/a.md",
-        text="---\ntools: Read, NoSuchTool\n---\nHelp.\n",
+        text="---\nname: a\ndescription: Helps.\ntools: Read, NoSuchTool\n---\nHelp.\n",
     )
     assert engine.check_source(plain) == []
     assert [f.code for f in engine.check_source(agent)] == ["GL107"]  # front matter only

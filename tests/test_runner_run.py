@@ -181,9 +181,9 @@ def test_cli_id_runs_one_example_and_its_session(tmp_path):
 
     one = run("hello")
     assert one.exit_code == 0, one.output
-    assert [e["id"] for e in json.loads(one.output)["examples"]] == ["hello"]
+    assert [e["id"] for e in json.loads(one.stdout)["examples"]] == ["hello"]
     session = run("session-2", "hello")
-    assert sorted(e["id"] for e in json.loads(session.output)["examples"]) == [
+    assert sorted(e["id"] for e in json.loads(session.stdout)["examples"]) == [
         "hello",
         "session-1",
         "session-2",
