@@ -176,6 +176,21 @@ class PlanRow(BaseModel):
     meets_floor: bool | None = None
 
 
+class FloorFailure(BaseModel):
+    first: int = Field(description="First realized n of a run of n that fail alike.")
+    last: int = Field(description="Last n of that run.")
+    why: str = Field(description="Steps and checkpoints at that n, against the floor.")
+
+
+class FloorReport(BaseModel):
+    floor: int
+    kind: str = Field(description="checkpoints or steps.")
+    holds: bool = Field(description="At `rows` and every n of the table.")
+    failing_n: list[int]
+    failures: list[FloorFailure]
+    suggestion: str | None = Field(default=None, description="The dial that holds, if any.")
+
+
 class SmokePlanResult(BaseModel):
     steps: int = Field(description="Optimizer steps the run takes.")
     epochs_run: float
@@ -188,6 +203,9 @@ class SmokePlanResult(BaseModel):
     )
     floor_holds: bool | None = Field(
         default=None, description="With `floor`: it holds for `rows` (and every n up to `cap`)."
+    )
+    floor: FloorReport | None = Field(
+        default=None, description="With `floor`: which n fail it and why (`smoke plan` JSON)."
     )
     arithmetic: str = Field(description="The arithmetic in words (the CLI's text).")
 
@@ -495,7 +513,13 @@ def build_server(config_file: Path | None = None) -> Any:
         """Optimizer steps, saved steps and checkpoints on disk for a realized slice,
         exact to the Hugging Face Trainer (like `guidelint smoke plan`)."""
         from guidelint.smoke.arithmetic import simulate
-        from guidelint.smoke.cli import plan_from_options, plan_json, plan_table, plan_text
+        from guidelint.smoke.cli import (
+            floor_report,
+            plan_from_options,
+            plan_json,
+            plan_table,
+            plan_text,
+        )
         from guidelint.smoke.model import FloorKind
 
         if (epochs is None) == (max_steps is None):
@@ -510,6 +534,7 @@ def build_server(config_file: Path | None = None) -> Any:
         data = plan_json(result, table, floor, kind)
         if floor:
             data["floor_holds"] = not failing and result.floor_value(kind) >= floor
+            data["floor"] = floor_report(base, result, table, floor, kind)
         data["arithmetic"] = plan_text(base, result, table, floor, kind, failing)
         return SmokePlanResult.model_validate(data)
 

@@ -296,6 +296,10 @@ def test_smoke_dial_and_plan_for_the_incident_geometry(workspace):
         assert (data["steps"], data["checkpoints_on_disk"]) == (1, ["checkpoint-1"])
         assert data["floor_holds"] is False and len(data["rows"]) == 30
         assert "16 rows per optimizer step" in data["arithmetic"]
+        floor = data["floor"]
+        assert floor["holds"] is False and 2 in floor["failing_n"]
+        assert floor["failures"][0]["first"] == 1 and "< floor 2" in floor["failures"][0]["why"]
+        assert "epochs=2" in floor["suggestion"]
         never = await session.call_tool(
             "smoke_dial", {"floor": 2, "cap": 30, "batch": 4, "save_strategy": "no"}
         )
