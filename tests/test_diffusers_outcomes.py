@@ -62,6 +62,10 @@ pipe = StableDiffusionXLPipeline.from_pretrained("stabilityai/stable-difusion-xl
 from diffusers import StableDiffusionXXLPipeline
 ```
 
+```python {id=stale-import}
+from diffusers.models.controlnet_sd3 import SD3ControlNetModel
+```
+
 ```python {id=wrong-argument}
 from diffusers import DDPMPipeline
 pipe = DDPMPipeline.from_pretrained("google/ddpm-cat-256")
@@ -141,6 +145,13 @@ def test_each_outcome_says_what_happened(report):
     assert no_class.status.value == "error"
     assert no_class.message.startswith(
         f"line {line_of('XXL')}: ImportError: cannot import name 'StableDiffusionXXLPipeline'"
+    )
+
+    stale = report["stale-import"]  # a module diffusers moved: a bug, not a missing package
+    assert stale.status.value == "error"
+    assert stale.message.startswith(
+        f"line {line_of('controlnet_sd3')}: ModuleNotFoundError: "
+        "No module named 'diffusers.models.controlnet_sd3'"
     )
 
     wrong = report["wrong-argument"]

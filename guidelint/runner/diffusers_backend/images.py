@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 from pathlib import PurePosixPath
+from typing import Any
 from urllib.parse import urlparse
 
 SIZE = (512, 512)  # what SD-1.5-era example images are; examples resize as they please
@@ -107,7 +108,7 @@ def encoded_video(url: str) -> bytes:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "video.mp4"
-        pictures = [np.asarray(frame) for frame in frames(url, VIDEO_SIZE)]
+        pictures: list[Any] = [np.asarray(frame) for frame in frames(url, VIDEO_SIZE)]
         imageio.mimwrite(path, pictures, fps=FPS, format="FFMPEG", macro_block_size=16)
         return path.read_bytes()
 
