@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -65,5 +66,24 @@ def test_an_unknown_tiny_pipeline_is_one_line_and_exit_2(tmp_path):
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "guidelint: error: unknown tiny pipeline 'sd3' (known: ddpm, ddim, sd, sd-inpaint, "
-        "sd-controlnet, sdxl, sdxl-controlnet)"
+        "sd-controlnet, sdxl, sdxl-controlnet, or a pipeline class such as FluxPipeline)"
+    ]
+
+
+def test_tiny_build_takes_a_pipeline_class(tmp_path):
+    runner = CliRunner()
+    built = runner.invoke(main, ["tiny", "build", "--cache", str(tmp_path), "DiTPipeline"])
+    assert built.exit_code == 0, built.output
+    name, state, *_ = built.output.split()
+    assert (name, state) == ("DiTPipeline", "ready")
+    folder = built.output.split()[-1]
+    assert (
+        json.loads((Path(folder) / "model_index.json").read_text())["_class_name"] == "DiTPipeline"
+    )
+
+    refused = runner.invoke(main, ["tiny", "build", "--cache", str(tmp_path), "KolorsPipeline"])
+    assert refused.exit_code == 2
+    assert refused.output.strip().splitlines() == [
+        "guidelint: error: no tiny ChatGLMModel can be built: no tiny recipe "
+        "(component 'text_encoder' of KolorsPipeline)"
     ]

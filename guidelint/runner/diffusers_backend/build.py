@@ -1,7 +1,9 @@
 """The builder's API: a tiny checkpoint folder for a pipeline or model class, or why not.
 
-Resolution (resolve.py, loading.py) calls only these four names; how a class is built
-(the hand-made families or the generic, table-driven builder) stays behind them.
+Resolution (resolve.py, loading.py) calls only these names; how a class is built
+(generic.py, from the data in tiny_table.py) stays behind them. Folders live in the
+versioned cache (cache.py): `pipelines/<Class>-<digest>/` and `components/...`, the
+digest covering every config, so a changed table never reuses an old build.
 """
 
 from __future__ import annotations
@@ -10,17 +12,6 @@ import os
 from pathlib import Path
 
 from guidelint.runner.diffusers_backend import cache
-
-# Pipeline classes the hand-made families build, and the family each loads from.
-FAMILY_BY_PIPELINE = {
-    "DDPMPipeline": "ddpm",
-    "DDIMPipeline": "ddim",
-    "StableDiffusionPipeline": "sd",
-    "StableDiffusionInpaintPipeline": "sd-inpaint",
-    "StableDiffusionControlNetPipeline": "sd-controlnet",
-    "StableDiffusionXLPipeline": "sdxl",
-    "StableDiffusionXLControlNetPipeline": "sdxl-controlnet",
-}
 
 
 class CannotBuild(Exception):
@@ -32,21 +23,46 @@ class CannotBuild(Exception):
         self.reason = reason
 
 
+def _plan(pipeline_class: str):
+    from guidelint.runner.diffusers_backend import generic
+
+    try:
+        return generic.plan(pipeline_class)
+    except generic.CannotPlan as error:
+        raise CannotBuild(error.missing, error.reason) from None
+
+
 def buildable(pipeline_class: str) -> bool:
-    """Whether `checkpoint_for(pipeline_class)` would succeed; builds nothing."""
-    return pipeline_class in FAMILY_BY_PIPELINE
+    """Whether `checkpoint_for(pipeline_class)` has a recipe for every component; builds nothing."""
+    try:
+        _plan(pipeline_class)
+    except CannotBuild:
+        return False
+    return True
 
 
 def checkpoint_for(pipeline_class: str, cache_override: str | os.PathLike | None = None) -> Path:
     """A folder with model_index.json whose pipeline is `pipeline_class`, built when missing."""
-    family = FAMILY_BY_PIPELINE.get(pipeline_class)
-    if family is None:
-        raise CannotBuild(pipeline_class, "no tiny recipe for this pipeline class")
-    return cache.ensure_built(family, cache_override)
+    from guidelint.runner.diffusers_backend import generic
+
+    plan = _plan(pipeline_class)
+    root = cache.cache_dir(cache_override)
+    target = root / "pipelines" / plan.key()
+    if not (target / "model_index.json").is_file():
+        try:
+            generic.build_into(plan, target, root / "components")
+        except generic.CannotPlan as error:
+            raise CannotBuild(error.missing, error.reason) from None
+    return target
 
 
 def component_checkpoint(
     component_class: str, cache_override: str | os.PathLike | None = None
 ) -> Path:
     """A folder with config.json (and weights) of one tiny model, built when missing."""
-    raise CannotBuild(component_class, "no tiny recipe for this model class")
+    from guidelint.runner.diffusers_backend import generic
+
+    try:
+        return generic.component_folder(component_class, cache.cache_dir(cache_override))
+    except generic.CannotPlan as error:
+        raise CannotBuild(error.missing, error.reason) from None

@@ -17,10 +17,31 @@ CACHE_HELP = f"Cache folder (default: ${cache.ENV_VAR}, else the user cache fold
 
 
 def _families(names: tuple[str, ...]) -> list[str]:
-    unknown = [n for n in names if n not in FAMILIES]
+    """Family names, or pipeline class names (FluxPipeline) for the generic builder."""
+    unknown = [n for n in names if n not in FAMILIES and not _is_class_name(n)]
     if unknown:
-        fail(f"unknown tiny pipeline '{unknown[0]}' (known: {', '.join(FAMILIES)})")
+        fail(
+            f"unknown tiny pipeline '{unknown[0]}' (known: {', '.join(FAMILIES)}, "
+            "or a pipeline class such as FluxPipeline)"
+        )
     return list(names) or list(FAMILIES)
+
+
+def _is_class_name(name: str) -> bool:
+    return name[:1].isupper() and name.endswith("Pipeline")
+
+
+def _build_class(name: str, cache_path: Path | None) -> None:
+    from guidelint.runner.diffusers_backend import build as builder
+
+    clock = time.perf_counter()
+    try:
+        folder = builder.checkpoint_for(name, cache_path)
+    except builder.CannotBuild as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{cache.cache_dir(cache_path)}: {error.strerror or error}")
+    click.echo(f"{name:<16} ready in {time.perf_counter() - clock:.1f}s  {folder}")
 
 
 @click.group("tiny")
@@ -35,7 +56,11 @@ def tiny() -> None:
 )
 @click.option("--force", is_flag=True, help="Rebuild even when already built.")
 def build(names: tuple[str, ...], cache_path: Path | None, force: bool) -> None:
-    """Build tiny pipelines (all of them by default) into the cache."""
+    """Build tiny pipelines (all families by default) into the cache.
+
+    NAMES are families (`guidelint tiny list`) or diffusers pipeline classes
+    (FluxPipeline), which the generic builder makes from its table.
+    """
     selected = _families(names)
     try:
         import diffusers  # noqa: F401 - fail early, with one line
@@ -43,6 +68,9 @@ def build(names: tuple[str, ...], cache_path: Path | None, force: bool) -> None:
     except ImportError as error:
         fail(f"{error.name} is not installed (pip install 'guidelint[diffusers]')")
     for name in selected:
+        if name not in FAMILIES:
+            _build_class(name, cache_path)
+            continue
         target = cache.family_dir(name, cache_path)
         if cache.is_built(name, cache_path) and not force:
             click.echo(f"{name:<16} already built  {target}")

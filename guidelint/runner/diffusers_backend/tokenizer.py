@@ -71,3 +71,107 @@ def special_ids() -> SpecialIds:
 
 def save_clip_tokenizer(folder: Path) -> None:
     build_clip_tokenizer().save_pretrained(folder)
+
+
+# T5 and UMT5 (sentencepiece Unigram): <pad>=0, </s>=1, <unk>=2, then pieces, each scored
+# so the Unigram model prefers whole words to letters; "▁" marks a word start.
+T5_MAX_LENGTH = 512
+T5_WORDS = ("a", "the", "of", "on", "in", "and", "with", "photo", "cat", "dog", "an", "astronaut")
+T5_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?'-:;()"
+
+
+def t5_vocabulary() -> list[tuple[str, float]]:
+    pieces = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0), ("▁", -2.0)]
+    pieces += [(f"▁{word}", -1.0) for word in T5_WORDS]
+    pieces += [(char, -3.0) for char in T5_CHARS]
+    pieces += [(f"▁{char}", -2.5) for char in T5_CHARS]
+    return pieces
+
+
+def build_t5_tokenizer():
+    """The real T5 tokenizer class (Unigram, from tokenizers) over a hand-written vocabulary."""
+    from transformers import T5TokenizerFast  # type: ignore[attr-defined]
+
+    return T5TokenizerFast(vocab=t5_vocabulary(), extra_ids=0, model_max_length=T5_MAX_LENGTH)
+
+
+def t5_vocab_size() -> int:
+    return len(t5_vocabulary())
+
+
+# Decoder-only language models used as text encoders (Qwen2.5-VL, GLM, Gemma): their
+# tokenizers are BPE too; without merges a piece is a byte (Qwen, GLM) or a character
+# (Gemma's "▁"-marked words), which is all a tiny model's embedding table needs.
+QWEN_SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+GEMMA_SPECIALS = ["<pad>", "<eos>", "<bos>", "<unk>", "<mask>"]
+LLM_MAX_LENGTH = 1024
+
+
+def qwen_vocabulary() -> dict[str, int]:
+    tokens = [*byte_symbols(), *QWEN_SPECIALS]
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def build_qwen2_tokenizer():
+    """Qwen2's byte-level BPE (Qwen2.5-VL, Qwen3): every byte a token, chat markers special."""
+    from transformers import Qwen2Tokenizer
+
+    tokenizer = Qwen2Tokenizer(vocab=qwen_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
+    tokenizer.add_special_tokens({"additional_special_tokens": QWEN_SPECIALS[1:]})
+    return tokenizer
+
+
+GLM_PREFIX = ["[gMASK]", "<sop>"]  # GLM-4 starts every sequence with these
+
+
+def glm_vocabulary() -> dict[str, int]:
+    tokens = [*byte_symbols(), *QWEN_SPECIALS, *GLM_PREFIX]
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def build_glm_tokenizer():
+    """GLM-4's checkpoints ship a plain PreTrainedTokenizerFast: byte-level BPE, and a
+    "[gMASK]<sop>" prefix, so even an empty prompt has tokens (CogView4's negative one)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = glm_vocabulary()
+    backend = Tokenizer(models.BPE(vocab=vocab, merges=[]))
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    backend.decoder = decoders.ByteLevel()
+    backend.add_special_tokens([*QWEN_SPECIALS, *GLM_PREFIX])
+    backend.post_processor = processors.TemplateProcessing(
+        single="[gMASK] <sop> $A",
+        pair="[gMASK] <sop> $A $B",
+        special_tokens=[(token, vocab[token]) for token in GLM_PREFIX],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend,
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
+        model_max_length=LLM_MAX_LENGTH,
+        padding_side="left",
+    )
+
+
+def gemma_vocabulary() -> dict[str, int]:
+    pieces = [*GEMMA_SPECIALS, "▁", *(f"▁{w}" for w in T5_WORDS), *T5_CHARS, " "]
+    return {piece: index for index, piece in enumerate(dict.fromkeys(pieces))}
+
+
+def build_gemma_tokenizer():
+    from transformers import GemmaTokenizer
+
+    return GemmaTokenizer(vocab=gemma_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
+
+
+def qwen_vocab_size() -> int:
+    return len(qwen_vocabulary())
+
+
+def glm_vocab_size() -> int:
+    return len(glm_vocabulary())
+
+
+def gemma_vocab_size() -> int:
+    return len(gemma_vocabulary())

@@ -1,0 +1,413 @@
+"""The generic tiny builder: a pipeline class's components, read from the class, built tiny.
+
+`plan()` reads the pipeline's `__init__` (its annotations name each component's class),
+picks a recipe per slot from tiny_table.py and settles every `Dim` from what the
+other slots provide; it imports diffusers but builds nothing. `build()` then builds
+each component (seeded, cached on disk by class and config, so a Flux transformer
+serves every Flux pipeline) and saves the pipeline with `save_pretrained`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from guidelint.runner.diffusers_backend import tiny_table
+from guidelint.runner.diffusers_backend.tiny_table import RECIPES, Dim, Recipe
+
+SEED = 0
+FORMAT = 4  # bump when building code changes (a tokenizer's vocabulary); digests cover the table
+ANY_SCHEDULER = "KarrasDiffusionSchedulers"  # an enum annotation: any scheduler fits
+
+
+class CannotPlan(Exception):
+    """What `build.CannotBuild` reports: the class that cannot be built, and why."""
+
+    def __init__(self, missing: str, reason: str) -> None:
+        super().__init__(f"{missing}: {reason}")
+        self.missing = missing
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One component of a plan: its name in the pipeline, recipe and settled config."""
+
+    name: str
+    recipe_key: str
+    recipe: Recipe
+    config: dict[str, Any]
+    source_key: str | None = None  # the key of the slot a derived component is built from
+
+    @property
+    def class_name(self) -> str:
+        return self.recipe.builds or self.recipe_key.split("/")[0]
+
+    def key(self) -> str:
+        """Folder name in the component cache: the class and a digest of what builds it."""
+        text = json.dumps(
+            [self.recipe_key, self.recipe.derive, self.source_key, _jsonable(self.config), FORMAT],
+            sort_keys=True,
+        )
+        return f"{self.class_name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    pipeline_class: str
+    slots: tuple[Slot, ...]
+    nones: tuple[str, ...]  # optional components left out
+    arguments: dict[str, Any]  # pipeline arguments that are not components
+
+    def key(self) -> str:
+        text = json.dumps(
+            [[s.name, s.key()] for s in self.slots]
+            + [list(self.nones), _jsonable(self.arguments), FORMAT],
+            sort_keys=True,
+        )
+        return f"{self.pipeline_class}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def _jsonable(value):
+    return json.loads(json.dumps(value, default=str))
+
+
+def base_dims() -> dict[str, int]:
+    """Widths fixed by the offline tokenizers: the encoders' vocabularies and special ids."""
+    from guidelint.runner.diffusers_backend import tokenizer
+
+    clip = tokenizer.special_ids()
+    return {
+        "clip_bos": clip["bos_token_id"],
+        "clip_eos": clip["eos_token_id"],
+        "clip_vocab": clip["vocab_size"],
+        "t5_vocab": tokenizer.t5_vocab_size(),
+        "qwen_vocab": tokenizer.qwen_vocab_size(),
+        "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
+        "gemma_vocab": tokenizer.gemma_vocab_size(),
+        "glm_vocab": tokenizer.glm_vocab_size(),
+    }
+
+
+def pipeline_type(pipeline_class: str):
+    import diffusers
+
+    try:
+        cls = getattr(diffusers, pipeline_class)
+    except (AttributeError, ImportError, RuntimeError) as error:
+        raise CannotPlan(pipeline_class, f"diffusers has no such pipeline ({error})") from None
+    if not (inspect.isclass(cls) and issubclass(cls, diffusers.DiffusionPipeline)):
+        raise CannotPlan(pipeline_class, "not a DiffusionPipeline class")
+    return cls
+
+
+def slot_classes(cls) -> dict[str, tuple[str, ...]]:
+    """Component slot -> the class names its annotation allows (Union members in order)."""
+    modules, _ = cls._get_signature_keys(cls)
+    types = cls._get_signature_types()
+    return {
+        name: tuple(t.__name__ for t in types.get(name, ()) if t is not type(None))
+        for name in modules
+    }
+
+
+def paired_tokenizer(slot: str, allowed: tuple[str, ...], classes) -> tuple[str, ...]:
+    """A generic tokenizer annotation narrowed to the tokenizer of the slot's text encoder."""
+    if not set(allowed) & set(tiny_table.GENERIC_TOKENIZERS):
+        return allowed
+    encoder = classes.get(slot.replace("tokenizer", "text_encoder"), ())
+    paired = [
+        tiny_table.TOKENIZER_OF_ENCODER[e] for e in encoder if e in tiny_table.TOKENIZER_OF_ENCODER
+    ]
+    return tuple(paired[:1]) + allowed
+
+
+def recipe_of(key: str) -> Recipe | None:
+    """The table's recipe; a scheduler the table does not name runs with its defaults."""
+    recipe = RECIPES.get(key)
+    if recipe is None and key.endswith("Scheduler") and is_diffusers_scheduler(key):
+        recipe = Recipe("scheduler")
+    return recipe
+
+
+def recipe_at(key: str) -> Recipe:
+    recipe = recipe_of(key)
+    if recipe is None:
+        raise CannotPlan(key.split("/")[0], "no tiny recipe for this class")
+    return recipe
+
+
+def is_diffusers_scheduler(name: str) -> bool:
+    import diffusers
+
+    try:
+        found = getattr(diffusers, name, None)
+    except (ImportError, RuntimeError):
+        return False
+    return inspect.isclass(found) and issubclass(found, diffusers.SchedulerMixin)
+
+
+def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> str:
+    if not allowed:
+        raise CannotPlan(pipeline_class, f"component '{slot}' has no class annotation")
+    for component_class in allowed:
+        key = tiny_table.recipe_name(pipeline_class, slot, component_class)
+        recipe = recipe_of(key)
+        if recipe is None:
+            continue
+        built = recipe.builds or key.split("/")[0]
+        # a recipe keyed by the class stands for it (KarrasDiffusionSchedulers builds PNDM)
+        fits = built in allowed or key in allowed
+        fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
+        if fits:
+            return key
+        if recipe_of(component_class):
+            return component_class  # the variant is for another class of this slot
+    raise CannotPlan(allowed[0], f"no tiny recipe (component '{slot}' of {pipeline_class})")
+
+
+def settle(value, dims: dict[str, int]):
+    """`value` with each Dim replaced by its width; KeyError names an unknown dimension."""
+    if isinstance(value, Dim):
+        return value.times * dims[value.name] + value.plus
+    if isinstance(value, dict):
+        return {k: settle(v, dims) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(settle(v, dims) for v in value)
+    return value
+
+
+def settle_all(pipeline_class: str, chosen: dict[str, str], dims: dict[str, int]) -> list[Slot]:
+    """Settle slots as their dimensions become known; each slot adds what it provides."""
+    pending, settled = dict(chosen), []
+    while pending:
+        progressed = False
+        for slot, key in list(pending.items()):
+            recipe = recipe_at(key)
+            try:
+                config = settle(dict(recipe.config), dims)
+            except KeyError:
+                continue
+            provide(pipeline_class, slot, key, recipe, config, dims)
+            settled.append(Slot(slot, key, recipe, config))
+            del pending[slot]
+            progressed = True
+        if not progressed:
+            slot, key = next(iter(pending.items()))
+            missing = sorted(_dims_of(recipe_at(key).config) - dims.keys())
+            raise CannotPlan(
+                recipe_at(key).builds or key.split("/")[0],
+                f"its config needs the width '{missing[0]}', which no component of "
+                f"{pipeline_class} provides (component '{slot}')",
+            )
+    return settled
+
+
+def provide(pipeline_class, slot, key, recipe: Recipe, config, dims: dict[str, int]) -> None:
+    for dim, config_key in recipe.provides.items():
+        value = config[config_key]
+        if dim in dims and dims[dim] != value:
+            raise CannotPlan(
+                recipe.builds or key.split("/")[0],
+                f"component '{slot}' of {pipeline_class} gives width '{dim}' = {value}, but "
+                f"another component needs {dims[dim]}",
+            )
+        dims[dim] = value
+
+
+def _dims_of(value) -> set[str]:
+    if isinstance(value, Dim):
+        return {value.name}
+    if isinstance(value, dict):
+        return set().union(*(_dims_of(v) for v in value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_dims_of(v) for v in value))
+    return set()
+
+
+def plan(pipeline_class: str) -> Plan:
+    """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing."""
+    cls = pipeline_type(pipeline_class)
+    if pipeline_class in tiny_table.NOT_YET:
+        raise CannotPlan(
+            pipeline_class, f"not built tiny yet: {tiny_table.NOT_YET[pipeline_class]}"
+        )
+    optional = set(getattr(cls, "_optional_components", ()))
+    chosen, nones = {}, []
+    classes = slot_classes(cls)
+    for slot, allowed in classes.items():
+        if slot in optional and slot in tiny_table.LEFT_OUT_WHEN_OPTIONAL:
+            nones.append(slot)
+            continue
+        chosen[slot] = choose_recipe(pipeline_class, slot, paired_tokenizer(slot, allowed, classes))
+    # derived slots wait for the slot they derive from
+    for key in chosen.values():
+        derive = recipe_at(key).derive
+        if derive and derive[0] not in chosen:
+            raise CannotPlan(key, f"is built from '{derive[0]}', which {pipeline_class} lacks")
+    slots = with_sources(settle_all(pipeline_class, chosen, base_dims()))
+    return Plan(pipeline_class, tuple(slots), tuple(sorted(nones)), arguments_for(cls))
+
+
+def with_sources(slots: list[Slot]) -> list[Slot]:
+    """Derived slots keyed by their source too: a ControlNet copies its UNet's weights."""
+    keys = {slot.name: slot.key() for slot in slots}
+    return [
+        Slot(s.name, s.recipe_key, s.recipe, s.config, keys[s.recipe.derive[0]])
+        if s.recipe.derive
+        else s
+        for s in slots
+    ]
+
+
+def arguments_for(cls) -> dict[str, Any]:
+    import re
+
+    accepted = inspect.signature(cls.__init__).parameters
+    arguments: dict[str, Any] = {}
+    for pattern, values in tiny_table.PIPELINE_ARGUMENTS:
+        if re.search(pattern, cls.__name__):
+            arguments.update(
+                {k: v for k, v in values.items() if k in accepted and k not in arguments}
+            )
+    return arguments
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def build_into(the_plan: Plan, target: Path, components: Path) -> None:
+    """Build each component (or reuse it from `components`), then save the pipeline."""
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+    cls = pipeline_type(the_plan.pipeline_class)
+    built: dict[str, Any] = {}
+    for slot in sorted(the_plan.slots, key=lambda s: s.recipe.derive is not None):
+        built[slot.name] = component(slot, components, built)
+    pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
+
+    def save(folder: Path) -> None:
+        pipeline.save_pretrained(folder, safe_serialization=True)
+        keep_arguments(folder / "model_index.json", the_plan.arguments)
+        forget_sources(folder)
+
+    atomic_save(save, target)
+
+
+def forget_sources(folder: Path) -> None:
+    """Drop the component-cache paths configs record, so rebuilds are byte-identical."""
+    for config in folder.glob("*/*.json"):
+        data = json.loads(config.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and {"_name_or_path", "name_or_path"} & data.keys():
+            data.pop("_name_or_path", None)
+            data.pop("name_or_path", None)
+            config.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def keep_arguments(model_index: Path, arguments: dict[str, Any]) -> None:
+    """Arguments a pipeline does not register (DiT's id2label) go in model_index.json too,
+    where from_pretrained passes them back, as in the real checkpoints."""
+    index = json.loads(model_index.read_text(encoding="utf-8"))
+    missing = {k: _jsonable(v) for k, v in arguments.items() if k not in index}
+    if missing:
+        index.update(missing)
+        model_index.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def component(slot: Slot, components: Path, built: dict[str, Any]):
+    """The slot's component: schedulers are made afresh, models loaded from their cache folder."""
+    if slot.recipe.kind == "scheduler":
+        return library_class(slot.class_name)(**slot.config)
+    folder = components / slot.key()
+    if not (folder / "ready").is_file():
+        made = make(slot, built)
+        atomic_save(lambda staging: _save_component(made, staging), folder)
+    return library_class(slot.class_name).from_pretrained(folder)
+
+
+def _save_component(made, staging: Path) -> None:
+    kwargs = {"safe_serialization": True} if hasattr(made, "state_dict") else {}
+    made.save_pretrained(staging, **kwargs)
+    (staging / "ready").write_text("")
+
+
+def make(slot: Slot, built: dict[str, Any]):
+    recipe, cls = slot.recipe, library_class(slot.class_name)
+    if recipe.kind == "tokenizer":
+        from guidelint.runner.diffusers_backend import tokenizer
+
+        return getattr(tokenizer, recipe.builder or "")()
+    if recipe.kind == "processor":
+        return cls(**slot.config)
+    seeded()
+    if recipe.derive:
+        source, method = recipe.derive
+        return getattr(cls, method)(built[source], **slot.config)
+    config_class = getattr(cls, "config_class", None)
+    if config_class is not None and not hasattr(cls, "register_to_config"):
+        return cls(config_class(**slot.config)).eval()  # a transformers model
+    return cls(**slot.config).eval()
+
+
+def library_class(name: str):
+    import diffusers
+    import transformers
+
+    for library in (diffusers, transformers):
+        found = getattr(library, name, None)
+        if found is not None:
+            return found
+    raise CannotPlan(name, "neither diffusers nor transformers has this class")
+
+
+def seeded() -> None:
+    import torch
+
+    torch.manual_seed(SEED)
+
+
+def atomic_save(save, target: Path) -> None:
+    """Save into a staging folder renamed into place: a parallel build never sees half."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        save(staging)
+        try:
+            staging.rename(target)
+        except OSError:
+            if not target.is_dir():
+                raise  # not a lost race: a real error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def component_folder(component_class: str, cache_root: Path) -> Path:
+    """One tiny model's folder: as its home pipeline has it, else settled on its own."""
+    home = tiny_table.HOME_PIPELINES.get(component_class)
+    if home:
+        found = [s for s in plan(home).slots if s.class_name == component_class]
+        slot = found[0]
+    elif (recipe := recipe_of(component_class)) and not recipe.derive:
+        try:
+            config = settle(dict(recipe.config), base_dims())
+        except KeyError as missing:
+            raise CannotPlan(
+                component_class, f"its width '{missing.args[0]}' is set by a pipeline"
+            ) from None
+        slot = Slot(component_class, component_class, recipe, config)
+    else:
+        raise CannotPlan(component_class, "no tiny recipe for this model class")
+    if slot.recipe.kind == "scheduler":
+        raise CannotPlan(component_class, "a scheduler has no weights; build it from its config")
+    folder = cache_root / "components" / slot.key()
+    if not (folder / "ready").is_file():
+        made = make(slot, {})
+        atomic_save(lambda staging: _save_component(made, staging), folder)
+    return folder

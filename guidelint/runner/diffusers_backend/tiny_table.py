@@ -1,0 +1,803 @@
+"""The generic builder's data: a tiny config per component class, and what ties them.
+
+Facts, not code: each `Recipe` is the smallest config of one class that still runs
+(numbers learned from diffusers' own `get_dummy_components()`); a `Dim` in a config is
+a width another component of the same pipeline decides (`provides`), so the text
+encoder's width becomes the denoiser's cross-attention width and the VAE's latent
+channels its input channels. `VARIANTS` pick another recipe for a slot of the
+pipelines whose class name matches (SDXL's UNet sees two text encoders).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A width decided elsewhere: `times * value + plus` of the dimension `name`."""
+
+    name: str
+    times: int = 1
+    plus: int = 0
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to build one component tiny.
+
+    kind: "model" (a diffusers or transformers model), "tokenizer" (`builder` names the
+    function in tokenizer.py), "scheduler", "processor" (an image processor).
+    builds: the class to instantiate when the key names an alias or a variant.
+    derive: (slot, classmethod): built from another slot's model (ControlNet.from_unet).
+    provides: dimension name -> config key whose value other components must match.
+    """
+
+    kind: str
+    config: Mapping[str, Any] = field(default_factory=dict)
+    builds: str | None = None
+    builder: str | None = None
+    derive: tuple[str, str] | None = None
+    provides: Mapping[str, str] = field(default_factory=dict)
+
+
+CLIP_TEXT = {
+    "hidden_size": 32,
+    "intermediate_size": 37,
+    "num_attention_heads": 4,
+    "num_hidden_layers": 2,
+    "projection_dim": 32,
+    "max_position_embeddings": 77,
+    "hidden_act": "gelu",
+    "bos_token_id": Dim("clip_bos"),
+    "eos_token_id": Dim("clip_eos"),
+    "pad_token_id": Dim("clip_eos"),
+    "vocab_size": Dim("clip_vocab"),
+}
+CLIP_VISION = {
+    "hidden_size": 32,
+    "intermediate_size": 37,
+    "num_attention_heads": 4,
+    "num_hidden_layers": 2,
+    "projection_dim": 32,
+    "image_size": 32,
+    "patch_size": 4,
+}
+CLIP_PROCESSOR = {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}}
+T5 = {
+    "vocab_size": Dim("t5_vocab"),
+    "d_model": 32,
+    "d_ff": 37,
+    "d_kv": 8,
+    "num_layers": 2,
+    "num_heads": 4,
+    "relative_attention_num_buckets": 8,
+    "pad_token_id": 0,
+    "eos_token_id": 1,
+    "decoder_start_token_id": 0,
+}
+QWEN_TEXT = {  # Qwen2.5-VL's language half: multimodal RoPE split over (t, h, w)
+    "hidden_size": 16,
+    "intermediate_size": 16,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 2,
+    "rope_scaling": {"mrope_section": [1, 1, 2], "rope_type": "default", "type": "default"},
+    "rope_theta": 1000000.0,
+    "vocab_size": Dim("qwen_vocab"),
+}
+QWEN_VL = {
+    "text_config": QWEN_TEXT,
+    "vision_config": {
+        "depth": 2,
+        "hidden_size": 16,
+        "intermediate_size": 16,
+        "num_heads": 2,
+        "out_hidden_size": 16,
+    },
+    "hidden_size": 16,
+    "vocab_size": Dim("qwen_vocab"),
+}
+GEMMA2 = {
+    "head_dim": 16,
+    "hidden_size": 8,
+    "intermediate_size": 64,
+    "num_attention_heads": 2,
+    "num_hidden_layers": 1,
+    "num_key_value_heads": 2,
+    "vocab_size": Dim("gemma_vocab"),
+    "pad_token_id": 0,
+    "eos_token_id": 1,
+    "bos_token_id": 2,
+}
+GLM = {
+    "hidden_size": 32,
+    "intermediate_size": 8,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "head_dim": 8,
+    "vocab_size": Dim("glm_vocab"),
+    "pad_token_id": Dim("qwen_pad"),
+    "eos_token_id": Dim("qwen_pad"),
+}
+SIGLIP_VISION = {
+    "hidden_size": 32,
+    "intermediate_size": 37,
+    "num_attention_heads": 4,
+    "num_hidden_layers": 2,
+    "image_size": 32,
+    "patch_size": 4,
+}
+CLIP_TEXT_PROVIDES = {"text": "hidden_size", "proj": "projection_dim"}
+# Four blocks keep the scale factor of 8: height/width and image sizes behave as for real.
+VAE_KL = {
+    "block_out_channels": (4, 4, 4, 4),
+    "down_block_types": ("DownEncoderBlock2D",) * 4,
+    "up_block_types": ("UpDecoderBlock2D",) * 4,
+    "latent_channels": 4,
+    "norm_num_groups": 2,
+    "sample_size": 64,
+    # attention over a 64x64 latent costs more than the rest of a tiny run
+    "mid_block_add_attention": False,
+}
+# Three levels, attention only at the lowest resolution.
+SD_UNET = {
+    "block_out_channels": (4, 4, 8),
+    "layers_per_block": 1,
+    "sample_size": 8,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "down_block_types": ("DownBlock2D", "DownBlock2D", "CrossAttnDownBlock2D"),
+    "up_block_types": ("CrossAttnUpBlock2D", "UpBlock2D", "UpBlock2D"),
+    "cross_attention_dim": Dim("text"),
+    "attention_head_dim": 2,
+    "norm_num_groups": 2,
+}
+SDXL_TIME = 8
+# Kandinsky 2.2's decoder is conditioned on the prior's CLIP image embedding.
+KANDINSKY_UNET = {
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent", times=2),  # mean and variance
+    "addition_embed_type": "image",
+    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
+    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
+    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
+    "block_out_channels": (8, 16),
+    "layers_per_block": 1,
+    "norm_num_groups": 4,
+    "encoder_hid_dim": CLIP_VISION["projection_dim"],
+    "encoder_hid_dim_type": "image_proj",
+    "cross_attention_dim": 32,
+    "attention_head_dim": 4,
+    "resnet_time_scale_shift": "scale_shift",
+    "class_embed_type": None,
+}
+# DeepFloyd IF denoises pixels, conditioned on T5 states.
+IF_UNET = {
+    "sample_size": 16,
+    "layers_per_block": 1,
+    "block_out_channels": (8, 16),
+    "norm_num_groups": 4,
+    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
+    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
+    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
+    "in_channels": 3,
+    "out_channels": 6,  # noise and variance
+    "cross_attention_dim": Dim("t5"),
+    "encoder_hid_dim": Dim("t5"),
+    "attention_head_dim": 4,
+    "addition_embed_type": "text",
+    "addition_embed_type_num_heads": 2,
+    "cross_attention_norm": "group_norm",
+    "resnet_time_scale_shift": "scale_shift",
+    "act_fn": "gelu",
+}
+IF_SCHEDULER = {
+    "beta_schedule": "squaredcos_cap_v2",
+    "thresholding": True,
+    "dynamic_thresholding_ratio": 0.95,
+    "sample_max_value": 1.0,
+    "variance_type": "learned_range",
+}
+FLUX = {
+    "patch_size": 1,
+    "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
+    "num_layers": 1,
+    "num_single_layers": 1,
+    "attention_head_dim": 16,
+    "num_attention_heads": 2,
+    "joint_attention_dim": Dim("t5"),
+    "pooled_projection_dim": Dim("text"),  # CLIP's pooled output
+    "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
+}
+SD3 = {
+    "sample_size": 32,
+    "patch_size": 1,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "attention_head_dim": 8,
+    "num_attention_heads": 4,
+    "caption_projection_dim": 32,
+    "joint_attention_dim": Dim("t5"),
+    "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
+}
+SD_SCHEDULER = {  # what stable-diffusion-v1-5 ships
+    "beta_start": 0.00085,
+    "beta_end": 0.012,
+    "beta_schedule": "scaled_linear",
+    "skip_prk_steps": True,
+    "steps_offset": 1,
+}
+
+RECIPES: dict[str, Recipe] = {
+    # text encoders and their tokenizers
+    "CLIPTextModel": Recipe("model", CLIP_TEXT, provides=CLIP_TEXT_PROVIDES),
+    "CLIPTextModelWithProjection": Recipe("model", CLIP_TEXT, provides=CLIP_TEXT_PROVIDES),
+    "T5EncoderModel": Recipe("model", T5, provides={"t5": "d_model"}),
+    "UMT5EncoderModel": Recipe("model", T5, provides={"t5": "d_model"}),
+    "CLIPTokenizer": Recipe("tokenizer", builder="build_clip_tokenizer"),
+    "CLIPTokenizerFast": Recipe("tokenizer", builder="build_clip_tokenizer"),
+    "T5Tokenizer": Recipe("tokenizer", builder="build_t5_tokenizer"),
+    "T5TokenizerFast": Recipe("tokenizer", builder="build_t5_tokenizer"),
+    "Qwen2_5_VLForConditionalGeneration": Recipe("model", QWEN_VL, provides={"llm": "hidden_size"}),
+    "Gemma2Model": Recipe("model", GEMMA2, provides={"llm": "hidden_size"}),
+    "Gemma2PreTrainedModel": Recipe(
+        "model", GEMMA2, builds="Gemma2Model", provides={"llm": "hidden_size"}
+    ),
+    "GlmModel": Recipe("model", GLM, provides={"llm": "hidden_size"}),
+    "Qwen2Tokenizer": Recipe("tokenizer", builder="build_qwen2_tokenizer"),
+    "Qwen2TokenizerFast": Recipe("tokenizer", builder="build_qwen2_tokenizer"),
+    "GemmaTokenizer": Recipe("tokenizer", builder="build_gemma_tokenizer"),
+    "GemmaTokenizerFast": Recipe("tokenizer", builder="build_gemma_tokenizer"),
+    "PreTrainedTokenizerFast/glm": Recipe(
+        "tokenizer", builder="build_glm_tokenizer", builds="PreTrainedTokenizerFast"
+    ),
+    # image encoders and processors
+    "SiglipVisionModel": Recipe("model", SIGLIP_VISION, provides={"image": "hidden_size"}),
+    "SiglipImageProcessor": Recipe("processor", {"size": {"height": 32, "width": 32}}),
+    "SiglipImageProcessorPil": Recipe("processor", {"size": {"height": 32, "width": 32}}),
+    "CLIPVisionModelWithProjection": Recipe(
+        "model", CLIP_VISION, provides={"image": "projection_dim"}
+    ),
+    "CLIPVisionModel": Recipe("model", CLIP_VISION, provides={"image": "hidden_size"}),
+    "CLIPImageProcessor": Recipe("processor", CLIP_PROCESSOR),
+    # what transformers names CLIPImageProcessor where torchvision is not installed
+    "CLIPImageProcessorPil": Recipe("processor", CLIP_PROCESSOR),
+    # autoencoders
+    "AutoencoderKL": Recipe("model", VAE_KL, provides={"latent": "latent_channels"}),
+    "AutoencoderKL/flow": Recipe(  # Flux and SD3 shift and scale latents
+        "model",
+        {**VAE_KL, "shift_factor": 0.0609, "scaling_factor": 1.5035},
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKLWan": Recipe(
+        "model",
+        {
+            "base_dim": 3,
+            "z_dim": 16,  # latents_mean/std in the config have 16 entries
+            "dim_mult": [1, 1, 1, 1],
+            "num_res_blocks": 1,
+            "temperal_downsample": [False, True, True],
+        },
+        provides={"latent": "z_dim"},
+    ),
+    # denoisers
+    "UNet2DConditionModel": Recipe("model", SD_UNET),
+    "UNet2DConditionModel/inpaint": Recipe(  # also sees the masked image latents and the mask
+        "model",
+        {**SD_UNET, "in_channels": Dim("latent", times=2, plus=1)},
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/sdxl": Recipe(
+        "model",
+        {
+            **SD_UNET,
+            "cross_attention_dim": Dim("text", times=2),  # both encoders' states, concatenated
+            "use_linear_projection": True,
+            "addition_embed_type": "text_time",
+            "addition_time_embed_dim": SDXL_TIME,
+            # six micro-conditioning numbers, plus the second encoder's pooled projection
+            "projection_class_embeddings_input_dim": Dim("proj", plus=6 * SDXL_TIME),
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "FluxTransformer2DModel": Recipe("model", FLUX),
+    "FluxTransformer2DModel/fill": Recipe(  # also sees the masked image and the 8x8-packed mask
+        "model",
+        {
+            **FLUX,
+            "in_channels": Dim("latent", times=8, plus=4 * 64),
+            "out_channels": Dim("latent", times=4),
+        },
+        builds="FluxTransformer2DModel",
+    ),
+    "FluxTransformer2DModel/control": Recipe(  # also sees the control image's latents
+        "model",
+        {**FLUX, "in_channels": Dim("latent", times=8), "out_channels": Dim("latent", times=4)},
+        builds="FluxTransformer2DModel",
+    ),
+    "FluxControlNetModel": Recipe("model", FLUX),
+    "SD3Transformer2DModel": Recipe("model", SD3),
+    "SD3ControlNetModel": Recipe("model", {k: v for k, v in SD3.items() if k != "out_channels"}),
+    "PixArtTransformer2DModel": Recipe(
+        "model",
+        {
+            "sample_size": 32,  # the smallest size PixArt's resolution binning knows (256 px)
+            "num_layers": 1,
+            "patch_size": 2,
+            "attention_head_dim": 8,
+            "num_attention_heads": 3,
+            "caption_channels": Dim("t5"),
+            "in_channels": Dim("latent"),
+            "cross_attention_dim": 24,
+            "out_channels": Dim("latent", times=2),  # noise and variance
+            "attention_bias": True,
+            "activation_fn": "gelu-approximate",
+            "num_embeds_ada_norm": 1000,
+            "norm_type": "ada_norm_single",
+            "norm_elementwise_affine": False,
+            "norm_eps": 1e-6,
+        },
+    ),
+    "DiTTransformer2DModel": Recipe(
+        "model",
+        {
+            "sample_size": 16,
+            "num_layers": 1,
+            "patch_size": 4,
+            "attention_head_dim": 8,
+            "num_attention_heads": 2,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent", times=2),
+            "attention_bias": True,
+            "activation_fn": "gelu-approximate",
+            "num_embeds_ada_norm": 1000,  # ImageNet's classes
+            "norm_type": "ada_norm_zero",
+            "norm_elementwise_affine": False,
+        },
+    ),
+    "WanTransformer3DModel": Recipe(
+        "model",
+        {
+            "patch_size": (1, 2, 2),
+            "num_attention_heads": 2,
+            "attention_head_dim": 12,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "text_dim": Dim("t5"),
+            "freq_dim": 256,
+            "ffn_dim": 32,
+            "num_layers": 1,
+            "cross_attn_norm": True,
+            "qk_norm": "rms_norm_across_heads",
+            "rope_max_seq_len": 32,
+        },
+    ),
+    "UNet2DModel": Recipe(  # one level, no attention: DDPM's 1000 steps each pay per op
+        "model",
+        {
+            "block_out_channels": (8,),
+            "layers_per_block": 1,
+            "sample_size": 16,
+            "in_channels": 3,
+            "out_channels": 3,
+            "down_block_types": ("DownBlock2D",),
+            "up_block_types": ("UpBlock2D",),
+            "add_attention": False,
+            "norm_num_groups": 2,
+        },
+    ),
+    "UNet2DConditionModel/adapter": Recipe(  # T2I-Adapter: attention in every block but the
+        # last, as in SD: a plain DownBlock2D adds the adapter's features after downsampling
+        "model",
+        {
+            **SD_UNET,
+            "down_block_types": ("CrossAttnDownBlock2D", "CrossAttnDownBlock2D", "DownBlock2D"),
+            "up_block_types": ("UpBlock2D", "CrossAttnUpBlock2D", "CrossAttnUpBlock2D"),
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/lcm": Recipe(  # guidance is an input: a w-embedding
+        "model", {**SD_UNET, "time_cond_proj_dim": 32}, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/pix2pix": Recipe(  # also sees the source image's latents
+        "model", {**SD_UNET, "in_channels": Dim("latent", times=2)}, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/kandinsky": Recipe(
+        "model", KANDINSKY_UNET, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/kandinsky-inpaint": Recipe(  # masked image latents and the mask
+        "model",
+        {**KANDINSKY_UNET, "in_channels": Dim("latent", times=2, plus=1)},
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/if": Recipe("model", IF_UNET, builds="UNet2DConditionModel"),
+    "UNet2DConditionModel/if-upscale": Recipe(  # the low-res image beside the noise
+        "model",
+        {**IF_UNET, "sample_size": 32, "in_channels": 6, "class_embed_type": "timestep"},
+        builds="UNet2DConditionModel",
+    ),
+    "VQModel": Recipe(  # Kandinsky's MoVQ: four blocks keep the scale factor of 8
+        "model",
+        {
+            "block_out_channels": (4, 4, 4, 4),
+            "down_block_types": ("DownEncoderBlock2D",) * 4,
+            "up_block_types": ("UpDecoderBlock2D",) * 4,
+            "latent_channels": 4,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "num_vq_embeddings": 12,
+            "vq_embed_dim": 4,
+            "mid_block_add_attention": False,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "PriorTransformer": Recipe(  # maps CLIP text embeddings to CLIP image embeddings
+        "model",
+        {
+            "num_attention_heads": 2,
+            "attention_head_dim": 12,
+            "embedding_dim": Dim("proj"),
+            "num_layers": 1,
+        },
+    ),
+    "MotionAdapter": Recipe(  # AnimateDiff: one temporal layer per UNet block
+        "model",
+        {
+            "block_out_channels": SD_UNET["block_out_channels"],
+            "motion_layers_per_block": 1,
+            "motion_norm_num_groups": 2,
+            "motion_num_attention_heads": 2,
+        },
+    ),
+    "T2IAdapter": Recipe(  # one feature map per UNet down block, from the 8x unshuffled image
+        "model",
+        {
+            "in_channels": 3,
+            "channels": SD_UNET["block_out_channels"],
+            "num_res_blocks": 1,
+            "downscale_factor": 8,
+            "adapter_type": "full_adapter",
+        },
+    ),
+    "ChromaTransformer2DModel": Recipe(  # Flux without CLIP: a modulation approximator
+        "model",
+        {
+            **{k: v for k, v in FLUX.items() if k != "pooled_projection_dim"},
+            "approximator_hidden_dim": 32,
+            "approximator_layers": 1,
+            "approximator_num_channels": 16,
+        },
+    ),
+    "AuraFlowTransformer2DModel": Recipe(
+        "model",
+        {
+            "sample_size": 32,
+            "patch_size": 2,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_mmdit_layers": 1,
+            "num_single_dit_layers": 1,
+            "attention_head_dim": 8,
+            "num_attention_heads": 4,
+            "caption_projection_dim": 32,
+            "joint_attention_dim": Dim("t5"),
+            "pos_embed_max_size": 1024,  # a 1024 px image is 64x64 patches
+        },
+    ),
+    "CogVideoXTransformer3DModel": Recipe(
+        "model",
+        {
+            "num_attention_heads": 4,
+            "attention_head_dim": 8,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "time_embed_dim": 2,
+            "text_embed_dim": Dim("t5"),
+            "num_layers": 1,
+            "sample_width": 8,  # the default size: 8 latent pixels, 64 px
+            "sample_height": 8,
+            "sample_frames": 9,  # (9 - 1) / 4 + 1 = 3 latent frames
+            "patch_size": 2,
+            "temporal_compression_ratio": 4,
+        },
+    ),
+    "AutoencoderKLCogVideoX": Recipe(
+        "model",
+        {
+            "down_block_types": ("CogVideoXDownBlock3D",) * 4,
+            "up_block_types": ("CogVideoXUpBlock3D",) * 4,
+            "block_out_channels": (8, 8, 8, 8),
+            "latent_channels": 4,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "temporal_compression_ratio": 4,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "LTXVideoTransformer3DModel": Recipe(
+        "model",
+        {
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "patch_size": 1,
+            "patch_size_t": 1,
+            "num_attention_heads": 4,
+            "attention_head_dim": 8,
+            "cross_attention_dim": 32,
+            "num_layers": 1,
+            "caption_channels": Dim("t5"),
+        },
+    ),
+    "AutoencoderKLLTXVideo": Recipe(
+        "model",
+        {
+            "latent_channels": 8,
+            "block_out_channels": (8, 8, 8, 8),
+            "decoder_block_out_channels": (8, 8, 8, 8),
+            "layers_per_block": (1, 1, 1, 1, 1),
+            "decoder_layers_per_block": (1, 1, 1, 1, 1),
+            "spatio_temporal_scaling": (True, True, False, False),
+            "decoder_spatio_temporal_scaling": (True, True, False, False),
+            "decoder_inject_noise": (False, False, False, False, False),
+            "upsample_residual": (False, False, False, False),
+            "upsample_factor": (1, 1, 1, 1),
+            "timestep_conditioning": False,
+            "patch_size": 1,
+            "patch_size_t": 1,
+            "encoder_causal": True,
+            "decoder_causal": False,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "SanaTransformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 1,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "num_attention_heads": 2,
+            "attention_head_dim": 4,
+            "num_cross_attention_heads": 2,
+            "cross_attention_head_dim": 4,
+            "cross_attention_dim": 8,
+            "caption_channels": Dim("llm"),
+            "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
+        },
+    ),
+    "AutoencoderDC": Recipe(  # six blocks keep DC-AE's scale factor of 32
+        "model",
+        {
+            "latent_channels": 4,
+            "attention_head_dim": 2,
+            "encoder_block_types": ("ResBlock",) * 6,
+            "decoder_block_types": ("ResBlock",) * 6,
+            "encoder_block_out_channels": (8,) * 6,
+            "decoder_block_out_channels": (8,) * 6,
+            "encoder_qkv_multiscales": ((),) * 6,
+            "decoder_qkv_multiscales": ((),) * 6,
+            "encoder_layers_per_block": (1,) * 6,
+            "decoder_layers_per_block": (1,) * 6,
+            "downsample_block_type": "conv",
+            "upsample_block_type": "interpolate",
+            "decoder_norm_types": "rms_norm",
+            "decoder_act_fns": "silu",
+            "scaling_factor": 0.41407,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "QwenImageTransformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 2,
+            "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "attention_head_dim": 16,
+            "num_attention_heads": 3,
+            "joint_attention_dim": Dim("llm"),
+            "guidance_embeds": False,
+            "axes_dims_rope": (8, 4, 4),
+        },
+    ),
+    "AutoencoderKLQwenImage": Recipe(  # Wan's video VAE; three downsamplings, scale 8
+        "model",
+        {
+            "base_dim": 4,
+            "z_dim": 4,
+            "dim_mult": [1, 1, 1, 1],
+            "num_res_blocks": 1,
+            "temperal_downsample": [False, True, True],
+            "latents_mean": [0.0] * 4,
+            "latents_std": [1.0] * 4,
+        },
+        provides={"latent": "z_dim"},
+    ),
+    "CogView4Transformer2DModel": Recipe(
+        "model",
+        {
+            "patch_size": 2,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "attention_head_dim": 4,
+            "num_attention_heads": 4,
+            "text_embed_dim": Dim("llm"),
+            "time_embed_dim": 8,
+            "condition_dim": 4,
+        },
+    ),
+    # conditioning models built from the denoiser they steer
+    "ControlNetModel": Recipe(
+        "model",
+        # three stride-2 convolutions bring the condition image down 8x
+        {"conditioning_embedding_out_channels": (2, 2, 2, 2)},
+        derive=("unet", "from_unet"),
+    ),
+    # schedulers: each class's defaults, unless the pipeline's checkpoint ships others
+    "KarrasDiffusionSchedulers": Recipe("scheduler", SD_SCHEDULER, builds="PNDMScheduler"),
+    "FlowMatchEulerDiscreteScheduler": Recipe("scheduler"),
+    "FlowMatchEulerDiscreteScheduler/wan": Recipe(
+        "scheduler", {"shift": 7.0}, builds="FlowMatchEulerDiscreteScheduler"
+    ),
+    "EulerDiscreteScheduler/sdxl": Recipe(  # what stable-diffusion-xl-base-1.0 ships
+        "scheduler",
+        {
+            "beta_start": 0.00085,
+            "beta_end": 0.012,
+            "beta_schedule": "scaled_linear",
+            "timestep_spacing": "leading",
+            "steps_offset": 1,
+        },
+        builds="EulerDiscreteScheduler",
+    ),
+    "DDIMScheduler": Recipe("scheduler"),
+    "FlowMatchEulerDiscreteScheduler/cogview4": Recipe(
+        "scheduler",
+        {
+            "base_shift": 0.25,
+            "max_shift": 0.75,
+            "base_image_seq_len": 256,
+            "use_dynamic_shifting": True,
+            "time_shift_type": "linear",
+        },
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
+    "DPMSolverMultistepScheduler/sana": Recipe(  # Sana predicts flow
+        "scheduler",
+        {"prediction_type": "flow_prediction", "use_flow_sigmas": True, "flow_shift": 3.0},
+        builds="DPMSolverMultistepScheduler",
+    ),
+    "DDPMScheduler/if": Recipe("scheduler", IF_SCHEDULER, builds="DDPMScheduler"),
+    "DDPMScheduler/if-noising": Recipe(
+        "scheduler", {"beta_schedule": "squaredcos_cap_v2"}, builds="DDPMScheduler"
+    ),
+    "UnCLIPScheduler/prior": Recipe(
+        "scheduler",
+        {
+            "variance_type": "fixed_small_log",
+            "prediction_type": "sample",
+            "clip_sample": True,
+            "clip_sample_range": 10.0,
+        },
+        builds="UnCLIPScheduler",
+    ),
+    "DDPMScheduler": Recipe("scheduler"),
+    "PNDMScheduler": Recipe("scheduler", SD_SCHEDULER),
+}
+
+# (pipeline class pattern, slot, recipe): the first match per slot wins.
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^(Flux|StableDiffusion3|Chroma)", "vae", "AutoencoderKL/flow"),
+    (r"^StableDiffusionXL|SDXL", "unet", "UNet2DConditionModel/sdxl"),
+    (r"^StableDiffusionXL|SDXL", "scheduler", "EulerDiscreteScheduler/sdxl"),
+    (r"^LatentConsistencyModel", "unet", "UNet2DConditionModel/lcm"),
+    (r"^StableDiffusion(ControlNet)?Inpaint", "unet", "UNet2DConditionModel/inpaint"),
+    (r"^StableDiffusionAdapter", "unet", "UNet2DConditionModel/adapter"),
+    (r"^StableDiffusion(XL)?InstructPix2Pix", "unet", "UNet2DConditionModel/pix2pix"),
+    (r"^KandinskyV22Inpaint", "unet", "UNet2DConditionModel/kandinsky-inpaint"),
+    (r"^KandinskyV22(?!Prior|Controlnet)", "unet", "UNet2DConditionModel/kandinsky"),
+    (r"^KandinskyV22.*Combined", "prior_scheduler", "UnCLIPScheduler/prior"),
+    (r"^IF(Img2Img|Inpainting)?Pipeline", "unet", "UNet2DConditionModel/if"),
+    (r"^IF.*SuperResolution", "unet", "UNet2DConditionModel/if-upscale"),
+    (r"^IF", "scheduler", "DDPMScheduler/if"),
+    (r"^IF", "image_noising_scheduler", "DDPMScheduler/if-noising"),
+    (r"Prior", "scheduler", "UnCLIPScheduler/prior"),
+    (r"^FluxFill", "transformer", "FluxTransformer2DModel/fill"),
+    (r"^FluxControl(Img2Img|Inpaint)?Pipeline", "transformer", "FluxTransformer2DModel/control"),
+    (r"^(PixArt|DiT)", "scheduler", "DDIMScheduler"),
+    (r"^CogView4", "scheduler", "FlowMatchEulerDiscreteScheduler/cogview4"),
+    (r"^Sana", "scheduler", "DPMSolverMultistepScheduler/sana"),
+    (r"^Wan", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
+)
+
+# Pipelines whose components plan but whose tiny stand-in would not be faithful yet:
+# refused with the reason, rather than built to fail inside the example.
+NOT_YET: dict[str, str] = {
+    "StableDiffusionUpscalePipeline": "its UNet takes the low-res image (7 input channels)",
+    "StableDiffusionLatentUpscalePipeline": "its UNet takes the low-res latents and a noise level",
+    "LDMSuperResolutionPipeline": "its UNet takes the low-res image beside the latents",
+    "PIAPipeline": "its motion UNet takes the first frame's latents and mask (9 channels)",
+    "CogVideoXImageToVideoPipeline": "its transformer takes the image latents beside the noise",
+    "CogView4ControlPipeline": "its transformer takes the control image's latents",
+    "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
+    "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",
+    "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
+    "MarigoldDepthPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "MarigoldNormalsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "MarigoldIntrinsicsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
+    "KarrasVePipeline": "diffusers no longer exports its KarrasVeScheduler",
+}
+
+# Optional slots (a pipeline's `_optional_components`) left None: what checkpoints omit
+# (safety checkers, IP-Adapter image encoders, Wan 2.2's second expert). Other optional
+# slots (PixArt's text encoder, Wan's transformer) are built.
+LEFT_OUT_WHEN_OPTIONAL = (
+    "safety_checker",
+    "feature_extractor",
+    "image_encoder",
+    "watermarker",
+    "transformer_2",
+)
+
+# A tokenizer slot annotated with a generic class (AutoTokenizer) gets the tokenizer of
+# its text encoder (`tokenizer_2` pairs with `text_encoder_2`).
+TOKENIZER_OF_ENCODER = {
+    "T5EncoderModel": "T5TokenizerFast",
+    "UMT5EncoderModel": "T5TokenizerFast",
+    "CLIPTextModel": "CLIPTokenizer",
+    "CLIPTextModelWithProjection": "CLIPTokenizer",
+    "Qwen2_5_VLForConditionalGeneration": "Qwen2Tokenizer",
+    "GlmModel": "PreTrainedTokenizerFast/glm",
+    "Gemma2Model": "GemmaTokenizer",
+    "Gemma2PreTrainedModel": "GemmaTokenizer",
+}
+GENERIC_TOKENIZERS = (
+    "AutoTokenizer",
+    "PreTrainedTokenizer",
+    "PreTrainedTokenizerFast",
+    "PreTrainedTokenizerBase",
+)
+
+# Pipeline arguments that are not components, as the real checkpoints set them.
+IMAGENET_LABELS = {  # a few of DiT's ImageNet classes, at their real ids
+    0: "tench, Tinca tinca",
+    1: "goldfish, Carassius auratus",
+    2: "great white shark, white shark, man-eater, man-eating shark, Carcharodon carcharias",
+    207: "golden retriever",
+    281: "tabby, tabby cat",
+    817: "sports car, sport car",
+    879: "umbrella",
+    975: "lakeside, lakeshore",
+}
+PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    (r"^DiT", {"id2label": IMAGENET_LABELS}),
+    (r".", {"requires_safety_checker": False}),
+)
+
+
+def recipe_name(pipeline_class: str, slot: str, component_class: str) -> str:
+    """The recipe for `slot` of `pipeline_class`: a variant, else the component class's own."""
+    for pattern, variant_slot, variant in VARIANTS:
+        if variant_slot == slot and re.search(pattern, pipeline_class):
+            return variant
+    return component_class
+
+
+# A single model loaded on its own takes the widths of the pipeline it usually serves.
+HOME_PIPELINES = {
+    "UNet2DConditionModel": "StableDiffusionPipeline",
+    "FluxTransformer2DModel": "FluxPipeline",
+    "SD3Transformer2DModel": "StableDiffusion3Pipeline",
+    "PixArtTransformer2DModel": "PixArtSigmaPipeline",
+    "DiTTransformer2DModel": "DiTPipeline",
+    "WanTransformer3DModel": "WanPipeline",
+    "AutoencoderKLWan": "WanPipeline",
+    "ControlNetModel": "StableDiffusionControlNetPipeline",
+}
