@@ -129,7 +129,14 @@ def test_each_outcome_says_what_happened(report):
 
     passed_on_its_own_class_or_unsupported(report["auto-pixart"], "PixArtSigmaPipeline")
     passed_on_its_own_class_or_unsupported(report["dit"], "DiTPipeline")
-    passed_on_its_own_class_or_unsupported(report["auto-model"], "FluxPipeline")
+    auto_model = report["auto-model"]  # one model: from the tiny FluxPipeline's folder
+    if auto_model.status.value == "passed":
+        assert any("-> tiny FluxPipeline (transformer/)" in s for s in auto_model.substitutions), (
+            auto_model.substitutions
+        )
+    else:
+        assert auto_model.status.value == "unsupported-model", auto_model.message
+        assert "tiny FluxPipeline" in auto_model.message
 
     unknown = report["unknown-id"]
     assert unknown.status.value == "unsupported-model"
