@@ -162,9 +162,16 @@ def install_once(state: backend_state.State) -> None:
     global _installed
     if _installed:
         return
-    from guidelint.runner.diffusers_backend import devices, loading, remote, speedups
+    from guidelint.runner.diffusers_backend import (
+        devices,
+        loading,
+        remote,
+        speedups,
+        transformers_hub,
+    )
 
     loading.install()
+    transformers_hub.install()
     remote.install()
     if not state.gpu:  # with a GPU, examples run as written
         devices.install()

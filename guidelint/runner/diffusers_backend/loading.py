@@ -345,7 +345,6 @@ def install() -> None:
     from diffusers import DiffusionPipeline, ModelMixin, SchedulerMixin
     from diffusers.models.modeling_utils import LegacyModelMixin
 
-    from guidelint.runner.diffusers_backend import transformers_hub
     from guidelint.runner.diffusers_backend.hooks import when_imported
 
     wrap(DiffusionPipeline, "pipeline")
@@ -355,7 +354,6 @@ def install() -> None:
     record_pipelines()
     when_imported("diffusers.pipelines.auto_pipeline", _wrap_auto_pipelines)
     when_imported("diffusers.models.auto_model", lambda module: wrap(module.AutoModel, "model"))
-    transformers_hub.install()
 
 
 def _wrap_auto_pipelines(module) -> None:
