@@ -142,6 +142,34 @@ def test_the_offline_t5_tokenizer_loads_with_the_real_classes(tmp_path):
         assert tokenizer.unk_token_id not in ids
 
 
+@pytest.mark.parametrize(
+    ("builder", "loaded_as"),
+    [
+        ("build_qwen2_tokenizer", "Qwen2Tokenizer"),
+        ("build_glm_tokenizer", "TokenizersBackend"),
+        ("build_gemma_tokenizer", "GemmaTokenizer"),
+        ("build_clip_tokenizer", "CLIPTokenizer"),
+    ],
+)
+def test_each_offline_tokenizer_round_trips_through_auto_tokenizer(tmp_path, builder, loaded_as):
+    from transformers import AutoTokenizer
+
+    from guidelint.runner.diffusers_backend import tokenizer as tokenizers
+
+    getattr(tokenizers, builder)().save_pretrained(tmp_path)
+    loaded = AutoTokenizer.from_pretrained(tmp_path)
+    assert type(loaded).__name__ == loaded_as
+    ids = loaded("a photo of a cat").input_ids
+    assert ids and loaded.decode(ids, skip_special_tokens=True).strip() == "a photo of a cat"
+
+
+def test_the_glm_tokenizer_gives_an_empty_prompt_tokens():
+    from guidelint.runner.diffusers_backend.tokenizer import GLM_PREFIX, build_glm_tokenizer
+
+    tokenizer = build_glm_tokenizer()
+    assert tokenizer.convert_ids_to_tokens(tokenizer("").input_ids) == GLM_PREFIX
+
+
 @pytest.fixture(scope="module")
 def tiny_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("tiny")
@@ -165,13 +193,13 @@ def _run(pipeline_class: str, folder):
         "num_frames": 5,
         "image": image,
         "control_image": image,
+        "mask_image": Image.new("L", (64, 64), 255),
         "strength": 1.0,
         "image_embeds": torch.zeros(1, tiny_table.CLIP_VISION["projection_dim"]),
         "negative_image_embeds": torch.zeros(1, tiny_table.CLIP_VISION["projection_dim"]),
         "class_labels": pipe.get_label_ids(["umbrella"])
         if hasattr(pipe, "get_label_ids")
         else None,
-        "max_sequence_length": 16,
         "output_type": "pt" if "Prior" not in pipeline_class else None,
     }
     kwargs = {k: v for k, v in given.items() if k in accepted and v is not None}
@@ -197,6 +225,29 @@ def test_each_priority_family_builds_loads_and_runs(tiny_cache, pipeline_class):
     assert produced.shape[0] == 1
     if pipeline_class == "DiTPipeline":
         assert pipe.labels["umbrella"] == 879  # id2label kept in model_index.json
+
+
+MORE = [
+    "FluxFillPipeline",
+    "FluxControlNetPipeline",
+    "StableDiffusion3ControlNetPipeline",
+    "ChromaPipeline",
+    "AuraFlowPipeline",
+    "CogVideoXPipeline",
+    "LTXPipeline",
+    "SanaPipeline",
+    "QwenImagePipeline",
+    "CogView4Pipeline",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pipeline_class", MORE)
+def test_families_with_other_encoders_build_and_run(tiny_cache, pipeline_class):
+    pipe, output = _run(pipeline_class, build.checkpoint_for(pipeline_class, tiny_cache))
+    assert type(pipe).__name__ == pipeline_class
+    produced = output.images if hasattr(output, "images") else output.frames
+    assert produced.shape[0] == 1
 
 
 @pytest.mark.slow
