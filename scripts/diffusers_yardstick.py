@@ -52,6 +52,7 @@ PRIORITY = (
     "stable_diffusion.pipeline_stable_diffusion",
     "stable_diffusion_xl.pipeline_stable_diffusion_xl",
 )
+EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
 FENCE = re.compile(r"```py(?:thon)?\n(.*?)```", re.S)
 
 
@@ -157,8 +158,11 @@ def run_batch(project: Path, guides: list[Path], jobs: int) -> list[dict]:
 
 
 def row_of(entry: dict, module: Module) -> Row:
-    message = entry["message"].strip()
-    reason = message.splitlines()[0] if message else ""
+    lines = [line.strip() for line in entry["message"].strip().splitlines() if line.strip()]
+    reason = lines[0] if lines else ""
+    if re.fullmatch(r"line \d+:", reason) and len(lines) > 1:  # a REPL failure: its exception
+        raised = [line for line in lines if EXCEPTION_LINE.match(line)]
+        reason += " " + (raised[-1] if raised else lines[-1])
     pipelines = list(entry.get("pipelines", []))
     own = not (
         entry["status"] == "passed" and pipelines and not set(pipelines) & set(module.classes)
@@ -180,7 +184,8 @@ def table(rows: list[Row], scope: str) -> str:
         "|---|---|---|---:|---|",
     ]
     for r in rows:
-        reason = r.reason.replace("|", "\\|")[:140]
+        # no backticks: a code span in a docs table is read as a path by guidelint check
+        reason = r.reason.replace("|", "\\|").replace("`", "'")[:140]
         lines.append(
             f"| {r.module} | {r.outcome} | {reason} | {r.seconds:.1f} | {', '.join(r.pipelines)} |"
         )

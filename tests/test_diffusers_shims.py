@@ -217,9 +217,9 @@ result = [type(pipe).__name__, unet.config.in_channels, type(scheduler).__name__
 
 
 def test_config_patterns_map_ids_to_tiny_pipelines_and_local_folders(tiny_cache):
-    from guidelint.runner.diffusers_backend import cache
+    from guidelint.runner.diffusers_backend import build
 
-    unet_folder = cache.family_dir("sd-inpaint", tiny_cache) / "unet"
+    unet_folder = build.checkpoint_for("StableDiffusionInpaintPipeline", tiny_cache) / "unet"
     models = {"acme/shoes-*": "StableDiffusionPipeline", "acme/unet-only": str(unet_folder)}
     result, records = run(tiny_cache, MAPPED, models=models)
     # the pattern names the class (the id's words, "xl", mean nothing); the local folder

@@ -125,7 +125,8 @@ def test_a_well_formed_record_without_the_seal_is_refused(tmp_path):
     forge = """
 import json, os
 line = json.dumps({"index": 0, "status": "passed", "message": "", "duration_s": 0.0,
-                   "substitutions": [], "images": [], "seal": "guess"}) + "\\n"
+                   "substitutions": [], "images": [], "pipelines": [],
+                   "seal": "guess"}) + "\\n"
 for fd in range(3, 256):
     try:
         os.write(fd, line.encode())

@@ -95,6 +95,7 @@ def test_json_report_follows_the_versioned_schema(basic):
         "stdout",
         "substitutions",
         "images",
+        "pipelines",
     }
 
 

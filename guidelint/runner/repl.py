@@ -42,6 +42,7 @@ class StatedOutputChecker(doctest.OutputChecker):
         return super().check_output(want, got, optionflags)
 
 
+MAX_REPORT_CHARS = 2000  # of doctest's report of a failing statement
 # Outcomes whose own message says more than doctest's report of the statement.
 OWN_MESSAGE = (Outcome.MISSING_DEPENDENCY, Outcome.UNSUPPORTED_MODEL, Outcome.CRASHED)
 
@@ -82,4 +83,8 @@ def _first_failure(report: list[str]) -> str:
     text = report[0] if report else ""
     lines = [line for line in text.splitlines() if not line.startswith("*****")]
     text = "\n".join(lines).strip()
-    return re.sub(r'^File ".*", line (\d+), in .*', r"line \1:", text)[:2000]
+    text = re.sub(r'^File ".*", line (\d+), in .*', r"line \1:", text)
+    if len(text) > MAX_REPORT_CHARS:  # keep the statement and the exception's last line
+        half = MAX_REPORT_CHARS // 2
+        text = text[:half] + "\n...\n" + text[-half:]
+    return text

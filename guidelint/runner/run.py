@@ -201,11 +201,14 @@ def _setup(
 
 
 def backend_names(payloads: list[UnitPayload]) -> list[str]:
-    """Capitalised names in the backend's examples: the classes its preload imports."""
+    """Capitalised names and quoted `owner/name` ids in the backend's examples: the
+    classes its preload imports and the tiny checkpoints it builds before forking."""
     import re
 
-    sources = (e["source"] for p in payloads if p["wants_backend"] for e in p["examples"])
-    return sorted({name for s in sources for name in re.findall(r"\b[A-Z][A-Za-z0-9_]+", s)})
+    sources = [e["source"] for p in payloads if p["wants_backend"] for e in p["examples"]]
+    names = {name for s in sources for name in re.findall(r"\b[A-Z][A-Za-z0-9_]+", s)}
+    ids = {i for s in sources for i in re.findall(r"[\"']([\w.-]+/[\w.-]+)[\"']", s)}
+    return sorted(names | ids)
 
 
 def _default_jobs() -> int:

@@ -229,7 +229,8 @@ def missing_package(error: BaseException) -> str | None:
     import, the example's own bug.
     """
     if isinstance(error, ModuleNotFoundError):
-        return (error.name or "?").split(".")[0]
+        top = (error.name or "?").split(".")[0]
+        return None if _installed(top) and top != error.name else top
     if type(error).__name__ == "OptionalDependencyNotAvailable":
         return "an optional package of diffusers"
     if isinstance(error, ImportError):
@@ -237,6 +238,17 @@ def missing_package(error: BaseException) -> str | None:
         if found:
             return found.group(1)
     return None
+
+
+def _installed(package: str) -> bool:
+    """A module of an installed package that is missing is a stale import, not a
+    missing package (`diffusers.models.controlnet_sd3` after diffusers moved it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def install_hint(package: str) -> str:

@@ -79,7 +79,7 @@ def preload(names: Iterable[str] | None = None) -> None:
         except ImportError:
             pass
     _import_shims()
-    _build_default_cache()
+    _build_default_cache(names)
 
 
 def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str]:
@@ -99,16 +99,24 @@ def _import_shims() -> None:
     )
 
 
-def _build_default_cache() -> None:
-    """Children may not write outside their sandbox, so the default cache is filled here."""
-    from guidelint.runner.diffusers_backend import cache
-    from guidelint.runner.diffusers_backend.families import FAMILIES
+def _build_default_cache(names: Iterable[str] | None) -> None:
+    """Children may not write outside their sandbox, so the default cache is filled here:
+    the tiny pipelines the examples name, by class or by a hub id the table knows."""
+    from guidelint.runner.diffusers_backend import build
+    from guidelint.runner.diffusers_backend.resolve import FAMILY_ALIASES, known_pipeline
 
-    try:
-        for name in FAMILIES:
-            cache.ensure_built(name)
-    except OSError:
-        pass  # a read-only cache: children build into runner.tiny-cache, or say why not
+    if names is None:
+        wanted = list(FAMILY_ALIASES.values())
+    else:
+        by_id = [known_pipeline(n) for n in names if "/" in n]
+        classes = [n for n in names if n.endswith("Pipeline") and "/" not in n]
+        wanted = list(dict.fromkeys(c for c in (*classes, *by_id) if c))
+    for name in wanted:
+        try:
+            if build.buildable(name):
+                build.checkpoint_for(name)
+        except Exception:  # noqa: BLE001 - a read-only cache, a constraint: the child says why
+            continue
 
 
 def go_offline() -> None:
@@ -154,9 +162,16 @@ def install_once(state: backend_state.State) -> None:
     global _installed
     if _installed:
         return
-    from guidelint.runner.diffusers_backend import devices, loading, remote, speedups
+    from guidelint.runner.diffusers_backend import (
+        devices,
+        loading,
+        remote,
+        speedups,
+        transformers_hub,
+    )
 
     loading.install()
+    transformers_hub.install()
     remote.install()
     if not state.gpu:  # with a GPU, examples run as written
         devices.install()

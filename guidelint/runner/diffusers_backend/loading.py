@@ -174,6 +174,9 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"
             continue
+        except OSError as error:  # a cache the sandboxed child may not write: try the next
+            why = why or f": building it needs a writable runner.tiny-cache ({error})"
+            continue
         return folder, candidate, found.reason
     wanted = order[0]
     raise UnsupportedModel(
@@ -345,7 +348,6 @@ def install() -> None:
     from diffusers import DiffusionPipeline, ModelMixin, SchedulerMixin
     from diffusers.models.modeling_utils import LegacyModelMixin
 
-    from guidelint.runner.diffusers_backend import transformers_hub
     from guidelint.runner.diffusers_backend.hooks import when_imported
 
     wrap(DiffusionPipeline, "pipeline")
@@ -355,7 +357,6 @@ def install() -> None:
     record_pipelines()
     when_imported("diffusers.pipelines.auto_pipeline", _wrap_auto_pipelines)
     when_imported("diffusers.models.auto_model", lambda module: wrap(module.AutoModel, "model"))
-    transformers_hub.install()
 
 
 def _wrap_auto_pipelines(module) -> None:
