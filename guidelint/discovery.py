@@ -77,27 +77,10 @@ class Listing(list[str]):
 
 def git_files(root: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under root, or None outside git."""
-    try:
-        result = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(root),
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-            ],
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+    output = _git_output(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    if output is None:
         return None
-    if result.returncode != 0:
-        return None
-    names = result.stdout.decode("utf-8", "surrogateescape").split("\0")
+    names = output.split("\0")
     return sorted({n for n in names if n})
 
 
@@ -308,19 +291,21 @@ def _git_names(root: Path, args: tuple[str, ...], what: str) -> list[str]:
 def repository_root(root: Path) -> Path | None:
     """The git top level above (or at) root, None outside git: annotations and SARIF
     name files from there, wherever guidelint was started."""
+    top = (_git_output(root, "rev-parse", "--show-toplevel") or "").rstrip("\n")
+    return Path(top).resolve() if top else None
+
+
+def _git_output(root: Path, *args: str) -> str | None:
+    """What `git -C root ARGS` prints, or None when git is missing, hangs or fails."""
     try:
         result = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            timeout=60,
-            check=False,
+            ["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if result.returncode != 0:
         return None
-    top = result.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
-    return Path(top).resolve() if top else None
+    return result.stdout.decode("utf-8", "surrogateescape")
 
 
 def _git_error(stderr: str) -> str:

@@ -121,3 +121,23 @@ def test_other_reader_errors_still_surface(monkeypatch):
     file = SourceFile(path=Path("scripts/d.py"), rel="scripts/d.py", text="x = 1\n")
     with pytest.raises(KeyError):
         rulebase.driver_facts(file)
+
+
+HUGE_POWER_DRIVER = """import math
+from transformers import Trainer, TrainingArguments
+rows = load_rows()[:30]
+EPOCHS = 10 ** 10 ** 10
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4,
+                         gradient_accumulation_steps=4, num_train_epochs=EPOCHS, save_steps=1)
+Trainer(args=args).train()
+assert len(list(Path("out").glob("checkpoint-*"))) >= 2
+"""
+
+
+def test_a_power_beyond_any_dial_is_not_computed(make_project):
+    # `10 ** 10 ** 10` would take the check's CPU and memory for ever: it is refused.
+    findings = _findings(make_project({"scripts/smoke_train.py": HUGE_POWER_DRIVER}))
+    codes = {f["code"] for f in findings}
+    assert "GL000" not in codes and "GL304" in codes, findings
+    unprovable = next(f for f in findings if f["code"] == "GL304")
+    assert "a power beyond any dial" in unprovable["message"]

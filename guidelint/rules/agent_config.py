@@ -114,6 +114,16 @@ def hooks_path(file: SourceFile, doc: JsonDoc) -> tuple | None:
     return None
 
 
+def hooks_table(file: SourceFile, doc: JsonDoc) -> tuple[tuple, dict] | None:
+    """(where, the `hooks` mapping) of a file that registers hooks as one; None when it
+    has none or it is not a mapping (GL604 reports the shape)."""
+    where = hooks_path(file, doc)
+    if where is None:
+        return None
+    hooks = doc.data.get("hooks") if where else doc.data
+    return (where, hooks) if isinstance(hooks, dict) else None
+
+
 def plugin_root(rel: str) -> str:
     """The plugin folder a hooks.json or plugin.json belongs to ('' for the root)."""
     folder = posixpath.dirname(posixpath.dirname(rel))

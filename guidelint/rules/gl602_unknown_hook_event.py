@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import did_you_mean, hooks_path, json_doc, names
+from guidelint.rules.agent_config import did_you_mean, hooks_table, json_doc, names
 from guidelint.rules.base import Rule
 from guidelint.sources import SourceFile
 from guidelint.tools.catalog import close_names
@@ -21,12 +21,10 @@ class UnknownHookEvent(Rule):
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)
-        where = hooks_path(file, doc)
-        if where is None:
-            return
-        hooks = doc.data.get("hooks") if where else doc.data
-        if not isinstance(hooks, dict):
-            return  # GL604 reports the shape
+        table = hooks_table(file, doc)
+        if table is None:
+            return  # no hooks, or not a mapping: GL604 reports the shape
+        where, hooks = table
         events = names("hook_events")
         for event in hooks:
             if event in events or (not where and event == "description"):

@@ -9,7 +9,7 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import JsonDoc, facts, hooks_path, json_doc, names
+from guidelint.rules.agent_config import JsonDoc, facts, hooks_table, json_doc, names
 from guidelint.sources import SourceFile
 from guidelint.tools.rulebase import ToolRule
 
@@ -26,12 +26,10 @@ class UnknownHookMatcher(ToolRule):
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)
-        where = hooks_path(file, doc)
-        if where is None:
-            return
-        hooks = doc.data.get("hooks") if where else doc.data
-        if not isinstance(hooks, dict):
-            return
+        table = hooks_table(file, doc)
+        if table is None:
+            return  # no hooks, or not a mapping: GL604 reports the shape
+        where, hooks = table
         tool_events = names("tool_events")
         for event, groups in hooks.items():
             if not isinstance(groups, list):

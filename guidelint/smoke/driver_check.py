@@ -71,7 +71,10 @@ class SmokeDial:
         if self.term is None:
             return f"{self.key}={self.why.reason if self.why else '?'}"
         if self.term.constant:
-            number = self.term.value()
+            try:
+                number = self.term.value()
+            except (TypeError, ArithmeticError):  # `10 ** 10 ** 10`: say it as written
+                return f"{self.key}={self.term.text}"
             if isinstance(number, float) and number.is_integer():
                 number = int(number)
             return f"{self.key}={number}"

@@ -22,6 +22,7 @@ import libcst as cst
 
 from guidelint.smoke.cst_names import called_name, last_name
 from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
+from guidelint.smoke.driver_values import BINARY
 
 MAX_DEPTH = 24
 # What `len(...)` of is the realized slice: rows, dataset, train_ds; not checkpoints.
@@ -115,15 +116,6 @@ def named(term: Term, *names: str) -> Term:
     return replace(term, names=term.names | set(names))
 
 
-BINARY: dict[type[cst.BaseBinaryOp], Callable[[Any, Any], Any]] = {
-    cst.Add: operator.add,
-    cst.Subtract: operator.sub,
-    cst.Multiply: operator.mul,
-    cst.Divide: operator.truediv,
-    cst.FloorDivide: operator.floordiv,
-    cst.Modulo: operator.mod,
-    cst.Power: operator.pow,
-}
 COMPARE: dict[type[cst.BaseCompOp], Callable[[Any, Any], bool]] = {
     cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le,
