@@ -13,6 +13,7 @@ import libcst as cst
 from guidelint.smoke.cst_names import last_name
 from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 
+
 def _bounded_pow(base: Any, exponent: Any) -> Any:
     """`**`, refused beyond any dial: a hostile `10 ** 10 ** 10` must not hang a check."""
     if abs(exponent) > 64 or (abs(base) > 1 and abs(exponent) * math.log2(abs(base)) > 60):
