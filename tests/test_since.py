@@ -76,6 +76,18 @@ def test_a_refreshed_snapshot_reaches_every_file_that_names_its_tools(workspace,
     assert since == [f for f in full if f[0] in by_path]
 
 
+@pytest.mark.parametrize("cache", [True, False], ids=["cache", "no-cache"])
+def test_a_deleted_snapshot_reaches_the_server_entry_that_needs_it(workspace, cache):
+    flags = [] if cache else ["--no-cache"]
+    findings(workspace, *flags)
+    (workspace / SNAPSHOT).unlink()
+    full, _ = findings(workspace, "--no-cache")
+    unlisted = [f for f in full if f[2] == "GL110"]
+    assert [f[0] for f in unlisted] == [".mcp.json"]  # no tool list for `lab` now
+    since, _ = findings(workspace, "--since", "HEAD", *flags)
+    assert set(unlisted) <= set(since)
+
+
 def test_since_reports_a_file_that_links_into_a_changed_file(make_project):
     root = make_project(
         {

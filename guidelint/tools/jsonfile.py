@@ -56,7 +56,8 @@ def read_json(
     there but cannot be used (outside the project, too large, not UTF-8, not JSON,
     nested too deeply)."""
     full = os.path.join(project.root, rel)
-    if not os.path.lexists(full):
+    # project.exists first: the cache and --since then know this file's absence counts.
+    if not project.exists(rel) and not os.path.lexists(full):
         return None
     if not project.contains(full):
         return FileProblem(rel, 0, 1, "leads outside the project (not read)", server)
