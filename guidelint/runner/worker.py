@@ -116,7 +116,8 @@ class Worker:
         name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
         try:
             module = importlib.import_module(name)
-            _preload(module, self.setup.get("backend_names"))
+            settings = {**self.setup["settings"], "root": self.setup.get("root")}
+            _preload(module, self.setup.get("backend_names"), settings)
         except ImportError as error:
             self.context.backend_error = f"the diffusers backend is unavailable: {error}"
             return
@@ -394,14 +395,16 @@ class Worker:
             view = view[written:]
 
 
-def _preload(module: Any, names: list[str] | None) -> None:
-    """The backend's preload, told the names the examples use when it takes them."""
+def _preload(module: Any, names: list[str] | None, settings: dict[str, Any]) -> None:
+    """The backend's preload, told the names the examples use and the runner's
+    settings when it takes them (a third party's backend may take neither)."""
     import inspect
 
-    if names is not None and "names" in inspect.signature(module.preload).parameters:
-        module.preload(names)
-    else:
-        module.preload()
+    parameters = inspect.signature(module.preload).parameters
+    kwargs: dict[str, Any] = {"settings": settings} if "settings" in parameters else {}
+    if names is not None and "names" in parameters:
+        kwargs["names"] = names
+    module.preload(**kwargs)
 
 
 def _warm_import(name: str) -> bool:

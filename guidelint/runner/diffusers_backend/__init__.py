@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 
-def preload(names: Iterable[str] | None = None) -> None:
+def preload(names: Iterable[str] | None = None, settings: dict | None = None) -> None:
     """Import torch, diffusers and the classes of `names` the examples use (without
-    `names`: the common pipelines) once; ImportError when missing."""
+    `names`: the common pipelines) once, and build their tiny checkpoints into the
+    cache `settings` name; ImportError when missing."""
     from guidelint.runner.diffusers_backend.activation import preload as _preload
 
-    _preload(names)
+    _preload(names, settings)
 
 
 def activate(settings: dict, record: Callable[[str], None]) -> None:

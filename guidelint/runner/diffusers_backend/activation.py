@@ -58,12 +58,13 @@ OPTIONAL_MODULES = ("cv2",)  # imported when installed; a missing one is the exa
 _installed = False
 
 
-def preload(names: Iterable[str] | None = None) -> None:
+def preload(names: Iterable[str] | None = None, settings: dict | None = None) -> None:
     """Import, once in the warm worker, what the examples need; children fork warm.
 
     `names` are the identifiers the examples use (the runner reads them from their
     sources): of diffusers' exports, only those are imported, with DiffusionPipeline
     that every loader patch needs. Without `names`, the common pipelines are.
+    `settings` (the runner's, with `root`) name the tiny cache to fill.
     """
     import importlib
 
@@ -79,7 +80,10 @@ def preload(names: Iterable[str] | None = None) -> None:
         except ImportError:
             pass
     _import_shims()
-    _build_default_cache(names)
+    cache = None
+    if settings:
+        cache = _absolute(settings.get("tiny_cache"), Path(settings.get("root") or os.getcwd()))
+    _build_default_cache(names, cache)
 
 
 def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str]:
@@ -99,9 +103,10 @@ def _import_shims() -> None:
     )
 
 
-def _build_default_cache(names: Iterable[str] | None) -> None:
-    """Children may not write outside their sandbox, so the default cache is filled here:
-    the tiny pipelines the examples name, by class or by a hub id the table knows."""
+def _build_default_cache(names: Iterable[str] | None, cache_override: str | None) -> None:
+    """Children may not write outside their sandbox, so the cache (the default one, or
+    `runner.tiny-cache`) is filled here: the tiny pipelines the examples name, by class
+    or by a hub id the table knows."""
     from guidelint.runner.diffusers_backend import build
     from guidelint.runner.diffusers_backend.resolve import FAMILY_ALIASES, known_pipeline
 
@@ -114,7 +119,7 @@ def _build_default_cache(names: Iterable[str] | None) -> None:
     for name in wanted:
         try:
             if build.buildable(name):
-                build.checkpoint_for(name)
+                build.checkpoint_for(name, cache_override)
         except Exception:  # noqa: BLE001 - a read-only cache, a constraint: the child says why
             continue
 
