@@ -105,6 +105,9 @@ class ExampleOutcome(BaseModel):
     stdout: str
     substitutions: list[str] = Field(description="Tiny stand-ins used for real checkpoints.")
     images: list[str] = Field(description="Images it wrote, copied into the report folder.")
+    pipelines: list[str] = Field(
+        default_factory=list, description="diffusers pipeline classes its process built."
+    )
 
 
 class RunExamplesResult(BaseModel):
