@@ -353,7 +353,13 @@ def _threaded_torch_then_fork(tiny_cache):
 
 
 def test_a_child_forked_after_threaded_torch_ops_does_not_deadlock(tiny_cache):
-    outcome, shape = in_child(_threaded_torch_then_fork, tiny_cache)
+    # In a fresh interpreter, as the warm worker is: this pytest process may hold the
+    # threads of earlier tests (a Trainer's, a language server's), and a fork copies
+    # the locks they held, which hangs the child for reasons no worker has.
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        outcome, shape = pool.apply(in_child, (_threaded_torch_then_fork, tiny_cache))
     assert outcome == "returned", shape
     assert shape == ("returned", (1, 16, 16, 3))
 
