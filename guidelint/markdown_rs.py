@@ -85,6 +85,10 @@ def parse_document(text: str, lines: LineIndex | None = None) -> MarkdownDocumen
         doc = parse_rs(text, lines, parser)
     except (RecursionError, Misplaced):  # see Misplaced
         return parse_markdown(text, lines)
+    except BaseException as error:  # pyo3's PanicException is a BaseException
+        if type(error).__name__ != "PanicException":
+            raise
+        return parse_markdown(text, lines)  # markdown-it.rs panicked (`|*|[a-` + "`")
     return doc
 
 

@@ -130,6 +130,15 @@ def test_a_tab_in_a_container_indent_takes_the_reference_path():
     assert model(markdown_rs.parse_document(text)) == model(parse_markdown(text))
 
 
+def test_a_text_that_panics_markdown_it_rs_takes_the_reference_path():
+    # An unclosed backtick in a table cell panics markdown-it.rs 0.6 (code_pair.rs).
+    text = "|*|[a-`"
+    with pytest.raises(BaseException, match="index out of bounds"):
+        markdown_rs.parse_rs(text)
+    doc = markdown_rs.parse_document(text)
+    assert doc._tokens is not None and model(doc) == model(parse_markdown(text))
+
+
 def test_texts_it_cannot_map_take_the_reference_path(monkeypatch):
     for text in ("a\rb `c`\n", "a `b`\0\n"):
         doc = markdown_rs.parse_document(text)

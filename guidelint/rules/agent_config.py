@@ -44,8 +44,10 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
 
 
 def point(file: SourceFile, offset: int) -> Span:
+    """One character at offset, or an empty span on a line break (it ends its line)."""
     start = max(0, min(offset, len(file.text)))
-    return Span(start, min(start + 1, len(file.text)))
+    at_break = file.text[start : start + 1] in ("\r", "\n")
+    return Span(start, start if at_break else min(start + 1, len(file.text)))
 
 
 @dataclass(frozen=True)
