@@ -11,7 +11,6 @@ else raises Unfollowed with the reason: never eval, never a guess.
 
 from __future__ import annotations
 
-import math
 import operator
 import re
 from collections.abc import Callable, Mapping
@@ -23,6 +22,7 @@ import libcst as cst
 from guidelint.smoke.cst_names import called_name, last_name
 from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 from guidelint.smoke.driver_values import BINARY
+from guidelint.smoke.driver_values import CALLS as VALUE_CALLS
 
 MAX_DEPTH = 24
 # What `len(...)` of is the realized slice: rows, dataset, train_ds; not checkpoints.
@@ -126,17 +126,8 @@ COMPARE: dict[type[cst.BaseCompOp], Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_,
     cst.IsNot: operator.is_not,
 }
-CALLS: dict[str, Callable[..., Any]] = {
-    "ceil": math.ceil,
-    "floor": math.floor,
-    "max": max,
-    "min": min,
-    "int": int,
-    "round": round,
-    "float": float,
-    "abs": abs,
-    "bool": bool,
-}
+# driver_values' calls, and the two a function of the rows may also use.
+CALLS: dict[str, Callable[..., Any]] = {**VALUE_CALLS, "abs": abs, "bool": bool}
 RUNTIME_CALLS = re.compile(r"^(load|loads|safe_load|read_text|read|open|getenv|get|input)$")
 
 
