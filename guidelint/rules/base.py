@@ -69,3 +69,12 @@ class Rule:
             snippet=file.text[span.start : span.end][:200],
             context=normal_context(lines.line_text(start.line)),
         )
+
+
+def in_globs(project: Project, rel: str, globs: list[str]) -> bool:
+    """Whether rel matches these `.gitignore`-style globs (compiled once per run)."""
+    import pathspec
+
+    key = "globs:" + "\0".join(globs)
+    spec = project.memo(key, lambda: pathspec.GitIgnoreSpec.from_lines(globs))
+    return bool(spec.match_file(rel))

@@ -22,7 +22,7 @@ import pathspec
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rules.base import Rule, in_globs
 from guidelint.rules.gl502_broken_link import is_steering_file
 from guidelint.sources import SourceFile
 
@@ -107,11 +107,7 @@ class StalePath(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        spec = project.memo(
-            "GL501.about_other_trees",
-            lambda: pathspec.GitIgnoreSpec.from_lines(project.config.paths.not_this_tree),
-        )
-        return not spec.match_file(file.rel)
+        return not in_globs(project, file.rel, project.config.paths.not_this_tree)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_code_spans(file.text):

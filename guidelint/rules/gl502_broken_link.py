@@ -27,7 +27,7 @@ import pathspec
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rules.base import Rule, in_globs
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -55,10 +55,7 @@ class BrokenLink(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        spec = project.memo(
-            "GL502.files", lambda: pathspec.GitIgnoreSpec.from_lines(project.config.paths.links)
-        )
-        return bool(spec.match_file(file.rel))
+        return in_globs(project, file.rel, project.config.paths.links)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
