@@ -275,3 +275,11 @@ def test_a_single_model_loads_from_its_component_checkpoint(tmp_path):
     assert model.config.in_channels == 4 * tiny_table.VAE_KL["latent_channels"]
     with pytest.raises(build.CannotBuild, match="no tiny recipe"):
         build.component_checkpoint("NoSuchModel", tmp_path)
+
+
+def test_a_recipe_two_areas_define_is_refused(monkeypatch):
+    from guidelint.runner.diffusers_backend.recipes import video
+
+    monkeypatch.setitem(video.RECIPES, "CLIPTextModel", Recipe("model"))
+    with pytest.raises(RuntimeError, match="'CLIPTextModel' is defined twice"):
+        tiny_table._merged({"CLIPTextModel": Recipe("model")}, "RECIPES")

@@ -12,226 +12,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Dim:
-    """A width decided elsewhere: `times * value + plus` of the dimension `name`."""
-
-    name: str
-    times: int = 1
-    plus: int = 0
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """How to build one component tiny.
-
-    kind: "model" (a diffusers or transformers model), "tokenizer" (`builder` names the
-    function in tokenizer.py), "scheduler", "processor" (an image processor).
-    builds: the class to instantiate when the key names an alias or a variant.
-    derive: (slot, classmethod): built from another slot's model (ControlNet.from_unet).
-    provides: dimension name -> config key whose value other components must match.
-    """
-
-    kind: str
-    config: Mapping[str, Any] = field(default_factory=dict)
-    builds: str | None = None
-    builder: str | None = None
-    derive: tuple[str, str] | None = None
-    provides: Mapping[str, str] = field(default_factory=dict)
-
-
-CLIP_TEXT = {
-    "hidden_size": 32,
-    "intermediate_size": 37,
-    "num_attention_heads": 4,
-    "num_hidden_layers": 2,
-    "projection_dim": 32,
-    "max_position_embeddings": 77,
-    "hidden_act": "gelu",
-    "bos_token_id": Dim("clip_bos"),
-    "eos_token_id": Dim("clip_eos"),
-    "pad_token_id": Dim("clip_eos"),
-    "vocab_size": Dim("clip_vocab"),
-}
-CLIP_VISION = {
-    "hidden_size": 32,
-    "intermediate_size": 37,
-    "num_attention_heads": 4,
-    "num_hidden_layers": 2,
-    "projection_dim": 32,
-    "image_size": 32,
-    "patch_size": 4,
-}
-CLIP_PROCESSOR = {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}}
-T5 = {
-    "vocab_size": Dim("t5_vocab"),
-    "d_model": 32,
-    "d_ff": 37,
-    "d_kv": 8,
-    "num_layers": 2,
-    "num_heads": 4,
-    "relative_attention_num_buckets": 8,
-    "pad_token_id": 0,
-    "eos_token_id": 1,
-    "decoder_start_token_id": 0,
-}
-QWEN_TEXT = {  # Qwen2.5-VL's language half: multimodal RoPE split over (t, h, w)
-    "hidden_size": 16,
-    "intermediate_size": 16,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "num_key_value_heads": 2,
-    "rope_scaling": {"mrope_section": [1, 1, 2], "rope_type": "default", "type": "default"},
-    "rope_theta": 1000000.0,
-    "vocab_size": Dim("qwen_vocab"),
-}
-QWEN_VL = {
-    "text_config": QWEN_TEXT,
-    "vision_config": {
-        "depth": 2,
-        "hidden_size": 16,
-        "intermediate_size": 16,
-        "num_heads": 2,
-        "out_hidden_size": 16,
-    },
-    "hidden_size": 16,
-    "vocab_size": Dim("qwen_vocab"),
-}
-GEMMA2 = {
-    "head_dim": 16,
-    "hidden_size": 8,
-    "intermediate_size": 64,
-    "num_attention_heads": 2,
-    "num_hidden_layers": 1,
-    "num_key_value_heads": 2,
-    "vocab_size": Dim("gemma_vocab"),
-    "pad_token_id": 0,
-    "eos_token_id": 1,
-    "bos_token_id": 2,
-}
-GLM = {
-    "hidden_size": 32,
-    "intermediate_size": 8,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 4,
-    "head_dim": 8,
-    "vocab_size": Dim("glm_vocab"),
-    "pad_token_id": Dim("qwen_pad"),
-    "eos_token_id": Dim("qwen_pad"),
-}
-SIGLIP_VISION = {
-    "hidden_size": 32,
-    "intermediate_size": 37,
-    "num_attention_heads": 4,
-    "num_hidden_layers": 2,
-    "image_size": 32,
-    "patch_size": 4,
-}
-CLIP_TEXT_PROVIDES = {"text": "hidden_size", "proj": "projection_dim"}
-# Four blocks keep the scale factor of 8: height/width and image sizes behave as for real.
-VAE_KL = {
-    "block_out_channels": (4, 4, 4, 4),
-    "down_block_types": ("DownEncoderBlock2D",) * 4,
-    "up_block_types": ("UpDecoderBlock2D",) * 4,
-    "latent_channels": 4,
-    "norm_num_groups": 2,
-    "sample_size": 64,
-    # attention over a 64x64 latent costs more than the rest of a tiny run
-    "mid_block_add_attention": False,
-}
-# Three levels, attention only at the lowest resolution.
-SD_UNET = {
-    "block_out_channels": (4, 4, 8),
-    "layers_per_block": 1,
-    "sample_size": 8,
-    "in_channels": Dim("latent"),
-    "out_channels": Dim("latent"),
-    "down_block_types": ("DownBlock2D", "DownBlock2D", "CrossAttnDownBlock2D"),
-    "up_block_types": ("CrossAttnUpBlock2D", "UpBlock2D", "UpBlock2D"),
-    "cross_attention_dim": Dim("text"),
-    "attention_head_dim": 2,
-    "norm_num_groups": 2,
-}
-SDXL_TIME = 8
-# Kandinsky 2.2's decoder is conditioned on the prior's CLIP image embedding.
-KANDINSKY_UNET = {
-    "in_channels": Dim("latent"),
-    "out_channels": Dim("latent", times=2),  # mean and variance
-    "addition_embed_type": "image",
-    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
-    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
-    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
-    "block_out_channels": (8, 16),
-    "layers_per_block": 1,
-    "norm_num_groups": 4,
-    "encoder_hid_dim": CLIP_VISION["projection_dim"],
-    "encoder_hid_dim_type": "image_proj",
-    "cross_attention_dim": 32,
-    "attention_head_dim": 4,
-    "resnet_time_scale_shift": "scale_shift",
-    "class_embed_type": None,
-}
-# DeepFloyd IF denoises pixels, conditioned on T5 states.
-IF_UNET = {
-    "sample_size": 16,
-    "layers_per_block": 1,
-    "block_out_channels": (8, 16),
-    "norm_num_groups": 4,
-    "down_block_types": ("ResnetDownsampleBlock2D", "SimpleCrossAttnDownBlock2D"),
-    "mid_block_type": "UNetMidBlock2DSimpleCrossAttn",
-    "up_block_types": ("SimpleCrossAttnUpBlock2D", "ResnetUpsampleBlock2D"),
-    "in_channels": 3,
-    "out_channels": 6,  # noise and variance
-    "cross_attention_dim": Dim("t5"),
-    "encoder_hid_dim": Dim("t5"),
-    "attention_head_dim": 4,
-    "addition_embed_type": "text",
-    "addition_embed_type_num_heads": 2,
-    "cross_attention_norm": "group_norm",
-    "resnet_time_scale_shift": "scale_shift",
-    "act_fn": "gelu",
-}
-IF_SCHEDULER = {
-    "beta_schedule": "squaredcos_cap_v2",
-    "thresholding": True,
-    "dynamic_thresholding_ratio": 0.95,
-    "sample_max_value": 1.0,
-    "variance_type": "learned_range",
-}
-FLUX = {
-    "patch_size": 1,
-    "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
-    "num_layers": 1,
-    "num_single_layers": 1,
-    "attention_head_dim": 16,
-    "num_attention_heads": 2,
-    "joint_attention_dim": Dim("t5"),
-    "pooled_projection_dim": Dim("text"),  # CLIP's pooled output
-    "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
-}
-SD3 = {
-    "sample_size": 32,
-    "patch_size": 1,
-    "in_channels": Dim("latent"),
-    "out_channels": Dim("latent"),
-    "num_layers": 1,
-    "attention_head_dim": 8,
-    "num_attention_heads": 4,
-    "caption_projection_dim": 32,
-    "joint_attention_dim": Dim("t5"),
-    "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
-}
-SD_SCHEDULER = {  # what stable-diffusion-v1-5 ships
-    "beta_start": 0.00085,
-    "beta_end": 0.012,
-    "beta_schedule": "scaled_linear",
-    "skip_prk_steps": True,
-    "steps_offset": 1,
-}
+from guidelint.runner.diffusers_backend.recipes import audio, encoders, image, video
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    CLIP_PROCESSOR,
+    CLIP_TEXT,
+    CLIP_TEXT_PROVIDES,
+    CLIP_VISION,
+    FLUX,
+    GEMMA2,
+    GLM,
+    IF_SCHEDULER,
+    IF_UNET,
+    KANDINSKY_UNET,
+    QWEN_VL,
+    SD3,
+    SD_SCHEDULER,
+    SD_UNET,
+    SDXL_TIME,
+    SIGLIP_VISION,
+    T5,
+    VAE_KL,
+    Dim,
+    Recipe,
+)
 
 RECIPES: dict[str, Recipe] = {
     # text encoders and their tokenizers
@@ -801,3 +606,28 @@ HOME_PIPELINES = {
     "AutoencoderKLWan": "WanPipeline",
     "ControlNetModel": "StableDiffusionControlNetPipeline",
 }
+
+
+AREAS = (encoders, image, video, audio)
+
+
+def _merged(shared: dict[str, Any], table: str) -> dict[str, Any]:
+    """`shared` plus each area's `table`; a key two of them define is a bug, caught here."""
+    merged = dict(shared)
+    for area in AREAS:
+        for key, value in getattr(area, table).items():
+            if key in merged:
+                raise RuntimeError(f"{area.__name__}.{table}: {key!r} is defined twice")
+            merged[key] = value
+    return merged
+
+
+RECIPES = _merged(RECIPES, "RECIPES")
+TOKENIZER_OF_ENCODER = _merged(TOKENIZER_OF_ENCODER, "TOKENIZER_OF_ENCODER")
+HOME_PIPELINES = _merged(HOME_PIPELINES, "HOME_PIPELINES")
+NOT_YET = _merged(NOT_YET, "NOT_YET")
+# an area's variants and arguments are more specific than the shared ones: tried first
+VARIANTS = tuple(v for area in AREAS for v in area.VARIANTS) + VARIANTS
+PIPELINE_ARGUMENTS = (
+    tuple(a for area in AREAS for a in area.PIPELINE_ARGUMENTS) + PIPELINE_ARGUMENTS
+)
