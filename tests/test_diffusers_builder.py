@@ -10,6 +10,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, cache, generic, tiny_table  # noqa: E402
 from guidelint.runner.diffusers_backend.tiny_table import Dim, Recipe  # noqa: E402
+from tests.tiny_pipelines import run_tiny  # noqa: E402
 
 PRIORITY = [
     "FluxPipeline",
@@ -175,37 +176,6 @@ def tiny_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("tiny")
 
 
-def _run(pipeline_class: str, folder):
-    import inspect
-
-    import diffusers
-    import torch
-    from PIL import Image
-
-    pipe = getattr(diffusers, pipeline_class).from_pretrained(folder)
-    pipe.set_progress_bar_config(disable=True)
-    accepted = inspect.signature(pipe.__call__).parameters
-    image = Image.new("RGB", (64, 64), (120, 30, 200))
-    given = {
-        "prompt": "a photo of a cat",
-        "height": 64,
-        "width": 64,
-        "num_frames": 5,
-        "image": image,
-        "control_image": image,
-        "mask_image": Image.new("L", (64, 64), 255),
-        "strength": 1.0,
-        "image_embeds": torch.zeros(1, tiny_table.CLIP_VISION["projection_dim"]),
-        "negative_image_embeds": torch.zeros(1, tiny_table.CLIP_VISION["projection_dim"]),
-        "class_labels": pipe.get_label_ids(["umbrella"])
-        if hasattr(pipe, "get_label_ids")
-        else None,
-        "output_type": "pt" if "Prior" not in pipeline_class else None,
-    }
-    kwargs = {k: v for k, v in given.items() if k in accepted and v is not None}
-    return pipe, pipe(num_inference_steps=2, generator=torch.manual_seed(0), **kwargs)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("pipeline_class", PRIORITY)
 def test_each_priority_family_builds_loads_and_runs(tiny_cache, pipeline_class):
@@ -215,7 +185,7 @@ def test_each_priority_family_builds_loads_and_runs(tiny_cache, pipeline_class):
     assert index["_class_name"] == pipeline_class
     assert build.checkpoint_for(pipeline_class, tiny_cache) == folder  # cached
 
-    pipe, output = _run(pipeline_class, folder)
+    pipe, output = run_tiny(pipeline_class, folder)
     assert type(pipe).__name__ == pipeline_class
     produced = next(
         getattr(output, name)
@@ -243,8 +213,8 @@ MORE = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pipeline_class", MORE)
-def test_families_with_other_encoders_build_and_run(tiny_cache, pipeline_class):
-    pipe, output = _run(pipeline_class, build.checkpoint_for(pipeline_class, tiny_cache))
+def test_families_with_other_encoders_build_andrun_tiny(tiny_cache, pipeline_class):
+    pipe, output = run_tiny(pipeline_class, build.checkpoint_for(pipeline_class, tiny_cache))
     assert type(pipe).__name__ == pipeline_class
     produced = output.images if hasattr(output, "images") else output.frames
     assert produced.shape[0] == 1

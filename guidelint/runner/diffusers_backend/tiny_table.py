@@ -14,7 +14,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes import audio, encoders, image, video
+from guidelint.runner.diffusers_backend.recipes import (
+    audio,
+    classic,
+    image,
+    llm,
+    qwen,
+    video,
+    wan_video,
+)
 from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_PROCESSOR,
     CLIP_TEXT,
@@ -608,7 +616,7 @@ HOME_PIPELINES = {
 }
 
 
-AREAS = (encoders, image, video, audio)
+AREAS = (qwen, llm, wan_video, video, classic, image, audio)
 
 
 def _merged(shared: dict[str, Any], table: str) -> dict[str, Any]:

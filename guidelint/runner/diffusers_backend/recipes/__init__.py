@@ -1,6 +1,6 @@
 """The generic builder's recipe tables, one module per area; tiny_table.py merges them.
 
 `parts` holds `Dim`, `Recipe` and the configs several areas share. Each area module
-(`encoders`, `image`, `video`, `audio`) holds the same five tables, possibly empty:
-`RECIPES`, `VARIANTS`, `TOKENIZER_OF_ENCODER`, `HOME_PIPELINES` and `NOT_YET`.
+six tables, possibly empty: `RECIPES`, `VARIANTS`, `TOKENIZER_OF_ENCODER`,
+`HOME_PIPELINES`, `NOT_YET` and `PIPELINE_ARGUMENTS`.
 """

@@ -1,7 +1,7 @@
-"""Recipes of the audio denoisers, audio VAEs, vocoders and feature extractors.
+"""Recipes of the audio pipelines: Stable Audio, AudioLDM 1 and 2, MusicLDM, Dance Diffusion, ACE-Step, LongCat AudioDiT.
 
-The same five tables as every area (see recipes/__init__.py); tiny_table.py merges
-them with the shared ones, and a key defined twice is an error at import.
+The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
+with the shared ones, and a key defined twice is an error at import.
 """
 
 from __future__ import annotations

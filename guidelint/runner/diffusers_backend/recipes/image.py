@@ -1,7 +1,7 @@
-"""Recipes of the image denoisers, VAEs and ControlNets of image pipelines.
+"""Recipes of the SD3/SDXL-era image pipelines and their adapters: SD3 variants, PAG, AuraFlow, T2I-Adapter, GLIGEN, ControlNet-Union and -XS, upscalers, depth, Marigold, Kolors, HunyuanDiT.
 
-The same five tables as every area (see recipes/__init__.py); tiny_table.py merges
-them with the shared ones, and a key defined twice is an error at import.
+The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
+with the shared ones, and a key defined twice is an error at import.
 """
 
 from __future__ import annotations

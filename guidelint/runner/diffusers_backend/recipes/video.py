@@ -1,7 +1,7 @@
-"""Recipes of the video transformers, video VAEs and their pipelines.
+"""Recipes of the other video pipelines: HunyuanVideo, LTX-2, Mochi, Latte, Allegro, CogVideoX, ConsisID, ModelScope text-to-video, I2VGen-XL, PIA, SparseCtrl.
 
-The same five tables as every area (see recipes/__init__.py); tiny_table.py merges
-them with the shared ones, and a key defined twice is an error at import.
+The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
+with the shared ones, and a key defined twice is an error at import.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Recipes of the text encoders, tokenizers, image encoders and processors.
+"""Recipes of pipelines conditioned on decoder language models: Z-Image, Flux 2, ERNIE-Image, Bria FIBO, DreamLite, JoyImage, Lumina, PRX, OmniGen.
 
-The same five tables as every area (see recipes/__init__.py); tiny_table.py merges
-them with the shared ones, and a key defined twice is an error at import.
+The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
+with the shared ones, and a key defined twice is an error at import.
 """
 
 from __future__ import annotations
