@@ -1,4 +1,5 @@
-"""Recipes of the audio pipelines: Stable Audio, AudioLDM 1 and 2, MusicLDM, Dance Diffusion, ACE-Step, LongCat AudioDiT.
+"""Recipes of the audio pipelines: Stable Audio, AudioLDM 1 and 2, MusicLDM, Dance Diffusion,
+ACE-Step, LongCat AudioDiT.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

@@ -1,4 +1,5 @@
-"""Recipes of the UNet-era image pipelines: Kandinsky 2.1 and 3, Stable Cascade, Wuerstchen, aMUSEd, unCLIP, Versatile Diffusion, AltDiffusion, Shap-E, BLIP-Diffusion.
+"""Recipes of the UNet-era image pipelines: Kandinsky 2.1 and 3, Stable Cascade, Wuerstchen,
+aMUSEd, unCLIP, Versatile Diffusion, AltDiffusion, Shap-E, BLIP-Diffusion.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

@@ -1,4 +1,6 @@
-"""Recipes of the SD3/SDXL-era image pipelines and their adapters: SD3 variants, PAG, AuraFlow, T2I-Adapter, GLIGEN, ControlNet-Union and -XS, upscalers, depth, Marigold, Kolors, HunyuanDiT.
+"""Recipes of the SD3/SDXL-era image pipelines and their adapters: SD3 variants, PAG, AuraFlow,
+T2I-Adapter, GLIGEN, ControlNet-Union and -XS, upscalers, depth, Marigold, Kolors,
+HunyuanDiT.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

@@ -1,4 +1,5 @@
-"""Recipes of pipelines conditioned on decoder language models: Z-Image, Flux 2, ERNIE-Image, Bria FIBO, DreamLite, JoyImage, Lumina, PRX, OmniGen.
+"""Recipes of pipelines conditioned on decoder language models: Z-Image, Flux 2, ERNIE-Image,
+Bria FIBO, DreamLite, JoyImage, Lumina, PRX, OmniGen.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

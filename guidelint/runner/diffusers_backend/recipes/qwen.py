@@ -1,4 +1,5 @@
-"""Recipes of the Qwen-VL families: Qwen-Image edit and layered, Kandinsky 5, LongCat, HunyuanImage, EasyAnimate, GLM-Image.
+"""Recipes of the Qwen-VL families: Qwen-Image edit and layered, Kandinsky 5, LongCat,
+HunyuanImage, EasyAnimate, GLM-Image.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

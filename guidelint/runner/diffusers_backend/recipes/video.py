@@ -1,4 +1,5 @@
-"""Recipes of the other video pipelines: HunyuanVideo, LTX-2, Mochi, Latte, Allegro, CogVideoX, ConsisID, ModelScope text-to-video, I2VGen-XL, PIA, SparseCtrl.
+"""Recipes of the other video pipelines: HunyuanVideo, LTX-2, Mochi, Latte, Allegro, CogVideoX,
+ConsisID, ModelScope text-to-video, I2VGen-XL, PIA, SparseCtrl.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.

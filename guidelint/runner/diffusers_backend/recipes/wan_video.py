@@ -1,4 +1,5 @@
-"""Recipes of Wan-derived and related video pipelines: SkyReels-V2, Helios, ChronoEdit, AnyFlow, Wan Animate, Sana Video, Motif Video, Cosmos.
+"""Recipes of Wan-derived and related video pipelines: SkyReels-V2, Helios, ChronoEdit,
+AnyFlow, Wan Animate, Sana Video, Motif Video, Cosmos.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
