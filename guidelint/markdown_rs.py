@@ -153,6 +153,10 @@ class _Walk:
         # An ASCII text's byte offsets are its character offsets: `int` is the
         # identity, called in C.
         self.char: Any = int if offsets.ascii else offsets.char
+        self.line_starts = doc.lines.line_starts
+        # Misplaced ranges come from a tab in a container's indent: a text without
+        # a tab needs no check (and skips the node reads the checks cost).
+        self.verify = "\t" in doc.text
         self.section = ""
         self.table_headers: list[str] = []
 
@@ -163,33 +167,37 @@ class _Walk:
     def checked(self, node: Any, opening: str) -> Span:
         """The node's span, which must start with `opening` (see Misplaced)."""
         span = self.span(node)
-        if not self.doc.text.startswith(opening, span.start):
+        if self.verify and not self.doc.text.startswith(opening, span.start):
             raise Misplaced
         return span
 
+    def line_of(self, offset: int) -> int:
+        """The 1-based line of a character offset (`LineIndex.position(...).line`)."""
+        return bisect.bisect_right(self.line_starts, max(0, offset))
+
     def line_range(self, node: Any) -> tuple[int, int]:
         """1-based first and last line a block node covers."""
-        span = self.span(node)
-        first = self.lines.position(span.start).line
-        return first, self.lines.position(max(span.start, span.end - 1)).line
+        start, end = node.srcmap
+        start, end = self.char(start), self.char(end)
+        return self.line_of(start), self.line_of(max(start, end - 1))
 
     # -- blocks -----------------------------------------------------------------
 
     def children(self, node: Any, depth: int, quoted: bool) -> None:
         run: list[Any] = []
         for child in node.children:
-            if child.name in _INLINE:
+            name = child.name
+            if name in _INLINE:
                 run.append(child)
                 continue
             if run:
                 self.inline_block("paragraph", run, depth, quoted)
                 run = []
-            self.block(child, depth, quoted)
+            self.block(child, name, depth, quoted)
         if run:
             self.inline_block("paragraph", run, depth, quoted)
 
-    def block(self, node: Any, depth: int, quoted: bool) -> None:
-        name = node.name
+    def block(self, node: Any, name: str, depth: int, quoted: bool) -> None:
         if name == "paragraph":
             self.inline_block("paragraph", node.children, depth, quoted, node)
         elif name in ("heading", "lheading"):
@@ -295,13 +303,13 @@ class _Walk:
             first = inline[0]
             start = char(_start_byte(first))
             end = char(inline[-1].srcmap[1])
-            if first.name == "text":  # see Misplaced
+            if self.verify and first.name == "text":  # see Misplaced
                 content = first.meta.get("content", "")
                 if content and not self.doc.text.startswith(content[:8], start):
                     raise Misplaced
         else:
             start = end = char(owner.srcmap[0])
-        line = self.lines.position(char(owner.srcmap[0]) if owner is not None else start).line
+        line = self.line_of(char(owner.srcmap[0]) if owner is not None else start)
         block = Block(
             kind=kind,
             text=self.doc.text[start:end],

@@ -29,8 +29,10 @@ from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
 CALL = re.compile(r"""["']?subagent_type["']?\s*[:=]\s*["'](?P<name>[^"'\s{}<>$]+)["']""")
+# The lookahead (a verb's first letter) lets the scanner skip most positions at once.
 PROSE = re.compile(
-    r"\b(?:use|invoke|launch|dispatch|delegate to|hand off to|spawn|call)\s+(?:the\s+)?"
+    r"(?=[uildhsc])\b(?:use|invoke|launch|dispatch|delegate to|hand off to|spawn|call)"
+    r"\s+(?:the\s+)?"
     r"(?:`(?P<code>[A-Za-z0-9:_\-]+)`|(?P<name>[a-z0-9]+(?:-[a-z0-9]+)+))\s+"
     r"(?:sub-?agent|agent)\b",
     re.IGNORECASE,
@@ -69,9 +71,12 @@ class UnknownSubagent(Rule):
 
 
 def _delegations(text: str) -> Iterator[tuple[Span, str]]:
-    for match in CALL.finditer(text):
+    # Cheap exact prefilters: each pattern needs its literal word (most files have neither).
+    calls = CALL.finditer(text) if "subagent_type" in text else ()
+    for match in calls:
         yield Span(match.start("name"), match.end("name")), match.group("name")
-    for match in PROSE.finditer(text):
+    prose = PROSE.finditer(text) if "agent" in text.lower() else ()
+    for match in prose:
         group = "code" if match.group("code") else "name"
         yield Span(match.start(group), match.end(group)), match.group(group)
 
