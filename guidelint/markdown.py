@@ -9,6 +9,7 @@ block knows how its (container-stripped) lines map back onto the file.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -130,10 +131,20 @@ class MarkdownDocument:
     code_spans: list[CodeSpan] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
-    list_items: list[ListItem] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     html_comments: list[HtmlComment] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+    _list_items: list[ListItem] = field(default_factory=list, repr=False)
+    # Builds the rest of `list_items` on first use: only the gotchas parser reads them,
+    # so the fast path records its items' ranges and pays for ListItems when asked.
+    _pending_list_items: Callable[[], list[ListItem]] | None = field(default=None, repr=False)
+
+    @property
+    def list_items(self) -> list[ListItem]:
+        if self._pending_list_items is not None:
+            self._list_items.extend(self._pending_list_items())
+            self._pending_list_items = None
+        return self._list_items
 
     @property
     def tokens(self) -> list[Token]:

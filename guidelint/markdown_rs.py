@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate
 from typing import Any
 
@@ -105,7 +105,10 @@ def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> M
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
     root = (parser or _rs_parser()).tree(source)
     doc = MarkdownDocument(text=text, lines=lines, _tokens=None, front_matter=front)
-    _Walk(doc, _ByteOffsets(source, lines)).children(root, 0, False)
+    walk = _Walk(doc, _ByteOffsets(source, lines))
+    walk.children(root, 0, False)
+    if walk.raw_items:  # (no reference back to `doc`: a cycle would wait for the GC)
+        doc._pending_list_items = partial(_list_items, walk.raw_items, lines, walk.char)
     return doc
 
 
@@ -159,6 +162,7 @@ class _Walk:
         self.verify = "\t" in doc.text
         self.section = ""
         self.table_headers: list[str] = []
+        self.raw_items: list[tuple[tuple[int, int], int, bool]] = []
 
     def span(self, node: Any) -> Span:
         start, end = node.srcmap
@@ -219,13 +223,8 @@ class _Walk:
             self.children(node, depth, quoted)
 
     def list_item(self, item: Any, depth: int, ordered: bool) -> None:
-        lines = self.lines
-        first, last = self.line_range(item)
-        while last > first and not lines.line_text(last).strip():
-            last -= 1  # a loose item's srcmap runs over the blank line after it
-        self.doc.list_items.append(
-            ListItem(_line_span(lines, first, last), first, last, depth, ordered)
-        )
+        # kept as its range; `list_items` builds the ListItems if someone asks
+        self.raw_items.append((item.srcmap, depth, ordered))
 
     def heading(self, node: Any, depth: int, quoted: bool) -> None:
         inline = node.children
@@ -347,6 +346,20 @@ class _Walk:
                 self.collect(block, node.children)
             # An image's alt text is its own inline parse in markdown-it: the
             # reference records nothing inside it, and neither does this.
+
+
+def _list_items(
+    raw_items: list[tuple[tuple[int, int], int, bool]], lines: LineIndex, char: Any
+) -> list[ListItem]:
+    items = []
+    for (start_byte, end_byte), depth, ordered in raw_items:
+        start, end = char(start_byte), char(end_byte)
+        first = bisect.bisect_right(lines.line_starts, start)
+        last = bisect.bisect_right(lines.line_starts, max(start, end - 1))
+        while last > first and not lines.line_text(last).strip():
+            last -= 1  # a loose item's srcmap runs over the blank line after it
+        items.append(ListItem(_line_span(lines, first, last), first, last, depth, ordered))
+    return items
 
 
 def _start_byte(node: Any) -> int:
