@@ -162,7 +162,11 @@ def gemma_vocabulary() -> dict[str, int]:
 def build_gemma_tokenizer():
     from transformers import GemmaTokenizer
 
-    return GemmaTokenizer(vocab=gemma_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
+    # Gemma's checkpoints start every sequence with <bos>: an empty prompt (Lumina's negative
+    # one) still has a token to attend to
+    return GemmaTokenizer(
+        vocab=gemma_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH, add_bos_token=True
+    )
 
 
 def qwen_vocab_size() -> int:

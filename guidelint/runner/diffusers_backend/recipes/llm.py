@@ -47,9 +47,7 @@ RECIPES: dict[str, Recipe] = {
     "Qwen3ForCausalLM": Recipe(
         "model", {**QWEN3, "num_hidden_layers": KLEIN_LAYERS[-1] + 1}, provides=QWEN3_PROVIDES
     ),
-    "Qwen3VLModel": Recipe(
-        "model", QWEN3_VL, provides={"llm": "text_config.hidden_size"}
-    ),
+    "Qwen3VLModel": Recipe("model", QWEN3_VL, provides={"llm": "text_config.hidden_size"}),
     "Qwen2Tokenizer/qwen3": Recipe(
         "tokenizer", builder="build_qwen3_tokenizer", builds="Qwen2Tokenizer"
     ),
