@@ -22,7 +22,7 @@ from guidelint.runner.diffusers_backend import tiny_table
 from guidelint.runner.diffusers_backend.tiny_table import RECIPES, Dim, Recipe
 
 SEED = 0
-FORMAT = 4  # bump when building code changes (a tokenizer's vocabulary); digests cover the table
+FORMAT = 5  # bump when building code changes (a tokenizer's vocabulary); digests cover the table
 ANY_SCHEDULER = "KarrasDiffusionSchedulers"  # an enum annotation: any scheduler fits
 
 
@@ -91,6 +91,7 @@ def base_dims() -> dict[str, int]:
         "qwen_vocab": tokenizer.qwen_vocab_size(),
         "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
         "gemma_vocab": tokenizer.gemma_vocab_size(),
+        "qwen3_vocab": tokenizer.qwen3_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
     }
 
@@ -165,11 +166,29 @@ def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> s
         # a recipe keyed by the class stands for it (KarrasDiffusionSchedulers builds PNDM)
         fits = built in allowed or key in allowed
         fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
+        fits = fits or key != component_class and admits(component_class, built)
         if fits:
             return key
         if recipe_of(component_class):
             return component_class  # the variant is for another class of this slot
     raise CannotPlan(allowed[0], f"no tiny recipe (component '{slot}' of {pipeline_class})")
+
+
+def admits(annotation: str, built: str) -> bool:
+    """Whether a generic annotation (`PreTrainedModel`, `AutoTokenizer`, `Any`) admits the
+    class a variant names: the table's fact of what the real checkpoint ships there."""
+    if annotation == "Any":
+        return True
+    built_class = library_class(built)
+    if annotation in tiny_table.GENERIC_TOKENIZERS:
+        from transformers import PreTrainedTokenizerBase
+
+        return issubclass(built_class, PreTrainedTokenizerBase)
+    try:
+        base = library_class(annotation)
+    except CannotPlan:
+        return False
+    return inspect.isclass(base) and issubclass(built_class, base)
 
 
 def settle(value, dims: dict[str, int]):
@@ -211,7 +230,9 @@ def settle_all(pipeline_class: str, chosen: dict[str, str], dims: dict[str, int]
 
 def provide(pipeline_class, slot, key, recipe: Recipe, config, dims: dict[str, int]) -> None:
     for dim, config_key in recipe.provides.items():
-        value = config[config_key]
+        value = config
+        for part in config_key.split("."):  # "text_config.hidden_size": a sub-config's width
+            value = value[part]
         if dim in dims and dims[dim] != value:
             raise CannotPlan(
                 recipe.builds or key.split("/")[0],

@@ -162,7 +162,11 @@ def gemma_vocabulary() -> dict[str, int]:
 def build_gemma_tokenizer():
     from transformers import GemmaTokenizer
 
-    return GemmaTokenizer(vocab=gemma_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
+    # Gemma's checkpoints start every sequence with <bos>: an empty prompt (Lumina's negative
+    # one) still has a token to attend to
+    return GemmaTokenizer(
+        vocab=gemma_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH, add_bos_token=True
+    )
 
 
 def qwen_vocab_size() -> int:
@@ -175,3 +179,31 @@ def glm_vocab_size() -> int:
 
 def gemma_vocab_size() -> int:
     return len(gemma_vocabulary())
+
+
+# Qwen3 (Z-Image's and Flux 2 Klein's text encoder): Qwen2's byte-level BPE, its think
+# markers as added tokens, and the chat layout its template writes: `enable_thinking=False`
+# closes an empty think block after the generation prompt, as Qwen3's own template does.
+QWEN3_THINK = ["<think>", "</think>"]
+QWEN3_CHAT_TEMPLATE = (
+    "{%- for message in messages %}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}"
+    "{{- '<|im_start|>assistant\\n' }}"
+    "{%- if enable_thinking is defined and enable_thinking is false %}"
+    "{{- '<think>\\n\\n</think>\\n\\n' }}"
+    "{%- endif %}"
+    "{%- endif %}"
+)
+
+
+def build_qwen3_tokenizer():
+    tokenizer = build_qwen2_tokenizer()
+    tokenizer.add_tokens(QWEN3_THINK)
+    tokenizer.chat_template = QWEN3_CHAT_TEMPLATE
+    return tokenizer
+
+
+def qwen3_vocab_size() -> int:
+    return qwen_vocab_size() + len(QWEN3_THINK)
