@@ -50,7 +50,8 @@ RECIPES: dict[str, Recipe] = {
     "SkyReelsV2Transformer3DModel/i2v": Recipe(
         "model", WAN_I2V, builds="SkyReelsV2Transformer3DModel"
     ),
-    # SkyReels-V2's image-to-video checkpoint preprocesses with CLIP's image processor
+    # SkyReels-V2 I2V annotates CLIPProcessor but only calls its image half, which is what
+    # diffusers' own tests give it (a CLIPImageProcessor)
     "CLIPProcessor": Recipe(
         "processor",
         {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}},
