@@ -263,7 +263,7 @@ def plan(pipeline_class: str) -> Plan:
     chosen, nones = {}, []
     classes = slot_classes(cls)
     for slot, allowed in classes.items():
-        if slot in optional and slot in tiny_table.LEFT_OUT_WHEN_OPTIONAL:
+        if slot in optional and tiny_table.left_out(pipeline_class, slot):
             nones.append(slot)
             continue
         chosen[slot] = choose_recipe(pipeline_class, slot, paired_tokenizer(slot, allowed, classes))

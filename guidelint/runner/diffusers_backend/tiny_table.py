@@ -42,6 +42,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     SIGLIP_VISION,
     T5,
     VAE_KL,
+    WAN,
     Dim,
     Recipe,
 )
@@ -174,23 +175,7 @@ RECIPES: dict[str, Recipe] = {
             "norm_elementwise_affine": False,
         },
     ),
-    "WanTransformer3DModel": Recipe(
-        "model",
-        {
-            "patch_size": (1, 2, 2),
-            "num_attention_heads": 2,
-            "attention_head_dim": 12,
-            "in_channels": Dim("latent"),
-            "out_channels": Dim("latent"),
-            "text_dim": Dim("t5"),
-            "freq_dim": 256,
-            "ffn_dim": 32,
-            "num_layers": 1,
-            "cross_attn_norm": True,
-            "qk_norm": "rms_norm_across_heads",
-            "rope_max_seq_len": 32,
-        },
-    ),
+    "WanTransformer3DModel": Recipe("model", WAN),
     "UNet2DModel": Recipe(  # one level, no attention: DDPM's 1000 steps each pay per op
         "model",
         {
@@ -639,3 +624,12 @@ VARIANTS = tuple(v for area in AREAS for v in area.VARIANTS) + VARIANTS
 PIPELINE_ARGUMENTS = (
     tuple(a for area in AREAS for a in area.PIPELINE_ARGUMENTS) + PIPELINE_ARGUMENTS
 )
+# (pipeline class pattern, slot): optional slots an area builds though they are usually
+# left out (Wan 2.1 image-to-video checkpoints ship their CLIP image encoder).
+KEPT_OPTIONAL = tuple(k for area in AREAS for k in getattr(area, "KEPT_OPTIONAL", ()))
+
+
+def left_out(pipeline_class: str, slot: str) -> bool:
+    """Whether the optional `slot` of `pipeline_class` is left None in its tiny checkpoint."""
+    kept = any(s == slot and re.search(p, pipeline_class) for p, s in KEPT_OPTIONAL)
+    return slot in LEFT_OUT_WHEN_OPTIONAL and not kept

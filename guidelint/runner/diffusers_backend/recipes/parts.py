@@ -152,6 +152,22 @@ SD_UNET = {
     "norm_num_groups": 2,
 }
 SDXL_TIME = 8
+# Wan's DiT, which SkyReels-V2, ChronoEdit, AnyFlow and Helios extend. RoPE covers 1024
+# patches a side as in the real checkpoints: a 720x1280 video is 45x80 patches a frame.
+WAN = {
+    "patch_size": (1, 2, 2),
+    "num_attention_heads": 2,
+    "attention_head_dim": 12,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "text_dim": Dim("t5"),
+    "freq_dim": 256,
+    "ffn_dim": 32,
+    "num_layers": 1,
+    "cross_attn_norm": True,
+    "qk_norm": "rms_norm_across_heads",
+    "rope_max_seq_len": 1024,
+}
 # Kandinsky 2.2's decoder is conditioned on the prior's CLIP image embedding.
 KANDINSKY_UNET = {
     "in_channels": Dim("latent"),
