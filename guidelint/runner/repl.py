@@ -80,7 +80,7 @@ def run_repl(
     if runner.unexpected is not None:
         judgement = classify_exception(runner.unexpected, example, removed_env)
         if judgement["status"] in OWN_MESSAGE:
-            judgement["message"] = f"line {runner.unexpected_line}: {judgement['message']}"
+            judgement["message"] = _head(runner, judgement["message"])
             return judgement
         if judgement["status"] is not Outcome.PASSED:
             judgement["message"] = _exception_message(runner, judgement["message"])
@@ -94,12 +94,15 @@ def _exception_message(runner: _Runner, described: str) -> str:
     """`line N: Type: message` first, as a script's error reads, then doctest's report of
     the statement; an earlier statement whose output differed is named (it may be why)."""
     statement = _first_failure([runner.unexpected_report]).split("\n", 1)[-1]
+    return f"{_head(runner, described)}\n{statement}"
+
+
+def _head(runner: _Runner, described: str) -> str:
     head = f"line {runner.unexpected_line}: {described}"
     if runner.first_line and runner.first_line < runner.unexpected_line:
-        head += (
-            f"\n(earlier, line {runner.first_line}: its output differed from the lines under it)"
-        )
-    return f"{head}\n{statement}"
+        differed = "its output differed from the lines under it"
+        head += f"\n(earlier, line {runner.first_line}: {differed})"
+    return head
 
 
 def _first_failure(report: list[str]) -> str:
