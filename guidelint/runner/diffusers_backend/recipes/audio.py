@@ -3,6 +3,10 @@ ACE-Step, LongCat AudioDiT.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
+
+Audio is sampled at 16 Hz here: the pipelines size their latents from seconds times
+the VAE's sampling rate, so an example's `audio_end_in_s=10.0` stays a few hundred
+latent frames, and soundfile and scipy write such files as they write real ones.
 """
 
 from __future__ import annotations
@@ -10,16 +14,104 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
 
-RECIPES: dict[str, Recipe] = {}
+TINY_SAMPLE_RATE = 16
+
+RECIPES: dict[str, Recipe] = {
+    # Stable Audio Open: an Oobleck VAE over stereo waveforms, a DiT cross-attending to
+    # the T5 states projected with the start and end seconds (StableAudioProjectionModel).
+    "AutoencoderOobleck": Recipe(
+        "model",
+        {
+            "encoder_hidden_size": 6,
+            "downsampling_ratios": [1, 2],  # a hop of 2 samples per latent frame
+            "decoder_channels": 3,
+            "decoder_input_channels": 3,
+            "audio_channels": 2,
+            "channel_multiples": [2, 4],
+            "sampling_rate": TINY_SAMPLE_RATE,
+        },
+        provides={"latent": "decoder_input_channels"},
+    ),
+    "StableAudioProjectionModel": Recipe(
+        "model",
+        # seconds from 0 to 512, as stable-audio-open-1.0's projection model has them
+        {"text_encoder_dim": Dim("t5"), "conditioning_dim": 4, "min_value": 0, "max_value": 512},
+        provides={"audio_condition": "conditioning_dim"},
+    ),
+    "StableAudioDiTModel": Recipe(
+        "model",
+        {
+            # the longest audio is sample_size * hop / sampling rate: 128 * 2 / 16 = 16 s
+            "sample_size": 128,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 2,
+            "attention_head_dim": 4,
+            "num_attention_heads": 4,
+            "num_key_value_attention_heads": 2,
+            "cross_attention_dim": 4,
+            "time_proj_dim": 8,
+            # the start and end seconds' embeddings, concatenated
+            "global_states_input_dim": Dim("audio_condition", times=2),
+            "cross_attention_input_dim": Dim("audio_condition"),
+        },
+    ),
+    # what stable-audio-open-1.0's scheduler config holds, on the class its pipeline names
+    "EDMDPMSolverMultistepScheduler/stable_audio": Recipe(
+        "scheduler",
+        {
+            "sigma_min": 0.3,
+            "sigma_max": 500.0,
+            "sigma_data": 1.0,
+            "sigma_schedule": "exponential",
+            "prediction_type": "v_prediction",
+            "solver_order": 2,
+        },
+        builds="EDMDPMSolverMultistepScheduler",
+    ),
+    # LongCat AudioDiT: a waveform VAE and a DiT over its latent frames, UMT5 text.
+    "LongCatAudioDiTVae": Recipe(
+        "model",
+        {
+            "in_channels": 1,
+            "channels": 16,
+            "c_mults": [1, 2],
+            "strides": [2],
+            "latent_dim": 8,
+            "encoder_latent_dim": 16,
+            "downsampling_ratio": 2,  # the product of the strides
+            "sample_rate": TINY_SAMPLE_RATE,
+        },
+        provides={"latent": "latent_dim"},
+    ),
+    "LongCatAudioDiTTransformer": Recipe(
+        "model",
+        {
+            "dit_dim": 64,
+            "dit_depth": 2,
+            "dit_heads": 4,
+            "dit_text_dim": Dim("t5"),
+            "latent_dim": Dim("latent"),
+            "text_conv": False,
+        },
+    ),
+}
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
-VARIANTS: tuple[tuple[str, str, str], ...] = ()
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    ("^StableAudioPipeline$", "scheduler", "EDMDPMSolverMultistepScheduler/stable_audio"),
+)
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
-HOME_PIPELINES: dict[str, str] = {}
+HOME_PIPELINES: dict[str, str] = {
+    "StableAudioDiTModel": "StableAudioPipeline",
+    "AutoencoderOobleck": "StableAudioPipeline",
+    "LongCatAudioDiTTransformer": "LongCatAudioDiTPipeline",
+    "LongCatAudioDiTVae": "LongCatAudioDiTPipeline",
+}
 
 NOT_YET: dict[str, str] = {}
 
