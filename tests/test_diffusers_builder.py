@@ -253,3 +253,39 @@ def test_a_recipe_two_areas_define_is_refused(monkeypatch):
     monkeypatch.setitem(video.RECIPES, "CLIPTextModel", Recipe("model"))
     with pytest.raises(RuntimeError, match="'CLIPTextModel' is defined twice"):
         tiny_table._merged({"CLIPTextModel": Recipe("model")}, "RECIPES")
+
+
+@pytest.mark.parametrize(
+    ("pipeline_class", "slot", "built"),
+    [
+        ("HunyuanImagePipeline", "guider", "AdaptiveProjectedMixGuidance"),
+        ("HunyuanImagePipeline", "ocr_guider", "AdaptiveProjectedMixGuidance"),
+        ("HunyuanVideo15Pipeline", "guider", "ClassifierFreeGuidance"),
+        ("MotifVideoPipeline", "guider", "ClassifierFreeGuidance"),  # annotated BaseGuidance
+    ],
+)
+def test_a_guider_slot_takes_a_guider_of_its_annotation(pipeline_class, slot, built):
+    allowed = generic.slot_classes(generic.pipeline_type(pipeline_class))[slot]
+    key = generic.choose_recipe(pipeline_class, slot, allowed)
+    guider = generic.Slot(slot, key, generic.recipe_at(key), {})
+    assert guider.recipe.kind == "guider"
+    assert guider.class_name == built
+
+
+def test_a_guider_is_made_from_its_config_and_loads_as_a_pipeline_component(tmp_path):
+    import diffusers
+
+    key = generic.choose_recipe("MotifVideoPipeline", "guider", ("BaseGuidance",))
+    made = generic.component(generic.Slot("guider", key, generic.recipe_at(key), {}), tmp_path, {})
+
+    class GuidedPipeline(diffusers.DiffusionPipeline):
+        def __init__(self, guider: diffusers.guiders.BaseGuidance) -> None:
+            super().__init__()
+            self.register_modules(guider=guider)
+
+    GuidedPipeline(guider=made).save_pretrained(tmp_path / "pipeline")
+    loaded = GuidedPipeline.from_pretrained(tmp_path / "pipeline").guider
+    assert type(loaded) is diffusers.ClassifierFreeGuidance
+    assert loaded.guidance_scale == made.guidance_scale == 7.5  # its default, saved and read back
+    with pytest.raises(build.CannotBuild, match="a guider has no weights"):
+        build.component_checkpoint("ClassifierFreeGuidance", tmp_path)

@@ -184,3 +184,42 @@ def test_the_json_entry_lists_the_pipelines_built(report):
     entry = report["sd-img2img"].as_json()
     assert entry["pipelines"] == ["StableDiffusionImg2ImgPipeline"]
     assert json.loads(json.dumps(entry))["status"] == "passed"
+
+
+def _raised_by(call) -> BaseException:
+    with pytest.raises(Exception) as caught:
+        call()
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("raise_it", "package"),
+    [
+        # diffusers' own checks, raised by importing the real modules
+        (lambda: __import__("diffusers.pipelines.consisid.consisid_utils"), "insightface"),
+        (lambda: __import__("diffusers.pipelines.ltx2.export_utils"), "av"),
+        # a LoRA method without peft: diffusers' decorator raises a ValueError
+        (
+            lambda: __import__("diffusers").utils.peft_utils.require_peft_backend(lambda: None)(),
+            "peft",
+        ),
+    ],
+)
+def test_diffusers_own_install_messages_name_the_package(raise_it, package):
+    from guidelint.runner import verdict
+
+    error = _raised_by(raise_it)
+    assert verdict.missing_package(error) == package, error
+    assert verdict.install_hint(package) == (f"no guidelint extra brings it: pip install {package}")
+
+
+def test_an_installed_package_a_message_names_is_not_missing():
+    from guidelint.runner import verdict
+
+    # the text diffusers raises when accelerate is too old, here where it is installed
+    error = ImportError(
+        "Using `device_map` requires the `accelerate` library. Please install "
+        "it using: `pip install accelerate`."
+    )
+    assert verdict.missing_package(error) is None
+    assert verdict.missing_package(ValueError("some other value")) is None

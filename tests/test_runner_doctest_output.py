@@ -28,6 +28,15 @@ GUIDE = """# REPL
 ```python {id=missing-package}
 >>> import a_package_nobody_installed
 ```
+
+A function written without prompts is read as the output expected of the line above:
+
+```python {id=unprompted-def}
+>>> value = 1
+def helper():
+    return 2
+>>> helper()
+```
 """
 
 
@@ -51,7 +60,15 @@ def test_stated_runs_a_statement_with_no_output_under_it_as_a_script_line(tmp_pa
     assert wrong.message.startswith("line 12:")
     raised = results["raises"]  # an exception is never "no output"
     assert raised.status.value == "error"
-    assert "KeyError" in raised.message
+    # the exception first, as a script's error reads, then doctest's report of it
+    assert raised.message.startswith("line 17: KeyError: 'missing'\n"), raised.message
+    assert "Failed example:" in raised.message
+    unprompted = results["unprompted-def"]  # the NameError's cause is named too
+    assert unprompted.status.value == "error"
+    assert unprompted.message.startswith(
+        "line 30: NameError: name 'helper' is not defined\n(earlier, line 27: its output "
+        "differed from the lines under it)"
+    ), unprompted.message
     missing = results["missing-package"]
     assert missing.status.value == "missing-dependency"
     assert missing.message.startswith("line 21: ModuleNotFoundError: ")

@@ -25,12 +25,24 @@ class _Runner(doctest.DocTestRunner):
 
     unexpected: BaseException | None = None
     unexpected_line = 0
+    unexpected_report = ""  # doctest's report of that statement
+    first_line = 0  # of the first failure of any kind (a differing output)
 
     def report_unexpected_exception(self, out, test, example, exc_info):
-        if self.unexpected is None:
-            self.unexpected = exc_info[1]
-            self.unexpected_line = test.lineno + example.lineno + 1
-        super().report_unexpected_exception(out, test, example, exc_info)
+        self.first_line = self.first_line or test.lineno + example.lineno + 1
+        if self.unexpected is not None:
+            super().report_unexpected_exception(out, test, example, exc_info)
+            return
+        self.unexpected = exc_info[1]
+        self.unexpected_line = test.lineno + example.lineno + 1
+        captured: list[str] = []
+        super().report_unexpected_exception(captured.append, test, example, exc_info)
+        self.unexpected_report = "".join(captured)
+        out(self.unexpected_report)
+
+    def report_failure(self, out, test, example, got):
+        self.first_line = self.first_line or test.lineno + example.lineno + 1
+        super().report_failure(out, test, example, got)
 
 
 class StatedOutputChecker(doctest.OutputChecker):
@@ -68,14 +80,29 @@ def run_repl(
     if runner.unexpected is not None:
         judgement = classify_exception(runner.unexpected, example, removed_env)
         if judgement["status"] in OWN_MESSAGE:
-            judgement["message"] = f"line {runner.unexpected_line}: {judgement['message']}"
+            judgement["message"] = _head(runner, judgement["message"])
             return judgement
         if judgement["status"] is not Outcome.PASSED:
-            judgement["message"] = _first_failure(report) or judgement["message"]
+            judgement["message"] = _exception_message(runner, judgement["message"])
             return judgement
     if result.failed:
         return {"status": Outcome.FAILED, "message": _first_failure(report)}
     return {"status": Outcome.PASSED, "message": ""}
+
+
+def _exception_message(runner: _Runner, described: str) -> str:
+    """`line N: Type: message` first, as a script's error reads, then doctest's report of
+    the statement; an earlier statement whose output differed is named (it may be why)."""
+    statement = _first_failure([runner.unexpected_report]).split("\n", 1)[-1]
+    return f"{_head(runner, described)}\n{statement}"
+
+
+def _head(runner: _Runner, described: str) -> str:
+    head = f"line {runner.unexpected_line}: {described}"
+    if runner.first_line and runner.first_line < runner.unexpected_line:
+        differed = "its output differed from the lines under it"
+        head += f"\n(earlier, line {runner.first_line}: {differed})"
+    return head
 
 
 def _first_failure(report: list[str]) -> str:

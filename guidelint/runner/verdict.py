@@ -22,6 +22,11 @@ from guidelint.runner.protocol import ChildRecord, ExamplePayload, Judgement, Ra
 MAX_MESSAGE_CHARS = 4000
 # diffusers' and transformers' requires_backends: "X requires the scipy library but ..."
 REQUIRES_LIBRARY = re.compile(r"requires the ([\w.-]+) library")
+# diffusers' own checks name the pip command: "insightface is not available. Please
+# install it using 'pip install insightface'", "PyAV is required ... `pip install av`".
+PIP_INSTALL = re.compile(r"\bpip install (?:-U |--upgrade )?['\"`]?([A-Za-z0-9][\w.-]*)")
+# diffusers' LoRA methods without peft: a ValueError that names no pip command.
+NEEDS_PEFT = "PEFT backend is required"
 # Module names whose pip distribution is named otherwise.
 PIP_NAMES = {
     "cv2": "opencv-python-headless",
@@ -225,8 +230,11 @@ def missing_package(error: BaseException) -> str | None:
 
     A module that is not installed (ModuleNotFoundError), and the ImportError that
     diffusers' and transformers' `requires_backends` raise ("X requires the scipy
-    library but it was not found"). `cannot import name` is not one: that is a stale
-    import, the example's own bug.
+    library but it was not found"), or diffusers' own checks that name the pip command
+    ("... Please install it using 'pip install insightface'"), and its LoRA methods'
+    "PEFT backend is required". A package that is installed is none of these (an old
+    version, say). `cannot import name` is not one: that is a stale import, the
+    example's own bug.
     """
     if isinstance(error, ModuleNotFoundError):
         top = (error.name or "?").split(".")[0]
@@ -234,10 +242,18 @@ def missing_package(error: BaseException) -> str | None:
     if type(error).__name__ == "OptionalDependencyNotAvailable":
         return "an optional package of diffusers"
     if isinstance(error, ImportError):
-        found = REQUIRES_LIBRARY.search(str(error))
-        if found:
+        found = REQUIRES_LIBRARY.search(str(error)) or PIP_INSTALL.search(str(error))
+        if found and not _installed(_module_of(found.group(1))):
             return found.group(1)
+    if isinstance(error, ValueError) and NEEDS_PEFT in str(error) and not _installed("peft"):
+        return "peft"
     return None
+
+
+def _module_of(package: str) -> str:
+    """The module a pip name installs, as far as the name says (`imageio-ffmpeg`)."""
+    by_pip_name = {pip: module for module, pip in PIP_NAMES.items()}
+    return by_pip_name.get(package, package.replace("-", "_"))
 
 
 def _installed(package: str) -> bool:

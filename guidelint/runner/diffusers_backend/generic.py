@@ -24,6 +24,10 @@ from guidelint.runner.diffusers_backend.tiny_table import RECIPES, Dim, Recipe
 SEED = 0
 FORMAT = 5  # bump when building code changes (a tokenizer's vocabulary); digests cover the table
 ANY_SCHEDULER = "KarrasDiffusionSchedulers"  # an enum annotation: any scheduler fits
+# A slot annotated with the guiders' base class (MotifVideo) takes the plain CFG guider:
+# BaseGuidance itself computes nothing.
+ANY_GUIDER, DEFAULT_GUIDER = "BaseGuidance", "ClassifierFreeGuidance"
+CONFIG_ONLY = ("scheduler", "guider")  # no weights: made afresh from their config
 
 
 class CannotPlan(Exception):
@@ -93,6 +97,7 @@ def base_dims() -> dict[str, int]:
         "gemma_vocab": tokenizer.gemma_vocab_size(),
         "qwen3_vocab": tokenizer.qwen3_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
+        "roberta_vocab": tokenizer.roberta_vocab_size(),
     }
 
 
@@ -130,10 +135,13 @@ def paired_tokenizer(slot: str, allowed: tuple[str, ...], classes) -> tuple[str,
 
 
 def recipe_of(key: str) -> Recipe | None:
-    """The table's recipe; a scheduler the table does not name runs with its defaults."""
+    """The table's recipe; a scheduler or guider the table does not name runs with its
+    defaults (a guider's defaults are what the real checkpoints' guider configs hold)."""
     recipe = RECIPES.get(key)
     if recipe is None and key.endswith("Scheduler") and is_diffusers_scheduler(key):
         recipe = Recipe("scheduler")
+    if recipe is None and key.endswith("Guidance") and is_diffusers_guider(key):
+        recipe = Recipe("guider", builds=DEFAULT_GUIDER if key == ANY_GUIDER else None)
     return recipe
 
 
@@ -152,6 +160,16 @@ def is_diffusers_scheduler(name: str) -> bool:
     except (ImportError, RuntimeError):
         return False
     return inspect.isclass(found) and issubclass(found, diffusers.SchedulerMixin)
+
+
+def is_diffusers_guider(name: str) -> bool:
+    """A guidance class of diffusers.guiders (a pipeline component since HunyuanImage)."""
+    try:
+        from diffusers import guiders
+    except ImportError:  # a diffusers older than its guiders
+        return False
+    found = getattr(guiders, name, None)
+    return inspect.isclass(found) and issubclass(found, guiders.BaseGuidance)
 
 
 def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> str:
@@ -343,8 +361,9 @@ def keep_arguments(model_index: Path, arguments: dict[str, Any]) -> None:
 
 
 def component(slot: Slot, components: Path, built: dict[str, Any]):
-    """The slot's component: schedulers are made afresh, models loaded from their cache folder."""
-    if slot.recipe.kind == "scheduler":
+    """The slot's component: schedulers and guiders are made afresh, models loaded from
+    their cache folder."""
+    if slot.recipe.kind in CONFIG_ONLY:
         return library_class(slot.class_name)(**slot.config)
     folder = components / slot.key()
     if not (folder / "ready").is_file():
@@ -425,8 +444,10 @@ def component_folder(component_class: str, cache_root: Path) -> Path:
         slot = Slot(component_class, component_class, recipe, config)
     else:
         raise CannotPlan(component_class, "no tiny recipe for this model class")
-    if slot.recipe.kind == "scheduler":
-        raise CannotPlan(component_class, "a scheduler has no weights; build it from its config")
+    if slot.recipe.kind in CONFIG_ONLY:
+        raise CannotPlan(
+            component_class, f"a {slot.recipe.kind} has no weights; build it from its config"
+        )
     folder = cache_root / "components" / slot.key()
     if not (folder / "ready").is_file():
         made = make(slot, {})

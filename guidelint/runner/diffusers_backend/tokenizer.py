@@ -207,3 +207,23 @@ def build_qwen3_tokenizer():
 
 def qwen3_vocab_size() -> int:
     return qwen_vocab_size() + len(QWEN3_THINK)
+
+
+# RoBERTa's specials where its checkpoints put them: <s> 0, <pad> 1, </s> 2, <unk> 3.
+ROBERTA_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
+
+
+def roberta_vocabulary() -> dict[str, int]:
+    tokens = [*ROBERTA_SPECIALS, *byte_symbols(), "<mask>"]
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def build_roberta_tokenizer():
+    """RoBERTa's byte-level BPE (CLAP's text side: AudioLDM, MusicLDM), every byte a token."""
+    from transformers import RobertaTokenizer
+
+    return RobertaTokenizer(vocab=roberta_vocabulary(), merges=[], model_max_length=MAX_LENGTH)
+
+
+def roberta_vocab_size() -> int:
+    return len(roberta_vocabulary())
