@@ -9,12 +9,16 @@ import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pathspec
 
-from guidelint.config import Config, ConfigError
+from guidelint.errors import ConfigError
 from guidelint.printable import printable
 from guidelint.sources import MARKDOWN_SUFFIXES
+
+if TYPE_CHECKING:
+    from guidelint.config import Settings
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
 NAMED_GROUP = re.compile(r"\(\?P<\w+>")
@@ -101,7 +105,7 @@ def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
     return sorted(found)
 
 
-def project_files(root: Path, config: Config, skipped: list[str] | None = None) -> list[str]:
+def project_files(root: Path, config: Settings, skipped: list[str] | None = None) -> list[str]:
     """All candidate files of the project, relative to root: regular files, and
     symlinks that stay inside root. What is left out for a reason a person should
     hear (a FIFO, a symlink leaving the repository) goes into `skipped`, one line each."""
@@ -117,7 +121,7 @@ def project_files(root: Path, config: Config, skipped: list[str] | None = None) 
     return kept
 
 
-def _listed_files(root: Path, config: Config) -> list[str]:
+def _listed_files(root: Path, config: Settings) -> list[str]:
     if config.respect_gitignore:
         listed = git_files(root)
         if listed is not None:
@@ -157,7 +161,7 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
 
 def discover(
     root: Path,
-    config: Config,
+    config: Settings,
     paths: list[Path] | None = None,
     listing: list[str] | None = None,
 ) -> list[str]:

@@ -152,6 +152,18 @@ def test_one_file_check_imports_only_its_path(make_project, tmp_path):
 
 
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
+def test_one_file_check_without_configuration_imports_no_pydantic(make_project, tmp_path, cache):
+    # A pre-commit hook in a repository with no [tool.guidelint] table: the defaults
+    # are plain dataclasses (guidelint.settings); the models load only for a file.
+    root = make_project({"README.md": "# Read me\n\nSee `docs/x.md`.\n"}, config=None)
+    modules = modules_after(["check", *cache, "README.md"], root, tmp_path)
+    assert "guidelint.engine" in modules  # the probe saw the check
+    assert sorted(m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")) == []
+    assert not {"guidelint.config", "guidelint.config_base"} & modules
+    assert not {f"guidelint.{p}.config" for p in ("tools", "gotchas", "smoke", "runner")} & modules
+
+
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
 def test_check_on_markdown_imports_no_heavy_stack(markdown_project, tmp_path, cache):
     modules = modules_after(["check", *cache], markdown_project, tmp_path)
     assert heavy_among(modules) == []

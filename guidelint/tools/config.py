@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from guidelint.config_base import ProjectPath, Section
+from guidelint.settings import DefaultTools
 
 
 def unsafe_server_name(name: str) -> str | None:
@@ -71,3 +72,7 @@ class ToolsConfig(Section):
             if unsafe is not None:
                 raise ValueError(f"server name {name!r} {unsafe}")
         return servers
+
+
+# What a run's tools options are: the defaults (no configuration file) or a table.
+ToolsSettings = ToolsConfig | DefaultTools

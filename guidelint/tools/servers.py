@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from guidelint.printable import printable
 from guidelint.spans import Span
-from guidelint.tools.config import ServerConfig, ToolsConfig, unsafe_server_name
+from guidelint.tools.config import ServerConfig, ToolsSettings, unsafe_server_name
 from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import value_spans
 
@@ -176,7 +176,7 @@ def lone_snapshot_files(project: Project) -> list[str]:
     return [f"{project.config.tools.snapshot_dir}/{p.name}" for p in sorted(folder.glob("*.json"))]
 
 
-def _from_mcp_entry(name: str, entry: dict[str, Any], tools: ToolsConfig) -> ServerSpec:
+def _from_mcp_entry(name: str, entry: dict[str, Any], tools: ToolsSettings) -> ServerSpec:
     kind = entry.get("type") or ("stdio" if entry.get("command") else None)
     if kind is None and entry.get("url"):
         kind = "http"
@@ -200,7 +200,7 @@ def _merge_config(
     base: ServerSpec | None,
     name: str,
     server: ServerConfig,
-    tools: ToolsConfig,
+    tools: ToolsSettings,
     environ: Mapping[str, str],
 ) -> ServerSpec:
     spec = base or ServerSpec(
