@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pathspec
-
 from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
 from guidelint.comments import Token
 from guidelint.errors import ConfigError
@@ -37,6 +35,8 @@ from guidelint.suppress import (
 )
 
 if TYPE_CHECKING:
+    import pathspec
+
     from guidelint.config import Settings
 
 # Below this many files a process pool costs more than it saves.
@@ -91,6 +91,8 @@ def build_selection(config: Settings, source: Path | None = None) -> Selection:
     where it was written (the configuration file `source`, else the command line)."""
     check_selectors(config, source)
     codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
+    if config.per_file_ignores:
+        import pathspec  # only for per-file-ignores: the defaults have none
     per_file = tuple(
         (pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()

@@ -195,6 +195,20 @@ class DefaultConfig(_Defaults):
     runner: DefaultRunner = field(default_factory=DefaultRunner)
 
 
+# [tool.guidelint.tools.servers]: checked here, without pydantic, because reading
+# `.mcp.json` (no configuration file needed) asks it too.
+def unsafe_server_name(name: str) -> str | None:
+    """Why a server name cannot name its snapshot file `<snapshot-dir>/<name>.json`
+    (None when it can): it must not lead out of the folder, nor hide a character."""
+    if name in ("", ".", ".."):
+        return "cannot name a snapshot file"
+    if "/" in name or "\\" in name:
+        return "cannot name a snapshot file (it holds a path separator)"
+    if not name.isprintable():
+        return "cannot name a snapshot file (it holds a control character)"
+    return None
+
+
 def find_config_file(start: Path) -> Path | None:
     """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward."""
     start = start.resolve()

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from guidelint.printable import printable
+from guidelint.settings import unsafe_server_name
 from guidelint.spans import Span
-from guidelint.tools.config import ServerConfig, ToolsSettings, unsafe_server_name
 from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import value_spans
 
 if TYPE_CHECKING:
     from guidelint.project import Project
+    from guidelint.tools.config import ServerConfig, ToolsSettings
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 
