@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,11 @@ from guidelint.settings import (
 from guidelint.smoke.config import SmokeConfig
 from guidelint.tools.config import ToolsConfig
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 __all__ = [
     "Config",
     "ConfigError",
@@ -42,6 +48,7 @@ __all__ = [
     "load_config",
     "parse_config",
     "table_name",
+    "tomllib",
 ]
 
 
