@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import guidelint
 from guidelint import markdown_rs
 
 # Not even `--version` needs these: configuration models, parsers, file matching.
@@ -126,6 +127,22 @@ def test_version_imports_neither_configuration_nor_parser(tmp_path):
     loaded = sorted(m for m in modules if m.split(".")[0] in LIGHT_STARTUP_NEVER)
     assert loaded == []
     assert not {"guidelint.config", "guidelint.engine", "guidelint.check"} & modules
+
+
+def test_python_m_version_imports_no_click(tmp_path):
+    # `python -m guidelint --version` is answered before the commands are imported.
+    probe = (
+        "import json, runpy, sys; sys.argv = ['guidelint', '--version'];"
+        "runpy.run_module('guidelint', run_name='__main__');"
+        f"open({str(tmp_path / 'm.json')!r}, 'w').write(json.dumps(sorted(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=600, check=True
+    )
+    modules = set(json.loads((tmp_path / "m.json").read_text()))
+    assert result.stdout == "guidelint, version " + guidelint.__version__ + "\n"
+    assert "guidelint" in modules  # the probe ran the package
+    assert not {"click", "guidelint.cli", "guidelint.rules", "guidelint.engine"} & modules
 
 
 def test_one_file_check_imports_only_its_path(make_project, tmp_path):
