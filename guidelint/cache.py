@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -76,8 +77,6 @@ def _code_digest() -> str:
 
 def context_digest(project: Project, rules: list[Rule]) -> str:
     """Everything besides a file's own bytes that can change its findings."""
-    import markdown_it
-
     root, max_size = project.root, project.config.max_file_size  # files above: size, mtime
     declared = sorted({rel for rule in rules for rel in rule.cache_inputs(project)})
     state = {
@@ -85,7 +84,7 @@ def context_digest(project: Project, rules: list[Rule]) -> str:
         "guidelint": __version__,
         "code": _code_digest(),
         "python": sys.version,
-        "markdown-it-py": markdown_it.__version__,
+        "parsers": installed_versions(PARSERS),
         "optional": optional_packages(),
         "config": project.config.model_dump(mode="json"),
         "rules": sorted(rule.code for rule in rules),
@@ -102,15 +101,40 @@ OPTIONAL_PACKAGES = ("libcst", "mcp", "ruff", "torch", "diffusers", "transformer
 
 def optional_packages() -> dict[str, str | None]:
     """Installed version of each optional package (None: absent); no import needed."""
-    from importlib.metadata import PackageNotFoundError, version
+    return installed_versions(OPTIONAL_PACKAGES)
 
-    found: dict[str, str | None] = {}
-    for name in OPTIONAL_PACKAGES:
+
+# The Markdown parsers: a new release may place spans differently.
+PARSERS = ("markdown-it-py", "markdown-it-pyrs")
+
+
+def installed_versions(names: tuple[str, ...]) -> dict[str, str | None]:
+    """The version of each distribution as its `NAME-VERSION.dist-info` (or egg-info)
+    folder on sys.path names it, the first one found winning as for an import.
+
+    Read from folder names, not with importlib.metadata, which imports the email
+    package and parses every METADATA file: a one-file check would pay for it.
+    """
+    wanted = {_normal(name): name for name in names}
+    found: dict[str, str | None] = dict.fromkeys(names)
+    for entry in sys.path:
         try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = None
+            listing = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for item in listing:
+            stem, dot, suffix = item.rpartition(".")
+            if not dot or suffix not in ("dist-info", "egg-info"):
+                continue
+            distribution, _, version = stem.partition("-")
+            name = wanted.get(_normal(distribution))
+            if name is not None and found[name] is None:
+                found[name] = version.split("-")[0] or None
     return found
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
 
 
 def cacheable(findings: list[Finding]) -> bool:

@@ -57,7 +57,7 @@ def run_check(options: CheckOptions) -> Report:
         config = config.model_copy(update=updates)
         project.config = config
 
-    rels = discover(project.root, config, options.paths, listing=project.files())
+    rels = discover(project.root, config, options.paths, listing=project.files)
     engine = Engine(project, build_selection(config))  # now naming the command line
     if options.use_cache and not options.fix:
         engine.use_cache()

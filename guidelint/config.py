@@ -11,79 +11,44 @@ from __future__ import annotations
 import difflib
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from guidelint.config_base import ProjectPath, Section
 from guidelint.errors import ConfigError
 from guidelint.findings import Severity
 from guidelint.gotchas.config import GotchasConfig
 from guidelint.runner.config import RunnerConfig
+from guidelint.settings import (
+    DEFAULT_INCLUDE,
+    DEFAULT_LINK_FILES,
+    DEFAULT_NOT_THIS_TREE,
+    DefaultConfig,
+    find_config_file,
+    read_table,
+    table_name,
+)
 from guidelint.smoke.config import SmokeConfig
 from guidelint.tools.config import ToolsConfig
-
-__all__ = ["Config", "ConfigError", "LoadedConfig", "load_config", "parse_config", "table_name"]
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-CONFIG_FILES = ("guidelint.toml", "pyproject.toml")
-# A configuration is read before its own max-file-size is known: the default applies.
-MAX_CONFIG_BYTES = 5_000_000
-
-DEFAULT_INCLUDE = [
-    "docs/**/*.md",
-    "CLAUDE.md",
-    "CLAUDE.local.md",
-    "AGENTS.md",
-    ".claude/**/*.md",
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".mcp.json",
-    # Hooks and MCP servers of plugins (GL6xx): manifests, hooks files, server files.
-    "/.claude-plugin/plugin.json",
-    "/hooks/hooks.json",
-    "plugins/*/.claude-plugin/plugin.json",
-    "plugins/*/hooks/hooks.json",
-    "plugins/*/.mcp.json",
-    "scripts/**/*.py",
-    # Claude Code plugins: a plugin folder's agents, commands and skills, whether the
-    # repository is one plugin (at its root) or a marketplace of them (plugins/*).
-    "/agents/**/*.md",
-    "/commands/**/*.md",
-    "/skills/**/*.md",
-    "plugins/*/agents/**/*.md",
-    "plugins/*/commands/**/*.md",
-    "plugins/*/skills/**/*.md",
-]
-
-
-DEFAULT_LINK_FILES = [
-    "CLAUDE.md",
-    "CLAUDE.local.md",
-    "AGENTS.md",
-    "**/CLAUDE.md",
-    "**/AGENTS.md",
-    ".claude/**",
-    "docs/**",
-    "README.md",
-    "plugins/**",
-]
-
-
-# Documents about other trees than this one: a changelog describes its users' files, a
-# plan or brainstorm the files it proposes. GL501 does not read them.
-DEFAULT_NOT_THIS_TREE = [
-    "CHANGELOG*.md",
-    "**/CHANGELOG*.md",
-    "HISTORY.md",
-    "RELEASE_NOTES*.md",
-    "**/plans/**",
-    "**/brainstorms/**",
+__all__ = [
+    "Config",
+    "ConfigError",
+    "LoadedConfig",
+    "Settings",
+    "find_config_file",
+    "load_config",
+    "parse_config",
+    "table_name",
+    "tomllib",
 ]
 
 
@@ -127,62 +92,27 @@ class Config(Section):
     runner: RunnerConfig = Field(default_factory=RunnerConfig)
 
 
-class LoadedConfig(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+# What a run's configuration is: the defaults (no file read, no pydantic) or a
+# file's validated table. Both answer the same attributes (tests/test_settings.py).
+Settings = Config | DefaultConfig
 
-    config: Config
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    config: Settings
     root: Path  # the folder holding the configuration, else the start folder
     source: Path | None  # the file it came from
 
 
-def find_config_file(start: Path) -> Path | None:
-    """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        candidate = folder / "guidelint.toml"
-        if candidate.is_file():
-            return candidate
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file() and _mentions_guidelint(candidate):
-            return candidate
-    return None
-
-
-def _mentions_guidelint(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            return b"[tool.guidelint" in handle.read(MAX_CONFIG_BYTES + 1)
-    except OSError:
-        return False
-
-
 def load_config(start: Path, explicit: Path | None = None) -> LoadedConfig:
+    """The configuration for a run started at `start`: the nearest file's table,
+    validated, or the defaults when there is none."""
     path = explicit or find_config_file(start)
     if path is None:
         root = start.resolve() if start.is_dir() else start.resolve().parent
-        return LoadedConfig(config=Config(), root=root, source=None)
-    raw = _read_table(path)
+        return LoadedConfig(config=DefaultConfig(), root=root, source=None)
+    raw = read_table(path)
     return LoadedConfig(config=parse_config(raw, path), root=path.resolve().parent, source=path)
-
-
-def _read_table(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-        if len(raw) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: configuration larger than {MAX_CONFIG_BYTES:,} bytes")
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read configuration: {err}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
-    if path.name == "pyproject.toml":
-        return data.get("tool", {}).get("guidelint", {})
-    return data
 
 
 def parse_config(raw: dict[str, Any], path: Path) -> Config:
@@ -191,11 +121,6 @@ def parse_config(raw: dict[str, Any], path: Path) -> Config:
     except ValidationError as err:
         raise ConfigError(_describe(err, path)) from None
     return config
-
-
-def table_name(path: Path) -> str:
-    """How messages name the configuration table of a file."""
-    return "[tool.guidelint]" if path.name == "pyproject.toml" else "guidelint.toml"
 
 
 def _describe(err: ValidationError, path: Path) -> str:

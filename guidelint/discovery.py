@@ -9,18 +9,24 @@ import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
-
-from guidelint.config import Config, ConfigError
+from guidelint.errors import ConfigError
 from guidelint.printable import printable
 from guidelint.sources import MARKDOWN_SUFFIXES
+
+if TYPE_CHECKING:
+    import pathspec
+
+    from guidelint.config import Settings
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
 NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
 def _spec(patterns: list[str]) -> pathspec.PathSpec:
+    import pathspec  # on first use: checking one named file needs no globs
+
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
@@ -101,7 +107,7 @@ def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
     return sorted(found)
 
 
-def project_files(root: Path, config: Config, skipped: list[str] | None = None) -> list[str]:
+def project_files(root: Path, config: Settings, skipped: list[str] | None = None) -> list[str]:
     """All candidate files of the project, relative to root: regular files, and
     symlinks that stay inside root. What is left out for a reason a person should
     hear (a FIFO, a symlink leaving the repository) goes into `skipped`, one line each."""
@@ -117,7 +123,7 @@ def project_files(root: Path, config: Config, skipped: list[str] | None = None) 
     return kept
 
 
-def _listed_files(root: Path, config: Config) -> list[str]:
+def _listed_files(root: Path, config: Settings) -> list[str]:
     if config.respect_gitignore:
         listed = git_files(root)
         if listed is not None:
@@ -157,27 +163,47 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
 
 def discover(
     root: Path,
-    config: Config,
+    config: Settings,
     paths: list[Path] | None = None,
-    listing: list[str] | None = None,
+    listing: list[str] | Callable[[], list[str]] | None = None,
 ) -> list[str]:
     """Files to check, relative to root, sorted.
 
     With no paths, the configured include globs select from the project. A file
     argument is always checked; a folder argument selects its Markdown files and
     whatever the include globs select inside it. `listing` is the project's file
-    list when the caller has it already (`Project.files()`).
+    list, or how to get it (`Project.files`): files named one by one need neither
+    it (no `git ls-files`) nor the globs.
     """
+    if paths:
+        return _from_paths(root, config, paths, listing)
     included = matcher(_spec(config.include + config.extend_include))
     excluded = matcher(_spec(config.exclude))
-    candidates = project_files(root, config) if listing is None else listing
-    if isinstance(listing, Listing):
-        listing.on_use("checked" if not paths else "listing")
-        candidates = listing.quietly()
-    if not paths:
-        return [f for f in candidates if included(f) and not excluded(f)]
+    candidates = _candidates(root, config, listing, "checked")
+    return [f for f in candidates if included(f) and not excluded(f)]
 
+
+def _candidates(
+    root: Path, config: Settings, listing: list[str] | Callable[[], list[str]] | None, use: str
+) -> list[str]:
+    if callable(listing):
+        listing = listing()
+    if isinstance(listing, Listing):
+        listing.on_use(use)
+        return listing.quietly()
+    return project_files(root, config) if listing is None else listing
+
+
+def _from_paths(
+    root: Path,
+    config: Settings,
+    paths: list[Path],
+    listing: list[str] | Callable[[], list[str]] | None,
+) -> list[str]:
+    """The files named, and those selected inside the folders named; the file list
+    and the globs are read only for a folder."""
     chosen: set[str] = set()
+    folders: list[tuple[Path, str | None]] = []
     real_root = os.path.realpath(root)
     for path in paths:
         # The folder resolved, the name kept: a symlink argument is judged as a link.
@@ -193,7 +219,14 @@ def discover(
             rel = absolute.relative_to(root).as_posix()
         if absolute.is_file():
             chosen.add(rel if rel is not None else absolute.as_posix())
-            continue
+        else:
+            folders.append((absolute, rel))
+    if not folders:
+        return sorted(chosen)
+    included = matcher(_spec(config.include + config.extend_include))
+    excluded = matcher(_spec(config.exclude))
+    candidates: list[str] | None = None
+    for absolute, rel in folders:
         if rel is None:
             # A folder outside the project: walk it on its own terms.
             sub_root = absolute
@@ -201,6 +234,8 @@ def discover(
                 if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):
                     chosen.add((sub_root / f).as_posix())
             continue
+        if candidates is None:
+            candidates = _candidates(root, config, listing, "listing")
         prefix = "" if rel == "." else rel.rstrip("/") + "/"
         for f in candidates:
             if f.startswith(prefix) and not excluded(f):

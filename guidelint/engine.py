@@ -12,13 +12,11 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
 from guidelint.comments import Token
-from guidelint.config import Config, ConfigError, table_name
+from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rules import all_rules
@@ -26,6 +24,7 @@ from guidelint.rules.base import Rule
 from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
+from guidelint.settings import table_name
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
 from guidelint.suppress import (
     Suppression,
@@ -34,6 +33,11 @@ from guidelint.suppress import (
     resolve_codes,
     suppressions_for,
 )
+
+if TYPE_CHECKING:
+    import pathspec
+
+    from guidelint.config import Settings
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -82,11 +86,13 @@ def select_codes(codes: Iterable[str], select: list[str], ignore: list[str]) -> 
     return frozenset(enabled)
 
 
-def build_selection(config: Config, source: Path | None = None) -> Selection:
+def build_selection(config: Settings, source: Path | None = None) -> Selection:
     """The rules a configuration selects; ConfigError names an unknown rule code, and
     where it was written (the configuration file `source`, else the command line)."""
     check_selectors(config, source)
     codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
+    if config.per_file_ignores:
+        import pathspec  # only for per-file-ignores: the defaults have none
     per_file = tuple(
         (pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()
@@ -94,7 +100,7 @@ def build_selection(config: Config, source: Path | None = None) -> Selection:
     return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))
 
 
-def check_selectors(config: Config, source: Path | None) -> None:
+def check_selectors(config: Settings, source: Path | None) -> None:
     """Every code or prefix in select/ignore/per-file-ignores/severity must name rules."""
     groups = {
         "select": config.select,

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
+    import yaml
+
     from guidelint.sources import SourceFile
 
 TOP_KEY = re.compile(r"^(?![\s#\-])[^:\n]+:(?:[ \t]|$)", re.MULTILINE)
@@ -72,6 +72,8 @@ def _parse(file: SourceFile) -> FrontMatterData | None:
     front = front_matter_of(file.text)  # the document's own, without parsing it all
     if front is None:
         return None
+    import yaml  # only now: most files have no front matter, and yaml costs start-up
+
     base = file.text.index("\n") + 1
     data = FrontMatterData({}, [], front.span)
     text = front.text
@@ -108,6 +110,8 @@ def _compose(text: str) -> yaml.Node | None:
 
 
 def _add_entries(node: yaml.MappingNode, base: int, data: FrontMatterData) -> None:
+    import yaml
+
     seen: set[int] = set()
     for key_node, value_node in node.value:
         key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else ""
@@ -124,6 +128,8 @@ def _add_entries(node: yaml.MappingNode, base: int, data: FrontMatterData) -> No
 
 def _read_key_by_key(text: str, base: int, data: FrontMatterData) -> None:
     """Strict YAML failed: read each top-level key's block on its own."""
+    import yaml
+
     starts = [m.start() for m in TOP_KEY.finditer(text)]
     if not starts or starts[0] != 0 and text[: starts[0]].strip(" \t\r\n"):
         _strict_problem(text, base, data)
@@ -166,6 +172,8 @@ def _unbalanced(raw: str) -> bool:
 
 
 def _strict_problem(text: str, base: int, data: FrontMatterData) -> None:
+    import yaml
+
     try:
         yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as err:
@@ -184,6 +192,8 @@ def _problem(err: yaml.YAMLError, base: int, text: str) -> Problem:
 
 
 def _span(node: yaml.Node, base: int) -> Span:
+    import yaml
+
     start, end = node.start_mark.index, node.end_mark.index
     if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
         start = end = start  # a block scalar: point at its indicator
@@ -193,6 +203,8 @@ def _span(node: yaml.Node, base: int) -> Span:
 def _python(node: yaml.Node, depth: int, seen: set[int] | None = None) -> Any:
     """A node's value, each node converted once: an alias (the same node again) is None,
     so `&a [*b, *b]` chains cost their size, not 3**20."""
+    import yaml
+
     seen = set() if seen is None else seen
     if depth > MAX_DEPTH or id(node) in seen:
         return None
@@ -233,6 +245,8 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 def string_items(entry: Entry) -> Iterator[tuple[str, Span]]:
     """The names a key lists, with spans: each item of a YAML list, or a string split on
     commas and whitespace outside parentheses (`Read, Bash(git diff:*)`)."""
+    import yaml
+
     node = entry.node
     if isinstance(node, yaml.SequenceNode):
         for item in node.value:

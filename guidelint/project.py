@@ -13,11 +13,15 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from guidelint.config import Config, ConfigError, load_config
 from guidelint.discovery import project_files
+from guidelint.errors import ConfigError
+from guidelint.settings import DefaultConfig, find_config_file
 from guidelint.sources import SourceFile, Unreadable, load
+
+if TYPE_CHECKING:
+    from guidelint.config import Settings
 
 T = TypeVar("T")
 
@@ -31,7 +35,7 @@ class Project:
     def __init__(
         self,
         root: Path,
-        config: Config,
+        config: Settings,
         config_source: Path | None = None,
         live: bool | None = None,
     ) -> None:
@@ -54,9 +58,14 @@ class Project:
             if not path.exists():
                 raise ConfigError(f"{path}: no such file or folder")
         start = paths[0] if paths else Path.cwd()
-        loaded = load_config(start if start.is_dir() else start.parent, config_file)
-        root = loaded.root if loaded.source else _default_root(paths)
-        return cls(root, loaded.config, loaded.source, live)
+        start = start if start.is_dir() else start.parent
+        source = config_file or find_config_file(start)
+        if source is None:  # the defaults: no pydantic, no configuration models
+            return cls(_default_root(paths), DefaultConfig(), None, live)
+        from guidelint.config import load_config
+
+        loaded = load_config(start, source)
+        return cls(loaded.root, loaded.config, loaded.source, live)
 
     @property
     def live(self) -> bool:

@@ -22,12 +22,16 @@ import shlex
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.findings import Finding
 from guidelint.markdown import parse_markdown
 from guidelint.project import Project
+
+if TYPE_CHECKING:
+    from guidelint.config import Settings
 
 REQUIRED_SECTIONS = ("What it does", "Why it matters", "Example", "Use instead")
 NO_EXAMPLES = "guidelint-page: no-examples"
@@ -107,7 +111,7 @@ def run_example(code: str, example: PageExample, fixtures: dict[str, str], fix: 
         root = Path(tmp)
         for rel, content in fixtures.items():
             _write(root / rel, content)
-        config = Config()
+        config: Settings = Config()
         if "pyproject.toml" in fixtures:
             from guidelint.config import load_config
 

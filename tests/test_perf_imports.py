@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import guidelint
 from guidelint import markdown_rs
 
 # Not even `--version` needs these: configuration models, parsers, file matching.
@@ -128,6 +129,22 @@ def test_version_imports_neither_configuration_nor_parser(tmp_path):
     assert not {"guidelint.config", "guidelint.engine", "guidelint.check"} & modules
 
 
+def test_python_m_version_imports_no_click(tmp_path):
+    # `python -m guidelint --version` is answered before the commands are imported.
+    probe = (
+        "import json, runpy, sys; sys.argv = ['guidelint', '--version'];"
+        "runpy.run_module('guidelint', run_name='__main__');"
+        f"open({str(tmp_path / 'm.json')!r}, 'w').write(json.dumps(sorted(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=600, check=True
+    )
+    modules = set(json.loads((tmp_path / "m.json").read_text()))
+    assert result.stdout == "guidelint, version " + guidelint.__version__ + "\n"
+    assert "guidelint" in modules  # the probe ran the package
+    assert not {"click", "guidelint.cli", "guidelint.rules", "guidelint.engine"} & modules
+
+
 def test_one_file_check_imports_only_its_path(make_project, tmp_path):
     root = make_project({"CLAUDE.md": "# Rules\n\nSee `docs/x.md` and [a](b.md).\n"})
     modules = modules_after(["check", "--no-cache", "CLAUDE.md"], root, tmp_path)
@@ -149,6 +166,18 @@ def test_one_file_check_imports_only_its_path(make_project, tmp_path):
     assert sorted(unused & modules) == []
     if markdown_rs.available():  # the reference parser loads only for a gotchas file
         assert "markdown_it" not in modules and "markdown_it_pyrs" in modules
+
+
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
+def test_one_file_check_without_configuration_imports_no_pydantic(make_project, tmp_path, cache):
+    # A pre-commit hook in a repository with no [tool.guidelint] table: the defaults
+    # are plain dataclasses (guidelint.settings); the models load only for a file.
+    root = make_project({"README.md": "# Read me\n\nSee `docs/x.md`.\n"}, config=None)
+    modules = modules_after(["check", *cache, "README.md"], root, tmp_path)
+    assert "guidelint.engine" in modules  # the probe saw the check
+    assert sorted(m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")) == []
+    assert not {"guidelint.config", "guidelint.config_base"} & modules
+    assert not {f"guidelint.{p}.config" for p in ("tools", "gotchas", "smoke", "runner")} & modules
 
 
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])

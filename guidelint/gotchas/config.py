@@ -4,8 +4,9 @@ from pydantic import Field
 
 from guidelint.config_base import ProjectPath, Section
 from guidelint.findings import Severity
+from guidelint.settings import DEFAULT_SURFACE
 
-DEFAULT_SURFACE = [".claude/", "CLAUDE.md", "AGENTS.md", "docs/", "scripts/workflow_*"]
+__all__ = ["DEFAULT_SURFACE", "GotchasConfig"]
 
 
 class GotchasConfig(Section):

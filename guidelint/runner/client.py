@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from guidelint.runner.config import RunnerConfig
+from guidelint.runner.config import RunnerSettings
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.plan import broken_unit, not_run, settle, unit_payload
@@ -196,7 +196,7 @@ def run_units(
     units: list[list[Example]],
     start_worker: StartWorker,
     root: Path,
-    config: RunnerConfig,
+    config: RunnerSettings,
     report_dir: Path,
 ) -> Iterator[list[ExampleResult]]:
     """Each unit's outcomes, unit by unit as they are known.

@@ -7,17 +7,13 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from guidelint.config_base import Section
-
-# Names an example sees in its environment; everything else (tokens, keys) is removed.
-DEFAULT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PYTHONHASHSEED"]
-
-# ruff rules that find real bugs in snippets; names defined elsewhere in a guide
-# (F821), imports shown for context (F401) and the like are normal in docs.
-DEFAULT_LINT_SELECT = ["F", "E9"]
-DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"]
-
-# Modules a warm worker imports once, when a selected example imports them.
-DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
+from guidelint.settings import (
+    DEFAULT_ENV_ALLOWLIST,
+    DEFAULT_LINT_IGNORE,
+    DEFAULT_LINT_SELECT,
+    DEFAULT_WARM_IMPORTS,
+    DefaultRunner,
+)
 
 OUTPUT_PATTERNS = ("addresses", "timings")
 
@@ -53,3 +49,7 @@ class RunnerConfig(Section):
         if unknown:
             raise ValueError(f"unknown pattern {unknown[0]!r}; known: {', '.join(OUTPUT_PATTERNS)}")
         return value
+
+
+# What a run's runner options are: the defaults (no configuration file) or a table.
+RunnerSettings = RunnerConfig | DefaultRunner

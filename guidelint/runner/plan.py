@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-from guidelint.runner.config import RunnerConfig
+from guidelint.runner.config import RunnerConfig, RunnerSettings
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome, settle_pending
 from guidelint.runner.outputs import compare
@@ -77,7 +77,7 @@ def broken_unit(unit: list[Example]) -> list[ExampleResult] | None:
 
 
 def unit_payload(
-    examples: list[Example], root: Path, config: RunnerConfig, report_dir: Path
+    examples: list[Example], root: Path, config: RunnerSettings, report_dir: Path
 ) -> UnitPayload:
     first = examples[0]
     unit_id = f"{first.rel}:{first.line}"
@@ -97,7 +97,7 @@ def _needs_backend(example: Example) -> bool:
     return "diffusers" in example.settings.needs or bool(imports_of(example) & BACKEND_MODULES)
 
 
-def _example_payload(example: Example, root: Path, config: RunnerConfig) -> ExamplePayload:
+def _example_payload(example: Example, root: Path, config: RunnerSettings) -> ExamplePayload:
     settings = example.settings
     return {
         "id": example.id,
@@ -115,7 +115,7 @@ def _example_payload(example: Example, root: Path, config: RunnerConfig) -> Exam
     }
 
 
-def settle(example: Example, raw: RawResult, config: RunnerConfig) -> ExampleResult:
+def settle(example: Example, raw: RawResult, config: RunnerSettings) -> ExampleResult:
     """The final outcome: the child's verdict, then the output block, then pending."""
     status = raw["status"]
     message = raw["message"]

@@ -19,7 +19,7 @@ import pytest
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.runner.client import WorkerClient
-    from guidelint.runner.config import RunnerConfig
+    from guidelint.runner.config import RunnerSettings
     from guidelint.runner.examples import Example
     from guidelint.runner.outcomes import ExampleResult
     from guidelint.runner.protocol import WorkerSetup
@@ -52,7 +52,7 @@ def pytest_unconfigure(config):
         client.close()
 
 
-def _warm_worker(root: Path, config: RunnerConfig) -> WorkerClient:
+def _warm_worker(root: Path, config: RunnerSettings) -> WorkerClient:
     """The project's warm worker: started on first use, and again after it died."""
     from guidelint.runner.client import WorkerClient
 

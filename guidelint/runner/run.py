@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from guidelint.runner.config import RunnerConfig
+from guidelint.runner.config import RunnerSettings
 from guidelint.runner.examples import Example, extract
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.plan import group_units
@@ -150,7 +150,7 @@ def _select_ids(units: list[list[Example]], examples: list[Example], ids: list[s
 def _run_units(
     units: list[list[Example]],
     root: Path,
-    config: RunnerConfig,
+    config: RunnerSettings,
     report_dir: Path,
     options: RunOptions,
     progress: Progress | None,
@@ -186,7 +186,7 @@ def _run_units(
 
 
 def _setup(
-    payloads: list[UnitPayload], root: Path, config: RunnerConfig, options: RunOptions
+    payloads: list[UnitPayload], root: Path, config: RunnerSettings, options: RunOptions
 ) -> WorkerSetup:
     """One worker for the whole run: it warms up for what the units import."""
     return {

@@ -7,18 +7,9 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from guidelint.config_base import ProjectPath, Section
+from guidelint.settings import DefaultTools, unsafe_server_name
 
-
-def unsafe_server_name(name: str) -> str | None:
-    """Why a server name cannot name its snapshot file `<snapshot-dir>/<name>.json`
-    (None when it can): it must not lead out of the folder, nor hide a character."""
-    if name in ("", ".", ".."):
-        return "cannot name a snapshot file"
-    if "/" in name or "\\" in name:
-        return "cannot name a snapshot file (it holds a path separator)"
-    if not name.isprintable():
-        return "cannot name a snapshot file (it holds a control character)"
-    return None
+__all__ = ["ServerConfig", "ToolsConfig", "ToolsSettings", "unsafe_server_name"]
 
 
 class ServerConfig(Section):
@@ -71,3 +62,7 @@ class ToolsConfig(Section):
             if unsafe is not None:
                 raise ValueError(f"server name {name!r} {unsafe}")
         return servers
+
+
+# What a run's tools options are: the defaults (no configuration file) or a table.
+ToolsSettings = ToolsConfig | DefaultTools

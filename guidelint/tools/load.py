@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from guidelint.config import ConfigError
+from guidelint.errors import ConfigError
 from guidelint.tools.builtins import builtins
 from guidelint.tools.catalog import Catalog, ServerTools, Sources
 from guidelint.tools.jsonfile import FileProblem

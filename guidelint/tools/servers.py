@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from guidelint.printable import printable
+from guidelint.settings import unsafe_server_name
 from guidelint.spans import Span
-from guidelint.tools.config import ServerConfig, ToolsConfig, unsafe_server_name
 from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import value_spans
 
 if TYPE_CHECKING:
     from guidelint.project import Project
+    from guidelint.tools.config import ServerConfig, ToolsSettings
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 
@@ -176,7 +177,7 @@ def lone_snapshot_files(project: Project) -> list[str]:
     return [f"{project.config.tools.snapshot_dir}/{p.name}" for p in sorted(folder.glob("*.json"))]
 
 
-def _from_mcp_entry(name: str, entry: dict[str, Any], tools: ToolsConfig) -> ServerSpec:
+def _from_mcp_entry(name: str, entry: dict[str, Any], tools: ToolsSettings) -> ServerSpec:
     kind = entry.get("type") or ("stdio" if entry.get("command") else None)
     if kind is None and entry.get("url"):
         kind = "http"
@@ -200,7 +201,7 @@ def _merge_config(
     base: ServerSpec | None,
     name: str,
     server: ServerConfig,
-    tools: ToolsConfig,
+    tools: ToolsSettings,
     environ: Mapping[str, str],
 ) -> ServerSpec:
     spec = base or ServerSpec(
