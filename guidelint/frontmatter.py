@@ -97,11 +97,17 @@ def _parse(file: SourceFile) -> FrontMatterData | None:
 # libyaml's composer (PyYAML built with it) gives the same nodes and character marks
 # as PyYAML's own, at a tenth of the cost; PyYAML's is the reference, and decides
 # (and words) every error.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+# None: read on first use (yaml loads only for a file with front matter); False: absent.
+_FAST_LOADER: Any = None
 
 
 def _compose(text: str) -> yaml.Node | None:
-    if _FAST_LOADER is not None:
+    import yaml
+
+    global _FAST_LOADER
+    if _FAST_LOADER is None:
+        _FAST_LOADER = getattr(yaml, "CSafeLoader", False)
+    if _FAST_LOADER:
         try:
             return yaml.compose(text, Loader=_FAST_LOADER)
         except yaml.YAMLError:
