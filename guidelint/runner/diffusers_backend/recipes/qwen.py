@@ -1,5 +1,5 @@
-"""Recipes of the Qwen-VL families: Qwen-Image edit and layered, Kandinsky 5, LongCat,
-HunyuanImage, EasyAnimate, GLM-Image.
+"""Recipes of the Qwen-VL families: Qwen-Image (with its ControlNets, edit and layered),
+Kandinsky 5, LongCat, HunyuanImage, EasyAnimate, GLM-Image.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
@@ -10,16 +10,63 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
 
-RECIPES: dict[str, Recipe] = {}
+# Qwen-Image's MMDiT: 2x2 latent patches packed into tokens, conditioned on the hidden
+# states of Qwen2.5-VL; its ControlNets repeat these widths (their block outputs are
+# added to the transformer's).
+QWEN_IMAGE = {
+    "patch_size": 2,
+    "in_channels": Dim("latent", times=4),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "attention_head_dim": 16,
+    "num_attention_heads": 3,
+    "joint_attention_dim": Dim("llm"),
+    "axes_dims_rope": (8, 4, 4),
+}
+
+RECIPES: dict[str, Recipe] = {
+    # the Qwen2 tokenizer plus image and video processors, sized to the tiny vision
+    # tower (tokenizer.QWEN_VL_IMAGE)
+    "Qwen2VLProcessor": Recipe("tokenizer", builder="build_qwen2_vl_processor"),
+    "Qwen2_5_VLProcessor": Recipe("tokenizer", builder="build_qwen2_5_vl_processor"),
+    "QwenImageTransformer2DModel": Recipe("model", {**QWEN_IMAGE, "guidance_embeds": False}),
+    "AutoencoderKLQwenImage": Recipe(  # Wan's video VAE; three downsamplings, scale 8
+        "model",
+        {
+            "base_dim": 4,
+            "z_dim": 4,
+            "dim_mult": [1, 1, 1, 1],
+            "num_res_blocks": 1,
+            "temperal_downsample": [False, True, True],
+            "latents_mean": [0.0] * 4,
+            "latents_std": [1.0] * 4,
+        },
+        provides={"latent": "z_dim"},
+    ),
+    "QwenImageControlNetModel": Recipe("model", QWEN_IMAGE),
+    # the inpainting ControlNet also sees the mask: one more latent channel, packed 2x2
+    "QwenImageControlNetModel/inpaint": Recipe(
+        "model", {**QWEN_IMAGE, "extra_condition_channels": 4}, builds="QwenImageControlNetModel"
+    ),
+}
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
-VARIANTS: tuple[tuple[str, str, str], ...] = ()
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^QwenImageControlNetInpaint", "controlnet", "QwenImageControlNetModel/inpaint"),
+    # VisualCloze is Flux Fill (its generation step runs a FluxFillPipeline): Flux's
+    # shifted VAE, and a transformer that also sees the masked image and the mask
+    (r"^VisualCloze", "vae", "AutoencoderKL/flow"),
+    (r"^VisualCloze", "transformer", "FluxTransformer2DModel/fill"),
+)
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
-HOME_PIPELINES: dict[str, str] = {}
+HOME_PIPELINES: dict[str, str] = {
+    "QwenImageTransformer2DModel": "QwenImagePipeline",
+    "QwenImageControlNetModel": "QwenImageControlNetPipeline",
+}
 
 NOT_YET: dict[str, str] = {}
 
