@@ -247,3 +247,10 @@ def glm_vocab_size() -> int:
 
 def gemma_vocab_size() -> int:
     return len(gemma_vocabulary())
+
+
+def build_byt5_tokenizer():
+    """ByT5 reads bytes: its tokenizer has no vocabulary file to fake."""
+    from transformers import ByT5Tokenizer
+
+    return ByT5Tokenizer()

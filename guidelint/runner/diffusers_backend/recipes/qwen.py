@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import T5, Dim, Recipe
 
 # Qwen-Image's MMDiT: 2x2 latent patches packed into tokens, conditioned on the hidden
 # states of Qwen2.5-VL; its ControlNets repeat these widths (their block outputs are
@@ -46,6 +46,45 @@ RECIPES: dict[str, Recipe] = {
         provides={"latent": "z_dim"},
     ),
     "QwenImageControlNetModel": Recipe("model", QWEN_IMAGE),
+    # HunyuanImage 2.1: Qwen2.5-VL for the prompt, ByT5 for the text to render in quotes
+    "HunyuanImageTransformer2DModel": Recipe(
+        "model",
+        {
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_attention_heads": 4,
+            "attention_head_dim": 8,
+            "num_layers": 1,
+            "num_single_layers": 1,
+            "num_refiner_layers": 1,
+            "patch_size": (1, 1),
+            "guidance_embeds": False,  # the 2.1 base model: guidance by its guiders
+            "text_embed_dim": Dim("llm"),
+            "text_embed_2_dim": Dim("t5"),
+            "rope_axes_dim": (4, 4),
+        },
+    ),
+    "AutoencoderKLHunyuanImage": Recipe(  # six levels keep the real scale factor of 32
+        "model",
+        {
+            "in_channels": 3,
+            "out_channels": 3,
+            "latent_channels": 4,
+            "block_out_channels": (32,) * 6,  # its group norms have 32 groups
+            "layers_per_block": 1,
+            "spatial_compression_ratio": 32,
+            "sample_size": 64,
+            "scaling_factor": 0.75289,
+        },
+        provides={"latent": "latent_channels"},
+    ),
+    "T5EncoderModel/byt5": Recipe(  # ByT5: bytes, 3 specials and 125 sentinels
+        "model",
+        {**T5, "vocab_size": 384, "feed_forward_proj": "gated-gelu"},
+        builds="T5EncoderModel",
+        provides={"t5": "d_model"},
+    ),
+    "ByT5Tokenizer": Recipe("tokenizer", builder="build_byt5_tokenizer"),
     # the inpainting ControlNet also sees the mask: one more latent channel, packed 2x2
     "QwenImageControlNetModel/inpaint": Recipe(
         "model", {**QWEN_IMAGE, "extra_condition_channels": 4}, builds="QwenImageControlNetModel"
@@ -57,6 +96,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^QwenImageControlNetInpaint", "controlnet", "QwenImageControlNetModel/inpaint"),
     # VisualCloze is Flux Fill (its generation step runs a FluxFillPipeline): Flux's
     # shifted VAE, and a transformer that also sees the masked image and the mask
+    (r"^HunyuanImage(?!Refiner)", "text_encoder_2", "T5EncoderModel/byt5"),
     (r"^VisualCloze", "vae", "AutoencoderKL/flow"),
     (r"^VisualCloze", "transformer", "FluxTransformer2DModel/fill"),
 )
