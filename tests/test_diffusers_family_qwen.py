@@ -23,6 +23,10 @@ BUILDABLE = [
     "QwenImageLayeredPipeline",
     "VisualClozePipeline",
     "VisualClozeGenerationPipeline",
+    "Kandinsky5T2IPipeline",
+    "Kandinsky5I2IPipeline",
+    "LongCatImagePipeline",
+    "LongCatImageEditPipeline",
 ]
 HAS_TORCHVISION = importlib.util.find_spec("torchvision") is not None
 
@@ -78,6 +82,27 @@ def test_visualcloze_is_built_as_flux_fill():
     transformer = slot("VisualClozePipeline", "transformer").config
     assert transformer["in_channels"] == 8 * latent + 4 * 64  # noise, masked image, 8x8 mask
     assert slot("VisualClozePipeline", "vae").config["shift_factor"] != 0
+
+
+def test_kandinsky5_reads_both_encoders_and_conditions_on_the_source_image():
+    transformer = slot("Kandinsky5T2IPipeline", "transformer").config
+    assert (
+        transformer["in_text_dim"]
+        == slot("Kandinsky5T2IPipeline", "text_encoder").config["hidden_size"]
+    )
+    assert (
+        transformer["in_text_dim2"]
+        == slot("Kandinsky5T2IPipeline", "text_encoder_2").config["hidden_size"]
+    )
+    assert not transformer["visual_cond"]
+    assert slot("Kandinsky5I2IPipeline", "transformer").config["visual_cond"]
+
+
+def test_longcat_has_the_16_latent_channels_it_asks_for():
+    """LongCat's pipeline fixes 16 latent channels (FLUX.1's VAE), packed 2x2."""
+    vae = slot("LongCatImagePipeline", "vae").config
+    assert vae["latent_channels"] == 16
+    assert slot("LongCatImagePipeline", "transformer").config["in_channels"] == 4 * 16
 
 
 def test_the_vision_markers_are_tokens_the_encoder_knows():

@@ -7,7 +7,7 @@ merges, start/end tokens, padding to 77) without downloading anything.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 MAX_LENGTH = 77  # CLIP's context; without it prompts pad to a huge default length
 MERGES = ["t h", "th e</w>", "a n", "an d</w>", "o n</w>", "i n", "in g</w>", "e r</w>"]
@@ -157,7 +157,7 @@ QWEN_VL_CHAT_TEMPLATE = (
 )
 # Qwen2-VL's 14-pixel patches, merged 2x2 into one token; at most 112x112 pixels (16
 # tokens) per image keeps the tiny vision tower cheap, whatever size the pipeline sends.
-QWEN_VL_IMAGE = {
+QWEN_VL_IMAGE: dict[str, Any] = {
     "patch_size": 14,
     "merge_size": 2,
     "temporal_patch_size": 2,

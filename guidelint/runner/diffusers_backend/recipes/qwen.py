@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import T5, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import T5, VAE_KL, Dim, Recipe
 
 # Qwen-Image's MMDiT: 2x2 latent patches packed into tokens, conditioned on the hidden
 # states of Qwen2.5-VL; its ControlNets repeat these widths (their block outputs are
@@ -24,6 +24,24 @@ QWEN_IMAGE = {
     "num_attention_heads": 3,
     "joint_attention_dim": Dim("llm"),
     "axes_dims_rope": (8, 4, 4),
+}
+
+# Kandinsky 5: a text tower over Qwen2.5-VL states, a visual tower over 1x2x2 latent
+# patches, CLIP's pooled output as the time condition; head width = sum(axes_dims).
+KANDINSKY5 = {
+    "in_visual_dim": Dim("latent"),
+    "out_visual_dim": Dim("latent"),
+    "in_text_dim": Dim("llm"),
+    "in_text_dim2": Dim("text"),
+    "time_dim": 16,
+    "patch_size": (1, 2, 2),
+    "model_dim": 16,
+    "ff_dim": 32,
+    "num_text_blocks": 1,
+    "num_visual_blocks": 1,
+    "axes_dims": (1, 1, 2),
+    "visual_cond": False,
+    "attention_type": "regular",
 }
 
 RECIPES: dict[str, Recipe] = {
@@ -85,6 +103,31 @@ RECIPES: dict[str, Recipe] = {
         provides={"t5": "d_model"},
     ),
     "ByT5Tokenizer": Recipe("tokenizer", builder="build_byt5_tokenizer"),
+    "Kandinsky5Transformer3DModel": Recipe("model", KANDINSKY5),
+    "AutoencoderKL/longcat": Recipe(  # FLUX.1's VAE: LongCat asks for its 16 latent channels
+        "model",
+        {**VAE_KL, "latent_channels": 16, "shift_factor": 0.1159, "scaling_factor": 0.3611},
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "LongCatImageTransformer2DModel": Recipe(  # Flux's layout over Qwen2.5-VL states
+        "model",
+        {
+            "patch_size": 1,
+            "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
+            "num_layers": 1,
+            "num_single_layers": 1,
+            "attention_head_dim": 16,
+            "num_attention_heads": 2,
+            "joint_attention_dim": Dim("llm"),
+            "pooled_projection_dim": Dim("llm"),
+            "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
+        },
+    ),
+    # image-to-image and -video: the source latents and their mask beside the noise
+    "Kandinsky5Transformer3DModel/cond": Recipe(
+        "model", {**KANDINSKY5, "visual_cond": True}, builds="Kandinsky5Transformer3DModel"
+    ),
     # the inpainting ControlNet also sees the mask: one more latent channel, packed 2x2
     "QwenImageControlNetModel/inpaint": Recipe(
         "model", {**QWEN_IMAGE, "extra_condition_channels": 4}, builds="QwenImageControlNetModel"
@@ -97,7 +140,9 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     # VisualCloze is Flux Fill (its generation step runs a FluxFillPipeline): Flux's
     # shifted VAE, and a transformer that also sees the masked image and the mask
     (r"^HunyuanImage(?!Refiner)", "text_encoder_2", "T5EncoderModel/byt5"),
+    (r"^Kandinsky5I2[IV]", "transformer", "Kandinsky5Transformer3DModel/cond"),
     (r"^VisualCloze", "vae", "AutoencoderKL/flow"),
+    (r"^LongCatImage", "vae", "AutoencoderKL/longcat"),
     (r"^VisualCloze", "transformer", "FluxTransformer2DModel/fill"),
 )
 
