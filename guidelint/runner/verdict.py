@@ -35,6 +35,7 @@ PIP_NAMES = {
     "imageio_ffmpeg": "imageio-ffmpeg",
     "OpenCV": "opencv-python-headless",
     "PyTorch": "torch",
+    "Torchvision": "torchvision",  # transformers capitalizes it
     "invisible_watermark": "invisible-watermark",
 }
 KEEP_STREAM_BYTES = 256 * 1024  # of stdout and of stderr, per unit, for the report

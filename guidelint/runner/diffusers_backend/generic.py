@@ -94,6 +94,7 @@ def base_dims() -> dict[str, int]:
         "t5_vocab": tokenizer.t5_vocab_size(),
         "qwen_vocab": tokenizer.qwen_vocab_size(),
         "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
+        **tokenizer.qwen_vision_ids(),
         "gemma_vocab": tokenizer.gemma_vocab_size(),
         "qwen3_vocab": tokenizer.qwen3_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),

@@ -390,33 +390,6 @@ RECIPES: dict[str, Recipe] = {
         },
         provides={"latent": "latent_channels"},
     ),
-    "QwenImageTransformer2DModel": Recipe(
-        "model",
-        {
-            "patch_size": 2,
-            "in_channels": Dim("latent", times=4),  # 2x2 latent patches packed into tokens
-            "out_channels": Dim("latent"),
-            "num_layers": 1,
-            "attention_head_dim": 16,
-            "num_attention_heads": 3,
-            "joint_attention_dim": Dim("llm"),
-            "guidance_embeds": False,
-            "axes_dims_rope": (8, 4, 4),
-        },
-    ),
-    "AutoencoderKLQwenImage": Recipe(  # Wan's video VAE; three downsamplings, scale 8
-        "model",
-        {
-            "base_dim": 4,
-            "z_dim": 4,
-            "dim_mult": [1, 1, 1, 1],
-            "num_res_blocks": 1,
-            "temperal_downsample": [False, True, True],
-            "latents_mean": [0.0] * 4,
-            "latents_std": [1.0] * 4,
-        },
-        provides={"latent": "z_dim"},
-    ),
     "CogView4Transformer2DModel": Recipe(
         "model",
         {

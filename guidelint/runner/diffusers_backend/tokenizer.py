@@ -7,7 +7,7 @@ merges, start/end tokens, padding to 77) without downloading anything.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 MAX_LENGTH = 77  # CLIP's context; without it prompts pad to a huge default length
 MERGES = ["t h", "th e</w>", "a n", "an d</w>", "o n</w>", "i n", "in g</w>", "e r</w>"]
@@ -103,22 +103,94 @@ def t5_vocab_size() -> int:
 # tokenizers are BPE too; without merges a piece is a byte (Qwen, GLM) or a character
 # (Gemma's "▁"-marked words), which is all a tiny model's embedding table needs.
 QWEN_SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+# Qwen2-VL and Qwen2.5-VL mark an image's place in the prompt with these; the processor
+# repeats the pad token once per merged image patch, the model finds them by id.
+QWEN_VISION = [
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|vision_pad|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+]
 GEMMA_SPECIALS = ["<pad>", "<eos>", "<bos>", "<unk>", "<mask>"]
 LLM_MAX_LENGTH = 1024
 
 
 def qwen_vocabulary() -> dict[str, int]:
-    tokens = [*byte_symbols(), *QWEN_SPECIALS]
+    tokens = [*byte_symbols(), *QWEN_SPECIALS, *QWEN_VISION]
     return {token: index for index, token in enumerate(tokens)}
 
 
+def qwen_vision_ids() -> dict[str, int]:
+    """The vision markers' ids, as Qwen2.5-VL's config names them (`image_token_id`...)."""
+    vocab = qwen_vocabulary()
+    return {
+        "qwen_vision_start": vocab["<|vision_start|>"],
+        "qwen_vision_end": vocab["<|vision_end|>"],
+        "qwen_image_pad": vocab["<|image_pad|>"],
+        "qwen_video_pad": vocab["<|video_pad|>"],
+    }
+
+
 def build_qwen2_tokenizer():
-    """Qwen2's byte-level BPE (Qwen2.5-VL, Qwen3): every byte a token, chat markers special."""
+    """Qwen2's byte-level BPE (Qwen2.5-VL, Qwen3): every byte a token, chat and vision
+    markers special (one token each, as in the real vocabulary)."""
     from transformers import Qwen2Tokenizer
 
     tokenizer = Qwen2Tokenizer(vocab=qwen_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
-    tokenizer.add_special_tokens({"additional_special_tokens": QWEN_SPECIALS[1:]})
+    tokenizer.add_special_tokens({"additional_special_tokens": [*QWEN_SPECIALS[1:], *QWEN_VISION]})
     return tokenizer
+
+
+# Qwen2-VL's chat format, the part prompts use: each turn between <|im_start|> and
+# <|im_end|>, an image as its vision markers, and the assistant's turn opened on request.
+QWEN_VL_CHAT_TEMPLATE = (
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
+    "{% if message['content'] is string %}{{ message['content'] }}"
+    "{% else %}{% for content in message['content'] %}"
+    "{% if content['type'] == 'image' or 'image' in content %}"
+    "<|vision_start|><|image_pad|><|vision_end|>"
+    "{% elif content['type'] == 'video' or 'video' in content %}"
+    "<|vision_start|><|video_pad|><|vision_end|>"
+    "{% elif 'text' in content %}{{ content['text'] }}{% endif %}{% endfor %}{% endif %}"
+    "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+# Qwen2-VL's 14-pixel patches, merged 2x2 into one token; at most 112x112 pixels (16
+# tokens) per image keeps the tiny vision tower cheap, whatever size the pipeline sends.
+QWEN_VL_IMAGE: dict[str, Any] = {
+    "patch_size": 14,
+    "merge_size": 2,
+    "temporal_patch_size": 2,
+    "size": {"shortest_edge": 56 * 56, "longest_edge": 112 * 112},
+}
+
+
+def build_qwen2_vl_processor():
+    """Qwen2VLProcessor: the tiny Qwen2 tokenizer, image and video processors, and the
+    chat template (Qwen2.5-VL checkpoints ship this processor too)."""
+    from transformers import Qwen2VLProcessor
+
+    return qwen_vl_processor(Qwen2VLProcessor)
+
+
+def build_qwen2_5_vl_processor():
+    from transformers import Qwen2_5_VLProcessor
+
+    return qwen_vl_processor(Qwen2_5_VLProcessor)
+
+
+def qwen_vl_processor(cls):
+    """Its video processor needs torchvision, as the real checkpoints' does: without it,
+    transformers' own ImportError ("requires the Torchvision library") is what an example
+    loading the real processor would meet, so it is raised here unchanged."""
+    from transformers import Qwen2VLImageProcessor, Qwen2VLVideoProcessor
+
+    return cls(
+        image_processor=Qwen2VLImageProcessor(**QWEN_VL_IMAGE),
+        tokenizer=build_qwen2_tokenizer(),
+        video_processor=Qwen2VLVideoProcessor(**QWEN_VL_IMAGE),
+        chat_template=QWEN_VL_CHAT_TEMPLATE,
+    )
 
 
 GLM_PREFIX = ["[gMASK]", "<sop>"]  # GLM-4 starts every sequence with these
@@ -227,3 +299,10 @@ def build_roberta_tokenizer():
 
 def roberta_vocab_size() -> int:
     return len(roberta_vocabulary())
+
+
+def build_byt5_tokenizer():
+    """ByT5 reads bytes: its tokenizer has no vocabulary file to fake."""
+    from transformers import ByT5Tokenizer
+
+    return ByT5Tokenizer()

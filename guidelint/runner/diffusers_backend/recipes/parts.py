@@ -96,6 +96,11 @@ QWEN_VL = {
     },
     "hidden_size": 16,
     "vocab_size": Dim("qwen_vocab"),
+    # the processor's vision markers: the model finds each image's tokens by these ids
+    "image_token_id": Dim("qwen_image_pad"),
+    "video_token_id": Dim("qwen_video_pad"),
+    "vision_start_token_id": Dim("qwen_vision_start"),
+    "vision_end_token_id": Dim("qwen_vision_end"),
 }
 GEMMA2 = {
     "head_dim": 16,
