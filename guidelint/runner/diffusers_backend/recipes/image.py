@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import PIXART, SANA, SD3, VAE_KL, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    PIXART,
+    SANA,
+    SD3,
+    SD_UNET,
+    SDXL_TIME,
+    VAE_KL,
+    Dim,
+    Recipe,
+)
 
 # Block counts of the real models, for the examples that name a block.
 PIXART_BLOCKS = 28  # PixArt-Sigma's
@@ -46,7 +55,54 @@ BERT = {
     "max_position_embeddings": 512,
 }
 
+# Kolors: SDXL's UNet over ChatGLM's states, projected to its cross-attention width
+# (text_proj), with ChatGLM's last-token state as the pooled embedding.
+CHATGLM = {
+    "num_layers": 2,
+    "padded_vocab_size": Dim("chatglm_vocab"),
+    "hidden_size": 32,
+    "ffn_hidden_size": 37,
+    "kv_channels": 8,
+    "num_attention_heads": 4,
+    "seq_length": 256,  # the pipeline pads prompts to 256 tokens
+    "original_rope": True,  # read by the model, set only by the checkpoints' config.json
+}
+KOLORS_UNET = {
+    **SD_UNET,
+    "cross_attention_dim": 16,
+    "encoder_hid_dim": Dim("llm"),
+    "encoder_hid_dim_type": "text_proj",
+    "use_linear_projection": True,
+    "addition_embed_type": "text_time",
+    "addition_time_embed_dim": SDXL_TIME,
+    "projection_class_embeddings_input_dim": Dim("llm", plus=6 * SDXL_TIME),
+}
+
+# DPT (the depth model of Depth2Img and the depth ControlNet examples): a four-layer ViT,
+# one reassembled feature map per layer; a plain ViT where Intel's hybrid has a BiT stem.
+DPT = {
+    "hidden_size": 32,
+    "num_hidden_layers": 4,
+    "num_attention_heads": 4,
+    "intermediate_size": 37,
+    "image_size": 32,
+    "patch_size": 4,
+    "backbone_out_indices": [0, 1, 2, 3],
+    "neck_hidden_sizes": [8, 8, 16, 16],
+    "fusion_hidden_size": 16,
+}
+DPT_PROCESSOR = {"size": {"height": 32, "width": 32}}
+
 RECIPES: dict[str, Recipe] = {
+    "DPTForDepthEstimation": Recipe("model", DPT),
+    "DPTImageProcessor": Recipe("processor", DPT_PROCESSOR),
+    "DPTImageProcessorPil": Recipe("processor", DPT_PROCESSOR),
+    "UNet2DConditionModel/depth": Recipe(  # also sees the depth map, one channel
+        "model", {**SD_UNET, "in_channels": Dim("latent", plus=1)}, builds="UNet2DConditionModel"
+    ),
+    "ChatGLMModel": Recipe("model", CHATGLM, provides={"llm": "hidden_size"}),
+    "ChatGLMTokenizer": Recipe("tokenizer", builder="build_chatglm_tokenizer"),
+    "UNet2DConditionModel/kolors": Recipe("model", KOLORS_UNET, builds="UNet2DConditionModel"),
     "BertModel": Recipe("model", BERT, provides={"bert": "hidden_size"}),
     "BertTokenizer": Recipe("tokenizer", builder="build_bert_tokenizer"),
     "HunyuanDiT2DModel": Recipe("model", {**HUNYUAN_DIT, "num_layers": HUNYUAN_BLOCKS}),
@@ -78,6 +134,8 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^Kolors", "unet", "UNet2DConditionModel/kolors"),
+    (r"^StableDiffusionDepth2Img", "unet", "UNet2DConditionModel/depth"),
     (r"^StableDiffusion3", "vae", "AutoencoderKL/sd3"),
     (r"^StableDiffusion3PAG", "transformer", "SD3Transformer2DModel/pag"),
     (r"^PixArtSigmaPAG", "transformer", "PixArtTransformer2DModel/pag"),
