@@ -221,8 +221,8 @@ def build_chatglm_tokenizer():
     from diffusers.pipelines.kolors.tokenizer import ChatGLMTokenizer
     from sentencepiece import sentencepiece_model_pb2 as spm
 
-    model = spm.ModelProto()
-    model.trainer_spec.model_type = spm.TrainerSpec.UNIGRAM
+    model = spm.ModelProto()  # type: ignore[attr-defined]  # generated protobuf
+    model.trainer_spec.model_type = spm.TrainerSpec.UNIGRAM  # type: ignore[attr-defined]
     model.trainer_spec.unk_id, model.trainer_spec.bos_id = 0, 1
     model.trainer_spec.eos_id, model.trainer_spec.pad_id = 2, -1
     model.normalizer_spec.name = "identity"
