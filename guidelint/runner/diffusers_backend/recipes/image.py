@@ -93,7 +93,36 @@ DPT = {
 }
 DPT_PROCESSOR = {"size": {"height": 32, "width": 32}}
 
+# ControlNet-XS pairs each of the UNet's two resnets per block with its own
+XS_UNET = {**SD_UNET, "layers_per_block": 2}
+XS_SDXL_UNET = {  # the shared table's SDXL UNet, two resnets per block
+    **XS_UNET,
+    "cross_attention_dim": Dim("text", times=2),
+    "use_linear_projection": True,
+    "addition_embed_type": "text_time",
+    "addition_time_embed_dim": SDXL_TIME,
+    "projection_class_embeddings_input_dim": Dim("proj", plus=6 * SDXL_TIME),
+}
+
 RECIPES: dict[str, Recipe] = {
+    "UNet2DConditionModel/xs": Recipe("model", XS_UNET, builds="UNet2DConditionModel"),
+    "UNet2DConditionModel/sdxl-xs": Recipe("model", XS_SDXL_UNET, builds="UNet2DConditionModel"),
+    # ControlNet-XS: a small side network beside each UNet block, from its UNet
+    "ControlNetXSAdapter": Recipe(
+        "model",
+        {
+            "block_out_channels": SD_UNET["block_out_channels"],
+            "num_attention_heads": 2,
+            "conditioning_embedding_out_channels": (2, 2, 2, 2),  # 8x down
+        },
+        derive=("unet", "from_unet"),
+    ),
+    # SDXL ControlNet-Union: one ControlNet for several condition types, from its UNet
+    "ControlNetUnionModel": Recipe(
+        "model",
+        {"conditioning_embedding_out_channels": (2, 2, 2, 2)},  # 8x down, as ControlNet's
+        derive=("unet", "from_unet"),
+    ),
     "DPTForDepthEstimation": Recipe("model", DPT),
     "DPTImageProcessor": Recipe("processor", DPT_PROCESSOR),
     "DPTImageProcessorPil": Recipe("processor", DPT_PROCESSOR),
@@ -134,6 +163,8 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^StableDiffusionControlNetXS", "unet", "UNet2DConditionModel/xs"),
+    (r"^StableDiffusionXLControlNetXS", "unet", "UNet2DConditionModel/sdxl-xs"),
     (r"^Kolors", "unet", "UNet2DConditionModel/kolors"),
     (r"^StableDiffusionDepth2Img", "unet", "UNet2DConditionModel/depth"),
     (r"^StableDiffusion3", "vae", "AutoencoderKL/sd3"),
@@ -145,6 +176,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
+    "ControlNetUnionModel": "StableDiffusionXLControlNetUnionPipeline",
     "HunyuanDiT2DModel": "HunyuanDiTPipeline",
     "HunyuanDiT2DControlNetModel": "HunyuanDiTControlNetPipeline",
 }
