@@ -20,6 +20,8 @@ MADE_BUILDABLE = [
     "StableDiffusion3PAGPipeline",
     "PixArtSigmaPAGPipeline",
     "SanaPAGPipeline",
+    "StableDiffusionControlNetXSPipeline",
+    "StableDiffusionXLControlNetXSPipeline",
 ]
 
 
@@ -78,6 +80,41 @@ def test_hunyuan_cross_attention_takes_bert_and_mt5_widths():
     )
     controlnet = slot("HunyuanDiTControlNetPipeline", "controlnet").config
     assert controlnet["transformer_num_layers"] == transformer["num_layers"]
+
+
+@pytest.mark.parametrize(
+    ("hub_id", "component", "pipeline"),
+    [
+        (
+            "InstantX/FLUX.1-dev-Controlnet-Canny-alpha",
+            "FluxControlNetModel",
+            "FluxControlNetPipeline",
+        ),
+        (
+            "UmerHA/Testing-ConrolNetXS-SDXL-canny",
+            "ControlNetXSAdapter",
+            "StableDiffusionXLControlNetXSPipeline",
+        ),
+        (
+            "Tencent-Hunyuan/HunyuanDiT-v1.1-ControlNet-Diffusers-Canny",
+            "HunyuanDiT2DControlNetModel",
+            "HunyuanDiTControlNetPipeline",
+        ),
+    ],
+)
+def test_standalone_adapters_come_from_the_pipeline_they_steer(hub_id, component, pipeline):
+    from guidelint.runner.diffusers_backend import resolve
+
+    found = resolve.resolve_component(hub_id, component, models={})
+    assert found.pipeline == pipeline
+
+
+def test_xs_unets_have_the_two_resnets_per_block_controlnet_xs_pairs():
+    for pipeline_class in (
+        "StableDiffusionControlNetXSPipeline",
+        "StableDiffusionXLControlNetXSPipeline",
+    ):
+        assert slot(pipeline_class, "unet").config["layers_per_block"] == 2
 
 
 def test_hunyuan_pag_is_refused_with_why():

@@ -117,12 +117,6 @@ RECIPES: dict[str, Recipe] = {
         },
         derive=("unet", "from_unet"),
     ),
-    # SDXL ControlNet-Union: one ControlNet for several condition types, from its UNet
-    "ControlNetUnionModel": Recipe(
-        "model",
-        {"conditioning_embedding_out_channels": (2, 2, 2, 2)},  # 8x down, as ControlNet's
-        derive=("unet", "from_unet"),
-    ),
     "DPTForDepthEstimation": Recipe("model", DPT),
     "DPTImageProcessor": Recipe("processor", DPT_PROCESSOR),
     "DPTImageProcessorPil": Recipe("processor", DPT_PROCESSOR),
@@ -176,7 +170,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
-    "ControlNetUnionModel": "StableDiffusionXLControlNetUnionPipeline",
     "HunyuanDiT2DModel": "HunyuanDiTPipeline",
     "HunyuanDiT2DControlNetModel": "HunyuanDiTControlNetPipeline",
 }
