@@ -117,7 +117,7 @@ def test_a_width_no_component_provides_is_cannot_build(monkeypatch):
     ("name", "missing"),
     [
         ("NoSuchPipeline", "NoSuchPipeline"),
-        ("KolorsPipeline", "ChatGLMModel"),
+        ("CogView3PlusPipeline", "CogView3PlusTransformer2DModel"),
         ("UNet2DConditionModel", "UNet2DConditionModel"),
     ],
 )

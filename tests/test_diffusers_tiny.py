@@ -81,9 +81,11 @@ def test_tiny_build_takes_a_pipeline_class(tmp_path):
         json.loads((Path(folder) / "model_index.json").read_text())["_class_name"] == "DiTPipeline"
     )
 
-    refused = runner.invoke(main, ["tiny", "build", "--cache", str(tmp_path), "KolorsPipeline"])
+    refused = runner.invoke(
+        main, ["tiny", "build", "--cache", str(tmp_path), "CogView3PlusPipeline"]
+    )
     assert refused.exit_code == 2
     assert refused.output.strip().splitlines() == [
-        "guidelint: error: no tiny ChatGLMModel can be built: no tiny recipe "
-        "(component 'text_encoder' of KolorsPipeline)"
+        "guidelint: error: no tiny CogView3PlusTransformer2DModel can be built: no tiny recipe "
+        "(component 'transformer' of CogView3PlusPipeline)"
     ]

@@ -23,11 +23,11 @@ class CannotBuild(Exception):
         self.reason = reason
 
 
-def _plan(pipeline_class: str):
+def _plan(pipeline_class: str, recipes_of: str | None = None):
     from guidelint.runner.diffusers_backend import generic
 
     try:
-        return generic.plan(pipeline_class)
+        return generic.plan(pipeline_class, recipes_of)
     except generic.CannotPlan as error:
         raise CannotBuild(error.missing, error.reason) from None
 
@@ -41,11 +41,16 @@ def buildable(pipeline_class: str) -> bool:
     return True
 
 
-def checkpoint_for(pipeline_class: str, cache_override: str | os.PathLike | None = None) -> Path:
-    """A folder with model_index.json whose pipeline is `pipeline_class`, built when missing."""
+def checkpoint_for(
+    pipeline_class: str,
+    cache_override: str | os.PathLike | None = None,
+    recipes_of: str | None = None,
+) -> Path:
+    """A folder with model_index.json whose pipeline is `pipeline_class`, built when missing
+    (with the recipes of the class `recipes_of` where given: see generic.plan)."""
     from guidelint.runner.diffusers_backend import generic
 
-    plan = _plan(pipeline_class)
+    plan = _plan(pipeline_class, recipes_of)
     root = cache.cache_dir(cache_override)
     target = root / "pipelines" / plan.key()
     if not (target / "model_index.json").is_file():

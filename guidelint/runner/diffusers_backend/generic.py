@@ -99,6 +99,8 @@ def base_dims() -> dict[str, int]:
         "qwen3_vocab": tokenizer.qwen3_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
         "roberta_vocab": tokenizer.roberta_vocab_size(),
+        "bert_vocab": tokenizer.bert_vocab_size(),
+        "chatglm_vocab": tokenizer.chatglm_vocab_size(),
     }
 
 
@@ -173,11 +175,13 @@ def is_diffusers_guider(name: str) -> bool:
     return inspect.isclass(found) and issubclass(found, guiders.BaseGuidance)
 
 
-def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> str:
+def choose_recipe(
+    pipeline_class: str, slot: str, allowed: tuple[str, ...], recipes_of: str | None = None
+) -> str:
     if not allowed:
         raise CannotPlan(pipeline_class, f"component '{slot}' has no class annotation")
     for component_class in allowed:
-        key = tiny_table.recipe_name(pipeline_class, slot, component_class)
+        key = tiny_table.recipe_name(recipes_of or pipeline_class, slot, component_class)
         recipe = recipe_of(key)
         if recipe is None:
             continue
@@ -271,13 +275,16 @@ def _dims_of(value) -> set[str]:
     return set()
 
 
-def plan(pipeline_class: str) -> Plan:
-    """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing."""
+def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
+    """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing.
+
+    recipes_of: take the variants of that class instead (a checkpoint of `pipeline_class`
+    as the one `AutoPipeline*(enable_pag=True)` loads into `recipes_of` has it).
+    """
     cls = pipeline_type(pipeline_class)
-    if pipeline_class in tiny_table.NOT_YET:
-        raise CannotPlan(
-            pipeline_class, f"not built tiny yet: {tiny_table.NOT_YET[pipeline_class]}"
-        )
+    for refused in (pipeline_class, recipes_of):
+        if refused in tiny_table.NOT_YET:
+            raise CannotPlan(refused, f"not built tiny yet: {tiny_table.NOT_YET[refused]}")
     optional = set(getattr(cls, "_optional_components", ()))
     chosen, nones = {}, []
     classes = slot_classes(cls)
@@ -285,7 +292,8 @@ def plan(pipeline_class: str) -> Plan:
         if slot in optional and tiny_table.left_out(pipeline_class, slot):
             nones.append(slot)
             continue
-        chosen[slot] = choose_recipe(pipeline_class, slot, paired_tokenizer(slot, allowed, classes))
+        allowed = paired_tokenizer(slot, allowed, classes)
+        chosen[slot] = choose_recipe(pipeline_class, slot, allowed, recipes_of)
     # derived slots wait for the slot they derive from
     for key in chosen.values():
         derive = recipe_at(key).derive
@@ -397,7 +405,17 @@ def make(slot: Slot, built: dict[str, Any]):
     return cls(**slot.config).eval()
 
 
+# Classes a pipeline module defines and neither library exports (model_index.json
+# names that module, so from_pretrained finds them there too).
+PIPELINE_MODULE_CLASSES = {
+    "ChatGLMModel": "diffusers.pipelines.kolors",
+    "ChatGLMTokenizer": "diffusers.pipelines.kolors",
+}
+
+
 def library_class(name: str):
+    import importlib
+
     import diffusers
     import transformers
 
@@ -405,6 +423,8 @@ def library_class(name: str):
         found = getattr(library, name, None)
         if found is not None:
             return found
+    if name in PIPELINE_MODULE_CLASSES:
+        return getattr(importlib.import_module(PIPELINE_MODULE_CLASSES[name]), name)
     raise CannotPlan(name, "neither diffusers nor transformers has this class")
 
 

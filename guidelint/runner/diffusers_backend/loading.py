@@ -170,7 +170,9 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
             continue
         try:
             with state.quietly_building():
-                folder = build.checkpoint_for(candidate, state.cache_override)
+                folder = build.checkpoint_for(
+                    candidate, state.cache_override, pag_class(named, candidate, kwargs)
+                )
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"
             continue
@@ -184,6 +186,16 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
         f"guidelint cannot build one{why}",
         wanted,
     )
+
+
+def pag_class(named: str, candidate: str, kwargs: dict) -> str | None:
+    """The PAG pipeline `AutoPipelineFor*(enable_pag=True)` will load a `candidate`
+    checkpoint into (diffusers' own renaming): its recipes build that checkpoint, so the
+    blocks a PAG example names exist, as they do in the real repo."""
+    if named not in AUTO_MAPPINGS or not kwargs.get("enable_pag"):
+        return None
+    pag = candidate.replace("Pipeline", "PAGPipeline")
+    return pag if pipeline_class(pag) is not None else None
 
 
 def _modules_of(class_name: str) -> set[str]:

@@ -34,7 +34,9 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     IF_SCHEDULER,
     IF_UNET,
     KANDINSKY_UNET,
+    PIXART,
     QWEN_VL,
+    SANA,
     SD3,
     SD_SCHEDULER,
     SD_UNET,
@@ -138,26 +140,7 @@ RECIPES: dict[str, Recipe] = {
     "FluxControlNetModel": Recipe("model", FLUX),
     "SD3Transformer2DModel": Recipe("model", SD3),
     "SD3ControlNetModel": Recipe("model", {k: v for k, v in SD3.items() if k != "out_channels"}),
-    "PixArtTransformer2DModel": Recipe(
-        "model",
-        {
-            "sample_size": 32,  # the smallest size PixArt's resolution binning knows (256 px)
-            "num_layers": 1,
-            "patch_size": 2,
-            "attention_head_dim": 8,
-            "num_attention_heads": 3,
-            "caption_channels": Dim("t5"),
-            "in_channels": Dim("latent"),
-            "cross_attention_dim": 24,
-            "out_channels": Dim("latent", times=2),  # noise and variance
-            "attention_bias": True,
-            "activation_fn": "gelu-approximate",
-            "num_embeds_ada_norm": 1000,
-            "norm_type": "ada_norm_single",
-            "norm_elementwise_affine": False,
-            "norm_eps": 1e-6,
-        },
-    ),
+    "PixArtTransformer2DModel": Recipe("model", PIXART),
     "DiTTransformer2DModel": Recipe(
         "model",
         {
@@ -285,7 +268,7 @@ RECIPES: dict[str, Recipe] = {
             "num_attention_heads": 4,
             "caption_projection_dim": 32,
             "joint_attention_dim": Dim("t5"),
-            "pos_embed_max_size": 1024,  # a 1024 px image is 64x64 patches
+            "pos_embed_max_size": 4096,  # as AuraFlow's own: a 1024 px image is 64x64 patches
         },
     ),
     "CogVideoXTransformer3DModel": Recipe(
@@ -353,22 +336,7 @@ RECIPES: dict[str, Recipe] = {
         },
         provides={"latent": "latent_channels"},
     ),
-    "SanaTransformer2DModel": Recipe(
-        "model",
-        {
-            "patch_size": 1,
-            "in_channels": Dim("latent"),
-            "out_channels": Dim("latent"),
-            "num_layers": 1,
-            "num_attention_heads": 2,
-            "attention_head_dim": 4,
-            "num_cross_attention_heads": 2,
-            "cross_attention_head_dim": 4,
-            "cross_attention_dim": 8,
-            "caption_channels": Dim("llm"),
-            "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
-        },
-    ),
+    "SanaTransformer2DModel": Recipe("model", SANA),
     "AutoencoderDC": Recipe(  # six blocks keep DC-AE's scale factor of 32
         "model",
         {

@@ -306,3 +306,66 @@ def build_byt5_tokenizer():
     from transformers import ByT5Tokenizer
 
     return ByT5Tokenizer()
+
+
+# BERT (HunyuanDiT's first text encoder): WordPiece over lower-case words and letters;
+# Chinese characters are split one a token and, unknown here, read as [UNK].
+BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def bert_vocabulary() -> dict[str, int]:
+    letters = dict.fromkeys(T5_CHARS.lower())
+    pieces = [*BERT_SPECIALS, *T5_WORDS, *letters, *(f"##{c}" for c in letters)]
+    return {piece: index for index, piece in enumerate(dict.fromkeys(pieces))}
+
+
+def build_bert_tokenizer():
+    from transformers import BertTokenizer
+
+    return BertTokenizer(vocab=bert_vocabulary(), model_max_length=BERT_MAX_LENGTH)
+
+
+BERT_MAX_LENGTH = 512
+
+
+def bert_vocab_size() -> int:
+    return len(bert_vocabulary())
+
+
+# ChatGLM (Kolors' text encoder) reads a sentencepiece model file: written here as the
+# protobuf sentencepiece itself saves, Unigram over the same pieces as T5's.
+CHATGLM_SPECIALS = 5  # [MASK] [gMASK] [sMASK] sop eop, numbered after the pieces
+
+
+def chatglm_pieces() -> list[tuple[str, float, int]]:
+    """(piece, score, type): unk, the bos/eos controls, then T5's scored pieces."""
+    unknown, normal, control = 2, 1, 3  # sentencepiece's ModelProto.SentencePiece.Type
+    pieces = [("<unk>", 0.0, unknown), ("<s>", 0.0, control), ("</s>", 0.0, control)]
+    scored = dict(reversed(t5_vocabulary()[3:]))  # a piece twice ("▁a"): its first score
+    pieces += [(p, scored[p], normal) for p in dict.fromkeys(p for p, _ in t5_vocabulary()[3:])]
+    return pieces
+
+
+def build_chatglm_tokenizer():
+    import tempfile
+
+    from diffusers.pipelines.kolors.tokenizer import ChatGLMTokenizer
+    from sentencepiece import sentencepiece_model_pb2 as spm
+
+    model = spm.ModelProto()  # type: ignore[attr-defined]  # generated protobuf
+    model.trainer_spec.model_type = spm.TrainerSpec.UNIGRAM  # type: ignore[attr-defined]
+    model.trainer_spec.unk_id, model.trainer_spec.bos_id = 0, 1
+    model.trainer_spec.eos_id, model.trainer_spec.pad_id = 2, -1
+    model.normalizer_spec.name = "identity"
+    model.normalizer_spec.add_dummy_prefix = True
+    for piece, score, kind in chatglm_pieces():
+        model.pieces.add(piece=piece, score=score, type=kind)
+    # the tokenizer copies its model file when saved, so the file outlives this call
+    # (once per build: the saved tokenizer is cached)
+    path = Path(tempfile.mkdtemp(prefix="chatglm-vocab-")) / "tokenizer.model"
+    path.write_bytes(model.SerializeToString())
+    return ChatGLMTokenizer(str(path), model_max_length=LLM_MAX_LENGTH)
+
+
+def chatglm_vocab_size() -> int:
+    return len(chatglm_pieces()) + CHATGLM_SPECIALS

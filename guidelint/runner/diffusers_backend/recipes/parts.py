@@ -232,7 +232,9 @@ FLUX = {
 }
 SD3 = {
     "sample_size": 32,
-    "patch_size": 1,
+    # 2x2 patches and 192 positions a side, as SD3's own: examples ask for 1024 px and more
+    "patch_size": 2,
+    "pos_embed_max_size": 192,
     "in_channels": Dim("latent"),
     "out_channels": Dim("latent"),
     "num_layers": 1,
@@ -241,6 +243,36 @@ SD3 = {
     "caption_projection_dim": 32,
     "joint_attention_dim": Dim("t5"),
     "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
+}
+PIXART = {
+    "sample_size": 32,  # the smallest size PixArt's resolution binning knows (256 px)
+    "num_layers": 1,
+    "patch_size": 2,
+    "attention_head_dim": 8,
+    "num_attention_heads": 3,
+    "caption_channels": Dim("t5"),
+    "in_channels": Dim("latent"),
+    "cross_attention_dim": 24,
+    "out_channels": Dim("latent", times=2),  # noise and variance
+    "attention_bias": True,
+    "activation_fn": "gelu-approximate",
+    "num_embeds_ada_norm": 1000,
+    "norm_type": "ada_norm_single",
+    "norm_elementwise_affine": False,
+    "norm_eps": 1e-6,
+}
+SANA = {
+    "patch_size": 1,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "num_attention_heads": 2,
+    "attention_head_dim": 4,
+    "num_cross_attention_heads": 2,
+    "cross_attention_head_dim": 4,
+    "cross_attention_dim": 8,
+    "caption_channels": Dim("llm"),
+    "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
 }
 SD_SCHEDULER = {  # what stable-diffusion-v1-5 ships
     "beta_start": 0.00085,
