@@ -92,6 +92,7 @@ def base_dims() -> dict[str, int]:
         "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
         "gemma_vocab": tokenizer.gemma_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
+        "llama_vocab": tokenizer.llama_vocab_size(),
     }
 
 
