@@ -537,7 +537,6 @@ NOT_YET: dict[str, str] = {
     "StableDiffusionLatentUpscalePipeline": "its UNet takes the low-res latents and a noise level",
     "LDMSuperResolutionPipeline": "its UNet takes the low-res image beside the latents",
     "PIAPipeline": "its motion UNet takes the first frame's latents and mask (9 channels)",
-    "CogVideoXImageToVideoPipeline": "its transformer takes the image latents beside the noise",
     "CogView4ControlPipeline": "its transformer takes the control image's latents",
     "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
     "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",

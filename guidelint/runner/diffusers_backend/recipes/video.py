@@ -65,7 +65,28 @@ UNET_3D = {  # ModelScope text-to-video, zeroscope: attention in space and over 
     "sample_size": 8,  # the default size: 8 latent pixels, 64 px
 }
 
+# CogVideoX-5b's I2V and Fun-Control transformers see a second video beside the noise (the
+# image's or the control video's latents) and place tokens with RoPE, not a learned table.
+COGVIDEOX_CONDITIONED = {
+    "num_attention_heads": 2,
+    "attention_head_dim": 16,  # RoPE splits a head in three: a multiple of 16
+    "in_channels": Dim("latent", times=2),
+    "out_channels": Dim("latent"),
+    "time_embed_dim": 2,
+    "text_embed_dim": Dim("t5"),
+    "num_layers": 1,
+    "sample_width": 8,  # the default size: 8 latent pixels, 64 px
+    "sample_height": 8,
+    "sample_frames": 9,
+    "patch_size": 2,
+    "temporal_compression_ratio": 4,
+    "use_rotary_positional_embeddings": True,
+}
+
 RECIPES: dict[str, Recipe] = {
+    "CogVideoXTransformer3DModel/conditioned": Recipe(
+        "model", COGVIDEOX_CONDITIONED, builds="CogVideoXTransformer3DModel"
+    ),
     "LlamaModel": Recipe("model", LLAMA, provides={"llm": "hidden_size"}),
     "LlamaTokenizer": Recipe("tokenizer", builder="build_llama_tokenizer"),
     "LlamaTokenizerFast": Recipe("tokenizer", builder="build_llama_tokenizer"),
@@ -128,6 +149,11 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (
+        r"^CogVideoX(ImageToVideo|FunControl)",
+        "transformer",
+        "CogVideoXTransformer3DModel/conditioned",
+    ),
     (r"^HunyuanSkyreels", "transformer", "HunyuanVideoTransformer3DModel/skyreels"),
     (r"^HunyuanVideo|^HunyuanSkyreels", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
     (r"^Latte", "scheduler", "DDIMScheduler"),
