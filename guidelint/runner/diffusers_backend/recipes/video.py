@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import SD_UNET, Dim, Recipe
 
 LLAMA = {  # HunyuanVideo's text encoder: a decoder language model's hidden states
     "hidden_size": 16,
@@ -145,6 +145,19 @@ RECIPES: dict[str, Recipe] = {
         },
     ),
     "UNet3DConditionModel": Recipe("model", UNET_3D),
+    # PIA's adapter carries the motion UNet's first convolution: it sees the noise, the
+    # first frame's latents and their mask
+    "MotionAdapter/pia": Recipe(
+        "model",
+        {
+            "block_out_channels": SD_UNET["block_out_channels"],
+            "motion_layers_per_block": 1,
+            "motion_norm_num_groups": 2,
+            "motion_num_attention_heads": 2,
+            "conv_in_channels": Dim("latent", times=2, plus=1),
+        },
+        builds="MotionAdapter",
+    ),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
@@ -157,6 +170,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^HunyuanSkyreels", "transformer", "HunyuanVideoTransformer3DModel/skyreels"),
     (r"^HunyuanVideo|^HunyuanSkyreels", "scheduler", "FlowMatchEulerDiscreteScheduler/wan"),
     (r"^Latte", "scheduler", "DDIMScheduler"),
+    (r"^PIA", "motion_adapter", "MotionAdapter/pia"),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {"LlamaModel": "LlamaTokenizer"}
