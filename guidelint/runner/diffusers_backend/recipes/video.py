@@ -145,6 +145,17 @@ RECIPES: dict[str, Recipe] = {
         },
     ),
     "UNet3DConditionModel": Recipe("model", UNET_3D),
+    # I2VGen-XL's UNet reads the text states and the CLIP image embedding through one
+    # cross-attention width, and concatenates the first frame's latents internally
+    "I2VGenXLUNet": Recipe(
+        "model",
+        {
+            **{k: v for k, v in UNET_3D.items() if k != "norm_num_groups"},
+            "norm_num_groups": 2,
+            "attention_head_dim": 4,
+            "cross_attention_dim": Dim("image"),
+        },
+    ),
     # PIA's adapter carries the motion UNet's first convolution: it sees the noise, the
     # first frame's latents and their mask
     "MotionAdapter/pia": Recipe(
