@@ -145,6 +145,34 @@ RECIPES: dict[str, Recipe] = {
         },
     ),
     "UNet3DConditionModel": Recipe("model", UNET_3D),
+    "AllegroTransformer3DModel": Recipe(
+        "model",
+        {
+            "num_attention_heads": 2,
+            "attention_head_dim": 12,
+            "in_channels": Dim("latent"),
+            "out_channels": Dim("latent"),
+            "num_layers": 1,
+            "cross_attention_dim": 24,
+            "caption_channels": Dim("t5"),
+            "sample_width": 8,  # the default size: 8 latent pixels, 64 px
+            "sample_height": 8,
+            "sample_frames": 8,
+        },
+    ),
+    "AutoencoderKLAllegro": Recipe(  # 8x in space, 4x in time, as the real one
+        "model",
+        {
+            "down_block_types": ("AllegroDownBlock3D",) * 4,
+            "up_block_types": ("AllegroUpBlock3D",) * 4,
+            "block_out_channels": (8, 8, 8, 8),
+            "latent_channels": 4,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "temporal_compression_ratio": 4,
+        },
+        provides={"latent": "latent_channels"},
+    ),
     # I2VGen-XL's UNet reads the text states and the CLIP image embedding through one
     # cross-attention width, and concatenates the first frame's latents internally
     "I2VGenXLUNet": Recipe(
