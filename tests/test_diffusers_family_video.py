@@ -1,5 +1,6 @@
-"""The video families of recipes/video.py: HunyuanVideo, Mochi, Latte, ModelScope, CogVideoX
-conditioned, LTX-Video, PIA: planned, built, loaded with their real classes and run."""
+"""The video families of recipes/video.py (HunyuanVideo, Mochi, Latte, ModelScope, CogVideoX
+conditioned, LTX-Video, PIA, Allegro, I2VGen-XL, SparseCtrl): planned, built, loaded with
+their real classes and run."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ BUILDABLE = [
     "LTXPipeline",
     "LTXConditionPipeline",
     "PIAPipeline",
+    "AllegroPipeline",
+    "I2VGenXLPipeline",
+    "AnimateDiffSparseControlNetPipeline",
 ]
 
 

@@ -145,6 +145,27 @@ RECIPES: dict[str, Recipe] = {
         },
     ),
     "UNet3DConditionModel": Recipe("model", UNET_3D),
+    # SparseCtrl: a ControlNet over a few keyframes, with the motion UNet's widths
+    # (from_unet would give its temporal layers 8 heads: too many for 4 channels);
+    # three stride-2 convolutions bring the scribble down 8x
+    "SparseControlNetModel": Recipe(
+        "model",
+        {
+            "in_channels": Dim("latent"),
+            # the scribble model: the RGB keyframes (and their mask) through the
+            # ControlNet embedding, not the VAE latents of the simplified one
+            "conditioning_channels": 3,
+            "use_simplified_condition_embedding": False,
+            "block_out_channels": SD_UNET["block_out_channels"],
+            "layers_per_block": SD_UNET["layers_per_block"],
+            "down_block_types": ("DownBlockMotion", "DownBlockMotion", "CrossAttnDownBlockMotion"),
+            "cross_attention_dim": Dim("text"),
+            "attention_head_dim": SD_UNET["attention_head_dim"],
+            "norm_num_groups": SD_UNET["norm_num_groups"],
+            "motion_num_attention_heads": 2,
+            "conditioning_embedding_out_channels": (2, 2, 2, 2),
+        },
+    ),
     "AllegroTransformer3DModel": Recipe(
         "model",
         {
