@@ -101,6 +101,7 @@ def base_dims() -> dict[str, int]:
         "roberta_vocab": tokenizer.roberta_vocab_size(),
         "bert_vocab": tokenizer.bert_vocab_size(),
         "chatglm_vocab": tokenizer.chatglm_vocab_size(),
+        "llama_vocab": tokenizer.llama_vocab_size(),
     }
 
 

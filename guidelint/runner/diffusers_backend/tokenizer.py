@@ -369,3 +369,26 @@ def build_chatglm_tokenizer():
 
 def chatglm_vocab_size() -> int:
     return len(chatglm_pieces()) + CHATGLM_SPECIALS
+
+
+# Llama (HunyuanVideo's text encoder): sentencepiece-style BPE with byte fallback, so any
+# character outside the pieces still becomes its <0xNN> byte tokens.
+LLAMA_SPECIALS = ["<unk>", "<s>", "</s>"]
+
+
+def llama_vocabulary() -> dict[str, int]:
+    pieces = [*LLAMA_SPECIALS, *(f"<0x{byte:02X}>" for byte in range(256)), "▁", *T5_CHARS]
+    pieces += [f"▁{char}" for char in T5_CHARS]
+    return {piece: index for index, piece in enumerate(dict.fromkeys(pieces))}
+
+
+def build_llama_tokenizer():
+    from transformers import LlamaTokenizer
+
+    tokenizer = LlamaTokenizer(vocab=llama_vocabulary(), merges=[], model_max_length=LLM_MAX_LENGTH)
+    tokenizer.pad_token = "<unk>"  # Llama ships no pad token; HunyuanVideo pads to max_length
+    return tokenizer
+
+
+def llama_vocab_size() -> int:
+    return len(llama_vocabulary())
