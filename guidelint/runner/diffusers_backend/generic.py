@@ -55,7 +55,8 @@ class Slot:
             [self.recipe_key, self.recipe.derive, self.source_key, _jsonable(self.config), FORMAT],
             sort_keys=True,
         )
-        return f"{self.class_name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+        name = self.class_name.rpartition(".")[2]  # a dotted path's class
+        return f"{name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ def base_dims() -> dict[str, int]:
         "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
         "gemma_vocab": tokenizer.gemma_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
+        "xlmr_vocab": tokenizer.xlmr_vocab_size(),
     }
 
 
@@ -360,6 +362,11 @@ def library_class(name: str):
     import diffusers
     import transformers
 
+    if "." in name:  # a class a pipeline module defines (Kandinsky's MultilingualCLIP)
+        import importlib
+
+        module, _, attribute = name.rpartition(".")
+        return getattr(importlib.import_module(module), attribute)
     for library in (diffusers, transformers):
         found = getattr(library, name, None)
         if found is not None:

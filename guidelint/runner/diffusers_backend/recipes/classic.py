@@ -2,7 +2,8 @@
 aMUSEd, unCLIP, Versatile Diffusion, AltDiffusion, Shap-E, BLIP-Diffusion.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
-with the shared ones, and a key defined twice is an error at import.
+with the shared ones, and a key defined twice is an error at import. A class a
+pipeline module defines (not exported by diffusers) is built by its dotted path.
 """
 
 from __future__ import annotations
@@ -10,17 +11,132 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    CLIP_VISION,
+    KANDINSKY_UNET,
+    Dim,
+    Recipe,
+)
 
-RECIPES: dict[str, Recipe] = {}
+# The prior's image embedding (CLIP's projection) is what Kandinsky's decoders attend to.
+IMAGE_EMBED = CLIP_VISION["projection_dim"]
+
+# Kandinsky 2.1's decoder sees the multilingual CLIP's states and pooled embedding too.
+KANDINSKY21_UNET = {
+    **KANDINSKY_UNET,
+    "addition_embed_type": "text_image",
+    "encoder_hid_dim": Dim("mclip"),
+    "encoder_hid_dim_type": "text_image_proj",
+    "cross_attention_dim": IMAGE_EMBED,
+}
+
+# Stable Cascade's prior denoises 16-channel image embeddings, 42.67x smaller than the image.
+CASCADE_EMBED = 16
+CASCADE_PRIOR = {
+    "in_channels": CASCADE_EMBED,
+    "out_channels": CASCADE_EMBED,
+    "conditioning_dim": 32,
+    "block_out_channels": (32, 32),
+    "num_attention_heads": (2, 2),
+    "down_num_layers_per_block": (1, 1),
+    "up_num_layers_per_block": (1, 1),
+    "switch_level": (False,),
+    "clip_image_in_channels": IMAGE_EMBED,
+    "clip_text_in_channels": Dim("text"),
+    "clip_text_pooled_in_channels": Dim("proj"),
+}
+RECIPES: dict[str, Recipe] = {
+    "Kandinsky3UNet": Recipe(  # attends to T5's states, projected to its own width
+        "model",
+        {
+            "in_channels": Dim("latent"),
+            "time_embedding_dim": 4,
+            "groups": 2,
+            "attention_head_dim": 4,
+            "layers_per_block": 2,  # one block per level breaks its up path's widths
+            "block_out_channels": (8, 16),
+            "cross_attention_dim": 4,
+            "encoder_hid_dim": Dim("t5"),
+        },
+    ),
+    "DDPMScheduler/kandinsky3": Recipe(  # what kandinsky-3 ships
+        "scheduler",
+        {
+            "beta_start": 0.00085,
+            "beta_end": 0.012,
+            "steps_offset": 1,
+            "beta_schedule": "squaredcos_cap_v2",
+            "clip_sample": True,
+            "thresholding": False,
+        },
+        builds="DDPMScheduler",
+    ),
+    "StableCascadeUNet/prior": Recipe("model", CASCADE_PRIOR, builds="StableCascadeUNet"),
+    "MultilingualCLIP": Recipe(  # XLM-RoBERTa, mean-pooled, projected to the image width
+        "model",
+        {
+            "transformerDimensions": 32,
+            "numDims": IMAGE_EMBED,
+            "hidden_size": 32,
+            "intermediate_size": 37,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "vocab_size": Dim("xlmr_vocab"),
+            "bos_token_id": 0,
+            "pad_token_id": 1,
+            "eos_token_id": 2,
+        },
+        builds="diffusers.pipelines.kandinsky.text_encoder.MultilingualCLIP",
+        provides={"mclip": "transformerDimensions"},
+    ),
+    "XLMRobertaTokenizer": Recipe("tokenizer", builder="build_xlm_roberta_tokenizer"),
+    "XLMRobertaTokenizerFast": Recipe("tokenizer", builder="build_xlm_roberta_tokenizer"),
+    "UNet2DConditionModel/kandinsky21": Recipe(
+        "model", KANDINSKY21_UNET, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/kandinsky21-inpaint": Recipe(  # masked image latents and the mask
+        "model",
+        {**KANDINSKY21_UNET, "in_channels": Dim("latent", times=2, plus=1)},
+        builds="UNet2DConditionModel",
+    ),
+    "DDIMScheduler/kandinsky": Recipe(  # what kandinsky-2-1 ships
+        "scheduler",
+        {
+            "beta_schedule": "linear",
+            "beta_start": 0.00085,
+            "beta_end": 0.012,
+            "clip_sample": False,
+            "set_alpha_to_one": False,
+            "steps_offset": 1,
+        },
+        builds="DDIMScheduler",
+    ),
+}
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
-VARIANTS: tuple[tuple[str, str, str], ...] = ()
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^Kandinsky3", "scheduler", "DDPMScheduler/kandinsky3"),
+    (r"^StableCascade", "prior", "StableCascadeUNet/prior"),
+    (r"^StableCascade", "prior_prior", "StableCascadeUNet/prior"),
+    (r"^KandinskyInpaint", "unet", "UNet2DConditionModel/kandinsky21-inpaint"),
+    (r"^Kandinsky(Img2Img)?(Combined)?Pipeline", "unet", "UNet2DConditionModel/kandinsky21"),
+    (r"^Kandinsky(Img2Img|Inpaint)?(Combined)?Pipeline", "scheduler", "DDIMScheduler/kandinsky"),
+    (r"^Kandinsky.*Combined", "prior_scheduler", "UnCLIPScheduler/prior"),
+)
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {}
 
-NOT_YET: dict[str, str] = {}
+# Wuerstchen's models live in pipelines/deprecated/wuerstchen, which diffusers 0.42 no longer
+# exposes as `pipelines.wuerstchen`: a checkpoint naming them does not load, real or tiny.
+UNLOADABLE = "diffusers 0.42 cannot load its {} from a checkpoint (pipelines.wuerstchen is gone)"
+NOT_YET: dict[str, str] = {
+    "StableCascadeDecoderPipeline": UNLOADABLE.format("PaellaVQModel"),
+    "StableCascadeCombinedPipeline": UNLOADABLE.format("PaellaVQModel"),
+    "WuerstchenDecoderPipeline": UNLOADABLE.format("WuerstchenDiffNeXt"),
+    "WuerstchenCombinedPipeline": UNLOADABLE.format("WuerstchenDiffNeXt"),
+    "WuerstchenPriorPipeline": UNLOADABLE.format("WuerstchenPrior"),
+}
 
 PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()
