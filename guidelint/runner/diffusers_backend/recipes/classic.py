@@ -14,6 +14,8 @@ from typing import Any
 from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_VISION,
     KANDINSKY_UNET,
+    SD_UNET,
+    VAE_KL,
     Dim,
     Recipe,
 )
@@ -99,6 +101,86 @@ RECIPES: dict[str, Recipe] = {
         {**KANDINSKY21_UNET, "in_channels": Dim("latent", times=2, plus=1)},
         builds="UNet2DConditionModel",
     ),
+    "UNet2DConditionModel/kandinsky-hint": Recipe(  # the hint (a depth map), embedded to
+        "model",  # latent channels, is concatenated to the latents
+        {
+            **KANDINSKY_UNET,
+            "addition_embed_type": "image_hint",
+            "in_channels": Dim("latent", times=2),
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/image-variation": Recipe(  # attends to the CLIP image embedding
+        "model",
+        {**SD_UNET, "cross_attention_dim": Dim("image")},
+        builds="UNet2DConditionModel",
+    ),
+    # Stable unCLIP: the UNet's class embedding is the noised CLIP image embedding and the
+    # embedding of its noise level, concatenated.
+    "UNet2DConditionModel/unclip": Recipe(
+        "model",
+        {
+            **SD_UNET,
+            "class_embed_type": "projection",
+            "projection_class_embeddings_input_dim": 2 * IMAGE_EMBED,
+            "upcast_attention": True,
+            "use_linear_projection": True,
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "StableUnCLIPImageNormalizer": Recipe(
+        "model",
+        {"embedding_dim": IMAGE_EMBED},
+        builds=(
+            "diffusers.pipelines.stable_diffusion.stable_unclip_image_normalizer."
+            "StableUnCLIPImageNormalizer"
+        ),
+    ),
+    "DDPMScheduler/unclip-prior": Recipe(  # what karlo's prior ships
+        "scheduler",
+        {
+            "variance_type": "fixed_small_log",
+            "prediction_type": "sample",
+            "clip_sample": True,
+            "clip_sample_range": 5.0,
+            "beta_schedule": "squaredcos_cap_v2",
+        },
+        builds="DDPMScheduler",
+    ),
+    "DDIMScheduler/v-prediction": Recipe(  # what stable-diffusion-2-1-unclip ships
+        "scheduler",
+        {
+            "beta_schedule": "scaled_linear",
+            "beta_start": 0.00085,
+            "beta_end": 0.012,
+            "prediction_type": "v_prediction",
+            "set_alpha_to_one": False,
+            "steps_offset": 1,
+            "clip_sample": False,
+        },
+        builds="DDIMScheduler",
+    ),
+    "VQModel/ldm": Recipe(  # ldm-celebahq-256's VQ-VAE: 3 latent channels, as its UNet2DModel
+        "model",
+        {
+            "block_out_channels": (4, 4, 4, 4),
+            "down_block_types": ("DownEncoderBlock2D",) * 4,
+            "up_block_types": ("UpDecoderBlock2D",) * 4,
+            "latent_channels": 3,
+            "layers_per_block": 1,
+            "norm_num_groups": 2,
+            "num_vq_embeddings": 12,
+            "vq_embed_dim": 3,
+            "mid_block_add_attention": False,
+        },
+        builds="VQModel",
+    ),
+    "AutoencoderKL/ldm3d": Recipe(  # LDM3D decodes RGB and depth: four channels
+        "model",
+        {**VAE_KL, "in_channels": 4, "out_channels": 4},
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
     "DDIMScheduler/kandinsky": Recipe(  # what kandinsky-2-1 ships
         "scheduler",
         {
@@ -115,6 +197,15 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^LDMPipeline$", "vqvae", "VQModel/ldm"),
+    (r"^StableDiffusionLDM3D", "vae", "AutoencoderKL/ldm3d"),
+    (r"^StableUnCLIP", "unet", "UNet2DConditionModel/unclip"),
+    (r"^StableUnCLIP", "prior_scheduler", "DDPMScheduler/unclip-prior"),
+    (r"^StableUnCLIP", "image_noising_scheduler", "DDPMScheduler/if-noising"),
+    (r"^StableUnCLIP", "scheduler", "DDIMScheduler/v-prediction"),
+    (r"^KandinskyV22Controlnet", "unet", "UNet2DConditionModel/kandinsky-hint"),
+    (r"^StableDiffusionImageVariation", "unet", "UNet2DConditionModel/image-variation"),
+    (r"^VersatileDiffusionImageVariation", "image_unet", "UNet2DConditionModel/image-variation"),
     (r"^Kandinsky3", "scheduler", "DDPMScheduler/kandinsky3"),
     (r"^StableCascade", "prior", "StableCascadeUNet/prior"),
     (r"^StableCascade", "prior_prior", "StableCascadeUNet/prior"),
