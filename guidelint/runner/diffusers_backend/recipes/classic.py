@@ -47,7 +47,101 @@ CASCADE_PRIOR = {
     "clip_text_in_channels": Dim("text"),
     "clip_text_pooled_in_channels": Dim("proj"),
 }
+# aMUSEd masks and predicts VQ tokens: the scheduler's mask token is the transformer's
+# last vocabulary entry, its logits cover the VQ codebook. Five VQ levels keep amused's
+# scale factor of 16.
+AMUSED_VOCAB, AMUSED_CODEBOOK = 32, 8
+
+# Shap-E's prior denoises one latent row per renderer parameter row (4 MLP weights of
+# SHAPE_RENDERER rows each), each row as wide as the renderer's d_latent.
+SHAPE_LATENT, SHAPE_RENDERER = 16, 8
+
 RECIPES: dict[str, Recipe] = {
+    "PriorTransformer/shap-e": Recipe(
+        "model",
+        {
+            "num_attention_heads": 2,
+            "attention_head_dim": 16,
+            "embedding_dim": SHAPE_LATENT,
+            "num_embeddings": 4 * SHAPE_RENDERER,
+            "embedding_proj_dim": Dim("proj"),
+            "time_embed_dim": 4 * SHAPE_LATENT,
+            "num_layers": 1,
+            "clip_embed_dim": 2 * SHAPE_LATENT,
+            "additional_embeddings": 0,
+            "time_embed_act_fn": "gelu",
+            "norm_in_type": "layer",
+            "encoder_hid_proj_type": None,
+            "added_emb_type": None,
+        },
+        builds="PriorTransformer",
+    ),
+    "ShapERenderer": Recipe(  # an MLP whose weights the latent sets, and its NeRF renderer
+        "model",
+        {
+            "param_shapes": (
+                (SHAPE_RENDERER, 93),
+                (SHAPE_RENDERER, 8),
+                (SHAPE_RENDERER, 8),
+                (SHAPE_RENDERER, 8),
+            ),
+            "d_latent": SHAPE_LATENT,
+            "d_hidden": SHAPE_RENDERER,
+            "n_output": 12,
+            "background": (0.1, 0.1, 0.1),
+        },
+        builds="diffusers.pipelines.shap_e.renderer.ShapERenderer",
+    ),
+    "HeunDiscreteScheduler/shap-e": Recipe(  # what openai/shap-e ships
+        "scheduler",
+        {
+            "beta_schedule": "exp",
+            "num_train_timesteps": 1024,
+            "prediction_type": "sample",
+            "use_karras_sigmas": True,
+            "clip_sample": True,
+            "clip_sample_range": 1.0,
+        },
+        builds="HeunDiscreteScheduler",
+    ),
+    "UVit2DModel": Recipe(
+        "model",
+        {
+            "hidden_size": 8,
+            "cond_embed_dim": Dim("proj"),  # CLIP's pooled projection
+            "micro_cond_encode_dim": 2,
+            "micro_cond_embed_dim": 5 * 2,  # five micro-conditioning numbers
+            "encoder_hidden_size": Dim("text"),
+            "vocab_size": AMUSED_VOCAB,
+            "codebook_size": AMUSED_CODEBOOK,
+            "in_channels": 8,
+            "block_out_channels": 8,
+            "num_res_blocks": 1,
+            "downsample": True,
+            "upsample": True,
+            "block_num_heads": 1,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 1,
+            "intermediate_size": 8,
+            "sample_size": 4,
+        },
+    ),
+    "VQModel/amused": Recipe(
+        "model",
+        {
+            "block_out_channels": (8,) * 5,
+            "down_block_types": ("DownEncoderBlock2D",) * 5,
+            "up_block_types": ("UpDecoderBlock2D",) * 5,
+            "latent_channels": 8,
+            "layers_per_block": 1,
+            "norm_num_groups": 8,
+            "num_vq_embeddings": AMUSED_CODEBOOK,
+            "mid_block_add_attention": False,
+            "lookup_from_codebook": True,
+        },
+        builds="VQModel",
+    ),
+    "AmusedScheduler": Recipe("scheduler", {"mask_token_id": AMUSED_VOCAB - 1}),
     "Kandinsky3UNet": Recipe(  # attends to T5's states, projected to its own width
         "model",
         {
@@ -197,6 +291,9 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^ShapE", "prior", "PriorTransformer/shap-e"),
+    (r"^ShapE", "scheduler", "HeunDiscreteScheduler/shap-e"),
+    (r"^Amused", "vqvae", "VQModel/amused"),
     (r"^LDMPipeline$", "vqvae", "VQModel/ldm"),
     (r"^StableDiffusionLDM3D", "vae", "AutoencoderKL/ldm3d"),
     (r"^StableUnCLIP", "unet", "UNet2DConditionModel/unclip"),
