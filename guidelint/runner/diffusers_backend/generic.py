@@ -94,6 +94,7 @@ def base_dims() -> dict[str, int]:
         "gemma_vocab": tokenizer.gemma_vocab_size(),
         "glm_vocab": tokenizer.glm_vocab_size(),
         "xlmr_vocab": tokenizer.xlmr_vocab_size(),
+        "bert_vocab": tokenizer.bert_vocab_size(),
     }
 
 
@@ -165,7 +166,8 @@ def choose_recipe(pipeline_class: str, slot: str, allowed: tuple[str, ...]) -> s
             continue
         built = recipe.builds or key.split("/")[0]
         # a recipe keyed by the class stands for it (KarrasDiffusionSchedulers builds PNDM)
-        fits = built in allowed or key in allowed
+        # "PreTrainedModel/ldmbert" stands for a slot annotated with the base class
+        fits = built in allowed or key.split("/")[0] in allowed
         fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         if fits:
             return key

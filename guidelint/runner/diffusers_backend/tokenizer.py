@@ -196,3 +196,24 @@ def build_xlm_roberta_tokenizer():
 
 def xlmr_vocab_size() -> int:
     return len(xlmr_vocabulary())
+
+
+# BERT (LDM's text-to-image LDMBert): WordPiece, lower-cased; a word it lacks splits into
+# letters, "##"-marked inside a word.
+BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def bert_vocabulary() -> dict[str, int]:
+    letters = [c for c in T5_CHARS if not c.isupper()]
+    tokens = [*BERT_SPECIALS, *T5_WORDS, *letters, *(f"##{c}" for c in letters)]
+    return {token: index for index, token in enumerate(dict.fromkeys(tokens))}
+
+
+def build_bert_tokenizer():
+    from transformers import BertTokenizer
+
+    return BertTokenizer(vocab=bert_vocabulary(), model_max_length=MAX_LENGTH)
+
+
+def bert_vocab_size() -> int:
+    return len(bert_vocabulary())

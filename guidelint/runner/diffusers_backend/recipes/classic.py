@@ -57,6 +57,24 @@ AMUSED_VOCAB, AMUSED_CODEBOOK = 32, 8
 SHAPE_LATENT, SHAPE_RENDERER = 16, 8
 
 RECIPES: dict[str, Recipe] = {
+    "PreTrainedModel/ldmbert": Recipe(  # LDM text-to-image's own BERT, annotated by its base
+        "model",
+        {
+            "vocab_size": Dim("bert_vocab"),
+            "max_position_embeddings": 77,
+            "encoder_layers": 2,
+            "encoder_ffn_dim": 37,
+            "encoder_attention_heads": 4,
+            "head_dim": 8,
+            "d_model": 32,
+        },
+        builds="diffusers.pipelines.latent_diffusion.pipeline_latent_diffusion.LDMBertModel",
+        provides={"text": "d_model"},
+    ),
+    # transformers 5 names the class PreTrainedTokenizer annotations resolve to PythonBackend
+    "PythonBackend/bert": Recipe(
+        "tokenizer", builder="build_bert_tokenizer", builds="BertTokenizer"
+    ),
     "PriorTransformer/shap-e": Recipe(
         "model",
         {
@@ -291,6 +309,11 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    # ldm-text2im-large-256: a KL autoencoder and a text-conditioned UNet
+    (r"^LDMTextToImage", "bert", "PreTrainedModel/ldmbert"),
+    (r"^LDMTextToImage", "tokenizer", "PythonBackend/bert"),
+    (r"^LDMTextToImage", "vqvae", "AutoencoderKL"),
+    (r"^LDMTextToImage", "unet", "UNet2DConditionModel"),
     (r"^ShapE", "prior", "PriorTransformer/shap-e"),
     (r"^ShapE", "scheduler", "HeunDiscreteScheduler/shap-e"),
     (r"^Amused", "vqvae", "VQModel/amused"),
