@@ -149,3 +149,16 @@ def test_each_classic_family_builds_loads_and_runs(tiny_cache, pipeline_class):
         if hasattr(output, name)
     )
     assert len(produced) == 1
+
+
+def test_ledits_gets_the_scheduler_it_makes_of_a_stable_diffusion_checkpoint():
+    for name, spacing in [
+        ("LEditsPPPipelineStableDiffusion", None),
+        ("LEditsPPPipelineStableDiffusionXL", "leading"),
+    ]:
+        scheduler = slot(generic.plan(name), "scheduler")
+        assert scheduler.class_name == "DPMSolverMultistepScheduler"
+        assert scheduler.config["algorithm_type"] == "sde-dpmsolver++"
+        assert scheduler.config.get("timestep_spacing") == spacing
+    xl_unet = slot(generic.plan("LEditsPPPipelineStableDiffusionXL"), "unet")
+    assert xl_unet.config["addition_embed_type"] == "text_time"

@@ -56,6 +56,15 @@ AMUSED_VOCAB, AMUSED_CODEBOOK = 32, 8
 # SHAPE_RENDERER rows each), each row as wide as the renderer's d_latent.
 SHAPE_LATENT, SHAPE_RENDERER = 16, 8
 
+LEDITS_SCHEDULER = {
+    "beta_start": 0.00085,
+    "beta_end": 0.012,
+    "beta_schedule": "scaled_linear",
+    "steps_offset": 1,
+    "algorithm_type": "sde-dpmsolver++",
+    "solver_order": 2,
+}
+
 RECIPES: dict[str, Recipe] = {
     "PreTrainedModel/ldmbert": Recipe(  # LDM text-to-image's own BERT, annotated by its base
         "model",
@@ -293,6 +302,18 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKL",
         provides={"latent": "latent_channels"},
     ),
+    # LEdits++ turns the scheduler a Stable Diffusion checkpoint ships (PNDM, SDXL's Euler)
+    # into this SDE multistep solver over the same betas.
+    "DPMSolverMultistepScheduler/ledits": Recipe(
+        "scheduler",
+        {**LEDITS_SCHEDULER},
+        builds="DPMSolverMultistepScheduler",
+    ),
+    "DPMSolverMultistepScheduler/ledits-xl": Recipe(
+        "scheduler",
+        {**LEDITS_SCHEDULER, "timestep_spacing": "leading"},
+        builds="DPMSolverMultistepScheduler",
+    ),
     "DDIMScheduler/kandinsky": Recipe(  # what kandinsky-2-1 ships
         "scheduler",
         {
@@ -309,6 +330,9 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^LEditsPPPipelineStableDiffusion$", "scheduler", "DPMSolverMultistepScheduler/ledits"),
+    (r"^LEditsPPPipelineStableDiffusionXL", "scheduler", "DPMSolverMultistepScheduler/ledits-xl"),
+    (r"^LEditsPPPipelineStableDiffusionXL", "unet", "UNet2DConditionModel/sdxl"),
     # ldm-text2im-large-256: a KL autoencoder and a text-conditioned UNet
     (r"^LDMTextToImage", "bert", "PreTrainedModel/ldmbert"),
     (r"^LDMTextToImage", "tokenizer", "PythonBackend/bert"),
