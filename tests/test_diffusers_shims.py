@@ -191,13 +191,14 @@ def test_remote_files_come_from_fixtures_and_other_requests_fail_cleanly(tiny_ca
 def test_an_id_nothing_stands_in_for_fails_with_one_clear_line(tiny_cache):
     code = (
         "from diffusers import DiffusionPipeline\n"
-        "DiffusionPipeline.from_pretrained('CompVis/ldm-text2im-large-256')\n"
+        "DiffusionPipeline.from_pretrained('CompVis/ldm-super-resolution-4x-openimages')\n"
     )
     outcome, message = in_child(activated, tiny_cache, code)
     assert outcome == "raised"
     assert message.startswith(
-        "UnsupportedModel: DiffusionPipeline.from_pretrained('CompVis/ldm-text2im-large-256') "
-        "needs a tiny LDMTextToImagePipeline (by guidelint's table of known models), and "
+        "UnsupportedModel: DiffusionPipeline.from_pretrained("
+        "'CompVis/ldm-super-resolution-4x-openimages') "
+        "needs a tiny LDMSuperResolutionPipeline (by guidelint's table of known models), and "
         "guidelint cannot build one"
     )
 

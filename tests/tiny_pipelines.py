@@ -9,7 +9,8 @@ from __future__ import annotations
 from guidelint.runner.diffusers_backend import tiny_table
 
 
-def run_tiny(pipeline_class: str, folder):
+def run_tiny(pipeline_class: str, folder, **extra):
+    """`extra`: arguments a pipeline needs beyond the common ones (Kandinsky's depth hint)."""
     import inspect
 
     import diffusers
@@ -36,5 +37,5 @@ def run_tiny(pipeline_class: str, folder):
         else None,
         "output_type": "pt" if "Prior" not in pipeline_class else None,
     }
-    kwargs = {k: v for k, v in given.items() if k in accepted and v is not None}
+    kwargs = {k: v for k, v in given.items() if k in accepted and v is not None} | extra
     return pipe, pipe(num_inference_steps=2, generator=torch.manual_seed(0), **kwargs)

@@ -59,7 +59,8 @@ class Slot:
             [self.recipe_key, self.recipe.derive, self.source_key, _jsonable(self.config), FORMAT],
             sort_keys=True,
         )
-        return f"{self.class_name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+        name = self.class_name.rpartition(".")[2]  # a dotted path's class
+        return f"{name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ def base_dims() -> dict[str, int]:
         "bert_vocab": tokenizer.bert_vocab_size(),
         "chatglm_vocab": tokenizer.chatglm_vocab_size(),
         "llama_vocab": tokenizer.llama_vocab_size(),
+        "xlmr_vocab": tokenizer.xlmr_vocab_size(),
     }
 
 
@@ -188,7 +190,8 @@ def choose_recipe(
             continue
         built = recipe.builds or key.split("/")[0]
         # a recipe keyed by the class stands for it (KarrasDiffusionSchedulers builds PNDM)
-        fits = built in allowed or key in allowed
+        # "PreTrainedModel/ldmbert" stands for a slot annotated with the base class
+        fits = built in allowed or key.split("/")[0] in allowed
         fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         fits = fits or key != component_class and admits(component_class, built)
         if fits:
@@ -420,6 +423,11 @@ def library_class(name: str):
     import diffusers
     import transformers
 
+    if "." in name:  # a class a pipeline module defines (Kandinsky's MultilingualCLIP)
+        import importlib
+
+        module, _, attribute = name.rpartition(".")
+        return getattr(importlib.import_module(module), attribute)
     for library in (diffusers, transformers):
         found = getattr(library, name, None)
         if found is not None:

@@ -308,8 +308,30 @@ def build_byt5_tokenizer():
     return ByT5Tokenizer()
 
 
-# BERT (HunyuanDiT's first text encoder): WordPiece over lower-case words and letters;
-# Chinese characters are split one a token and, unknown here, read as [UNK].
+# XLM-RoBERTa (Kandinsky 2.1's multilingual CLIP): sentencepiece Unigram like T5, with
+# fairseq's specials first (<s>=0, <pad>=1, </s>=2, <unk>=3) and <mask> last.
+XLMR_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
+
+
+def xlmr_vocabulary() -> list[tuple[str, float]]:
+    pieces = [(token, 0.0) for token in XLMR_SPECIALS]
+    pieces += [piece for piece in t5_vocabulary() if piece[0] not in ("<pad>", "</s>", "<unk>")]
+    return [*pieces, ("<mask>", 0.0)]
+
+
+def build_xlm_roberta_tokenizer():
+    from transformers import XLMRobertaTokenizer
+
+    return XLMRobertaTokenizer(vocab=xlmr_vocabulary(), model_max_length=T5_MAX_LENGTH)
+
+
+def xlmr_vocab_size() -> int:
+    return len(xlmr_vocabulary())
+
+
+# BERT (HunyuanDiT's first text encoder, LDM's LDMBert): WordPiece, lower-cased; a word it
+# lacks splits into letters, "##"-marked inside a word; Chinese characters, one a token,
+# are [UNK] here.
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
