@@ -53,6 +53,13 @@ def test_checking_grows_linearly(tmp_path, make):
     (tmp_path / "scripts").mkdir()
     config = Config()
     engine = Engine(Project(tmp_path, config), build_selection(config))
-    small = check_seconds(engine, make(SMALL))
-    large = check_seconds(engine, make(LARGE))
-    assert large / small < LINEAR_ENOUGH, f"{SMALL}: {small:.2f}s, {LARGE}: {large:.2f}s"
+    # Two tries: another job's burst can inflate one measurement (seen at 9.5 once, on
+    # 2 loaded cores); quadratic growth (16x) fails both.
+    ratios = []
+    for _ in range(2):
+        small = check_seconds(engine, make(SMALL))
+        large = check_seconds(engine, make(LARGE))
+        ratios.append(large / small)
+        if ratios[-1] < LINEAR_ENOUGH:
+            break
+    assert min(ratios) < LINEAR_ENOUGH, f"{SMALL} -> {LARGE} lines: {ratios}"
