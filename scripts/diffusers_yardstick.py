@@ -190,8 +190,9 @@ def collect() -> list[Module]:
         if not found:
             continue
         name = ".".join(path.relative_to(root).with_suffix("").parts)
+        # `LEditsPPPipelineStableDiffusion`: not every pipeline's name ends with Pipeline
         classes = [
-            n.name for n in tree.body if isinstance(n, ast.ClassDef) and n.name.endswith("Pipeline")
+            n.name for n in tree.body if isinstance(n, ast.ClassDef) and "Pipeline" in n.name
         ]
         modules.append(Module(name, textwrap.dedent(found.group(1)).strip("\n"), classes))
     return modules
