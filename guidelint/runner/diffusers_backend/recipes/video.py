@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import SD_UNET, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import PIXART, SD_UNET, Dim, Recipe
 
 LLAMA = {  # HunyuanVideo's text encoder: a decoder language model's hidden states
     "hidden_size": 16,
@@ -126,23 +126,8 @@ RECIPES: dict[str, Recipe] = {
     ),
     "LatteTransformer3DModel": Recipe(
         "model",
-        {
-            "sample_size": 64,  # the real one: 512 px; its position table is this size
-            "num_layers": 1,
-            "patch_size": 2,
-            "attention_head_dim": 8,
-            "num_attention_heads": 3,
-            "caption_channels": Dim("t5"),
-            "in_channels": Dim("latent"),
-            "cross_attention_dim": 24,
-            "out_channels": Dim("latent", times=2),  # noise and variance
-            "attention_bias": True,
-            "activation_fn": "gelu-approximate",
-            "num_embeds_ada_norm": 1000,
-            "norm_type": "ada_norm_single",
-            "norm_elementwise_affine": False,
-            "norm_eps": 1e-6,
-        },
+        # PixArt's blocks over frames; the real one is 512 px: its position table is 64
+        {**PIXART, "sample_size": 64},
     ),
     "UNet3DConditionModel": Recipe("model", UNET_3D),
     # SparseCtrl: a ControlNet over a few keyframes, with the motion UNet's widths
