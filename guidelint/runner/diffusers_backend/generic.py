@@ -424,8 +424,6 @@ def library_class(name: str):
     import transformers
 
     if "." in name:  # a class a pipeline module defines (Kandinsky's MultilingualCLIP)
-        import importlib
-
         module, _, attribute = name.rpartition(".")
         return getattr(importlib.import_module(module), attribute)
     for library in (diffusers, transformers):
