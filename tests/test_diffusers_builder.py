@@ -10,7 +10,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, cache, generic, tiny_table  # noqa: E402
 from guidelint.runner.diffusers_backend.tiny_table import Dim, Recipe  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 PRIORITY = [
     "FluxPipeline",
@@ -25,10 +25,6 @@ PRIORITY = [
     "DiTPipeline",
     "WanPipeline",
 ]
-
-
-def slot(plan, name):
-    return next(s for s in plan.slots if s.name == name)
 
 
 def test_the_priority_families_are_buildable():

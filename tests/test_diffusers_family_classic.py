@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic, tiny_table  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILDABLE = [
     "KandinskyPipeline",
@@ -34,10 +34,6 @@ BUILDABLE = [
     "LDMPipeline",
     "StableDiffusionLDM3DPipeline",
 ]
-
-
-def slot(plan, name):
-    return next(s for s in plan.slots if s.name == name)
 
 
 def test_every_classic_pipeline_made_buildable_plans():

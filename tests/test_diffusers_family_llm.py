@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILT = [
     "ZImagePipeline",
@@ -23,10 +23,6 @@ BUILT = [
 ]
 # one per transformer family, the cheapest of each: what the slow test builds and runs
 RUN = ["ZImagePipeline", "Flux2KleinPipeline", "LuminaPipeline", "Lumina2Pipeline", "BriaPipeline"]
-
-
-def slot(plan, name):
-    return next(s for s in plan.slots if s.name == name)
 
 
 def test_every_llm_family_pipeline_plans():

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic, resolve  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILT = [
     "WanImageToVideoPipeline",
@@ -23,10 +23,6 @@ BUILT = [
     "SanaVideoPipeline",
     "SanaImageToVideoPipeline",
 ]
-
-
-def slot(plan, name):
-    return next(s for s in plan.slots if s.name == name)
 
 
 @pytest.mark.parametrize("pipeline_class", BUILT)

@@ -39,3 +39,8 @@ def run_tiny(pipeline_class: str, folder, **extra):
     }
     kwargs = {k: v for k, v in given.items() if k in accepted and v is not None} | extra
     return pipe, pipe(num_inference_steps=2, generator=torch.manual_seed(0), **kwargs)
+
+
+def slot(plan, name):
+    """The slot called `name` of a builder plan."""
+    return next(s for s in plan.slots if s.name == name)
