@@ -17,10 +17,17 @@ from typing import Any
 from guidelint.runner.diffusers_backend.recipes import (
     audio,
     classic,
+    cosmos_sana,
+    fixes,
     image,
+    image_audio,
+    image_more,
+    legacy,
     llm,
+    ltx2,
     qwen,
     video,
+    video_more,
     wan_video,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
@@ -542,7 +549,22 @@ HOME_PIPELINES = {
 }
 
 
-AREAS = (qwen, llm, wan_video, video, classic, image, audio)
+AREAS = (
+    qwen,
+    llm,
+    wan_video,
+    video,
+    classic,
+    image,
+    audio,
+    ltx2,
+    cosmos_sana,
+    video_more,
+    legacy,
+    fixes,
+    image_more,
+    image_audio,
+)
 
 
 def _merged(shared: dict[str, Any], table: str) -> dict[str, Any]:
