@@ -74,6 +74,14 @@ REAL_BUGS: dict[str, RealBug] = {
     "animatediff.pipeline_animatediff_video2video": RealBug(
         18, "unexpected keyword argument 'timespace_spacing'", "misspelt timestep_spacing"
     ),
+    "anyflow.pipeline_anyflow_far": RealBug(
+        14, "path/to/first_frame.png is not a valid path", "loads a placeholder path"
+    ),
+    "bria.pipeline_bria": RealBug(
+        8,
+        "# BRIA's T5 text encoder is sensitive",
+        "a comment written without >>> under pipe.to(), read as its expected output",
+    ),
     "chroma.pipeline_chroma": RealBug(
         9, "name 'ChromaTransformer2DModel' is not defined", "ChromaTransformer2DModel not imported"
     ),
@@ -104,6 +112,14 @@ REAL_BUGS: dict[str, RealBug] = {
         "No module named 'diffusers.pipelines.stable_diffusion_safe'",
         "imports a module diffusers moved (under deprecated)",
     ),
+    "flux2.pipeline_flux2_klein": RealBug(
+        14,
+        "Provide either 'prompt' or 'prompt_embeds'",
+        "passes the prompt positionally, where the first parameter is image",
+    ),
+    "flux2.pipeline_flux2_klein_kv": RealBug(
+        12, "No such file or directory: 'reference.png'", "opens a file it never wrote"
+    ),
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
@@ -120,6 +136,23 @@ REAL_BUGS: dict[str, RealBug] = {
     ),
     "pag.pipeline_pag_sd_inpaint": RealBug(
         13, "name 'load_image' is not defined", "load_image not imported"
+    ),
+    "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing_i2v": RealBug(
+        33, "No such file or directory: 'path/to/image.png'", "opens a placeholder path"
+    ),
+    "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing_v2v": RealBug(
+        33,
+        "missing 1 required positional argument: 'video'",
+        "a video-to-video call given no video",
+    ),
+    "skyreels_v2.pipeline_skyreels_v2_i2v": RealBug(
+        33, "No such file or directory: 'path/to/image.png'", "opens a placeholder path"
+    ),
+    "stable_cascade.pipeline_stable_cascade": RealBug(
+        10, "has no attribute 'from_pretrain'", "from_pretrain, a typo of from_pretrained"
+    ),
+    "stable_cascade.pipeline_stable_cascade_prior": RealBug(
+        12, "name 'pipe' is not defined", "calls pipe, having named the pipeline prior_pipe"
     ),
     "stable_video_diffusion.pipeline_stable_video_diffusion": RealBug(
         7, "name 'torch' is not defined", "torch not imported"
@@ -241,8 +274,7 @@ def row_of(entry: dict, module: Module) -> Row:
     lines = [line.strip() for line in entry["message"].strip().splitlines() if line.strip()]
     reason = lines[0] if lines else ""
     if re.fullmatch(r"line \d+:", reason) and len(lines) > 1:  # a REPL failure: its exception
-        raised = [line for line in lines if EXCEPTION_LINE.match(line)]
-        reason += " " + (raised[-1] if raised else lines[-1])
+        reason += " " + repl_reason(lines[1:])
     pipelines = list(entry.get("pipelines", []))
     own = not (
         entry["status"] == "passed" and pipelines and not set(pipelines) & set(module.classes)
@@ -250,6 +282,18 @@ def row_of(entry: dict, module: Module) -> Row:
     return Row(
         module.name, entry["status"], reason, entry["duration_s"], pipelines, own, entry["message"]
     )
+
+
+def repl_reason(lines: list[str]) -> str:
+    """The gist of a `>>>` failure: the exception it raised, or the output it expected."""
+    raised = [line for line in lines if EXCEPTION_LINE.match(line)]
+    if raised:
+        return raised[-1]
+    if "Expected:" in lines and lines.index("Expected:") + 1 < len(lines):
+        stated = lines[lines.index("Expected:") + 1]
+        statement = lines[lines.index("Failed example:") + 1] if "Failed example:" in lines else ""
+        return f"{statement} printed other than the stated {stated[:60]!r}"
+    return lines[-1]
 
 
 def still_fails(row: Row, bug: RealBug) -> bool:

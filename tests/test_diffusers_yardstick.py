@@ -55,3 +55,17 @@ def test_the_goal_leaves_out_missing_packages_and_confirmed_bugs_and_names_stale
     rendered = yardstick.table(rows, "a test")
     assert "The real-bug list is stale for: lucy.pipeline_lucy_edit (no longer line 4:" in rendered
     assert f"| ddim.pipeline_ddim | {ddim.line} | {ddim.wrong} |" in rendered
+
+
+def test_a_doctest_mismatch_is_summed_up_by_its_statement_and_stated_output(yardstick):
+    message = (
+        "line 8:\nFailed example:\n    pipe.to('cuda')\nExpected:\n    # a comment\n"
+        "Got:\n    X {\n    }\n    <BLANKLINE>\n"
+    )
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    assert (
+        yardstick.repl_reason(lines[1:])
+        == "pipe.to('cuda') printed other than the stated '# a comment'"
+    )
+    raised = ["Traceback (most recent call last):", "NameError: name 'pipe' is not defined"]
+    assert yardstick.repl_reason(raised) == "NameError: name 'pipe' is not defined"
