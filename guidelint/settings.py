@@ -159,6 +159,7 @@ class DefaultSmoke(_Defaults):
 class DefaultRunner(_Defaults):
     timeout: float = 60.0
     memory_limit_mb: int = 4096
+    memory_cgroup: bool = True
     max_output_mb: float = 10.0
     jobs: int | None = None
     env_allowlist: list[str] = _list(DEFAULT_ENV_ALLOWLIST)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from guidelint.runner.cgroup import MemoryCgroups, _mount_point
 from guidelint.runner.run import RunOptions, RunReport, run_examples
 from guidelint.runner.sandbox import SandboxFeatures, isolate_network
 
@@ -48,6 +49,18 @@ FEATURES = _features() if LINUX else SandboxFeatures()
 needs_landlock = pytest.mark.skipif(FEATURES.landlock < 6, reason="Landlock ABI >= 6 needed")
 needs_pid_namespace = pytest.mark.skipif(not FEATURES.pid_namespace, reason="no PID namespace")
 needs_seccomp = pytest.mark.skipif(not FEATURES.seccomp, reason="no seccomp")
+
+
+def _memory_cgroups() -> MemoryCgroups | None:
+    """Whether a worker here can make memory cgroups (made and removed at once)."""
+    groups = MemoryCgroups.create() if LINUX else None
+    if groups:
+        groups.close()
+    return groups
+
+
+CGROUPS = _memory_cgroups()
+needs_memory_cgroup = pytest.mark.skipif(CGROUPS is None, reason="no memory cgroup here")
 
 
 def _fence(source: str, info: str = "") -> str:
@@ -353,6 +366,50 @@ time.sleep(30)
     assert "memory limit" in result.message
 
 
+@needs_memory_cgroup
+def test_each_example_has_its_own_memory_cgroup_at_the_limit_removed_after(tmp_path):
+    assert CGROUPS is not None
+    with open("/proc/self/mountinfo") as handle:
+        mounts = [line.split() for line in handle]
+    if CGROUPS.v2:
+        mount, limit_file = _mount_point(mounts, "cgroup2", None), "memory.max"
+    else:
+        mount, limit_file = _mount_point(mounts, "cgroup", "memory"), "memory.limit_in_bytes"
+    probe = f"""
+line = next(line for line in open("/proc/self/cgroup") if "/guidelint-" in line)
+folder = {mount!r} + line.rstrip().split(":", 2)[2]
+print(folder)
+print(open(folder + "/{limit_file}").read().strip())
+"""
+    report = _run(tmp_path, _fence(probe), _fence(probe), config="memory-limit-mb = 192\n")
+    folders = []
+    for result in report.results:
+        assert result.status.value == "passed", result.message
+        folder, limit = result.stdout.split()
+        assert os.path.basename(os.path.dirname(folder)).startswith("guidelint-")
+        assert os.path.basename(folder).startswith("example-")
+        assert int(limit) == 192 * 2**20
+        folders.append(folder)
+    assert len(set(folders)) == 2, "two examples, two groups"
+    assert not any(os.path.exists(f) or os.path.exists(os.path.dirname(f)) for f in folders)
+
+
+@needs_memory_cgroup
+def test_a_burst_of_processes_between_two_checks_is_stopped_by_the_kernel(tmp_path):
+    # Three processes of 100 MB each against 128 MB, each gone within milliseconds: a
+    # watchdog that looks five times a second can miss them; the cgroup cannot.
+    burst = """
+import subprocess, sys
+fill = "data = b'x' * (100 * 2**20)"
+processes = [subprocess.Popen([sys.executable, "-c", fill]) for _ in range(3)]
+print([p.wait() for p in processes])
+"""
+    report = _run(tmp_path, _fence(burst, "{timeout=30}"), config="memory-limit-mb = 128\n")
+    (result,) = report.results
+    assert result.status.value == "crashed", (result.message, result.stdout)
+    assert "memory cgroup" in result.message
+
+
 def test_sigterm_ends_every_example_and_worker_and_removes_their_folders(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
     report_dir = tmp_path / "report"
@@ -514,6 +571,7 @@ def test_the_report_says_which_walls_the_kernel_enforces(tmp_path):
     report = _run(tmp_path, _fence("print(1)"))
     assert report.sandbox is not None
     assert report.sandbox["landlock_abi"] == FEATURES.landlock
+    assert report.sandbox["memory_cgroup"] == (CGROUPS is not None)
     gaps = report.sandbox["gaps"]
     assert ("sandbox: landlock unavailable, writes not confined" in gaps) == (not FEATURES.landlock)
     assert all(gap in report.notes for gap in gaps)

@@ -144,7 +144,9 @@ def test_processes_an_example_leaves_behind_are_killed(tmp_path):
 
 def test_resident_memory_watchdog_stops_a_growing_example(tmp_path):
     """Below the address-space limit (which a GPU run cannot use), RSS still counts."""
-    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\nmemory-limit-mb = 128\n")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.guidelint.runner]\nmemory-limit-mb = 128\nmemory-cgroup = false\n"
+    )
     guide = tmp_path / "guide.md"
     guide.write_text(
         "```python {timeout=120}\nimport time\n\ndata = b'x' * (122 * 2**20)\ntime.sleep(30)\n```\n"

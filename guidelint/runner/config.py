@@ -22,7 +22,10 @@ class RunnerConfig(Section):
     """How `guidelint run` executes examples and how GL402 lints them."""
 
     timeout: float = Field(default=60.0, gt=0, description="seconds per example")
-    memory_limit_mb: int = Field(default=4096, gt=0, description="address space per example")
+    memory_limit_mb: int = Field(default=4096, gt=0, description="memory per example")
+    memory_cgroup: bool = Field(
+        default=True, description="each example in its own memory cgroup, where one can be made"
+    )
     max_output_mb: float = Field(default=10.0, gt=0, description="stdout+stderr per example")
     jobs: int | None = Field(default=None, ge=1, description="examples run in parallel")
     env_allowlist: list[str] = Field(default_factory=lambda: list(DEFAULT_ENV_ALLOWLIST))

@@ -376,12 +376,13 @@ class SandboxFeatures:
     pid_namespace: bool = False
     seccomp: bool = False  # AF_UNIX sockets refused
     network_namespace: bool = False
+    memory_cgroup: bool = False  # each example in its own memory cgroup (runner/cgroup.py)
 
     @classmethod
-    def probe(cls, network_namespace: bool) -> SandboxFeatures:
+    def probe(cls, network_namespace: bool, memory_cgroup: bool = False) -> SandboxFeatures:
         """Ask the kernel, in a throwaway child, for each wall (a few milliseconds)."""
         if not sys.platform.startswith("linux"):
-            return cls(network_namespace=network_namespace)
+            return cls(network_namespace=network_namespace, memory_cgroup=memory_cgroup)
         pid = os.fork()
         if pid == 0:
             code = 0
@@ -392,7 +393,7 @@ class SandboxFeatures:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 0
-        return cls(landlock_abi(), bool(code & 2), bool(code & 1), network_namespace)
+        return cls(landlock_abi(), bool(code & 2), bool(code & 1), network_namespace, memory_cgroup)
 
     def gaps(self) -> list[str]:
         """One line per wall that is missing: what it leaves unconfined."""
@@ -414,6 +415,11 @@ class SandboxFeatures:
             missing.append(
                 "sandbox: network namespace unavailable, native code can reach the network"
             )
+        if not self.memory_cgroup:
+            missing.append(
+                "sandbox: memory cgroup unavailable, the memory limit is a watchdog's "
+                "(a fast allocation can overshoot it briefly)"
+            )
         return missing
 
     def as_json(self) -> dict[str, Any]:
@@ -422,6 +428,7 @@ class SandboxFeatures:
             "pid_namespace": self.pid_namespace,
             "seccomp_unix_sockets": self.seccomp,
             "network_namespace": self.network_namespace,
+            "memory_cgroup": self.memory_cgroup,
             "gaps": self.gaps(),
         }
 
@@ -432,6 +439,7 @@ class SandboxFeatures:
             bool(data.get("pid_namespace")),
             bool(data.get("seccomp_unix_sockets")),
             bool(data.get("network_namespace")),
+            bool(data.get("memory_cgroup")),
         )
 
 

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
@@ -63,6 +64,7 @@ class Child:
     wait_status: int | None = None  # waitpid status once reaped
     example_started: float = field(default_factory=time.monotonic)
     ended_at: float | None = None
+    cgroup: str | None = None  # its memory cgroup's folder, where the worker made one
 
 
 class Worker:
@@ -72,10 +74,12 @@ class Worker:
         result_fd: int,
         pending_input: bytes = b"",
         network_namespace: bool = False,
+        cgroups: MemoryCgroups | None = None,
     ) -> None:
         from guidelint.runner.sandbox import SandboxFeatures
 
-        self.sandbox = SandboxFeatures.probe(network_namespace)
+        self.cgroups = cgroups
+        self.sandbox = SandboxFeatures.probe(network_namespace, memory_cgroup=cgroups is not None)
         self.setup = setup
         self.result_fd = result_fd
         self.jobs = max(1, int(setup.get("jobs") or 1))
@@ -92,6 +96,7 @@ class Worker:
         self.children: dict[int, Child] = {}
         self.stdin_open = True
         self.stdin_buffer = pending_input
+        self.forks = 0  # names each example's memory cgroup
 
     # -- setup ----------------------------------------------------------------
 
@@ -164,8 +169,13 @@ class Worker:
         # garbage collector then never walks (and copies on write) those pages.
         gc.freeze()
         worker_pid = os.getpid()
+        self.forks += 1
+        limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
+        group = self.cgroups.make(f"example-{self.forks}", limit) if self.cgroups else None
         pid = os.fork()
         if pid == 0:  # the child
+            if group:  # first, so that all it starts is charged to the group
+                join(group)
             self._become_child(worker_pid, (out_r, err_r, res_r), out_w, err_w)
             run_child(unit, scratch, self.context, res_w, self.marker, seal)
         try:
@@ -182,6 +192,7 @@ class Worker:
             {out_r: "stdout", err_r: "stderr", res_r: "result"},
             time.monotonic() + first["timeout_s"],
             seal=seal,
+            cgroup=group,
         )
         self.children[pid] = child
         started: UnitStarted = {"op": "started", "unit_id": unit["unit_id"]}
@@ -313,17 +324,21 @@ class Worker:
         self._enforce_memory()
 
     def _enforce_memory(self) -> None:
-        """Resident memory, checked on every turn of the loop.
+        """Memory and processes, checked on every turn of the loop.
 
-        The address-space limit set in each child stops a huge allocation at once,
-        but CUDA cannot start under one, so with a GPU this watchdog is the limit.
+        In an example's memory cgroup the kernel holds the limit, and this only reads
+        whether it struck. Without one, the resident memory of the example's whole tree
+        is summed here: the address-space limit set in each child stops one huge
+        allocation at once, but not many processes, and CUDA cannot start under it.
         """
         limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
         for child in self.children.values():
             if child.stopped is not None or child.wait_status is not None:
                 continue
             resident, processes = _tree_usage(child.pid, self.sandbox.pid_namespace)
-            if resident > limit:
+            if self._stopped_by_cgroup(child):
+                pass
+            elif resident > limit and not child.cgroup:
                 child.stopped = (
                     Outcome.CRASHED,
                     f"memory limit exceeded: more than {limit >> 20} MB resident, with "
@@ -339,12 +354,27 @@ class Worker:
                 continue
             _kill_group(child.pid)
 
+    def _stopped_by_cgroup(self, child: Child) -> bool:
+        """The kernel killed a process of the example's group at its limit: the example
+        is stopped with the limit's message (it may not itself be the process killed)."""
+        if not (self.cgroups and child.cgroup and self.cgroups.oom_kills(child.cgroup)):
+            return False
+        limit_mb = self.setup["settings"]["memory_limit_mb"]
+        child.stopped = child.stopped or (
+            Outcome.CRASHED,
+            f"memory limit exceeded: the kernel's memory cgroup stopped a process at {limit_mb} "
+            "MB for the example and the processes it started (runner.memory-limit-mb); "
+            "the example was stopped",
+        )
+        return True
+
     def _reap(self) -> None:
         for pid, child in list(self.children.items()):
             if child.wait_status is None:
                 status = _reap_exited(pid)
                 if status is not None:
                     child.wait_status, child.ended_at = status, time.monotonic()
+                    self._stopped_by_cgroup(child)
             if child.wait_status is None:
                 continue
             if child.streams:
@@ -375,6 +405,8 @@ class Worker:
         }
         self._send(finished)
         shutil.rmtree(child.scratch, ignore_errors=True)
+        if self.cgroups and child.cgroup:
+            self.cgroups.remove(child.cgroup)
 
     def _terminate(self, signum: int, frame: object) -> None:
         """SIGTERM (the client stops, or dies): end every example, remove its folder."""
@@ -386,6 +418,8 @@ class Worker:
             except ChildProcessError:
                 pass
             shutil.rmtree(child.scratch, ignore_errors=True)
+        if self.cgroups:
+            self.cgroups.close()
         os._exit(128 + signum)
 
     def _send(self, message: Mapping[str, Any]) -> None:
@@ -513,6 +547,9 @@ def _gpu_available() -> bool:
 def main() -> None:
     from guidelint.runner.sandbox import isolate_network
 
+    # Before the user namespace: the memory cgroup is made with the worker's own
+    # credentials, as the cgroup filesystem knows them.
+    cgroups = MemoryCgroups.create()
     # First, while single-threaded: every child forked later inherits the empty
     # network namespace, so none pays for creating (and tearing down) its own.
     network_isolated = isolate_network()
@@ -523,18 +560,25 @@ def main() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-    result_fd = int(sys.argv[1])
-    # Our stdout belongs to nobody: children write into pipes, results go to RESULT_FD.
-    os.dup2(2, 1)
-    data = b""
-    while b"\n" not in data:  # unbuffered: the rest of stdin is read by select()
-        chunk = os.read(0, 1 << 16)
-        if not chunk:
-            return
-        data += chunk
-    setup_line, rest = data.split(b"\n", 1)
-    setup: WorkerSetup = json.loads(setup_line)
-    Worker(setup, result_fd, rest, network_namespace=network_isolated).serve()
+    try:
+        result_fd = int(sys.argv[1])
+        # Our stdout belongs to nobody: children write into pipes, results go to RESULT_FD.
+        os.dup2(2, 1)
+        data = b""
+        while b"\n" not in data:  # unbuffered: the rest of stdin is read by select()
+            chunk = os.read(0, 1 << 16)
+            if not chunk:
+                return
+            data += chunk
+        setup_line, rest = data.split(b"\n", 1)
+        setup: WorkerSetup = json.loads(setup_line)
+        if cgroups and not setup["settings"].get("memory_cgroup", True):
+            cgroups.close()  # runner.memory-cgroup = false: the watchdog is the limit
+            cgroups = None
+        Worker(setup, result_fd, rest, network_isolated, cgroups).serve()
+    finally:
+        if cgroups:
+            cgroups.close()
 
 
 if __name__ == "__main__":
