@@ -89,6 +89,19 @@ def test_a_near_miss_of_a_known_id_is_a_typo_even_under_a_named_class():
 
 
 @pytest.mark.parametrize(
+    ("hub_id", "class_name"),
+    [
+        ("black-forest-labs/FLUX.2-dev", "Flux2Pipeline"),  # another version: FLUX.1-dev's sibling
+        ("black-forest-labs/FLUX.2-dev", "DiffusionPipeline"),
+        ("black-forest-labs/FLUX.1-dev-x", "Flux2Pipeline"),  # near FLUX.1-dev, another class
+    ],
+)
+def test_a_sibling_version_or_another_class_is_not_called_a_typo(hub_id, class_name):
+    found = pipeline(hub_id, class_name)
+    assert not (isinstance(found, Unresolved) and found.typo_of), found
+
+
+@pytest.mark.parametrize(
     ("hub_id", "class_name", "expected"),
     [
         ("lllyasviel/sd-controlnet-canny", "ControlNetModel", "StableDiffusionControlNetPipeline"),

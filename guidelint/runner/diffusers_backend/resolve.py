@@ -49,6 +49,7 @@ FAMILY_ALIASES = {
     "sdxl-controlnet": "StableDiffusionXLControlNetPipeline",
 }
 CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+DIGITS = re.compile(r"\d+")
 TYPO_CUTOFF = 0.9  # difflib ratio above which an unknown id is a near miss of a known one
 
 
@@ -117,12 +118,35 @@ def known_component(hub_id: str) -> KnownComponent | None:
     return _match(hub_id, known_models()[1])
 
 
-def near_miss(hub_id: str) -> str | None:
-    """The known id `hub_id` is most likely a typo of (globs are not candidates)."""
+def near_miss(hub_id: str, class_name: str | None = None) -> str | None:
+    """The known id `hub_id` is most likely a typo of (globs are not candidates).
+
+    Not a typo: an id that differs from a known one only in its numbers (FLUX.2-dev
+    beside FLUX.1-dev: another version, which the table may not know yet), nor one
+    near a known id of another class than the example names (Flux2Pipeline is not
+    a misspelt FluxPipeline repo).
+    """
     pipelines, components = known_models()
     candidates = [k for k in (*pipelines, *components) if "*" not in k and k != hub_id.lower()]
-    found = difflib.get_close_matches(hub_id.lower(), candidates, n=1, cutoff=TYPO_CUTOFF)
-    return found[0] if found else None
+    close = difflib.get_close_matches(hub_id.lower(), candidates, n=3, cutoff=TYPO_CUTOFF)
+    for known in close:
+        if DIGITS.sub("#", known) == DIGITS.sub("#", hub_id.lower()):
+            continue
+        if class_name and not _could_hold(known, class_name):
+            continue
+        return known
+    return None
+
+
+def _could_hold(known: str, class_name: str) -> bool:
+    """Whether the known repo `known` holds a `class_name` (or the class is generic)."""
+    if class_name in GENERIC_PIPELINES or is_generic_model(class_name):
+        return True
+    pipeline = known_pipeline(known)
+    if pipeline is not None:  # a component class may come from a pipeline's subfolder
+        return pipeline == class_name or not class_name.endswith("Pipeline")
+    component = known_component(known)
+    return component is None or class_name in component.classes
 
 
 def is_hub_id(name) -> bool:
@@ -149,7 +173,7 @@ def by_pattern(hub_id: str, models: dict[str, str], root: Path | None) -> Target
 
 
 def unknown(hub_id: str, class_name: str) -> Unresolved:
-    typo_of = near_miss(hub_id)
+    typo_of = near_miss(hub_id, class_name)
     if typo_of:
         return Unresolved(
             f"{class_name}.from_pretrained({hub_id!r}): no such model; did you mean {typo_of!r}?",
@@ -171,7 +195,7 @@ def resolve_pipeline(
         return found
     known = known_pipeline(hub_id)
     if class_name not in GENERIC_PIPELINES:
-        if known is None and near_miss(hub_id):
+        if known is None and near_miss(hub_id, class_name):
             return unknown(hub_id, class_name)
         return Target(pipeline=class_name, reason=f"by the class {class_name}")
     if known is None:
@@ -206,6 +230,6 @@ def resolve_component(
             return Target(pipeline=component.pipeline, reason=table)
         name = component.classes[0] if generic else class_name
         return Target(component=name, reason=table)
-    if is_generic_model(class_name) or near_miss(hub_id):
+    if is_generic_model(class_name) or near_miss(hub_id, class_name):
         return unknown(hub_id, class_name)
     return Target(component=class_name, reason=f"by the class {class_name}")
