@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("diffusers")
@@ -132,6 +135,10 @@ def test_chatglm_tokenizer_round_trips_through_its_saved_model_file(tmp_path):
     assert ids == built("a cat photo").input_ids
     assert max(ids) < tokenizer.chatglm_vocab_size()
     assert loaded.decode(ids[2:]) == "a cat photo"  # after the [gMASK] sop prefix
+    model_file = Path(built.vocab_file)
+    del built, loaded
+    gc.collect()
+    assert not model_file.parent.exists(), "the model file's temporary folder outlived it"
 
 
 def test_bert_tokenizer_splits_words_and_knows_its_specials():

@@ -6,6 +6,8 @@ merges, start/end tokens, padding to 77) without downloading anything.
 
 from __future__ import annotations
 
+import shutil
+import weakref
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -382,11 +384,14 @@ def build_chatglm_tokenizer():
     model.normalizer_spec.add_dummy_prefix = True
     for piece, score, kind in chatglm_pieces():
         model.pieces.add(piece=piece, score=score, type=kind)
-    # the tokenizer copies its model file when saved, so the file outlives this call
-    # (once per build: the saved tokenizer is cached)
-    path = Path(tempfile.mkdtemp(prefix="chatglm-vocab-")) / "tokenizer.model"
+    # the tokenizer copies its model file when saved, so the file outlives this call,
+    # and its folder goes with the tokenizer object
+    folder = tempfile.mkdtemp(prefix="chatglm-vocab-")
+    path = Path(folder) / "tokenizer.model"
     path.write_bytes(model.SerializeToString())
-    return ChatGLMTokenizer(str(path), model_max_length=LLM_MAX_LENGTH)
+    tokenizer = ChatGLMTokenizer(str(path), model_max_length=LLM_MAX_LENGTH)
+    weakref.finalize(tokenizer, shutil.rmtree, folder, ignore_errors=True)
+    return tokenizer
 
 
 def chatglm_vocab_size() -> int:
