@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 from functools import lru_cache, partial
 from itertools import accumulate
 from typing import Any
@@ -56,6 +57,9 @@ _INLINE = frozenset(
 )
 _LISTS = ("bullet_list", "ordered_list")
 _PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
+# What `collect` records opens with one of these: a code span "`", a link "[", an
+# autolink or a comment "<". A block's source without any has none to walk for.
+_MAY_HOLD_SPANS = re.compile(r"[`\[<]")
 # `GUIDELINT_MARKDOWN_PARSER=markdown-it-py` takes the reference path for every file
 # (benchmarks, and telling a parser difference from a rule's).
 PARSER_ENV = "GUIDELINT_MARKDOWN_PARSER"
@@ -321,7 +325,8 @@ class _Walk:
             _source_start=start,  # `text` is the file's own source
         )
         self.doc.blocks.append(block)
-        self.collect(block, inline)
+        if _MAY_HOLD_SPANS.search(block.text):  # else no code span, link or comment inside
+            self.collect(block, inline)
         return block
 
     def collect(self, block: Block, nodes: list[Any]) -> None:
