@@ -9,7 +9,7 @@ with the shared ones, and a key defined twice is an error at import.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from guidelint.runner.diffusers_backend.recipes.image import HUNYUAN_DIT
 from guidelint.runner.diffusers_backend.recipes.parts import (
@@ -28,6 +28,7 @@ SDXL_UNET = {  # the shared table's SDXL UNet ("UNet2DConditionModel/sdxl")
     "addition_time_embed_dim": SDXL_TIME,
     "projection_class_embeddings_input_dim": Dim("proj", plus=6 * SDXL_TIME),
 }
+FIRST_BLOCK_WIDTH = cast(tuple[int, ...], SD_UNET["block_out_channels"])[0]
 UNET_ONLY = ("up_block_types", "out_channels", "sample_size")  # what a ControlNet lacks
 HUNYUAN_DIT_BLOCKS = 40  # HunyuanDiT v1.2's depth
 
@@ -118,8 +119,8 @@ RECIPES: dict[str, Recipe] = {
             **{k: v for k, v in SDXL_UNET.items() if k not in UNET_ONLY},
             "conditioning_embedding_out_channels": (2, 2, 2, 2),  # 8x down
             "num_control_type": 8,  # promax's: openpose ... tile (6), inpaint (7)
-            "num_trans_channel": SD_UNET["block_out_channels"][0],
-            "num_proj_channel": SD_UNET["block_out_channels"][0],
+            "num_trans_channel": FIRST_BLOCK_WIDTH,
+            "num_proj_channel": FIRST_BLOCK_WIDTH,
             "num_trans_head": 2,
             "num_trans_layer": 1,
         },
