@@ -406,6 +406,11 @@ def make(slot: Slot, built: dict[str, Any]):
     config_class = getattr(cls, "config_class", None)
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
+    if set(slot.config) - set(inspect.signature(cls.__init__).parameters):
+        # config keys __init__ does not take are kept by from_config, as from_pretrained
+        # keeps those of a real config.json (Chroma1-HD's guidance_embeds, which its
+        # inpaint pipeline reads)
+        return cls.from_config(slot.config).eval()
     return cls(**slot.config).eval()
 
 

@@ -260,6 +260,8 @@ RECIPES: dict[str, Recipe] = {
             "approximator_hidden_dim": 32,
             "approximator_layers": 1,
             "approximator_num_channels": 16,
+            # Flux's key, in Chroma1-HD's config.json though Chroma's __init__ ignores it
+            "guidance_embeds": False,
         },
     ),
     "AuraFlowTransformer2DModel": Recipe(
@@ -468,9 +470,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 # Pipelines whose components plan but whose tiny stand-in would not be faithful yet:
 # refused with the reason, rather than built to fail inside the example.
 NOT_YET: dict[str, str] = {
-    "StableDiffusionUpscalePipeline": "its UNet takes the low-res image (7 input channels)",
-    "StableDiffusionLatentUpscalePipeline": "its UNet takes the low-res latents and a noise level",
-    "LDMSuperResolutionPipeline": "its UNet takes the low-res image beside the latents",
     "CogView4ControlPipeline": "its transformer takes the control image's latents",
     "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
     "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",

@@ -174,11 +174,6 @@ HOME_PIPELINES: dict[str, str] = {
     "HunyuanDiT2DControlNetModel": "HunyuanDiTControlNetPipeline",
 }
 
-NOT_YET: dict[str, str] = {
-    "HunyuanDiTPAGPipeline": (
-        "its example perturbs block 14: fifteen tiny blocks at HunyuanDiT's smallest"
-        " resolution (768 px, 2304 tokens) take minutes on a CPU"
-    ),
-}
+NOT_YET: dict[str, str] = {}
 
 PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()
