@@ -472,8 +472,6 @@ NOT_YET: dict[str, str] = {
     "StableDiffusionLatentUpscalePipeline": "its UNet takes the low-res latents and a noise level",
     "LDMSuperResolutionPipeline": "its UNet takes the low-res image beside the latents",
     "CogView4ControlPipeline": "its transformer takes the control image's latents",
-    "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
-    "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",
     "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
     "MarigoldDepthPipeline": "its UNet takes the image latents (8 channels) and a resolution",
     "MarigoldNormalsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
