@@ -35,6 +35,20 @@ def test_sana_sprint_gets_the_scm_scheduler_and_a_guidance_embedding():
     assert transformer["guidance_embeds"] and transformer["sample_size"] == 32
 
 
+def test_sana_wm_plans_once_the_ltx2_vae_is_in_the_table():
+    # SANA-WM pairs its DiT with LTX-2's VAE, a recipe of the ltx2 area
+    from guidelint.runner.diffusers_backend import tiny_table
+
+    if "AutoencoderKLLTX2Video" not in tiny_table.RECIPES:
+        with pytest.raises(build.CannotBuild, match="AutoencoderKLLTX2Video"):
+            build._plan("SanaWMPipeline")
+        return
+    plan = generic.plan("SanaWMPipeline")
+    transformer = slot(plan, "transformer").config
+    assert transformer["in_channels"] == slot(plan, "vae").config["latent_channels"]
+    assert transformer["caption_channels"] == slot(plan, "text_encoder").config["hidden_size"]
+
+
 def test_the_sana_controlnet_has_its_dits_widths():
     plan = generic.plan("SanaControlNetPipeline")
     controlnet, transformer = slot(plan, "controlnet").config, slot(plan, "transformer").config

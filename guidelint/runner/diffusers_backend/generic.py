@@ -194,10 +194,6 @@ def choose_recipe(
         fits = built in allowed or key.split("/")[0] in allowed
         fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         fits = fits or key != component_class and admits(component_class, built)
-        # a scheduler variant is the table's fact of what the checkpoint ships, whatever
-        # scheduler the pipeline annotates (Sana Sprint's SCMScheduler)
-        scheduler_variant = key != component_class and recipe.kind == "scheduler"
-        fits = fits or scheduler_variant and is_diffusers_scheduler(component_class)
         if fits:
             return key
         if recipe_of(component_class):

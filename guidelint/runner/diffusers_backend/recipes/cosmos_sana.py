@@ -135,10 +135,28 @@ RECIPES: dict[str, Recipe] = {
     "SanaTransformer2DModel/1024": Recipe("model", SANA_1024, builds="SanaTransformer2DModel"),
     # what Sprint's checkpoints ship though the pipeline annotates DPMSolverMultistep: the
     # pipeline reads its sigma_data and passes it TrigFlow's max/intermediate timesteps
-    "SCMScheduler": Recipe("scheduler"),
+    "DPMSolverMultistepScheduler/sprint": Recipe("scheduler", builds="SCMScheduler"),
     # the ControlNet is a shallow copy of the DiT it steers, with the same widths
     "SanaControlNetModel": Recipe("model", {k: v for k, v in SANA_1024.items() if k != "qk_norm"}),
 }
+
+RECIPES["SanaWMTransformer3DModel"] = Recipe(  # SANA-WM: camera-controlled video DiT
+    "model",
+    {
+        "in_channels": Dim("latent"),
+        "caption_channels": Dim("llm"),
+        # two blocks, so both kinds run: gated-delta-net linear attention, and the
+        # softmax attention of every `softmax_every_n`-th block
+        "num_layers": 2,
+        "softmax_every_n": 2,
+        "chunk_plucker_post_attn_blocks": 2,
+        "hidden_size": 32,
+        "num_attention_heads": 2,
+        "linear_head_dim": 16,
+        # Plucker rays: 6 numbers per pixel for each of the VAE's 8 frames per latent frame
+        "chunk_plucker_channels": 6 * 8,
+    },
+)
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
@@ -148,7 +166,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^Cosmos2_5", "scheduler", "UniPCMultistepScheduler/cosmos2.5"),
     (r"^Cosmos2(TextToImage|VideoToWorld)", "scheduler", "FlowMatchEulerDiscreteScheduler/cosmos2"),
     (r"^SanaSprint", "transformer", "SanaTransformer2DModel/sprint"),
-    (r"^SanaSprint", "scheduler", "SCMScheduler"),
+    (r"^SanaSprint", "scheduler", "DPMSolverMultistepScheduler/sprint"),
     (r"^SanaControlNet", "transformer", "SanaTransformer2DModel/1024"),
 )
 
