@@ -243,7 +243,8 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
         return folder, inner, found
     try:
         with state.quietly_building():
-            folder = build.component_checkpoint(name, state.cache_override)
+            # a generic class (diffusers.AutoModel) builds the class the table names
+            folder = build.component_checkpoint(found.component or name, state.cache_override)
     except build.CannotBuild as error:
         wanted = found.pipeline or found.component or name
         raise UnsupportedModel(

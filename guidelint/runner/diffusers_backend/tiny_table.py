@@ -471,8 +471,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 # refused with the reason, rather than built to fail inside the example.
 NOT_YET: dict[str, str] = {
     "CogView4ControlPipeline": "its transformer takes the control image's latents",
-    "SanaSprintPipeline": "its transformer needs SCM guidance embeddings",
-    "SanaSprintImg2ImgPipeline": "its transformer needs SCM guidance embeddings",
     "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
     "MarigoldDepthPipeline": "its UNet takes the image latents (8 channels) and a resolution",
     "MarigoldNormalsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
