@@ -113,7 +113,7 @@ def test_a_width_no_component_provides_is_cannot_build(monkeypatch):
     ("name", "missing"),
     [
         ("NoSuchPipeline", "NoSuchPipeline"),
-        ("CogView3PlusPipeline", "CogView3PlusTransformer2DModel"),
+        ("QwenImage21Pipeline", "Qwen3VLProcessor"),
         ("UNet2DConditionModel", "UNet2DConditionModel"),
     ],
 )

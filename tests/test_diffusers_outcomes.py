@@ -223,3 +223,21 @@ def test_an_installed_package_a_message_names_is_not_missing():
     )
     assert verdict.missing_package(error) is None
     assert verdict.missing_package(ValueError("some other value")) is None
+
+
+def test_a_name_imported_only_with_a_missing_package_is_that_package(tmp_path, monkeypatch):
+    """diffusers' `if is_torchvision_available(): from .x import Y` leaves Y undefined
+    without the package; its NameError names the package, the example's own does not."""
+    from guidelint.runner import verdict
+
+    (tmp_path / "guarded_module.py").write_text(
+        "def is_absentpkg_available():\n    return False\n\n\n"
+        "if is_absentpkg_available():\n    from absentpkg.helpers import Processor\n\n\n"
+        "def build():\n    return Processor()\n\n\ndef typo():\n    return Procesor()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import guarded_module
+
+    assert verdict.missing_package(_raised_by(guarded_module.build)) == "absentpkg"
+    assert verdict.missing_package(_raised_by(guarded_module.typo)) is None
+    assert verdict.missing_package(_raised_by(lambda: undefined_here)) is None  # noqa: F821

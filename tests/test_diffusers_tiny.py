@@ -82,10 +82,10 @@ def test_tiny_build_takes_a_pipeline_class(tmp_path):
     )
 
     refused = runner.invoke(
-        main, ["tiny", "build", "--cache", str(tmp_path), "CogView3PlusPipeline"]
+        main, ["tiny", "build", "--cache", str(tmp_path), "QwenImage21Pipeline"]
     )
     assert refused.exit_code == 2
     assert refused.output.strip().splitlines() == [
-        "guidelint: error: no tiny CogView3PlusTransformer2DModel can be built: no tiny recipe "
-        "(component 'transformer' of CogView3PlusPipeline)"
+        "guidelint: error: no tiny Qwen3VLProcessor can be built: no tiny recipe "
+        "(component 'processor' of QwenImage21Pipeline)"
     ]

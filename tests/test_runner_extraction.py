@@ -123,6 +123,15 @@ def test_imports_are_found_statically():
     assert imports_of(example) == {"torch", "diffusers"}
 
 
+def test_an_example_broken_further_down_still_imports_what_its_import_lines_name():
+    """Its import lines run before the broken line fails (Ovis-Image's docstring renders
+    `artist\\'s` as `artist's`, ending its string early)."""
+    (example,) = examples(
+        "```python\nimport torch\nfrom diffusers import X\nprompt = 'an artist's view'\n```\n"
+    )
+    assert imports_of(example) == {"torch", "diffusers"}
+
+
 def test_output_normalisation_and_patterns():
     assert normalise("a  \r\nb\t\n\n\n") == "a\nb"
     assert compare("a\nb\n", "a   \nb") is None

@@ -25,11 +25,27 @@ def slug(text: str) -> str:
 
 
 def imports_of(example: Example) -> set[str]:
-    """Top-level module names an example imports (none when it does not parse)."""
+    """Top-level module names an example imports. One that does not parse as a whole (a
+    broken line further down) still imports what its own import lines name: those lines
+    run before the broken one fails."""
+    source = example.python_source()
     try:
-        tree = ast.parse(example.python_source())
+        trees = [ast.parse(source)]
     except (SyntaxError, ValueError):
-        return set()
+        trees = [tree for line in source.splitlines() if (tree := _import_line(line))]
+    return set().union(*(_imported(tree) for tree in trees))
+
+
+def _import_line(line: str) -> ast.Module | None:
+    if not line.startswith(("import ", "from ")):
+        return None
+    try:
+        return ast.parse(line)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _imported(tree: ast.Module) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

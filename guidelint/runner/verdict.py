@@ -233,7 +233,8 @@ def missing_package(error: BaseException) -> str | None:
     diffusers' and transformers' `requires_backends` raise ("X requires the scipy
     library but it was not found"), or diffusers' own checks that name the pip command
     ("... Please install it using 'pip install insightface'"), and its LoRA methods'
-    "PEFT backend is required". A package that is installed is none of these (an old
+    "PEFT backend is required", and a name a library module imports only when a package
+    is there (a NameError). A package that is installed is none of these (an old
     version, say). `cannot import name` is not one: that is a stale import, the
     example's own bug.
     """
@@ -248,6 +249,32 @@ def missing_package(error: BaseException) -> str | None:
             return found.group(1)
     if isinstance(error, ValueError) and NEEDS_PEFT in str(error) and not _installed("peft"):
         return "peft"
+    if isinstance(error, NameError):
+        return _guarded_import(error)
+    return None
+
+
+# diffusers' `if is_torchvision_available(): from .processor_omnigen import X`: without
+# the package the name is never defined, and the first use is a NameError in that module.
+GUARDED_IMPORT = (
+    r"^if is_(\w+)_available\(\):\n"  # the guard, then its indented block
+    r"(?:[ \t]+.*\n)*?[ \t]+from [\w.]+ import .*\b{name}\b"
+)
+
+
+def _guarded_import(error: NameError) -> str | None:
+    """The missing package a library module imports `error.name` from only when present."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not error.name or not frames:
+        return None
+    try:
+        with open(frames[-1].filename, encoding="utf-8") as module:
+            source = module.read()
+    except OSError:
+        return None
+    found = re.search(GUARDED_IMPORT.format(name=re.escape(error.name)), source, re.M)
+    if found and not _installed(found.group(1)):
+        return found.group(1)
     return None
 
 

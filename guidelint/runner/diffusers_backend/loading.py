@@ -18,7 +18,9 @@ from guidelint.runner.diffusers_backend.resolve import (
     GENERIC_PIPELINES,
     Target,
     Unresolved,
+    is_generic_model,
     is_hub_id,
+    known_component,
     known_pipeline,
     resolve_component,
     resolve_pipeline,
@@ -233,7 +235,11 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
         except build.CannotBuild as error:
             message = f"{name}.from_pretrained({hub_id!r}): {error}"
             raise UnsupportedModel(message, error.missing) from None
-        inner = kwargs.get("subfolder") or subfolder_holding(folder, cls, kind)
+        inner = (
+            kwargs.get("subfolder")
+            or subfolder_holding(folder, cls, kind)
+            or known_subfolder(folder, hub_id, name)
+        )
         if inner is None:
             raise UnsupportedModel(
                 f"{name}.from_pretrained({hub_id!r}): the tiny {found.pipeline} has no {name} "
@@ -259,11 +265,27 @@ def subfolder_holding(folder: Path, cls, kind: str) -> str | None:
     """The folder of a pipeline checkpoint whose component is a `cls` (or loads as one)."""
     if kind == "scheduler":
         return "scheduler"
+    return _subfolder_of(folder, cls.__name__)
+
+
+def known_subfolder(folder: Path, hub_id: str, auto_name: str) -> str | None:
+    """An Auto class loading a repo of the components table: the subfolder of the class the
+    table names for it (a tokenizer for AutoTokenizer, a model for AutoModel*)."""
+    component = known_component(hub_id)
+    if component is None or not is_generic_model(auto_name):
+        return None
+    wants_tokenizer = "Tokenizer" in auto_name
+    for name in component.classes:
+        if ("Tokenizer" in name) == wants_tokenizer and (found := _subfolder_of(folder, name)):
+            return found
+    return None
+
+
+def _subfolder_of(folder: Path, name: str) -> str | None:
     try:
         index = json.loads((folder / "model_index.json").read_text())
     except (OSError, ValueError):
         return None
-    name = cls.__name__
     entries = {k: v[1] for k, v in index.items() if isinstance(v, list) and len(v) == 2}
     exact = [k for k, v in entries.items() if v == name]
     if exact:

@@ -35,6 +35,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_TEXT,
     CLIP_TEXT_PROVIDES,
     CLIP_VISION,
+    COGVIEW4,
     FLUX,
     GEMMA2,
     GLM,
@@ -369,20 +370,7 @@ RECIPES: dict[str, Recipe] = {
         },
         provides={"latent": "latent_channels"},
     ),
-    "CogView4Transformer2DModel": Recipe(
-        "model",
-        {
-            "patch_size": 2,
-            "in_channels": Dim("latent"),
-            "out_channels": Dim("latent"),
-            "num_layers": 1,
-            "attention_head_dim": 4,
-            "num_attention_heads": 4,
-            "text_embed_dim": Dim("llm"),
-            "time_embed_dim": 8,
-            "condition_dim": 4,
-        },
-    ),
+    "CogView4Transformer2DModel": Recipe("model", COGVIEW4),
     # conditioning models built from the denoiser they steer
     "ControlNetModel": Recipe(
         "model",
@@ -470,11 +458,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 # Pipelines whose components plan but whose tiny stand-in would not be faithful yet:
 # refused with the reason, rather than built to fail inside the example.
 NOT_YET: dict[str, str] = {
-    "CogView4ControlPipeline": "its transformer takes the control image's latents",
     "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
-    "MarigoldDepthPipeline": "its UNet takes the image latents (8 channels) and a resolution",
-    "MarigoldNormalsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
-    "MarigoldIntrinsicsPipeline": "its UNet takes the image latents (8 channels) and a resolution",
     "KarrasVePipeline": "diffusers no longer exports its KarrasVeScheduler",
 }
 

@@ -274,6 +274,17 @@ SANA = {
     "caption_channels": Dim("llm"),
     "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
 }
+COGVIEW4 = {  # CogView4's DiT over GLM states; CogView4 Control extends it
+    "patch_size": 2,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "attention_head_dim": 4,
+    "num_attention_heads": 4,
+    "text_embed_dim": Dim("llm"),
+    "time_embed_dim": 8,
+    "condition_dim": 4,
+}
 SD_SCHEDULER = {  # what stable-diffusion-v1-5 ships
     "beta_start": 0.00085,
     "beta_end": 0.012,
