@@ -45,8 +45,11 @@ def rule_rows() -> list[dict[str, object]]:
 
 
 def rule_by_name_or_code(key: str) -> type[Rule] | None:
+    """The rule a code or name names; only its module is imported (`rules.index`)."""
+    from guidelint.rules.index import RULES, load
+
     key_upper = key.upper()
-    for code, rule in all_rules().items():
-        if code == key_upper or rule.name == key:
-            return rule
+    for entry in RULES:
+        if entry.code == key_upper or entry.name == key:
+            return load(entry)
     return None
