@@ -135,6 +135,7 @@ class Engine:
         # those loaded so far (and any a caller adds), `_unloaded` the other selected ones.
         self.rules: list[Rule] = []
         self._unloaded = [e for e in BY_CODE.values() if e.code in selection.codes and e.kinds]
+        self._gated = [entry for entry in self._unloaded if entry.needs]
         # The engine's own rules: it reports what no other rule can see.
         self._internal_error = InternalError()
         self._unreadable_file = UnreadableFile()
@@ -184,18 +185,19 @@ class Engine:
 
     def _rules_for(self, file: SourceFile) -> set[str]:
         """Load the selected rules that may apply to this file; the codes of those
-        that apply but find nothing in it (`RuleEntry.needs`), which stay unloaded."""
-        idle: set[str] = set()
+        that apply but find nothing in it (`RuleEntry.needs`): they are not run."""
+        idle = {
+            entry.code
+            for entry in self._gated
+            if file.kind in entry.kinds
+            and self.selection.enabled_for(entry.code, file.rel)
+            and idle_on(entry, file, self.project)
+        }
 
         def wanted(entry: RuleEntry) -> bool:
-            if not self.selection.enabled_for(entry.code, file.rel):
+            if entry.code in idle or not self.selection.enabled_for(entry.code, file.rel):
                 return False
-            if not in_scope(entry, file, self.project):
-                return False
-            if idle_on(entry, file, self.project):
-                idle.add(entry.code)
-                return False
-            return True
+            return in_scope(entry, file, self.project)
 
         self._load_where(wanted)
         return idle
@@ -302,8 +304,11 @@ class Engine:
 
     def check_source(self, file: SourceFile) -> list[Finding]:
         findings: list[Finding] = []
-        ran = self._rules_for(file)  # the idle ones count as run: they apply
+        idle = self._rules_for(file)
+        ran = set(idle)  # they apply, and find nothing: as if they ran
         for rule in self.rules:
+            if rule.code in idle:
+                continue
             # file_kinds first: applies_to() only narrows, and may import heavy modules.
             if file.kind not in rule.file_kinds:
                 continue
