@@ -23,7 +23,6 @@ ignored: the cache can make a run faster, never wrong or broken.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -51,6 +50,8 @@ KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
 
 
 def _sha(data: bytes) -> str:
+    import hashlib  # only with the cache on: `--no-cache` never hashes
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -67,6 +68,8 @@ def _file_digest(path: Path, max_size: int) -> str | None:
 
 def _code_digest() -> str:
     """guidelint's own source: a rule edited in place must not reuse old results."""
+    import hashlib
+
     package = Path(__file__).parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
