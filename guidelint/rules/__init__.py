@@ -1,7 +1,8 @@
 """The rule registry: every `glNNN_*.py` module in this package holds one rule.
 
-Adding a rule means adding its module here and its page in `rules/GLNNN.md`;
-nothing else registers it.
+Adding a rule means adding its module here, its row in `index.py` (which the engine
+reads to import a rule only for a file it may apply to; a test keeps the two equal)
+and its page in `rules/GLNNN.md`; nothing else registers it.
 """
 
 from __future__ import annotations
