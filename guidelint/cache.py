@@ -23,7 +23,6 @@ ignored: the cache can make a run faster, never wrong or broken.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -51,6 +50,8 @@ KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
 
 
 def _sha(data: bytes) -> str:
+    import hashlib  # only with the cache on: `--no-cache` never hashes
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -67,6 +68,8 @@ def _file_digest(path: Path, max_size: int) -> str | None:
 
 def _code_digest() -> str:
     """guidelint's own source: a rule edited in place must not reuse old results."""
+    import hashlib
+
     package = Path(__file__).parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
@@ -75,8 +78,9 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def context_digest(project: Project, rules: list[Rule]) -> str:
-    """Everything besides a file's own bytes that can change its findings."""
+def context_digest(project: Project, rules: list[Rule], codes: list[str] | None = None) -> str:
+    """Everything besides a file's own bytes that can change its findings: `codes`
+    the selected rules (default: those of `rules`), `rules` those that declare inputs."""
     root, max_size = project.root, project.config.max_file_size  # files above: size, mtime
     declared = sorted({rel for rule in rules for rel in rule.cache_inputs(project)})
     state = {
@@ -87,7 +91,7 @@ def context_digest(project: Project, rules: list[Rule]) -> str:
         "parsers": installed_versions(PARSERS),
         "optional": optional_packages(),
         "config": project.config.model_dump(mode="json"),
-        "rules": sorted(rule.code for rule in rules),
+        "rules": sorted(codes if codes is not None else (rule.code for rule in rules)),
         "live": project.live,
         "declared": {rel: _file_digest(root / rel, max_size) for rel in declared},
     }
@@ -426,7 +430,9 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def open_cache(project: Project, rules: list[Rule]) -> ResultCache | None:
+def open_cache(
+    project: Project, rules: list[Rule], codes: list[str] | None = None
+) -> ResultCache | None:
     """The cache for this run, or None when caching is off or cannot apply.
 
     `--live` answers come from servers, not files, so a live run is never cached.
@@ -434,7 +440,7 @@ def open_cache(project: Project, rules: list[Rule]) -> ResultCache | None:
     if not project.config.cache or project.live:
         return None
     try:
-        context = context_digest(project, rules)
+        context = context_digest(project, rules, codes)
     except Exception:  # a rule's cache_inputs failing costs the cache, not the run
         return None
     cache = ResultCache(project, project.root / project.config.cache_dir, context)

@@ -117,7 +117,7 @@ def _reached(
         scope = sorted({*discover(project.root, project.config, [], project.files()), *rels})
     engine.record_lookups()
     findings = engine.check_files(scope, options.jobs)
-    reach = Reach(engine.project, engine.rules, changes)
+    reach = Reach(engine.project, engine.rules_with_inputs(), changes)
     lookups = engine.lookups or {}
     reached = [rel for rel in scope if reach.reaches(rel, lookups.get(rel))]
     kept = set(reached)

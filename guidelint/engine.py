@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,11 +20,11 @@ from guidelint.comments import Token
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules import all_rules
 from guidelint.rules.base import Rule
 from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
+from guidelint.rules.index import BY_CODE, RuleEntry, idle_on, in_scope, load, rule_names
 from guidelint.settings import table_name
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
 from guidelint.suppress import (
@@ -90,7 +91,7 @@ def build_selection(config: Settings, source: Path | None = None) -> Selection:
     """The rules a configuration selects; ConfigError names an unknown rule code, and
     where it was written (the configuration file `source`, else the command line)."""
     check_selectors(config, source)
-    codes = select_codes(all_rules(), config.select + config.extend_select, config.ignore)
+    codes = select_codes(BY_CODE, config.select + config.extend_select, config.ignore)
     if config.per_file_ignores:
         import pathspec  # only for per-file-ignores: the defaults have none
     per_file = tuple(
@@ -111,7 +112,7 @@ def check_selectors(config: Settings, source: Path | None) -> None:
     for pattern, selectors in config.per_file_ignores.items():
         groups[f"per-file-ignores.{pattern}"] = selectors
     where = f"{source}: {table_name(source)}" if source else "command line:"
-    codes = list(all_rules())
+    codes = list(BY_CODE)
     for key, selectors in groups.items():
         for selector in selectors:
             _check_selector(selector, codes, f"{where} {key}")
@@ -130,8 +131,11 @@ class Engine:
     def __init__(self, project: Project, selection: Selection) -> None:
         self.project = project
         self.selection = selection
-        rules = all_rules()
-        self.rules = [rules[code]() for code in rules if code in selection.codes]
+        # Rules load when a file they may apply to comes (rules.index): `rules` holds
+        # those loaded so far (and any a caller adds), `_unloaded` the other selected ones.
+        self.rules: list[Rule] = []
+        self._unloaded = [e for e in BY_CODE.values() if e.code in selection.codes and e.kinds]
+        self._gated = [entry for entry in self._unloaded if entry.needs]
         # The engine's own rules: it reports what no other rule can see.
         self._internal_error = InternalError()
         self._unreadable_file = UnreadableFile()
@@ -145,7 +149,7 @@ class Engine:
 
         From then on rules see a RecordingProject, which notes what they look up.
         """
-        self.cache = open_cache(self.project, self.rules)
+        self.cache = open_cache(self.project, self.rules_with_inputs(), self.rule_codes())
         if self.cache is not None:
             self.record_lookups()
         return self.cache
@@ -156,6 +160,47 @@ class Engine:
             self.project = RecordingProject(self.project)
         if self.lookups is None:
             self.lookups = {}
+
+    def rule_codes(self) -> list[str]:
+        """The codes of every selected rule, loaded or not."""
+        codes = {code for code in self.selection.codes if code in BY_CODE}
+        return sorted(codes | {rule.code for rule in self.rules})
+
+    def rules_with_inputs(self) -> list[Rule]:
+        """Every selected rule that declares `cache_inputs` (loaded now), for the
+        result cache's key and `--since`."""
+        # A rule already imported costs nothing to load, and may have been given
+        # inputs after its class was indexed (a test patching `cache_inputs`).
+        self._load_where(lambda e: e.inputs or f"guidelint.rules.{e.module}" in sys.modules)
+        return [rule for rule in self.rules if type(rule).cache_inputs is not Rule.cache_inputs]
+
+    def _load_where(self, wanted: Callable[[RuleEntry], bool]) -> None:
+        still = []
+        for entry in self._unloaded:
+            if wanted(entry):
+                self.rules.append(load(entry)())
+            else:
+                still.append(entry)
+        self._unloaded = still
+
+    def _rules_for(self, file: SourceFile) -> set[str]:
+        """Load the selected rules that may apply to this file; the codes of those
+        that apply but find nothing in it (`RuleEntry.needs`): they are not run."""
+        idle = {
+            entry.code
+            for entry in self._gated
+            if file.kind in entry.kinds
+            and self.selection.enabled_for(entry.code, file.rel)
+            and idle_on(entry, file, self.project)
+        }
+
+        def wanted(entry: RuleEntry) -> bool:
+            if entry.code in idle or not self.selection.enabled_for(entry.code, file.rel):
+                return False
+            return in_scope(entry, file, self.project)
+
+        self._load_where(wanted)
+        return idle
 
     def _take_recorded(self) -> dict[str, str]:
         project = self.project
@@ -225,6 +270,8 @@ class Engine:
         """Let each rule do the work it shares over many files once (Rule.prepare)."""
         if not files:
             return
+        for file in files:
+            self._rules_for(file)
         for rule in self.rules:
             if type(rule).prepare is Rule.prepare:
                 continue
@@ -257,8 +304,11 @@ class Engine:
 
     def check_source(self, file: SourceFile) -> list[Finding]:
         findings: list[Finding] = []
-        ran: set[str] = set()
+        idle = self._rules_for(file)
+        ran = set(idle)  # they apply, and find nothing: as if they ran
         for rule in self.rules:
+            if rule.code in idle:
+                continue
             # file_kinds first: applies_to() only narrows, and may import heavy modules.
             if file.kind not in rule.file_kinds:
                 continue
@@ -316,9 +366,9 @@ class Engine:
         self, written: tuple[Token, ...], problems: list[SuppressionProblem]
     ) -> frozenset[str] | None:
         # Every rule the registry has, and any this engine was given besides.
-        rules = {**all_rules(), **{rule.code: type(rule) for rule in self.rules}}
-        names = {rule.name: code for code, rule in rules.items()}
-        return resolve_codes(written, list(rules), names, problems)
+        names = {**rule_names(), **{rule.name: rule.code for rule in self.rules}}
+        codes = list({**BY_CODE, **{rule.code: rule for rule in self.rules}})
+        return resolve_codes(written, codes, names, problems)
 
     def _unused(
         self, file: SourceFile, suppressions: list[Suppression], ran: set[str]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import hashlib
 from dataclasses import dataclass, field
 
 
@@ -69,4 +68,6 @@ def normal_context(line: str) -> str:
 
 
 def _digest(basis: str) -> str:
+    import hashlib  # only for JSON, SARIF and baselines: a text report of one file needs none
+
     return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:20]

@@ -191,3 +191,59 @@ def test_help_imports_no_heavy_stack(markdown_project, tmp_path, args):
     modules = modules_after(args, markdown_project, tmp_path)
     assert "click" in modules
     assert heavy_among(modules) == []
+
+
+PLAIN_README = "# Read me\n\nSee [the guide](docs/guide.md).\n\n## Install\n\nRun the installer.\n"
+CODE_README = "# Read me\n\nRun `guidelint check`.\n\n```python\nprint(1)\n```\n"
+# Loaded only for a file some rule needs them for (guidelint.rules.index): the gotchas
+# parser for a gotchas file, the smoke readers for a driver, the agent-configuration
+# rules for agents, skills, commands and steering files, yaml for front matter.
+NOT_FOR_A_README = (
+    "guidelint.gotchas.parse",
+    "guidelint.gotchas.model",
+    "guidelint.gotchas.index",
+    "guidelint.gotchas.rulebase",
+    "guidelint.smoke.rulebase",
+    "guidelint.frontmatter",
+    "yaml",
+)
+
+
+def rule_codes_in(modules: set[str]) -> set[str]:
+    prefix = "guidelint.rules.gl"
+    return {m[len(prefix) - 2 : len(prefix) + 3].upper() for m in modules if m.startswith(prefix)}
+
+
+def test_a_plain_readme_imports_only_the_rules_that_apply(make_project, tmp_path):
+    # No code span, no fence, no front matter: of the rules only the path and link
+    # checks load (GL1xx apply but find nothing without a code span: not imported).
+    root = make_project({"README.md": PLAIN_README}, config=None)
+    modules = modules_after(["check", "--no-cache", "README.md"], root, tmp_path)
+    assert rule_codes_in(modules) == {"GL000", "GL001", "GL002", "GL501", "GL502"}
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_README) == []
+    assert not {m for m in modules if m.startswith(("guidelint.tools", "guidelint.runner"))}
+    assert "guidelint.rules.agent_config" not in modules
+    assert "hashlib" not in modules  # fingerprints and cache keys only: not a text report
+
+
+def test_a_readme_with_code_imports_no_other_pillar(make_project, tmp_path):
+    root = make_project({"README.md": CODE_README}, config=None)
+    modules = modules_after(["check", "--no-cache", "README.md"], root, tmp_path)
+    codes = rule_codes_in(modules)
+    assert {"GL101", "GL104", "GL401", "GL402", "GL501", "GL502"} <= codes
+    assert not {c for c in codes if c.startswith(("GL2", "GL3", "GL6"))}
+    assert not set(NOT_FOR_A_README) & modules
+    # No server is declared: the tool rules stop before the context patterns load.
+    assert "guidelint.tools.context" not in modules
+
+
+def test_the_result_cache_loads_the_rules_its_key_needs_only(make_project, tmp_path):
+    # The cache key holds the files the tool rules declare (`cache_inputs`): those
+    # rules load, the others still wait for a file they apply to.
+    root = make_project({"README.md": PLAIN_README}, config=None)
+    modules = modules_after(["check", "README.md"], root, tmp_path)
+    codes = rule_codes_in(modules)
+    assert {"GL101", "GL108", "GL501", "GL502"} <= codes
+    assert not {c for c in codes if c.startswith(("GL2", "GL3", "GL4"))}
+    assert not set(NOT_FOR_A_README) & modules
+    assert not {"guidelint.tools.load", "guidelint.tools.catalog"} & modules  # no file needs it

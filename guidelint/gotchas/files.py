@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # the parser loads only for a gotchas file (role() decides without it)
+    import pathspec
 
-from guidelint.gotchas.model import GotchasDocument, Index
-from guidelint.gotchas.parse import parse_gotchas, parse_index
-from guidelint.project import Project
-from guidelint.sources import SourceFile
+    from guidelint.gotchas.model import GotchasDocument, Index
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
 GOTCHAS = "gotchas"
 INDEX = "index"
@@ -20,18 +21,28 @@ def role(rel: str, project: Project) -> str | None:
     config = project.config.gotchas
     if config.index_file and rel == posixpath.normpath(config.index_file):
         return INDEX
-    spec = project.memo("gotchas.spec", lambda: pathspec.GitIgnoreSpec.from_lines(config.files))
+
+    def compile_globs() -> pathspec.GitIgnoreSpec:
+        import pathspec
+
+        return pathspec.GitIgnoreSpec.from_lines(config.files)
+
+    spec = project.memo("gotchas.spec", compile_globs)
     return GOTCHAS if spec.match_file(rel) else None
 
 
 def parsed(file: SourceFile, project: Project) -> GotchasDocument:
     """The gotchas document of a source file, parsed once for all GL2xx rules."""
+    from guidelint.gotchas.parse import parse_gotchas
+
     heading = project.config.gotchas.index_heading
     return file.derived("gotchas.document", lambda: parse_gotchas(file.text, heading))
 
 
 def index_of(file: SourceFile, project: Project) -> Index:
     """The rows of a separate index file: its index section, else the whole file."""
+
+    from guidelint.gotchas.parse import parse_index
 
     def build() -> Index:
         own = parsed(file, project)

@@ -1,7 +1,8 @@
 """The rule registry: every `glNNN_*.py` module in this package holds one rule.
 
-Adding a rule means adding its module here and its page in `rules/GLNNN.md`;
-nothing else registers it.
+Adding a rule means adding its module here, its row in `index.py` (which the engine
+reads to import a rule only for a file it may apply to; a test keeps the two equal)
+and its page in `rules/GLNNN.md`; nothing else registers it.
 """
 
 from __future__ import annotations
@@ -45,8 +46,11 @@ def rule_rows() -> list[dict[str, object]]:
 
 
 def rule_by_name_or_code(key: str) -> type[Rule] | None:
+    """The rule a code or name names; only its module is imported (`rules.index`)."""
+    from guidelint.rules.index import RULES, load
+
     key_upper = key.upper()
-    for code, rule in all_rules().items():
-        if code == key_upper or rule.name == key:
-            return rule
+    for entry in RULES:
+        if entry.code == key_upper or entry.name == key:
+            return load(entry)
     return None

@@ -19,12 +19,13 @@ class UnknownServer(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.context import in_prohibition
         from guidelint.tools.load import catalog
-        from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
 
         if not catalog(project).servers:  # no server declared: nothing to resolve against
             return
+        from guidelint.tools.context import in_prohibition  # its patterns: only now
+        from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
+
         for tools, span, ref, resolution in self.qualified_with(
             ResolutionKind.UNKNOWN_SERVER, file, project
         ):

@@ -38,14 +38,15 @@ class UnknownBareTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.context import about_another_agent, in_prohibition, span_places
         from guidelint.tools.load import catalog
-        from guidelint.tools.references import Context, never_a_tool
-        from guidelint.tools.resolve import markdown_references
 
         tools = catalog(project)
         if not tools.has_servers:
             return
+        from guidelint.tools.context import about_another_agent, in_prohibition, span_places
+        from guidelint.tools.references import Context, never_a_tool
+        from guidelint.tools.resolve import markdown_references
+
         known = tools.all_tool_names()
         ignored = tools.non_tool_names()
         references = markdown_references(file, tools)
