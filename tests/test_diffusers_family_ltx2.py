@@ -54,6 +54,19 @@ def test_the_connectors_read_every_gemma_layer():
 def test_dfr_temporal_refine_upsamples_time_not_space():
     upsampler = slot(generic.plan("LTX2DFRTemporalRefinePipeline"), "temporal_latent_upsampler")
     assert upsampler.config["temporal_upsample"] and not upsampler.config["spatial_upsample"]
+    assert slot(generic.plan("LTX2LatentUpsamplePipeline"), "latent_upsampler").config.get(
+        "spatial_upsample", True
+    )
+
+
+def test_dfr_transformer_marks_keyframe_slots():
+    # LTX2DFRPipeline refuses a transformer without the keyframe embedding (LTX-2.5)
+    for pipeline_class in ("LTX2DFRPipeline", "LTX2DFRTemporalRefinePipeline"):
+        transformer = slot(generic.plan(pipeline_class), "transformer").config
+        assert transformer["use_keyframes_abs_pos_embedding"] is True
+    assert "use_keyframes_abs_pos_embedding" not in (
+        slot(generic.plan("LTX2Pipeline"), "transformer").config
+    )
 
 
 @pytest.fixture(scope="module")

@@ -114,6 +114,12 @@ RECIPES: dict[str, Recipe] = {
     ),
     "LTX2TextConnectors": Recipe("model", TEXT_CONNECTORS),
     "LTX2VideoTransformer3DModel": Recipe("model", TRANSFORMER),
+    # LTX-2.5 (DFR) marks its generated keyframe slots with a learned position embedding
+    "LTX2VideoTransformer3DModel/keyframes": Recipe(
+        "model",
+        {**TRANSFORMER, "use_keyframes_abs_pos_embedding": True},
+        builds="LTX2VideoTransformer3DModel",
+    ),
     "AutoencoderKLLTX2Video": Recipe("model", VIDEO_VAE, provides={"latent": "latent_channels"}),
     "AutoencoderKLLTX2Audio": Recipe(
         "model", AUDIO_VAE, provides={"audio_latent": "latent_channels"}
@@ -145,6 +151,7 @@ RECIPES: dict[str, Recipe] = {
 VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^LTX2", "scheduler", "FlowMatchEulerDiscreteScheduler/ltx2"),
     (r"^LTX2DFRTemporalRefine", "temporal_latent_upsampler", "LTX2LatentUpsamplerModel/temporal"),
+    (r"^LTX2DFR", "transformer", "LTX2VideoTransformer3DModel/keyframes"),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {"Gemma3ForConditionalGeneration": "GemmaTokenizer"}
