@@ -64,6 +64,9 @@ def test_dfr_transformer_marks_keyframe_slots():
     for pipeline_class in ("LTX2DFRPipeline", "LTX2DFRTemporalRefinePipeline"):
         transformer = slot(generic.plan(pipeline_class), "transformer").config
         assert transformer["use_keyframes_abs_pos_embedding"] is True
+    # distilled: its own sigmas, no dynamic shift (the pipeline passes no `mu`)
+    scheduler = slot(generic.plan("LTX2DFRPipeline"), "scheduler")
+    assert not scheduler.config.get("use_dynamic_shifting")
     assert "use_keyframes_abs_pos_embedding" not in (
         slot(generic.plan("LTX2Pipeline"), "transformer").config
     )

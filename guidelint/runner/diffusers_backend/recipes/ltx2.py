@@ -149,6 +149,8 @@ RECIPES: dict[str, Recipe] = {
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    # LTX-2.5 (DFR) is distilled: it sets its own sigmas, unshifted, and passes no `mu`
+    (r"^LTX2DFR", "scheduler", "FlowMatchEulerDiscreteScheduler"),
     (r"^LTX2", "scheduler", "FlowMatchEulerDiscreteScheduler/ltx2"),
     (r"^LTX2DFRTemporalRefine", "temporal_latent_upsampler", "LTX2LatentUpsamplerModel/temporal"),
     (r"^LTX2DFR", "transformer", "LTX2VideoTransformer3DModel/keyframes"),
