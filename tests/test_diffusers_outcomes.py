@@ -197,7 +197,6 @@ def _raised_by(call) -> BaseException:
     [
         # diffusers' own checks, raised by importing the real modules
         (lambda: __import__("diffusers.pipelines.consisid.consisid_utils"), "insightface"),
-        (lambda: __import__("diffusers.pipelines.ltx2.export_utils"), "av"),
         # a LoRA method without peft: diffusers' decorator raises a ValueError
         (
             lambda: __import__("diffusers").utils.peft_utils.require_peft_backend(lambda: None)(),

@@ -419,6 +419,9 @@ def make(slot: Slot, built: dict[str, Any]):
 PIPELINE_MODULE_CLASSES = {
     "ChatGLMModel": "diffusers.pipelines.kolors",
     "ChatGLMTokenizer": "diffusers.pipelines.kolors",
+    "LTX2TextConnectors": "diffusers.pipelines.ltx2",
+    "LTX2Vocoder": "diffusers.pipelines.ltx2",
+    "LTX2LatentUpsamplerModel": "diffusers.pipelines.ltx2",
 }
 
 

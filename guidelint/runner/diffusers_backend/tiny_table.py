@@ -471,6 +471,12 @@ LEFT_OUT_WHEN_OPTIONAL = (
     "image_encoder",
     "watermarker",
     "transformer_2",
+    # LTX-2's prompt enhancer (a Gemma 4), its processor and its duration head: extras
+    # the pipelines use only when asked (enhance_prompt=True, an unset duration)
+    "processor",
+    "prompt_enhancer",
+    "audio_scheduler",  # without one, LTX-2 denoises the audio with a copy of `scheduler`
+    "duration_head",
 )
 
 # A tokenizer slot annotated with a generic class (AutoTokenizer) gets the tokenizer of

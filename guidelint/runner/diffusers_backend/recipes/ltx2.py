@@ -1,7 +1,16 @@
-"""Recipes of the LTX-2 video-and-audio pipelines.
+"""Recipes of the LTX-2 video-and-audio pipelines: text-, image- and condition-to-video,
+in-context (IC) LoRA, HDR LoRA, DFR, and the latent upsampler.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
+
+LTX-2 makes a video and its sound together: a Gemma 3 text encoder's hidden states (all
+layers, stacked) go through text connectors into a transformer with a video and an
+audio stream; the video VAE decodes frames, the audio VAE a mel spectrogram, the vocoder
+turns that into a waveform. The examples run at 768x512 and 121 frames, so the video VAE
+keeps its real compression (4x4 patches and three 2x scalings: 32x in space, 8x in time;
+16x24x16 = 6144 latent tokens) and the audio side its real rates (16 kHz mel frames with
+a hop of 160, 4x latent compression, a vocoder that upsamples 240x to 24 kHz).
 """
 
 from __future__ import annotations
@@ -9,16 +18,149 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from guidelint.runner.diffusers_backend.recipes.parts import Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import SIGLIP_VISION, Dim, Recipe
 
-RECIPES: dict[str, Recipe] = {}
+MEL_BINS = 64  # the real audio VAE's mel bins; its latents have a quarter of them
+GEMMA3 = {  # multimodal Gemma 3: the pipelines read the text half's hidden states
+    "text_config": {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 8,
+        "sliding_window": 64,
+        "vocab_size": Dim("gemma_vocab"),
+        "pad_token_id": 0,
+        "eos_token_id": 1,
+        "bos_token_id": 2,
+    },
+    # 8x8 patches pooled to 2x2 image tokens
+    "vision_config": SIGLIP_VISION,
+    "mm_tokens_per_image": 4,
+}
+TEXT_CONNECTORS = {
+    "caption_channels": Dim("llm"),
+    "text_proj_in_factor": Dim("gemma_layers", plus=1),  # every layer and the embeddings
+    "video_connector_num_attention_heads": 2,
+    "video_connector_attention_head_dim": 8,
+    "video_connector_num_layers": 1,
+    "video_connector_num_learnable_registers": 8,
+    "audio_connector_num_attention_heads": 2,
+    "audio_connector_attention_head_dim": 8,
+    "audio_connector_num_layers": 1,
+    "audio_connector_num_learnable_registers": 8,
+}
+TRANSFORMER = {
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_attention_heads": 2,
+    "attention_head_dim": 8,
+    "cross_attention_dim": 16,
+    # audio latents are packed per frame: channels x the latent mel bins
+    "audio_in_channels": Dim("audio_latent", times=MEL_BINS // 4),
+    "audio_out_channels": Dim("audio_latent", times=MEL_BINS // 4),
+    "audio_num_attention_heads": 2,
+    "audio_attention_head_dim": 4,
+    "audio_cross_attention_dim": 8,
+    "num_layers": 1,
+    "caption_channels": Dim("llm"),
+}
+VIDEO_VAE = {
+    "latent_channels": 8,
+    # the encoder's downsamplers fold space and time into channels: each block's width
+    # is divisible by its stride's volume (4 spatial, 2 temporal, 8 spatiotemporal)
+    "block_out_channels": (8, 16, 32, 64),
+    "layers_per_block": (1, 1, 1, 1, 1),
+    "decoder_block_out_channels": (8, 16, 32),
+    "decoder_layers_per_block": (1, 1, 1, 1),
+    "patch_size": 4,
+    "patch_size_t": 1,
+    # the real checkpoint states its compression: the class's formula counts the
+    # encoder's purely temporal block as spatial too
+    "spatial_compression_ratio": 32,
+    "temporal_compression_ratio": 8,
+}
+AUDIO_LATENT_CHANNELS = 2
+AUDIO_VAE = {
+    # its latent statistics have `base_channels` entries, one per packed audio feature
+    # (latent channels x latent mel bins), as in the real one (128 = 8 x 16)
+    "base_channels": AUDIO_LATENT_CHANNELS * MEL_BINS // 4,
+    "ch_mult": (1, 2, 4),  # two 2x downsamplings: the 4x the pipelines assume
+    "num_res_blocks": 1,
+    "latent_channels": AUDIO_LATENT_CHANNELS,
+    "mel_bins": MEL_BINS,
+}
+VOCODER = {
+    "in_channels": 2 * MEL_BINS,  # the audio VAE's two channels of mel bins
+    "hidden_channels": 32,  # halved at each of the five upsamplings
+    "resnet_kernel_sizes": [3],
+    "resnet_dilations": [[1, 3, 5]],
+}
+LATENT_UPSAMPLER = {
+    "in_channels": Dim("latent"),
+    "mid_channels": 32,  # its group norms have 32 groups
+    "num_blocks_per_stage": 1,
+}
+
+RECIPES: dict[str, Recipe] = {
+    "Gemma3ForConditionalGeneration": Recipe(
+        "model",
+        GEMMA3,
+        provides={
+            "llm": "text_config.hidden_size",
+            "gemma_layers": "text_config.num_hidden_layers",
+        },
+    ),
+    "LTX2TextConnectors": Recipe("model", TEXT_CONNECTORS),
+    "LTX2VideoTransformer3DModel": Recipe("model", TRANSFORMER),
+    # LTX-2.5 (DFR) marks its generated keyframe slots with a learned position embedding
+    "LTX2VideoTransformer3DModel/keyframes": Recipe(
+        "model",
+        {**TRANSFORMER, "use_keyframes_abs_pos_embedding": True},
+        builds="LTX2VideoTransformer3DModel",
+    ),
+    "AutoencoderKLLTX2Video": Recipe("model", VIDEO_VAE, provides={"latent": "latent_channels"}),
+    "AutoencoderKLLTX2Audio": Recipe(
+        "model", AUDIO_VAE, provides={"audio_latent": "latent_channels"}
+    ),
+    "LTX2Vocoder": Recipe("model", VOCODER),
+    "LTX2LatentUpsamplerModel": Recipe("model", LATENT_UPSAMPLER),
+    # DFR's temporal refine doubles the latent frames, not their size
+    "LTX2LatentUpsamplerModel/temporal": Recipe(
+        "model",
+        {**LATENT_UPSAMPLER, "spatial_upsample": False, "temporal_upsample": True},
+        builds="LTX2LatentUpsamplerModel",
+    ),
+    # what the LTX-2 checkpoints ship: the shift follows the token count
+    "FlowMatchEulerDiscreteScheduler/ltx2": Recipe(
+        "scheduler",
+        {
+            "use_dynamic_shifting": True,
+            "base_shift": 0.95,
+            "max_shift": 2.05,
+            "base_image_seq_len": 1024,
+            "max_image_seq_len": 4096,
+            "shift_terminal": 0.1,
+        },
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
+}
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
-VARIANTS: tuple[tuple[str, str, str], ...] = ()
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    # LTX-2.5 (DFR) is distilled: it sets its own sigmas, unshifted, and passes no `mu`
+    (r"^LTX2DFR", "scheduler", "FlowMatchEulerDiscreteScheduler"),
+    (r"^LTX2", "scheduler", "FlowMatchEulerDiscreteScheduler/ltx2"),
+    (r"^LTX2DFRTemporalRefine", "temporal_latent_upsampler", "LTX2LatentUpsamplerModel/temporal"),
+    (r"^LTX2DFR", "transformer", "LTX2VideoTransformer3DModel/keyframes"),
+)
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
+TOKENIZER_OF_ENCODER: dict[str, str] = {"Gemma3ForConditionalGeneration": "GemmaTokenizer"}
 
-HOME_PIPELINES: dict[str, str] = {}
+HOME_PIPELINES: dict[str, str] = {
+    "LTX2LatentUpsamplerModel": "LTX2LatentUpsamplePipeline",
+}
 
 NOT_YET: dict[str, str] = {}
 
