@@ -167,6 +167,13 @@ QWEN_VL_IMAGE: dict[str, Any] = {
 }
 
 
+def build_qwen2_vl_tokenizer():
+    """Qwen2-VL's tokenizer alone (EasyAnimate's): the Qwen2 tokenizer and its chat template."""
+    tokenizer = build_qwen2_tokenizer()
+    tokenizer.chat_template = QWEN_VL_CHAT_TEMPLATE
+    return tokenizer
+
+
 def build_qwen2_vl_processor():
     """Qwen2VLProcessor: the tiny Qwen2 tokenizer, image and video processors, and the
     chat template (Qwen2.5-VL checkpoints ship this processor too)."""
