@@ -88,11 +88,19 @@ REAL_BUGS: dict[str, RealBug] = {
     "chroma.pipeline_chroma_img2img": RealBug(
         9, "name 'transformer' is not defined", "passes a transformer it never loads"
     ),
+    "cogview4.pipeline_cogview4_control": RealBug(
+        8, "name 'load_image' is not defined", "load_image not imported"
+    ),
     "controlnet.pipeline_controlnet_inpaint": RealBug(
         32, "name 'cv2' is not defined", "cv2 used without an import"
     ),
     "controlnet.pipeline_controlnet_inpaint_sd_xl": RealBug(
         33, "name 'cv2' is not defined", "cv2 used without an import"
+    ),
+    "controlnet.pipeline_controlnet_sd_xl_img2img": RealBug(
+        62,
+        "image must be passed and be one of PIL image",
+        "a blank line inside get_depth_map ends the function before its return: the control image is None",
     ),
     "controlnet_sd3.pipeline_stable_diffusion_3_controlnet_inpainting": RealBug(
         7,
@@ -104,13 +112,31 @@ REAL_BUGS: dict[str, RealBug] = {
         "'ImagePipelineOutput' object has no attribute 'cpu'",
         ".cpu() on the pipeline's output object, not a tensor",
     ),
+    "deprecated.stable_diffusion_attend_and_excite.pipeline_stable_diffusion_attend_and_excite": RealBug(
+        32, "../images/", "saves into ../images/, a folder it never made, outside its own"
+    ),
     "deprecated.stable_diffusion_diffedit.pipeline_stable_diffusion_diffedit": RealBug(
         25, "name 'DDIMScheduler' is not defined", "DDIMScheduler not imported"
+    ),
+    "deprecated.stable_diffusion_ldm3d.pipeline_stable_diffusion_ldm3d": RealBug(
+        10,
+        "Cannot handle this data type: (1, 1, 1), <u2",
+        "diffusers 0.42.1's depth output (Image.fromarray, mode I;16) fails on Pillow 13",
     ),
     "deprecated.stable_diffusion_safe.pipeline_stable_diffusion_safe": RealBug(
         6,
         "No module named 'diffusers.pipelines.stable_diffusion_safe'",
         "imports a module diffusers moved (under deprecated)",
+    ),
+    "deprecated.stable_diffusion_variants.pipeline_stable_diffusion_paradigms": RealBug(
+        21,
+        "index 1000 is out of bounds",
+        "1000 steps with SD 1.5's leading spacing and steps_offset 1 index past the schedule (DDPMParallelScheduler)",
+    ),
+    "easyanimate.pipeline_easyanimate_control": RealBug(
+        30,
+        "unexpected keyword argument 'text_encoder_index'",
+        "diffusers' __call__ passes text_encoder_index, which its own encode_prompt does not take",
     ),
     "flux2.pipeline_flux2_klein": RealBug(
         14,
@@ -120,22 +146,56 @@ REAL_BUGS: dict[str, RealBug] = {
     "flux2.pipeline_flux2_klein_kv": RealBug(
         12, "No such file or directory: 'reference.png'", "opens a file it never wrote"
     ),
+    "hunyuan_image.pipeline_hunyuanimage_refiner": RealBug(
+        12, "name 'load_image' is not defined", "load_image not imported (and a placeholder path)"
+    ),
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
     "latent_consistency_models.pipeline_latent_consistency_img2img": RealBug(
         13, "No such file or directory: './snowy_mountains.png'", "opens a file it never wrote"
     ),
+    "ltx2.pipeline_ltx2_condition": RealBug(
+        39,
+        "'tuple' object has no attribute 'round'",
+        "with return_dict=False the call returns (video, audio), which it treats as the video",
+    ),
+    "ltx2.pipeline_ltx2_dfr_temporal_refine": RealBug(
+        24, "name 'out' is not defined", "uses the output of a prior pass it never runs"
+    ),
     "lucy.pipeline_lucy_edit": RealBug(
         4, "cannot import name 'list' from 'typing'", "typing has List, not list"
+    ),
+    "marigold.pipeline_marigold_depth": RealBug(
+        17,
+        "Invalid mode for data type",
+        "diffusers 0.42.1's 16-bit depth export (Image.fromarray, mode I;16) fails on Pillow 13",
+    ),
+    "ovis_image.pipeline_ovis_image": RealBug(
+        9,
+        "invalid decimal literal",
+        "its docstring is not raw: artist\\'s renders as artist's and ends the prompt string",
     ),
     "pag.pipeline_pag_controlnet_sd_xl_img2img": RealBug(
         10,
         "cannot import name 'DPTFeatureExtractor' from 'transformers'",
         "a class transformers 5 removed (DPTImageProcessor)",
     ),
+    "pag.pipeline_pag_hunyuandit": RealBug(
+        7, "Expected either a string or a list of string", "pag_applied_layers given an int"
+    ),
+    "pag.pipeline_pag_kolors": RealBug(
+        19,
+        "Cannot find PAG layer to set attention processor for: down.block_2.attentions_1",
+        "PAG layer ids that match no module name (down_blocks.2.attentions.1)",
+    ),
     "pag.pipeline_pag_sd_inpaint": RealBug(
         13, "name 'load_image' is not defined", "load_image not imported"
+    ),
+    "sana.pipeline_sana_sprint_img2img": RealBug(
+        19,
+        "'Image' object is not subscriptable",
+        "indexes the PIL image .images[0] already gave (image[0].save)",
     ),
     "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing_i2v": RealBug(
         33, "No such file or directory: 'path/to/image.png'", "opens a placeholder path"
@@ -154,6 +214,9 @@ REAL_BUGS: dict[str, RealBug] = {
     "stable_cascade.pipeline_stable_cascade_prior": RealBug(
         12, "name 'pipe' is not defined", "calls pipe, having named the pipeline prior_pipe"
     ),
+    "stable_diffusion.pipeline_stable_diffusion_latent_upscale": RealBug(
+        25, "../images/a1.png", "saves into ../images/, a folder it never made, outside its own"
+    ),
     "stable_video_diffusion.pipeline_stable_video_diffusion": RealBug(
         7, "name 'torch' is not defined", "torch not imported"
     ),
@@ -161,6 +224,11 @@ REAL_BUGS: dict[str, RealBug] = {
         8,
         "its output differed from the lines under it",
         "a function written without >>> prompts, read as expected output",
+    ),
+    "z_image.pipeline_z_image_omni": RealBug(
+        17,
+        "object of type 'NoneType' has no len()",
+        "passes the prompt positionally, where the first parameter is image",
     ),
 }
 EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
