@@ -85,6 +85,12 @@ transformer = AutoModel.from_pretrained("black-forest-labs/FLUX.1-dev", subfolde
 ```python {id=transformers-pipeline}
 from transformers import pipeline
 depth = pipeline("depth-estimation")
+print(type(depth.model).__name__, type(depth.image_processor).__name__)
+```
+
+```python {id=transformers-pipeline-unknown-default}
+from transformers import pipeline
+classify = pipeline("image-classification")
 ```
 """
 
@@ -174,9 +180,14 @@ def test_each_outcome_says_what_happened(report):
     assert "\ninstall note-seq`" in optional.message  # the whole message, not its first line
     assert "(missing package: note-seq; no guidelint extra brings it" in optional.message
 
+    # without model=, the task's default model (Intel/dpt-large), tiny, with its processor
     depth = report["transformers-pipeline"]
-    assert depth.status.value == "unsupported-model"
-    assert "transformers.pipeline('depth-estimation') without model=" in depth.message
+    assert depth.status.value == "passed", depth.message
+    assert depth.stdout.split()[0] == "DPTForDepthEstimation"
+    assert depth.stdout.split()[1].startswith("DPTImageProcessor")
+    unknown = report["transformers-pipeline-unknown-default"]
+    assert unknown.status.value == "unsupported-model"
+    assert "'google/vit-base-patch16-224'" in unknown.message
 
 
 @pytest.mark.slow

@@ -348,6 +348,7 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
     def save(folder: Path) -> None:
         pipeline.save_pretrained(folder, safe_serialization=True)
         keep_arguments(folder / "model_index.json", the_plan.arguments)
+        record_libraries(folder / "model_index.json")
         forget_sources(folder)
 
     atomic_save(save, target)
@@ -361,6 +362,20 @@ def forget_sources(folder: Path) -> None:
             data.pop("_name_or_path", None)
             data.pop("name_or_path", None)
             config.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def record_libraries(model_index: Path) -> None:
+    """Each component under the library the real checkpoints name (tiny_table.CHECKPOINT_LIBRARY):
+    a deprecated pipeline's own classes, which diffusers 0.42 saves as from "diffusers"."""
+    index = json.loads(model_index.read_text(encoding="utf-8"))
+    renamed = {
+        slot: [tiny_table.CHECKPOINT_LIBRARY[entry[1]], entry[1]]
+        for slot, entry in index.items()
+        if isinstance(entry, list) and len(entry) == 2 and entry[1] in tiny_table.CHECKPOINT_LIBRARY
+    }
+    if renamed:
+        index.update(renamed)
+        model_index.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def keep_arguments(model_index: Path, arguments: dict[str, Any]) -> None:
@@ -404,6 +419,8 @@ def make(slot: Slot, built: dict[str, Any]):
         source, method = recipe.derive
         return getattr(cls, method)(built[source], **slot.config)
     config_class = getattr(cls, "config_class", None)
+    if recipe.builder:  # a model over another config than its class's (Paint-by-Example's)
+        config_class = library_class(recipe.builder)
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
     if set(slot.config) - set(inspect.signature(cls.__init__).parameters):

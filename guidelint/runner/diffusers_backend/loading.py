@@ -247,10 +247,10 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
                 name,
             )
         return folder, inner, found
+    built = found.component or name  # an Auto class builds the class the repo holds
     try:
         with state.quietly_building():
-            # a generic class (diffusers.AutoModel) builds the class the table names
-            folder = build.component_checkpoint(found.component or name, state.cache_override)
+            folder = build.component_checkpoint(built, state.cache_override)
     except build.CannotBuild as error:
         wanted = found.pipeline or found.component or name
         raise UnsupportedModel(
@@ -258,7 +258,7 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
             f"guidelint cannot build one: {error.reason}",
             error.missing,
         ) from None
-    return folder, None, Target(component=name, reason=found.reason)
+    return folder, None, Target(component=built, reason=found.reason)
 
 
 def subfolder_holding(folder: Path, cls, kind: str) -> str | None:

@@ -558,7 +558,7 @@ def _merged(shared: dict[str, Any], table: str) -> dict[str, Any]:
     """`shared` plus each area's `table`; a key two of them define is a bug, caught here."""
     merged = dict(shared)
     for area in AREAS:
-        for key, value in getattr(area, table).items():
+        for key, value in getattr(area, table, {}).items():
             if key in merged:
                 raise RuntimeError(f"{area.__name__}.{table}: {key!r} is defined twice")
             merged[key] = value
@@ -577,6 +577,8 @@ PIPELINE_ARGUMENTS = (
 # (pipeline class pattern, slot): optional slots an area builds though they are usually
 # left out (Wan 2.1 image-to-video checkpoints ship their CLIP image encoder).
 KEPT_OPTIONAL = tuple(k for area in AREAS for k in getattr(area, "KEPT_OPTIONAL", ()))
+# component class -> the library its real checkpoints' model_index.json names
+CHECKPOINT_LIBRARY = _merged({}, "CHECKPOINT_LIBRARY")
 
 
 def left_out(pipeline_class: str, slot: str) -> bool:

@@ -40,7 +40,8 @@ def _wrapper_of(name: str):
 
 
 def patch_pipeline(pipelines) -> None:
-    """`transformers.pipeline(task, model=...)`: the model resolves first."""
+    """`transformers.pipeline(task, model=...)`: the model resolves first; without model=,
+    the task's default model (the hub id transformers itself would load) does."""
     import transformers
 
     original = pipelines.pipeline
@@ -49,22 +50,61 @@ def patch_pipeline(pipelines) -> None:
         state = current()
         if state is None or not (model is None or isinstance(model, str) and is_hub_id(model)):
             return original(task, model, *args, **kwargs)
-        if model is None:
-            raise loading.UnsupportedModel(
-                f"transformers.pipeline({task!r}) without model= loads the task's default "
-                "model from the hub; guidelint has no tiny one (name a model the table or "
-                "[tool.guidelint.runner.models] knows)",
-                f"the default model of {task!r}",
-            )
+        named = model if model is not None else default_model(pipelines, task)
         folder, _, found = loading.component_folder(
-            state, model, transformers.AutoModel, "model", {}
+            state, named, transformers.AutoModel, "model", {}
         )
-        state.record(f"transformers.pipeline({task!r}): model '{model}' -> {found.describe()}")
+        how = f"model '{model}'" if model is not None else f"its default model '{named}'"
+        state.record(f"transformers.pipeline({task!r}): {how} -> {found.describe()}")
+        if found.component:  # a tiny model alone: its repo's processors are built beside it
+            kwargs = {**companions(state, named), **kwargs}
         return original(task, str(folder), *args, **kwargs)
 
     remember_original(pipeline, original)
     pipelines.pipeline = pipeline
     transformers.pipeline = pipeline
+
+
+def default_model(pipelines, task) -> str:
+    """The hub id `transformers.pipeline(task)` loads when no model is named."""
+    try:
+        _, targeted, options = pipelines.check_task(task)
+        model_id, _revision = pipelines.get_default_model_and_revision(targeted, options)
+    except (KeyError, ValueError):
+        raise loading.UnsupportedModel(
+            f"transformers.pipeline({task!r}) without model= has no default model to stand "
+            "in for (name a model the table or [tool.guidelint.runner.models] knows)",
+            f"the default model of {task!r}",
+        ) from None
+    return model_id
+
+
+# pipeline() keyword -> how the class names of what fills it end
+COMPANION_KINDS = (
+    ("image_processor", ("ImageProcessor", "ImageProcessorPil")),
+    ("feature_extractor", ("FeatureExtractor",)),
+    ("tokenizer", ("Tokenizer", "TokenizerFast")),
+)
+
+
+def companions(state, hub_id: str) -> dict[str, str]:
+    """pipeline() keywords -> tiny folders of the processors the repo holds beside its
+    model (guidelint's table lists them): a tiny model's folder has none of them."""
+    from guidelint.runner.diffusers_backend import build
+    from guidelint.runner.diffusers_backend.resolve import known_component
+
+    known = known_component(hub_id)
+    found: dict[str, str] = {}
+    for keyword, endings in COMPANION_KINDS:
+        for name in known.classes if known else ():
+            if keyword in found or not name.endswith(endings):
+                continue
+            try:
+                with state.quietly_building():
+                    found[keyword] = str(build.component_checkpoint(name, state.cache_override))
+            except build.CannotBuild:
+                continue
+    return found
 
 
 def install() -> None:

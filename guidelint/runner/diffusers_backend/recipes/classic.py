@@ -338,7 +338,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^LDMTextToImage", "tokenizer", "PythonBackend/bert"),
     (r"^LDMTextToImage", "vqvae", "AutoencoderKL"),
     (r"^LDMTextToImage", "unet", "UNet2DConditionModel"),
-    (r"^ShapE", "prior", "PriorTransformer/shap-e"),
+    (r"^ShapEPipeline$", "prior", "PriorTransformer/shap-e"),
     (r"^ShapE", "scheduler", "HeunDiscreteScheduler/shap-e"),
     (r"^Amused", "vqvae", "VQModel/amused"),
     (r"^LDMPipeline$", "vqvae", "VQModel/ldm"),

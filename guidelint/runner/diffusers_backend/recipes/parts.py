@@ -25,7 +25,8 @@ class Recipe:
     """How to build one component tiny.
 
     kind: "model" (a diffusers or transformers model), "tokenizer" (`builder` names the
-    function in tokenizer.py), "scheduler", "guider" (a diffusers.guiders class; both
+    function in tokenizer.py; for a transformers model, its config class where that is
+    not the class's own), "scheduler", "guider" (a diffusers.guiders class; both
     made from their config), "processor" (an image processor).
     builds: the class to instantiate when the key names an alias or a variant.
     derive: (slot, classmethod): built from another slot's model (ControlNet.from_unet).
