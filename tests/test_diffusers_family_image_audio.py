@@ -61,3 +61,30 @@ def test_each_image_audio_family_builds_loads_and_runs(tiny_cache, pipeline_clas
     assert type(pipe).__name__ == pipeline_class
     waveforms = output.audios
     assert waveforms.ndim in (2, 3) and waveforms.shape[-1] > 0  # batch, (channels,) samples
+
+
+def load_modular_from_the_hub(tiny_cache: str):
+    """In a child: activate, then load Bria FIBO's prompt-to-JSON blocks by hub id."""
+    from diffusers.modular_pipelines import ModularPipeline, ModularPipelineBlocks
+
+    from guidelint.runner.diffusers_backend import activate
+
+    activate({"tiny_cache": tiny_cache, "gpu": False}, [].append)
+    refused = []
+    for owner in (ModularPipeline, ModularPipelineBlocks):
+        try:
+            owner.from_pretrained("briaai/FIBO-VLM-prompt-to-JSON", trust_remote_code=True)
+        except OSError as error:
+            refused.append((getattr(error, "guidelint_outcome", None), str(error)))
+    return refused
+
+
+@pytest.mark.slow  # importing diffusers' modular pipelines costs seconds
+def test_a_modular_pipeline_from_a_hub_id_is_unsupported_naming_its_repo(tmp_path):
+    from tests.test_diffusers_shims import in_child
+
+    outcome, refused = in_child(load_modular_from_the_hub, str(tmp_path))
+    assert outcome == "returned", refused
+    assert [outcome for outcome, _ in refused] == ["unsupported-model"] * 2
+    assert all("'briaai/FIBO-VLM-prompt-to-JSON'" in message for _, message in refused)
+    assert "trust_remote_code" in refused[0][1]
