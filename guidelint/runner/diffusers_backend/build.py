@@ -33,7 +33,10 @@ def _plan(pipeline_class: str, recipes_of: str | None = None):
 
 
 def buildable(pipeline_class: str) -> bool:
-    """Whether `checkpoint_for(pipeline_class)` has a recipe for every component; builds nothing."""
+    """Whether `checkpoint_for(pipeline_class)` has a recipe for every component; builds nothing.
+
+    Raises the ImportError a component meets where no real checkpoint could load either
+    (see generic.plan): that, not a missing recipe, is what an example meets here."""
     try:
         _plan(pipeline_class)
     except CannotBuild:

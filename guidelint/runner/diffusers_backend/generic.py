@@ -290,14 +290,22 @@ def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
         if refused in tiny_table.NOT_YET:
             raise CannotPlan(refused, f"not built tiny yet: {tiny_table.NOT_YET[refused]}")
     optional = set(getattr(cls, "_optional_components", ()))
-    chosen, nones = {}, []
+    chosen, nones, unplanned = {}, [], []
     classes = slot_classes(cls)
     for slot, allowed in classes.items():
         if slot in optional and tiny_table.left_out(pipeline_class, slot):
             nones.append(slot)
             continue
         allowed = paired_tokenizer(slot, allowed, classes)
-        chosen[slot] = choose_recipe(pipeline_class, slot, allowed, recipes_of)
+        try:
+            chosen[slot] = choose_recipe(pipeline_class, slot, allowed, recipes_of)
+        except CannotPlan as error:
+            unplanned.append(error)
+    if unplanned:
+        # a component no real checkpoint could load here (its processor needs torchvision)
+        # is the example's outcome, whatever tiny recipes the others lack
+        require_libraries(chosen.values())
+        raise unplanned[0]
     # derived slots wait for the slot they derive from
     for key in chosen.values():
         derive = recipe_at(key).derive
@@ -305,6 +313,16 @@ def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
             raise CannotPlan(key, f"is built from '{derive[0]}', which {pipeline_class} lacks")
     slots = with_sources(settle_all(pipeline_class, chosen, base_dims()))
     return Plan(pipeline_class, tuple(slots), tuple(sorted(nones)), arguments_for(cls))
+
+
+def require_libraries(keys) -> None:
+    """Raises the ImportError (transformers' own) a chosen component's class meets here."""
+    from guidelint.runner.diffusers_backend import tokenizer
+
+    for key in keys:
+        recipe = recipe_at(key)
+        if recipe.kind == "tokenizer" and recipe.builder:
+            tokenizer.require_libraries(recipe.builder)
 
 
 def with_sources(slots: list[Slot]) -> list[Slot]:

@@ -18,6 +18,7 @@ from guidelint.runner.diffusers_backend.resolve import (
     GENERIC_PIPELINES,
     Target,
     Unresolved,
+    by_pattern,
     is_generic_model,
     is_hub_id,
     known_component,
@@ -392,6 +393,40 @@ def install() -> None:
     record_pipelines()
     when_imported("diffusers.pipelines.auto_pipeline", _wrap_auto_pipelines)
     when_imported("diffusers.models.auto_model", lambda module: wrap(module.AutoModel, "model"))
+    when_imported("diffusers.modular_pipelines.modular_pipeline", _wrap_modular)
+
+
+def wrap_modular(owner) -> None:
+    """`ModularPipeline(Blocks).from_pretrained(hub id)`: the repo's own blocks and config
+    (modular_model_index.json, code run with trust_remote_code) are what it loads, so only
+    a local folder the user maps the id to can answer it; otherwise unsupported-model."""
+    original = owner.__dict__["from_pretrained"].__func__
+
+    def from_pretrained(cls, name=None, *args, **kwargs):
+        state = current()
+        if state is None or name is None or not is_hub_id(name):
+            return original(cls, name, *args, **kwargs)
+        hub_id = os.fspath(name)
+        mapped = by_pattern(hub_id, state.models, state.root)
+        if mapped is not None and mapped.folder:
+            folder = local_folder(mapped, hub_id)
+            state.record(f"{cls.__name__}.from_pretrained: hub id '{hub_id}' -> '{folder}'")
+            return original(cls, str(folder), *args, **kwargs)
+        raise UnsupportedModel(
+            f"{cls.__name__}.from_pretrained({hub_id!r}) loads the blocks and modular config "
+            "that hub repo defines (its own code, trust_remote_code); guidelint builds tiny "
+            "checkpoints of library classes only (map the id to a local folder in "
+            "[tool.guidelint.runner.models])",
+            hub_id,
+        )
+
+    remember_original(from_pretrained, original)
+    owner.from_pretrained = classmethod(from_pretrained)
+
+
+def _wrap_modular(module) -> None:
+    for name in ("ModularPipeline", "ModularPipelineBlocks"):
+        wrap_modular(getattr(module, name))
 
 
 def _wrap_auto_pipelines(module) -> None:

@@ -202,6 +202,43 @@ def qwen_vl_processor(cls):
     )
 
 
+def build_qwen3_vl_processor():
+    """Qwen3VLProcessor (DreamLite, JoyImage, NucleusMoE, Bria FIBO 2): Qwen3-VL's 16-pixel
+    patches, merged 2x2, over the same tiny tokenizer and chat template."""
+    from transformers import Qwen2VLImageProcessor, Qwen3VLProcessor, Qwen3VLVideoProcessor
+
+    sized = {
+        **QWEN_VL_IMAGE,
+        "patch_size": 16,
+        "size": {"shortest_edge": 64 * 64, "longest_edge": 128 * 128},
+    }
+    return Qwen3VLProcessor(
+        image_processor=Qwen2VLImageProcessor(**sized),
+        tokenizer=build_qwen2_tokenizer(),
+        video_processor=Qwen3VLVideoProcessor(**sized),
+        chat_template=QWEN_VL_CHAT_TEMPLATE,
+    )
+
+
+# The class each processor builder needs that needs a library of its own: the real
+# checkpoints' video processors need torchvision. `require_libraries` makes the class
+# raise transformers' own ImportError where that library is missing, naming it.
+NEEDED_CLASSES = {
+    "build_qwen2_vl_processor": "Qwen2VLVideoProcessor",
+    "build_qwen2_5_vl_processor": "Qwen2VLVideoProcessor",
+    "build_qwen3_vl_processor": "Qwen3VLVideoProcessor",
+}
+
+
+def require_libraries(builder: str) -> None:
+    """Raises the ImportError loading the real component would meet here, if any."""
+    needed = NEEDED_CLASSES.get(builder)
+    if needed is not None:
+        import transformers
+
+        getattr(transformers, needed)()  # a missing backend's stand-in raises on creation
+
+
 GLM_PREFIX = ["[gMASK]", "<sop>"]  # GLM-4 starts every sequence with these
 
 
