@@ -71,6 +71,9 @@ class RealBug:
 
 
 REAL_BUGS: dict[str, RealBug] = {
+    "ace_step.pipeline_ace_step": RealBug(
+        28, "Error opening 'input.wav'", "opens a file it never wrote"
+    ),
     "animatediff.pipeline_animatediff_video2video": RealBug(
         18, "unexpected keyword argument 'timespace_spacing'", "misspelt timestep_spacing"
     ),
@@ -100,7 +103,7 @@ REAL_BUGS: dict[str, RealBug] = {
     "controlnet.pipeline_controlnet_sd_xl_img2img": RealBug(
         62,
         "image must be passed and be one of PIL image",
-        "a blank line inside get_depth_map ends the function before its return: the control image is None",
+        "a blank line ends get_depth_map before its return: no control image",
     ),
     "controlnet_sd3.pipeline_stable_diffusion_3_controlnet_inpainting": RealBug(
         7,
@@ -112,7 +115,32 @@ REAL_BUGS: dict[str, RealBug] = {
         "'ImagePipelineOutput' object has no attribute 'cpu'",
         ".cpu() on the pipeline's output object, not a tensor",
     ),
-    "deprecated.stable_diffusion_attend_and_excite.pipeline_stable_diffusion_attend_and_excite": RealBug(
+    "deprecated.alt_diffusion.pipeline_alt_diffusion": RealBug(
+        7,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder alt_diffusion, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.alt_diffusion.pipeline_alt_diffusion_img2img": RealBug(
+        13,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder alt_diffusion, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.i2vgen_xl.pipeline_i2vgen_xl": RealBug(
+        22,
+        "'CLIPTextModel' object has no attribute 'text_model'",
+        "diffusers 0.42.1 reads CLIPTextModel.text_model, which transformers 5 removed",
+    ),
+    "deprecated.musicldm.pipeline_musicldm": RealBug(
+        13,
+        "'BaseModelOutputWithPooling' object has no attribute 'to'",
+        "diffusers 0.42.1 takes get_text_features' output object (transformers 5) for a tensor",
+    ),
+    "deprecated.paint_by_example.pipeline_paint_by_example": RealBug(
+        28,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder paint_by_example, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.stable_diffusion_attend_and_excite.pipeline_stable_diffusion_attend_and_excite": RealBug(  # noqa: E501
         32, "../images/", "saves into ../images/, a folder it never made, outside its own"
     ),
     "deprecated.stable_diffusion_diffedit.pipeline_stable_diffusion_diffedit": RealBug(
@@ -131,7 +159,17 @@ REAL_BUGS: dict[str, RealBug] = {
     "deprecated.stable_diffusion_variants.pipeline_stable_diffusion_paradigms": RealBug(
         21,
         "index 1000 is out of bounds",
-        "1000 steps with SD 1.5's leading spacing and steps_offset 1 index past the schedule (DDPMParallelScheduler)",
+        "1000 steps with SD 1.5's steps_offset 1 index past the schedule",
+    ),
+    "deprecated.versatile_diffusion.pipeline_versatile_diffusion_dual_guided": RealBug(
+        17,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder versatile_diffusion, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.versatile_diffusion.pipeline_versatile_diffusion_text_to_image": RealBug(
+        7,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder versatile_diffusion, which diffusers 0.42.1 moved",
     ),
     "easyanimate.pipeline_easyanimate_control": RealBug(
         30,
