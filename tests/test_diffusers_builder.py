@@ -113,7 +113,7 @@ def test_a_width_no_component_provides_is_cannot_build(monkeypatch):
     ("name", "missing"),
     [
         ("NoSuchPipeline", "NoSuchPipeline"),
-        ("QwenImage21Pipeline", "Qwen3VLProcessor"),
+        ("GlmImagePipeline", "GlmImageProcessor"),
         ("UNet2DConditionModel", "UNet2DConditionModel"),
     ],
 )

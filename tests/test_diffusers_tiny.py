@@ -81,11 +81,19 @@ def test_tiny_build_takes_a_pipeline_class(tmp_path):
         json.loads((Path(folder) / "model_index.json").read_text())["_class_name"] == "DiTPipeline"
     )
 
-    refused = runner.invoke(
-        main, ["tiny", "build", "--cache", str(tmp_path), "QwenImage21Pipeline"]
-    )
+    refused = runner.invoke(main, ["tiny", "build", "--cache", str(tmp_path), "GlmImagePipeline"])
     assert refused.exit_code == 2
     assert refused.output.strip().splitlines() == [
-        "guidelint: error: no tiny Qwen3VLProcessor can be built: no tiny recipe "
-        "(component 'processor' of QwenImage21Pipeline)"
+        "guidelint: error: no tiny GlmImageProcessor can be built: no tiny recipe "
+        "(component 'processor' of GlmImagePipeline)"
     ]
+    # a component whose class needs a package missing here: one line, not a traceback
+    needing = runner.invoke(
+        main, ["tiny", "build", "--cache", str(tmp_path), "QwenImage21Pipeline"]
+    )
+    assert needing.exit_code == 2
+    (line,) = needing.output.strip().splitlines()
+    assert line.startswith(
+        "guidelint: error: no tiny QwenImage21Pipeline can be built here: "
+        "Qwen3VLVideoProcessor requires the Torchvision library"
+    )

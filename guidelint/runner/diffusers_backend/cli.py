@@ -39,6 +39,9 @@ def _build_class(name: str, cache_path: Path | None) -> None:
         folder = builder.checkpoint_for(name, cache_path)
     except builder.CannotBuild as error:
         fail(str(error))
+    except ImportError as error:  # a component needs a package missing here (torchvision)
+        why = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+        fail(f"no tiny {name} can be built here: {why or type(error).__name__}")
     except OSError as error:
         fail(f"{cache.cache_dir(cache_path)}: {error.strerror or error}")
     click.echo(f"{name:<16} ready in {time.perf_counter() - clock:.1f}s  {folder}")
