@@ -558,7 +558,7 @@ def _merged(shared: dict[str, Any], table: str) -> dict[str, Any]:
     """`shared` plus each area's `table`; a key two of them define is a bug, caught here."""
     merged = dict(shared)
     for area in AREAS:
-        for key, value in getattr(area, table, {}).items():
+        for key, value in getattr(area, table, {}).items():  # an area may leave one out
             if key in merged:
                 raise RuntimeError(f"{area.__name__}.{table}: {key!r} is defined twice")
             merged[key] = value
@@ -570,9 +570,9 @@ TOKENIZER_OF_ENCODER = _merged(TOKENIZER_OF_ENCODER, "TOKENIZER_OF_ENCODER")
 HOME_PIPELINES = _merged(HOME_PIPELINES, "HOME_PIPELINES")
 NOT_YET = _merged(NOT_YET, "NOT_YET")
 # an area's variants and arguments are more specific than the shared ones: tried first
-VARIANTS = tuple(v for area in AREAS for v in area.VARIANTS) + VARIANTS
+VARIANTS = tuple(v for area in AREAS for v in getattr(area, "VARIANTS", ())) + VARIANTS
 PIPELINE_ARGUMENTS = (
-    tuple(a for area in AREAS for a in area.PIPELINE_ARGUMENTS) + PIPELINE_ARGUMENTS
+    tuple(a for area in AREAS for a in getattr(area, "PIPELINE_ARGUMENTS", ())) + PIPELINE_ARGUMENTS
 )
 # (pipeline class pattern, slot): optional slots an area builds though they are usually
 # left out (Wan 2.1 image-to-video checkpoints ship their CLIP image encoder).

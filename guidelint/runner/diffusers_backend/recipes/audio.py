@@ -11,9 +11,6 @@ latent frames, and soundfile and scipy write such files as they write real ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
 
 TINY_SAMPLE_RATE = 16
@@ -200,7 +197,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ("^StableAudioPipeline$", "scheduler", "EDMDPMSolverMultistepScheduler/stable_audio"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "StableAudioDiTModel": "StableAudioPipeline",
@@ -208,7 +204,3 @@ HOME_PIPELINES: dict[str, str] = {
     "LongCatAudioDiTTransformer": "LongCatAudioDiTPipeline",
     "LongCatAudioDiTVae": "LongCatAudioDiTPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -8,9 +8,6 @@ pipeline module defines (not exported by diffusers) is built by its dotted path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_VISION,
     KANDINSKY_UNET,
@@ -359,9 +356,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^Kandinsky.*Combined", "prior_scheduler", "UnCLIPScheduler/prior"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
-
-HOME_PIPELINES: dict[str, str] = {}
 
 # Wuerstchen's models live in pipelines/deprecated/wuerstchen, which diffusers 0.42 no longer
 # exposes as `pipelines.wuerstchen`: a checkpoint naming them does not load, real or tiny.
@@ -373,5 +367,3 @@ NOT_YET: dict[str, str] = {
     "WuerstchenCombinedPipeline": UNLOADABLE.format("WuerstchenDiffNeXt"),
     "WuerstchenPriorPipeline": UNLOADABLE.format("WuerstchenPrior"),
 }
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -8,8 +8,7 @@ text encoder, DC-AE and base DiT are shared recipes (`GEMMA2`, `SANA` in parts.p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import cast
 
 from guidelint.runner.diffusers_backend.recipes.parts import QWEN_TEXT, SANA, Dim, Recipe
 
@@ -170,13 +169,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^SanaControlNet", "transformer", "SanaTransformer2DModel/1024"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "SanaControlNetModel": "SanaControlNetPipeline",
     "CosmosControlNetModel": "Cosmos2_5_TransferPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

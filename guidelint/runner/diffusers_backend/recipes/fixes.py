@@ -160,11 +160,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^LDMSuperResolution", "unet", "UNet2DModel/ldm-sr"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
-
-HOME_PIPELINES: dict[str, str] = {}
-
-NOT_YET: dict[str, str] = {}
 
 PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
     (r"^StableDiffusionUpscale", {"max_noise_level": X4_MAX_NOISE_LEVEL}),

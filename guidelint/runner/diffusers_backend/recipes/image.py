@@ -8,9 +8,6 @@ with the shared ones, and a key defined twice is an error at import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import (
     PIXART,
     SANA,
@@ -167,13 +164,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^SanaPAG", "transformer", "SanaTransformer2DModel/pag"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "HunyuanDiT2DModel": "HunyuanDiTPipeline",
     "HunyuanDiT2DControlNetModel": "HunyuanDiTControlNetPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

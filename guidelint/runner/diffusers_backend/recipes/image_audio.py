@@ -8,9 +8,6 @@ with the shared ones, and a key defined twice is an error at import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.audio import TINY_SAMPLE_RATE
 from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
 
@@ -202,7 +199,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ("^AceStep", "vae", "AutoencoderOobleck/ace_step"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "AudioLDM2UNet2DConditionModel": "AudioLDM2Pipeline",
@@ -216,5 +212,3 @@ NOT_YET: dict[str, str] = {
     "config_class is T5GemmaConfig, so transformers 5 cannot load a saved one back "
     "(diffusers' own PRX tests skip save and load for it)",
 }
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -8,9 +8,6 @@ pipeline module defines (not exported by diffusers) is built by its dotted path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_VISION,
     SD_SCHEDULER,
@@ -145,9 +142,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^ShapEImg2Img", "prior", "PriorTransformer/shap-e-img2img"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
-
-HOME_PIPELINES: dict[str, str] = {}
 
 # GLIGEN's checkpoints of one class differ by hub id: the inpainting ones' UNet also takes
 # the masked image latents and the mask (9 channels), the generation ones' does not, and
@@ -171,5 +165,3 @@ CHECKPOINT_LIBRARY: dict[str, str] = {
     "UNetFlatConditionModel": "versatile_diffusion",
     "PaintByExampleImageEncoder": "paint_by_example",
 }
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -9,9 +9,6 @@ AutoTokenizer`) gets the class its real checkpoint ships, named here as a varian
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import GEMMA2, VAE_KL, Dim, Recipe
 
 # Qwen3, the language model Z-Image and Flux 2 Klein read prompts with.
@@ -198,7 +195,3 @@ HOME_PIPELINES: dict[str, str] = {
     "BriaTransformer2DModel": "BriaPipeline",
     "Krea2Transformer2DModel": "Krea2Pipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -15,9 +15,6 @@ a hop of 160, 4x latent compression, a vocoder that upsamples 240x to 24 kHz).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import SIGLIP_VISION, Dim, Recipe
 
 MEL_BINS = 64  # the real audio VAE's mel bins; its latents have a quarter of them
@@ -161,7 +158,3 @@ TOKENIZER_OF_ENCODER: dict[str, str] = {"Gemma3ForConditionalGeneration": "Gemma
 HOME_PIPELINES: dict[str, str] = {
     "LTX2LatentUpsamplerModel": "LTX2LatentUpsamplePipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -7,9 +7,6 @@ with the shared ones, and a key defined twice is an error at import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import T5, VAE_KL, Dim, Recipe
 
 # Qwen-Image's MMDiT: 2x2 latent patches packed into tokens, conditioned on the hidden
@@ -146,13 +143,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^VisualCloze", "transformer", "FluxTransformer2DModel/fill"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "QwenImageTransformer2DModel": "QwenImagePipeline",
     "QwenImageControlNetModel": "QwenImageControlNetPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

@@ -11,9 +11,6 @@ transformer its real patch size: the token count, which decides the cost, is the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import PIXART, SD_UNET, Dim, Recipe
 
 LLAMA = {  # HunyuanVideo's text encoder: a decoder language model's hidden states
@@ -225,7 +222,3 @@ HOME_PIPELINES: dict[str, str] = {
     "AutoencoderKLHunyuanVideo": "HunyuanVideoPipeline",
     "UNet3DConditionModel": "TextToVideoSDPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

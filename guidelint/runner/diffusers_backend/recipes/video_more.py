@@ -7,9 +7,6 @@ with the shared ones, and a key defined twice is an error at import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import QWEN_TEXT, Dim, Recipe
 from guidelint.runner.diffusers_backend.recipes.video import HUNYUAN_VIDEO
 
@@ -135,14 +132,9 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^EasyAnimateControl", "transformer", "EasyAnimateTransformer3DModel/control"),
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "EasyAnimateTransformer3DModel": "EasyAnimatePipeline",
     "AutoencoderKLMagvit": "EasyAnimatePipeline",
     "HunyuanVideoFramepackTransformer3DModel": "HunyuanVideoFramepackPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()

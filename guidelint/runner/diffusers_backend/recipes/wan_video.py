@@ -8,9 +8,6 @@ text-to-video DiT and VAE are shared recipes (`WAN` in parts.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
 
 # Wan 2.1 image-to-video: the noise latents, the first frame's latents and a 4-channel
@@ -108,7 +105,6 @@ KEPT_OPTIONAL: tuple[tuple[str, str], ...] = (
     (r"^WanImageToVideo", "image_encoder"),  # Wan 2.1 image-to-video ships it
 )
 
-TOKENIZER_OF_ENCODER: dict[str, str] = {}
 
 HOME_PIPELINES: dict[str, str] = {
     "ChronoEditTransformer3DModel": "ChronoEditPipeline",
@@ -118,7 +114,3 @@ HOME_PIPELINES: dict[str, str] = {
     "HeliosTransformer3DModel": "HeliosPipeline",
     "SanaVideoTransformer3DModel": "SanaVideoPipeline",
 }
-
-NOT_YET: dict[str, str] = {}
-
-PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = ()
