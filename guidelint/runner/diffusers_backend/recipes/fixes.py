@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from guidelint.runner.diffusers_backend.recipes import classic
 from guidelint.runner.diffusers_backend.recipes.image import HUNYUAN_DIT
 from guidelint.runner.diffusers_backend.recipes.parts import (
     SD_UNET,
@@ -72,16 +73,12 @@ LATENT_UPSCALER_UNET = {
 }
 # ldm-super-resolution-4x-openimages: a 4x VQ-VAE of 3 latent channels; the UNet sees the
 # low-res image (3 channels) beside them
+# ldm-celebahq-256's VQ-VAE (classic's), one level shorter: 4x, not 8x
 LDM_SR_VQ = {
+    **classic.RECIPES["VQModel/ldm"].config,
     "block_out_channels": (4, 4, 4),
     "down_block_types": ("DownEncoderBlock2D",) * 3,
     "up_block_types": ("UpDecoderBlock2D",) * 3,
-    "latent_channels": 3,
-    "layers_per_block": 1,
-    "norm_num_groups": 2,
-    "num_vq_embeddings": 12,
-    "vq_embed_dim": 3,
-    "mid_block_add_attention": False,
 }
 LDM_SR_UNET = {
     "block_out_channels": (8,),
