@@ -161,6 +161,9 @@ REAL_BUGS: dict[str, RealBug] = {
         "index 1000 is out of bounds",
         "1000 steps with SD 1.5's steps_offset 1 index past the schedule",
     ),
+    "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img": RealBug(
+        31, "name 'Image' is not defined", "uses PIL's Image without importing it"
+    ),
     "deprecated.versatile_diffusion.pipeline_versatile_diffusion_dual_guided": RealBug(
         17,
         "is not one of the libraries Diffusers can load components from",
@@ -178,7 +181,7 @@ REAL_BUGS: dict[str, RealBug] = {
     ),
     "flux2.pipeline_flux2_klein": RealBug(
         14,
-        "Provide either 'prompt' or 'prompt_embeds'",
+        "Provide either `prompt` or `prompt_embeds`",
         "passes the prompt positionally, where the first parameter is image",
     ),
     "flux2.pipeline_flux2_klein_kv": RealBug(
@@ -234,6 +237,9 @@ REAL_BUGS: dict[str, RealBug] = {
         19,
         "'Image' object is not subscriptable",
         "indexes the PIL image .images[0] already gave (image[0].save)",
+    ),
+    "sana_wm.pipeline_sana_wm": RealBug(
+        12, "No such file or directory: 'input.png'", "opens a file it never wrote"
     ),
     "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing_i2v": RealBug(
         33, "No such file or directory: 'path/to/image.png'", "opens a placeholder path"
