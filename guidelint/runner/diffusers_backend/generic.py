@@ -104,6 +104,8 @@ def base_dims() -> dict[str, int]:
         "chatglm_vocab": tokenizer.chatglm_vocab_size(),
         "llama_vocab": tokenizer.llama_vocab_size(),
         "xlmr_vocab": tokenizer.xlmr_vocab_size(),
+        "mistral_vocab": tokenizer.mistral_vocab_size(),
+        **tokenizer.mistral_ids(),
     }
 
 
@@ -206,6 +208,10 @@ def admits(annotation: str, built: str) -> bool:
     class a variant names: the table's fact of what the real checkpoint ships there."""
     if annotation == "Any":
         return True
+    if annotation == "AutoProcessor":  # by name: a processor missing a library is a stand-in
+        from transformers.models.auto.processing_auto import PROCESSOR_MAPPING_NAMES
+
+        return built in PROCESSOR_MAPPING_NAMES.values()
     built_class = library_class(built)
     if annotation in tiny_table.GENERIC_TOKENIZERS:
         from transformers import PreTrainedTokenizerBase

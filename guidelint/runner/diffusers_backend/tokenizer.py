@@ -227,6 +227,7 @@ NEEDED_CLASSES = {
     "build_qwen2_vl_processor": "Qwen2VLVideoProcessor",
     "build_qwen2_5_vl_processor": "Qwen2VLVideoProcessor",
     "build_qwen3_vl_processor": "Qwen3VLVideoProcessor",
+    "build_pixtral_processor": "PixtralProcessor",  # the processor class itself
 }
 
 
@@ -235,8 +236,11 @@ def require_libraries(builder: str) -> None:
     needed = NEEDED_CLASSES.get(builder)
     if needed is not None:
         import transformers
+        from transformers.utils.import_utils import DummyObject
 
-        getattr(transformers, needed)()  # a missing backend's stand-in raises on creation
+        found = getattr(transformers, needed)
+        if isinstance(found, DummyObject):  # a missing backend's stand-in raises on creation
+            found()
 
 
 GLM_PREFIX = ["[gMASK]", "<sop>"]  # GLM-4 starts every sequence with these
@@ -463,3 +467,111 @@ def build_llama_tokenizer():
 
 def llama_vocab_size() -> int:
     return len(llama_vocabulary())
+
+
+# Mistral's Tekken tokenizer (Mistral Small 3.1, Flux 2 dev's text encoder): byte-level BPE
+# with its control tokens first, at the ids the real vocabulary gives them (the model's
+# config names [IMG] = 10 and <pad> = 11); without merges every byte is a token.
+MISTRAL_SPECIALS = [
+    "<unk>",
+    "<s>",
+    "</s>",
+    "[INST]",
+    "[/INST]",
+    "[AVAILABLE_TOOLS]",
+    "[/AVAILABLE_TOOLS]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CALLS]",
+    "[IMG]",
+    "<pad>",
+    "[IMG_BREAK]",
+    "[IMG_END]",
+    "[PREFIX]",
+    "[MIDDLE]",
+    "[SUFFIX]",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[TOOL_CONTENT]",
+]
+# Mistral Small 3.1's chat layout, the part prompts use: <s>, the system prompt between
+# its markers, each user turn in [INST] ... [/INST], an image as [IMG] (the processor
+# expands it into rows of patches), an assistant turn closed by </s>.
+MISTRAL_CHAT_TEMPLATE = (
+    "{{- bos_token }}"
+    "{%- for message in messages %}"
+    "{%- if message['content'] is string %}"
+    "{%- set parts = [{'type': 'text', 'text': message['content']}] %}"
+    "{%- else %}{%- set parts = message['content'] %}{%- endif %}"
+    "{%- if message['role'] == 'system' %}{{- '[SYSTEM_PROMPT]' }}"
+    "{%- elif message['role'] == 'user' %}{{- '[INST]' }}{%- endif %}"
+    "{%- for part in parts %}"
+    "{%- if part['type'] == 'image' %}{{- '[IMG]' }}{%- else %}{{- part['text'] }}{%- endif %}"
+    "{%- endfor %}"
+    "{%- if message['role'] == 'system' %}{{- '[/SYSTEM_PROMPT]' }}"
+    "{%- elif message['role'] == 'user' %}{{- '[/INST]' }}{%- else %}{{- eos_token }}{%- endif %}"
+    "{%- endfor %}"
+)
+# Pixtral's 14-pixel patches, merged 2x2 into one token as Mistral Small 3.1's are; at
+# most 56 pixels a side (4 tokens) keeps the tiny vision tower cheap.
+PIXTRAL_PATCH = 14
+PIXTRAL_MERGE = 2
+PIXTRAL_LONGEST_EDGE = 56
+
+
+def mistral_vocabulary() -> dict[str, int]:
+    tokens = [*MISTRAL_SPECIALS, *byte_symbols()]
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def mistral_ids() -> dict[str, int]:
+    """The ids Mistral 3's config must agree with: its image marker, bos, eos and pad."""
+    vocab = mistral_vocabulary()
+    return {
+        "mistral_image": vocab["[IMG]"],
+        "mistral_bos": vocab["<s>"],
+        "mistral_eos": vocab["</s>"],
+        "mistral_pad": vocab["<pad>"],
+    }
+
+
+def build_mistral_tokenizer():
+    """Tekken converted for transformers: a plain PreTrainedTokenizerFast over byte-level BPE."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    backend = Tokenizer(models.BPE(vocab=mistral_vocabulary(), merges=[]))
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    backend.decoder = decoders.ByteLevel()
+    backend.add_special_tokens(MISTRAL_SPECIALS)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend,
+        bos_token="<s>",
+        eos_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        model_max_length=LLM_MAX_LENGTH,
+    )
+    tokenizer.chat_template = MISTRAL_CHAT_TEMPLATE
+    return tokenizer
+
+
+def build_pixtral_processor():
+    """PixtralProcessor (Flux 2 dev's `tokenizer`): the Tekken tokenizer and Pixtral's image
+    processor. transformers declares the processor itself to need torchvision: without it
+    its own ImportError is what loading the real checkpoint's processor meets."""
+    from transformers import PixtralImageProcessor, PixtralProcessor
+
+    return PixtralProcessor(
+        image_processor=PixtralImageProcessor(
+            patch_size=PIXTRAL_PATCH, size={"longest_edge": PIXTRAL_LONGEST_EDGE}
+        ),
+        tokenizer=build_mistral_tokenizer(),
+        patch_size=PIXTRAL_PATCH,
+        spatial_merge_size=PIXTRAL_MERGE,
+        chat_template=MISTRAL_CHAT_TEMPLATE,
+    )
+
+
+def mistral_vocab_size() -> int:
+    return len(mistral_vocabulary())
