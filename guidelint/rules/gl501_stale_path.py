@@ -17,9 +17,8 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-import pathspec
-
 from guidelint.findings import Finding, Severity
+from guidelint.globs import matcher
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
@@ -269,16 +268,24 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     .gitignore ignores (outputs written at run time, caches, scratch folders)."""
     patterns = list(project.config.paths.ignore)
     gitignore = project.read(".gitignore")
-    configured = pathspec.GitIgnoreSpec.from_lines(patterns)
-    from_git = pathspec.GitIgnoreSpec.from_lines(gitignore.text.splitlines() if gitignore else [])
+    git_patterns = gitignore.text.splitlines() if gitignore else []
+    # pathspec compiles each list only when a path is one the globs' text cannot decide.
+    configured = matcher(patterns, lambda: _spec(patterns))
+    from_git = matcher(git_patterns, lambda: _spec(git_patterns))
 
     def ignored(path: str) -> bool:
-        if configured.match_file(path):
+        if configured(path):
             return True
         # A folder pattern (`tmp/`) matches the folder itself only with a slash.
-        return from_git.match_file(path) or from_git.match_file(path.rstrip("/") + "/")
+        return from_git(path) or from_git(path.rstrip("/") + "/")
 
     return ignored
+
+
+def _spec(patterns: list[str]) -> Callable[[str], bool]:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _known_file_type(path: str, project: Project) -> bool:
