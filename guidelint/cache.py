@@ -28,7 +28,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -87,26 +87,29 @@ def _code_digest(package: Path | None = None, now_ns: int | None = None) -> str:
     package = package or Path(__file__).parent
     now_ns = time.time_ns() if now_ns is None else now_ns
     digest = hashlib.sha256()
-    for rel, path, stat in _package_files(str(package)):
-        digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}".encode())
-        digest.update(f"\0{stat.st_ino}\n".encode())
+    stats = []
+    for rel, entry in _package_files(str(package), ""):
+        stat = entry.stat()
+        stats.append(
+            f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_ino}"
+        )
         if now_ns - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY_NS:
-            with open(path, "rb") as source:
-                digest.update(hashlib.sha256(source.read()).digest())
+            with open(entry.path, "rb") as source:
+                stats.append(hashlib.sha256(source.read()).hexdigest())
+    digest.update("\n".join(stats).encode())
     return digest.hexdigest()
 
 
-def _package_files(top: str) -> list[tuple[str, str, os.stat_result]]:
-    """(relative path, path, stat) of every file of the package but compiled bytecode."""
-    found = []
-    for folder, subfolders, names in os.walk(top):
-        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            path = os.path.join(folder, name)
-            found.append((os.path.relpath(path, top).replace(os.sep, "/"), path, os.stat(path)))
-    return found
+def _package_files(folder: str, prefix: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """(relative path, entry) of every file of the package but compiled bytecode, sorted."""
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__":
+                yield from _package_files(entry.path, f"{prefix}{entry.name}/")
+        elif not entry.name.endswith((".pyc", ".pyo")):
+            yield prefix + entry.name, entry
 
 
 def context_digest(project: Project, rules: list[Rule], codes: list[str] | None = None) -> str:
