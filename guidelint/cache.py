@@ -27,7 +27,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -66,16 +67,49 @@ def _file_digest(path: Path, max_size: int) -> str | None:
         return None
 
 
-def _code_digest() -> str:
-    """guidelint's own source: a rule edited in place must not reuse old results."""
+# A file changed this recently may change again within one tick of the file
+# system's clock without its stat changing (git's "racy" files): its bytes count too.
+RACY_NS = 3_000_000_000
+
+
+def _code_digest(package: Path | None = None, now_ns: int | None = None) -> str:
+    """guidelint's own files: a rule edited in place must not reuse old results.
+
+    Keyed on each file's path, size, mtime, ctime and inode (a stat, not a read:
+    hashing every source cost more than the rest of a warm one-file check). Any
+    write changes the ctime, which no tool can set back; a file whose mtime or
+    ctime is within RACY_NS of now is also hashed, so an edit within the same clock
+    tick still changes the key (and the key of a file just written changes once
+    more when it settles: one extra miss, never a stale hit).
+    """
     import hashlib
 
-    package = Path(__file__).parent
+    package = package or Path(__file__).parent
+    now_ns = time.time_ns() if now_ns is None else now_ns
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+    stats = []
+    for rel, entry in _package_files(str(package), ""):
+        stat = entry.stat()
+        stats.append(
+            f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_ino}"
+        )
+        if now_ns - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY_NS:
+            with open(entry.path, "rb") as source:
+                stats.append(hashlib.sha256(source.read()).hexdigest())
+    digest.update("\n".join(stats).encode())
     return digest.hexdigest()
+
+
+def _package_files(folder: str, prefix: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """(relative path, entry) of every file of the package but compiled bytecode, sorted."""
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__":
+                yield from _package_files(entry.path, f"{prefix}{entry.name}/")
+        elif not entry.name.endswith((".pyc", ".pyo")):
+            yield prefix + entry.name, entry
 
 
 def context_digest(project: Project, rules: list[Rule], codes: list[str] | None = None) -> str:

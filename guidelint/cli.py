@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -176,7 +175,11 @@ def check(
         report = run_check(options)
     except ConfigError as err:
         fail(str(err))
-    except subprocess.SubprocessError as err:
+    except Exception as err:
+        # subprocess loads only where git or ruff runs: a SubprocessError needs it loaded.
+        subprocess = sys.modules.get("subprocess")
+        if subprocess is None or not isinstance(err, subprocess.SubprocessError):
+            raise
         fail(str(err))
     from guidelint.reporters import renderer
     from guidelint.reporters.text import render_statistics

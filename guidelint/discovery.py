@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -315,6 +314,8 @@ def _from_name_status(fields: list[str]) -> Changes:
 
 
 def _git_names(root: Path, args: tuple[str, ...], what: str) -> list[str]:
+    import subprocess  # only where git runs: a one-file check may never list
+
     result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
     if result.returncode != 0:
         stderr = result.stderr.decode("utf-8", "replace")
@@ -332,6 +333,8 @@ def repository_root(root: Path) -> Path | None:
 
 def _git_output(root: Path, *args: str) -> str | None:
     """What `git -C root ARGS` prints, or None when git is missing, hangs or fails."""
+    import subprocess
+
     try:
         result = subprocess.run(
             ["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False

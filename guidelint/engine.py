@@ -7,7 +7,6 @@ Reporting, fixing and baselines happen after, on the collected findings.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -122,6 +121,8 @@ def _check_selector(selector: str, codes: list[str], where: str) -> None:
     upper = selector.upper()
     if upper == "ALL" or any(code.startswith(upper) for code in codes):
         return
+    import difflib
+
     hint = difflib.get_close_matches(upper, codes, n=1)
     suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
     raise ConfigError(f"{where}: unknown rule code '{selector}'{suggestion}")

@@ -14,7 +14,6 @@ import errno
 import fcntl
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,6 +41,8 @@ def write_atomic(path: Path, text: str) -> None:
     if info is not None and not info.st_mode & 0o222:
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     had_bom = info is not None and target.read_bytes()[:3] == BOM
+    import tempfile  # with shutil and the compressors: only to write
+
     fd, tmp = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".guidelint-tmp", dir=target.parent
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,6 +176,8 @@ def _default_root(paths: list[Path]) -> Path:
         return cwd
     first = paths[0].resolve()
     folder = first if first.is_dir() else first.parent
+    import subprocess
+
     top = subprocess.run(
         ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
         capture_output=True,

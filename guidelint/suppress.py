@@ -12,7 +12,6 @@ module knows no rule) and reports what does not resolve as GL002.
 
 from __future__ import annotations
 
-import difflib
 import io
 import re
 import tokenize
@@ -109,6 +108,8 @@ def markdown_suppressions(file: SourceFile) -> Suppressions:
 
 def _unknown_verb(token: Token) -> SuppressionProblem | None:
     """A misspelled suppression verb (`disable-lines`), else None (another pillar's)."""
+    import difflib  # for a did-you-mean only
+
     close = difflib.get_close_matches(token.key, SUPPRESSION_VERBS, n=1, cutoff=0.7)
     if not close and not token.key.lower().startswith(_SUPPRESSION_LIKE):
         return None
@@ -139,6 +140,8 @@ def resolve_codes(
         elif token.key in names:
             resolved.add(names[token.key])
         else:
+            import difflib
+
             hint = difflib.get_close_matches(token.key, [*codes, *names], n=1, cutoff=0.6)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"

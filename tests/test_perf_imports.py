@@ -247,3 +247,59 @@ def test_the_result_cache_loads_the_rules_its_key_needs_only(make_project, tmp_p
     assert not {c for c in codes if c.startswith(("GL2", "GL3", "GL4"))}
     assert not set(NOT_FOR_A_README) & modules
     assert not {"guidelint.tools.load", "guidelint.tools.catalog"} & modules  # no file needs it
+
+
+# What a plain one-file check leaves unloaded since stop 23: pathspec (the globs'
+# text decides), git and ruff's helpers (no listing asked, nothing linted or written),
+# the did-you-mean matcher.
+NOT_FOR_A_PLAIN_CHECK = ("pathspec", "subprocess", "tempfile", "shutil", "difflib", "pkgutil")
+
+
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
+def test_a_plain_readme_needs_no_pathspec_git_or_tempfile(make_project, tmp_path, cache):
+    root = make_project({"README.md": PLAIN_README}, config=None)
+    modules_after(["check", *cache, "README.md"], root, tmp_path)  # the cache is written
+    modules = modules_after(["check", *cache, "README.md"], root, tmp_path)  # warm: read only
+    # The probe saw the check: the path rules ran, or their results came from the cache.
+    assert ("guidelint.cache" if cache == [] else "guidelint.rules.gl501_stale_path") in modules
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_PLAIN_CHECK) == []
+    assert "importlib.resources" not in modules
+
+
+def test_a_readme_with_code_and_no_server_builds_no_catalog(make_project, tmp_path):
+    # GL101-GL105 ask whether a server could be declared before building the catalog;
+    # GL501 compiles its sentence patterns only for a path that does not exist.
+    root = make_project(
+        {"README.md": CODE_README + "\nSee `mcp__lab__job_submit` and `docs/guide.md`.\n"},
+        config=None,
+    )
+    modules = modules_after(["check", "--no-cache", "README.md"], root, tmp_path)
+    assert {"guidelint.rules.gl101_unknown_tool", "guidelint.rules.gl104_unknown_bare_tool"} <= (
+        modules
+    )
+    tools = sorted(m for m in modules if m.startswith("guidelint.tools."))
+    assert tools == ["guidelint.tools.rulebase"]
+    assert "pathspec" not in modules
+
+
+def test_a_declared_server_still_builds_the_catalog(make_project, tmp_path):
+    # The guard above must not hide a real server: with `.mcp.json` the catalog loads.
+    mcp = '{"mcpServers": {"lab": {"command": "lab-server"}}}\n'
+    root = make_project(
+        {"README.md": "Call `mcp__lab__job_submit`.\n", ".mcp.json": mcp}, config=None
+    )
+    modules = modules_after(["check", "--no-cache", "README.md"], root, tmp_path)
+    assert {"guidelint.tools.load", "guidelint.tools.catalog"} <= modules
+
+
+def test_a_missing_path_still_reads_its_sentence(make_project, tmp_path):
+    # The lazy patterns compile when GL501 meets a path that does not exist.
+    root = make_project({"README.md": "Run `docs/missing.md`.\n", "docs/x.md": "# X\n"})
+    result = subprocess.run(
+        [sys.executable, "-m", "guidelint", "check", "--no-cache", "README.md"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert "GL501" in result.stdout and "docs/missing.md" in result.stdout

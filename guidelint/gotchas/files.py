@@ -5,6 +5,8 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from guidelint.globs import decided
+
 if TYPE_CHECKING:  # the parser loads only for a gotchas file (role() decides without it)
     import pathspec
 
@@ -22,13 +24,16 @@ def role(rel: str, project: Project) -> str | None:
     if config.index_file and rel == posixpath.normpath(config.index_file):
         return INDEX
 
-    def compile_globs() -> pathspec.GitIgnoreSpec:
-        import pathspec
+    answer = decided(config.files, rel)  # pathspec only where the globs' text cannot say
+    if answer is None:
 
-        return pathspec.GitIgnoreSpec.from_lines(config.files)
+        def compile_globs() -> pathspec.GitIgnoreSpec:
+            import pathspec
 
-    spec = project.memo("gotchas.spec", compile_globs)
-    return GOTCHAS if spec.match_file(rel) else None
+            return pathspec.GitIgnoreSpec.from_lines(config.files)
+
+        answer = bool(project.memo("gotchas.spec", compile_globs).match_file(rel))
+    return GOTCHAS if answer else None
 
 
 def parsed(file: SourceFile, project: Project) -> GotchasDocument:

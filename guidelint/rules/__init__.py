@@ -8,7 +8,6 @@ and its page in `rules/GLNNN.md`; nothing else registers it.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from functools import lru_cache
 
 from guidelint.rules.base import Rule
@@ -17,6 +16,8 @@ from guidelint.rules.base import Rule
 @lru_cache(maxsize=1)
 def all_rules() -> dict[str, type[Rule]]:
     """Rule classes by code, in code order."""
+    import pkgutil
+
     found: dict[str, type[Rule]] = {}
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("gl"):

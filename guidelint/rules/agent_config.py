@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from guidelint.spans import Span
@@ -27,6 +26,8 @@ PLUGIN_VARIABLE = re.compile(r"\$\{?CLAUDE_PLUGIN_ROOT\}?")
 
 @lru_cache(maxsize=1)
 def facts() -> dict[str, Any]:
+    from importlib import resources
+
     text = resources.files("guidelint.rules").joinpath("claude_code.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.findings import Finding, Fix, Severity, normal_context
+from guidelint.globs import decided
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -72,7 +73,11 @@ class Rule:
 
 
 def in_globs(project: Project, rel: str, globs: list[str]) -> bool:
-    """Whether rel matches these `.gitignore`-style globs (compiled once per run)."""
+    """Whether rel matches these `.gitignore`-style globs (pathspec, compiled once per
+    run, only for what the globs' text leaves open: `globs.decided`)."""
+    answer = decided(globs, rel)
+    if answer is not None:
+        return answer
     import pathspec
 
     key = "globs:" + "\0".join(globs)

@@ -19,6 +19,8 @@ class UnknownTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if not self.may_qualify(file, project):
+            return
         from guidelint.tools.resolve import (
             ResolutionKind,
             did_you_mean,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import SourceFile
-from guidelint.tools.rulebase import ToolRule
+from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 
 class UnknownServer(ToolRule):
@@ -19,9 +19,11 @@ class UnknownServer(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if no_server_declared(project):
+            return  # no server declared: nothing to resolve against (no catalog built)
         from guidelint.tools.load import catalog
 
-        if not catalog(project).servers:  # no server declared: nothing to resolve against
+        if not catalog(project).servers:
             return
         from guidelint.tools.context import in_prohibition  # its patterns: only now
         from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix

@@ -19,6 +19,8 @@ class WrongServer(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if not self.may_qualify(file, project):
+            return
         from guidelint.tools.resolve import ResolutionKind, fix_note, qualified_token, rewrite_fix
 
         for _, span, ref, resolution in self.qualified_with(

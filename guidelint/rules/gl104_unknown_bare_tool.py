@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import SourceFile
-from guidelint.tools.rulebase import ToolRule
+from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
     from guidelint.markdown import CodeSpan
@@ -38,6 +38,8 @@ class UnknownBareTool(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if no_server_declared(project):
+            return  # the catalog would hold no server: nothing to be near
         from guidelint.tools.load import catalog
 
         tools = catalog(project)

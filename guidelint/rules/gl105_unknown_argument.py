@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import SourceFile
-from guidelint.tools.rulebase import ToolRule
+from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
     from guidelint.markdown import CodeSpan
@@ -24,6 +24,8 @@ class UnknownArgument(ToolRule):
     file_kinds = frozenset({"markdown"})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        if no_server_declared(project):
+            return  # a schema is a server's tool's: none here (no catalog built)
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import markdown_references
 

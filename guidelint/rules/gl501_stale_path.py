@@ -12,14 +12,13 @@ repository has. A `:LINE` or `#anchor` suffix is dropped first.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-import pathspec
-
 from guidelint.findings import Finding, Severity
+from guidelint.globs import matcher
+from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
@@ -37,24 +36,24 @@ CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_N
 WORDS = re.compile(r"[-.]")
 # Said of a path on its own line: it is an illustration, a file a run or the user creates,
 # not yet there, or where something used to be. Not a stale path of this repository.
-ILLUSTRATION = re.compile(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
-OR_SIMILAR = re.compile(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
-NEGATED = re.compile(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
-WAS = re.compile(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
-CREATED = re.compile(
+ILLUSTRATION = LazyPattern(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
+OR_SIMILAR = LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
+NEGATED = LazyPattern(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
+WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
+CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
     r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
     r"saved (?:to|in|under)|(?:git-?)?ignored|if present|if [\w\- ]{0,30}exists?|append\w*|"
     r"in (?:that|the other|another) repo(?:sitory)?)\b",
     re.IGNORECASE,
 )
-NOT_YET = re.compile(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
-USED_TO_BE = re.compile(
+NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
+USED_TO_BE = LazyPattern(
     r"\b(?:original path|formerly|previously|renamed from|moved from|"
     r"was at|old path)\b[^`]*$",
     re.IGNORECASE,
 )
-SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
+SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 
 def candidate_path(text: str) -> str | None:
@@ -123,12 +122,6 @@ class StalePath(Rule):
                 continue
             if any(_names_another_place(link, span, path) for link in url_links):
                 continue  # `owner/repo/file.md` as the text of a link to another repository
-            if path.startswith(".claude/") and project.memo(
-                "GL501.plugin_repo", lambda: _is_plugin_repository(project)
-            ):  # asked only here: it reads the whole file list
-                continue  # a plugin's docs describe its users' `.claude/`, not its own
-            if _not_a_claim(file.text, span.span.start, span.span.end):
-                continue
             if path.startswith(("./", "../")):
                 bases = [doc_dir]  # relative to this document, as in a Markdown link
             else:
@@ -139,6 +132,13 @@ class StalePath(Rule):
             ):
                 continue
             if any(project.exists(_join(base, path)) for base in bases):
+                continue
+            # Asked only for a missing path: the file list, the sentence's patterns.
+            if path.startswith(".claude/") and project.memo(
+                "GL501.plugin_repo", lambda: _is_plugin_repository(project)
+            ):
+                continue  # a plugin's docs describe its users' `.claude/`, not its own
+            if _not_a_claim(file.text, span.span.start, span.span.end):
                 continue
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
@@ -269,16 +269,24 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     .gitignore ignores (outputs written at run time, caches, scratch folders)."""
     patterns = list(project.config.paths.ignore)
     gitignore = project.read(".gitignore")
-    configured = pathspec.GitIgnoreSpec.from_lines(patterns)
-    from_git = pathspec.GitIgnoreSpec.from_lines(gitignore.text.splitlines() if gitignore else [])
+    git_patterns = gitignore.text.splitlines() if gitignore else []
+    # pathspec compiles each list only when a path is one the globs' text cannot decide.
+    configured = matcher(patterns, lambda: _spec(patterns))
+    from_git = matcher(git_patterns, lambda: _spec(git_patterns))
 
     def ignored(path: str) -> bool:
-        if configured.match_file(path):
+        if configured(path):
             return True
         # A folder pattern (`tmp/`) matches the folder itself only with a slash.
-        return from_git.match_file(path) or from_git.match_file(path.rstrip("/") + "/")
+        return from_git(path) or from_git(path.rstrip("/") + "/")
 
     return ignored
+
+
+def _spec(patterns: list[str]) -> Callable[[str], bool]:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _known_file_type(path: str, project: Project) -> bool:
@@ -296,6 +304,8 @@ def _join(base: str, path: str) -> str:
 
 def _hint(path: str, project: Project) -> str:
     """Did-you-mean: a project file with the same name, else a close name in the same folder."""
+    import difflib
+
     by_name, by_folder = project.memo("GL501.file_index", lambda: _file_index(project))
     name = posixpath.basename(path.rstrip("/"))
     same_name = by_name.get(name)

@@ -22,8 +22,6 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-import pathspec
-
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
@@ -134,10 +132,7 @@ def _bases(rel: str, folder: str, path: str) -> list[str]:
 
 
 def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
-    spec = project.memo(
-        "GL502.gotchas", lambda: pathspec.GitIgnoreSpec.from_lines(project.config.gotchas.files)
-    )
-    return bool(spec.match_file(file.rel))
+    return in_globs(project, file.rel, project.config.gotchas.files)
 
 
 def _in_submodule(project: Project, target: str) -> bool:

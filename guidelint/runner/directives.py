@@ -9,7 +9,6 @@ Every token keeps its character span in the file, so `--promote` can rewrite
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,5 +127,7 @@ def _positive(number: float | None) -> bool:
 
 
 def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:
+    import difflib  # for a did-you-mean only
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +28,8 @@ def find_ruff() -> str | None:
     beside = Path(sys.executable).parent / ("ruff.exe" if os.name == "nt" else "ruff")
     if beside.is_file() and os.access(beside, os.X_OK):
         return str(beside)
+    import shutil
+
     return shutil.which("ruff")
 
 
@@ -43,6 +42,8 @@ def lint_sources(
         raise RuffUnavailable(
             "ruff is not installed, so GL402 cannot lint: install guidelint[lint]"
         )
+    import tempfile  # with shutil: only when an example is linted
+
     with tempfile.TemporaryDirectory(prefix="guidelint-lint-") as tmp:
         names = []
         for index, source in enumerate(sources):
@@ -71,6 +72,8 @@ def lint_sources(
 
 
 def _run(command: list[str]) -> list[dict]:
+    import subprocess
+
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:

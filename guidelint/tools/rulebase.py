@@ -3,6 +3,7 @@ the loop over a file's qualified references."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -30,11 +31,18 @@ class ToolRule(Rule):
         inputs += [s.snapshot for s in tools.servers.values() if s.snapshot]
         return inputs
 
+    def may_qualify(self, file: SourceFile, project: Project) -> bool:
+        """Whether the file may hold a `mcp__server__tool` that resolves against a
+        declared server: without one (or without such text) no catalog is built."""
+        return "mcp__" in file.text and not no_server_declared(project)
+
     def qualified_with(
         self, wanted: ResolutionKind, file: SourceFile, project: Project
     ) -> Iterator[tuple[Catalog, CodeSpan, Reference, Resolution]]:
         """(tools, span, reference, resolution) for each `mcp__server__tool` reference of
         the file that resolves the wanted way (GL101-GL103 differ only there)."""
+        if not self.may_qualify(file, project):
+            return
         from guidelint.tools.load import catalog
         from guidelint.tools.resolve import markdown_references, resolve_qualified
 
@@ -45,6 +53,19 @@ class ToolRule(Rule):
             resolution = resolve_qualified(ref, tools)
             if resolution.kind is wanted:
                 yield tools, span, ref, resolution
+
+
+def no_server_declared(project: Project) -> bool:
+    """No `.mcp.json`, no configured or external server and no snapshot folder: the
+    catalog would hold the built-in tools only, against which GL101-GL105 find nothing
+    (each needs a server's tool), so they need not build it."""
+    tools = project.config.tools
+    if tools.servers or tools.external:
+        return False
+    # project.exists first: the cache and --since then know the file's absence counts.
+    if project.exists(tools.mcp_config) or os.path.lexists(project.root / tools.mcp_config):
+        return False
+    return not (project.root / tools.snapshot_dir).is_dir()
 
 
 def server_key(file: SourceFile, name: str) -> Span:
