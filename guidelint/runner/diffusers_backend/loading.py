@@ -310,6 +310,7 @@ def _subfolder_of(folder: Path, name: str) -> str | None:
 def redirect(state: State, name, cls, kind: str, kwargs: dict) -> tuple[str, dict]:
     """The local folder and arguments to load instead of the hub id `name`."""
     hub_id = str(name)
+    asked = kwargs.get("subfolder")
     if kind == "pipeline":
         folder, built, reason = pipeline_checkpoint(state, hub_id, cls, kwargs)
         what = f"tiny {built}" if built else f"'{folder}'"
@@ -326,7 +327,8 @@ def redirect(state: State, name, cls, kind: str, kwargs: dict) -> tuple[str, dic
         state.record(f"variant={kwargs['variant']!r} ignored: tiny checkpoints have one variant")
         kwargs.pop("variant")
     where = f" ({inner}/)" if inner else ""
-    state.record(f"{cls.__name__}.from_pretrained: hub id '{hub_id}' -> {what}{where}, {reason}")
+    source = f"'{hub_id}'" + (f" ({asked}/)" if asked and asked != inner else "")
+    state.record(f"{cls.__name__}.from_pretrained: hub id {source} -> {what}{where}, {reason}")
     return str(folder), kwargs
 
 

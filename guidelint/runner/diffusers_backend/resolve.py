@@ -222,6 +222,19 @@ def unknown(hub_id: str, class_name: str) -> Unresolved:
     )
 
 
+def variants_named(names: list[str]) -> list[tuple[str, str]]:
+    """(pipeline class, variant) of each known checkpoint of a repo among `names` (the hub
+    ids an example quotes; a subfolder's too, which it names apart): to build ahead."""
+    lowered = {name.lower() for name in names if "/" in name}
+    found = []
+    for key, entry in known_variants().items():
+        repo = "/".join(key.split("/", 2)[:2])
+        pipeline = entry.pipeline or known_pipeline(repo)
+        if repo in lowered and pipeline:
+            found.append((pipeline, entry.variant))
+    return found
+
+
 def resolve_pipeline(
     hub_id: str, class_name: str, *, models: dict[str, str], root: Path | None = None
 ) -> Target | Unresolved:

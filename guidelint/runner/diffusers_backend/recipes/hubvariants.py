@@ -34,9 +34,10 @@ SDXL_ADAPTER_UNET_BLOCKS = {
 }
 # full_adapter_xl: one map per UNet level and one for the mid block (320, 640, 1280, 1280
 # in the real ones), a 16x pixel unshuffle and one downsampling block: 1/16 and 1/32.
+UNET_WIDTHS: tuple[int, ...] = (4, 4, 8)  # SD_UNET's block_out_channels
 SDXL_ADAPTER = {
     "in_channels": 3,
-    "channels": (*SD_UNET["block_out_channels"], SD_UNET["block_out_channels"][-1]),
+    "channels": (*UNET_WIDTHS, UNET_WIDTHS[-1]),
     "num_res_blocks": 1,
     "downscale_factor": 16,
     "adapter_type": "full_adapter_xl",
@@ -48,7 +49,9 @@ RECIPES: dict[str, Recipe] = {
         "model", {**GLIGEN_UNET, "in_channels": INPAINT_CHANNELS}, builds="UNet2DConditionModel"
     ),
     "UNet2DConditionModel/gligen-text-image": Recipe(
-        "model", {**GLIGEN_UNET, "attention_type": "gated-text-image"}, builds="UNet2DConditionModel"
+        "model",
+        {**GLIGEN_UNET, "attention_type": "gated-text-image"},
+        builds="UNet2DConditionModel",
     ),
     "UNet2DConditionModel/gligen-text-image-inpaint": Recipe(
         "model",
@@ -68,6 +71,7 @@ RECIPES: dict[str, Recipe] = {
         "model",
         {
             **SD_UNET,
+            "block_out_channels": UNET_WIDTHS,
             **SDXL_ADAPTER_UNET_BLOCKS,
             "cross_attention_dim": Dim("text", times=2),  # as UNet2DConditionModel/sdxl
             "use_linear_projection": True,
