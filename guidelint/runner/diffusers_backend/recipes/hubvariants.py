@@ -82,7 +82,7 @@ RECIPES: dict[str, Recipe] = {
         builds="UNet2DConditionModel",
     ),
     "T2IAdapter/sdxl": Recipe("model", SDXL_ADAPTER, builds="T2IAdapter"),
-    # sketch, canny and lineart adapters read a one-channel image (the examples' .convert("L"))
+    # the sketch adapter reads a one-channel image (its example's .convert("L"))
     "T2IAdapter/sdxl-gray": Recipe(
         "model", {**SDXL_ADAPTER, "in_channels": 1}, builds="T2IAdapter"
     ),
