@@ -108,18 +108,25 @@ def _build_default_cache(names: Iterable[str] | None, cache_override: str | None
     `runner.tiny-cache`) is filled here: the tiny pipelines the examples name, by class
     or by a hub id the table knows."""
     from guidelint.runner.diffusers_backend import build
-    from guidelint.runner.diffusers_backend.resolve import FAMILY_ALIASES, known_pipeline
+    from guidelint.runner.diffusers_backend.resolve import (
+        FAMILY_ALIASES,
+        known_pipeline,
+        variants_named,
+    )
 
+    variants: list[tuple[str, str]] = []
     if names is None:
         wanted = list(FAMILY_ALIASES.values())
     else:
+        names = list(names)
         by_id = [known_pipeline(n) for n in names if "/" in n]
         classes = [n for n in names if n.endswith("Pipeline") and "/" not in n]
         wanted = list(dict.fromkeys(c for c in (*classes, *by_id) if c))
-    for name in wanted:
+        variants = variants_named(names)  # a known id's own checkpoint (GLIGEN's inpainting)
+    for name, variant in [(name, None) for name in wanted] + variants:
         try:
             if build.buildable(name):
-                build.checkpoint_for(name, cache_override)
+                build.checkpoint_for(name, cache_override, hub_variant=variant)
         except Exception:  # noqa: BLE001 - a read-only cache, a constraint: the child says why
             continue
 

@@ -23,11 +23,11 @@ class CannotBuild(Exception):
         self.reason = reason
 
 
-def _plan(pipeline_class: str, recipes_of: str | None = None):
+def _plan(pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None):
     from guidelint.runner.diffusers_backend import generic
 
     try:
-        return generic.plan(pipeline_class, recipes_of)
+        return generic.plan(pipeline_class, recipes_of, hub_variant)
     except generic.CannotPlan as error:
         raise CannotBuild(error.missing, error.reason) from None
 
@@ -48,12 +48,14 @@ def checkpoint_for(
     pipeline_class: str,
     cache_override: str | os.PathLike | None = None,
     recipes_of: str | None = None,
+    hub_variant: str | None = None,
 ) -> Path:
     """A folder with model_index.json whose pipeline is `pipeline_class`, built when missing
-    (with the recipes of the class `recipes_of` where given: see generic.plan)."""
+    (with the recipes of the class `recipes_of`, and the variant a known hub id names,
+    where given: see generic.plan)."""
     from guidelint.runner.diffusers_backend import generic
 
-    plan = _plan(pipeline_class, recipes_of)
+    plan = _plan(pipeline_class, recipes_of, hub_variant)
     root = cache.cache_dir(cache_override)
     target = root / "pipelines" / plan.key()
     if not (target / "model_index.json").is_file():

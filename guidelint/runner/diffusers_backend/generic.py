@@ -69,14 +69,18 @@ class Plan:
     slots: tuple[Slot, ...]
     nones: tuple[str, ...]  # optional components left out
     arguments: dict[str, Any]  # pipeline arguments that are not components
+    hub_variant: str | None = None  # the known hub id's variant it was planned for
 
     def key(self) -> str:
+        """Folder name: a variant's checkpoint never shares one with its class's default."""
         text = json.dumps(
             [[s.name, s.key()] for s in self.slots]
-            + [list(self.nones), _jsonable(self.arguments), FORMAT],
+            + [list(self.nones), _jsonable(self.arguments), FORMAT]
+            + ([self.hub_variant] if self.hub_variant else []),
             sort_keys=True,
         )
-        return f"{self.pipeline_class}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+        variant = f"-{self.hub_variant}" if self.hub_variant else ""
+        return f"{self.pipeline_class}{variant}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 def _jsonable(value):
@@ -181,12 +185,18 @@ def is_diffusers_guider(name: str) -> bool:
 
 
 def choose_recipe(
-    pipeline_class: str, slot: str, allowed: tuple[str, ...], recipes_of: str | None = None
+    pipeline_class: str,
+    slot: str,
+    allowed: tuple[str, ...],
+    recipes_of: str | None = None,
+    hub_variant: str | None = None,
 ) -> str:
     if not allowed:
         raise CannotPlan(pipeline_class, f"component '{slot}' has no class annotation")
     for component_class in allowed:
-        key = tiny_table.recipe_name(recipes_of or pipeline_class, slot, component_class)
+        key = tiny_table.recipe_name(
+            recipes_of or pipeline_class, slot, component_class, hub_variant
+        )
         recipe = recipe_of(key)
         if recipe is None:
             continue
@@ -285,11 +295,15 @@ def _dims_of(value) -> set[str]:
     return set()
 
 
-def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
+def plan(
+    pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None
+) -> Plan:
     """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing.
 
     recipes_of: take the variants of that class instead (a checkpoint of `pipeline_class`
     as the one `AutoPipeline*(enable_pag=True)` loads into `recipes_of` has it).
+    hub_variant: the variant a known hub id's checkpoint is (GLIGEN's inpainting one),
+    tried before the class's own variants (tiny_table.recipe_name).
     """
     cls = pipeline_type(pipeline_class)
     for refused in (pipeline_class, recipes_of):
@@ -304,7 +318,7 @@ def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
             continue
         allowed = paired_tokenizer(slot, allowed, classes)
         try:
-            chosen[slot] = choose_recipe(pipeline_class, slot, allowed, recipes_of)
+            chosen[slot] = choose_recipe(pipeline_class, slot, allowed, recipes_of, hub_variant)
         except CannotPlan as error:
             unplanned.append(error)
     if unplanned:
@@ -318,7 +332,8 @@ def plan(pipeline_class: str, recipes_of: str | None = None) -> Plan:
         if derive and derive[0] not in chosen:
             raise CannotPlan(key, f"is built from '{derive[0]}', which {pipeline_class} lacks")
     slots = with_sources(settle_all(pipeline_class, chosen, base_dims()))
-    return Plan(pipeline_class, tuple(slots), tuple(sorted(nones)), arguments_for(cls))
+    arguments = arguments_for(cls)
+    return Plan(pipeline_class, tuple(slots), tuple(sorted(nones)), arguments, hub_variant)
 
 
 def require_libraries(keys) -> None:

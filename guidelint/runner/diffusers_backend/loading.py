@@ -174,7 +174,10 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
         try:
             with state.quietly_building():
                 folder = build.checkpoint_for(
-                    candidate, state.cache_override, pag_class(named, candidate, kwargs)
+                    candidate,
+                    state.cache_override,
+                    pag_class(named, candidate, kwargs),
+                    found.variant,
                 )
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"
@@ -221,7 +224,9 @@ def local_folder(found: Target, hub_id: str) -> Path:
 def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
     """(folder, subfolder or None, what it is) answering a component's from_pretrained."""
     name = cls.__name__
-    found = resolve_component(hub_id, name, models=state.models, root=state.root)
+    found = resolve_component(
+        hub_id, name, models=state.models, root=state.root, subfolder=kwargs.get("subfolder")
+    )
     if isinstance(found, Unresolved):
         raise refuse(found)
     if found.folder:
@@ -232,12 +237,15 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
     if found.pipeline and build.buildable(found.pipeline):
         try:
             with state.quietly_building():
-                folder = build.checkpoint_for(found.pipeline, state.cache_override)
+                folder = build.checkpoint_for(
+                    found.pipeline, state.cache_override, hub_variant=found.variant
+                )
         except build.CannotBuild as error:
             message = f"{name}.from_pretrained({hub_id!r}): {error}"
             raise UnsupportedModel(message, error.missing) from None
         inner = (
-            kwargs.get("subfolder")
+            found.holds  # a component repo's subfolder, as the variant's tiny pipeline has it
+            or kwargs.get("subfolder")
             or subfolder_holding(folder, cls, kind)
             or known_subfolder(folder, hub_id, name)
         )
@@ -302,13 +310,14 @@ def _subfolder_of(folder: Path, name: str) -> str | None:
 def redirect(state: State, name, cls, kind: str, kwargs: dict) -> tuple[str, dict]:
     """The local folder and arguments to load instead of the hub id `name`."""
     hub_id = str(name)
+    asked = kwargs.get("subfolder")
     if kind == "pipeline":
         folder, built, reason = pipeline_checkpoint(state, hub_id, cls, kwargs)
         what = f"tiny {built}" if built else f"'{folder}'"
         inner = None
     else:
         folder, inner, found = component_folder(state, hub_id, cls, kind, kwargs)
-        what = found.describe() if found.folder else _component_text(found)
+        what = found.describe()
         reason = found.reason
         if inner:
             kwargs["subfolder"] = inner
@@ -318,12 +327,9 @@ def redirect(state: State, name, cls, kind: str, kwargs: dict) -> tuple[str, dic
         state.record(f"variant={kwargs['variant']!r} ignored: tiny checkpoints have one variant")
         kwargs.pop("variant")
     where = f" ({inner}/)" if inner else ""
-    state.record(f"{cls.__name__}.from_pretrained: hub id '{hub_id}' -> {what}{where}, {reason}")
+    source = f"'{hub_id}'" + (f" ({asked}/)" if asked and asked != inner else "")
+    state.record(f"{cls.__name__}.from_pretrained: hub id {source} -> {what}{where}, {reason}")
     return str(folder), kwargs
-
-
-def _component_text(found: Target) -> str:
-    return f"tiny {found.pipeline}" if found.pipeline else f"tiny {found.component}"
 
 
 def wrap(owner, kind: str) -> None:

@@ -65,6 +65,15 @@ class KnownComponent:
 
 
 @dataclass(frozen=True)
+class KnownVariant:
+    """A checkpoint that differs from the others of its class ([variants] in the table)."""
+
+    variant: str  # the recipe variant its tiny checkpoint is planned with
+    pipeline: str | None = None  # for a component repo: the pipeline whose tiny one carries it
+    holds: str | None = None  # ... and the subfolder of that tiny checkpoint it loads from
+
+
+@dataclass(frozen=True)
 class Target:
     """What answers a hub id: a tiny pipeline checkpoint, a tiny component, or a folder."""
 
@@ -72,6 +81,8 @@ class Target:
     component: str | None = None  # a component class built alone (no pipeline carries it)
     folder: str | None = None  # a local folder named in [tool.guidelint.runner.models]
     reason: str = ""
+    variant: str | None = None  # the hub id's own variant of its class (KnownVariant)
+    holds: str | None = None  # the subfolder of the tiny pipeline a component loads from
 
     def describe(self) -> str:
         if self.folder:
@@ -88,15 +99,40 @@ class Unresolved:
 
 
 @cache
+def _table() -> dict:
+    text = resources.files(__package__).joinpath("known_models.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+@cache
 def known_models() -> tuple[dict[str, str], dict[str, KnownComponent]]:
     """The bundled table: (hub id glob -> pipeline class, hub id glob -> component repo)."""
-    text = resources.files(__package__).joinpath("known_models.toml").read_text("utf-8")
-    data = tomllib.loads(text)
+    data = _table()
     components = {
         pattern: KnownComponent(tuple(entry["classes"]), entry.get("pipeline"))
         for pattern, entry in data["components"].items()
     }
     return dict(data["pipelines"]), components
+
+
+@cache
+def known_variants() -> dict[str, KnownVariant]:
+    """[variants]: "owner/name" or "owner/name/subfolder" -> what sets that checkpoint apart."""
+    return {key: KnownVariant(**entry) for key, entry in _table().get("variants", {}).items()}
+
+
+def known_variant(hub_id: str, subfolder: str | None = None) -> KnownVariant | None:
+    """The table's variant of the checkpoint at `hub_id` (in `subfolder`), else None.
+
+    A subfolder's own entry wins; a component repo's entry (one naming a pipeline)
+    needs its subfolder named, as a pipeline repo's entry covers each of its subfolders."""
+    variants = known_variants()
+    if subfolder:
+        found = _match(f"{hub_id}/{subfolder.strip('/')}", variants)
+        if found is not None:
+            return found
+    found = _match(hub_id, variants)
+    return found if found is not None and found.pipeline is None else None
 
 
 def _match(hub_id: str, table: dict):
@@ -186,6 +222,19 @@ def unknown(hub_id: str, class_name: str) -> Unresolved:
     )
 
 
+def variants_named(names: list[str]) -> list[tuple[str, str]]:
+    """(pipeline class, variant) of each known checkpoint of a repo among `names` (the hub
+    ids an example quotes; a subfolder's too, which it names apart): to build ahead."""
+    lowered = {name.lower() for name in names if "/" in name}
+    found = []
+    for key, entry in known_variants().items():
+        repo = "/".join(key.split("/", 2)[:2])
+        pipeline = entry.pipeline or known_pipeline(repo)
+        if repo in lowered and pipeline:
+            found.append((pipeline, entry.variant))
+    return found
+
+
 def resolve_pipeline(
     hub_id: str, class_name: str, *, models: dict[str, str], root: Path | None = None
 ) -> Target | Unresolved:
@@ -194,30 +243,55 @@ def resolve_pipeline(
     if found:
         return found
     known = known_pipeline(hub_id)
+    variant = _variant_name(hub_id)
     if class_name not in GENERIC_PIPELINES:
         if known is None and near_miss(hub_id, class_name):
             return unknown(hub_id, class_name)
-        return Target(pipeline=class_name, reason=f"by the class {class_name}")
+        reason = f"by the class {class_name}" + _variant_reason(variant)
+        return Target(pipeline=class_name, reason=reason, variant=variant)
     if known is None:
         return unknown(hub_id, class_name)
-    return Target(pipeline=known, reason="by guidelint's table of known models")
+    reason = "by guidelint's table of known models" + _variant_reason(variant, "")
+    return Target(pipeline=known, reason=reason, variant=variant)
+
+
+def _variant_name(hub_id: str, subfolder: str | None = None) -> str | None:
+    found = known_variant(hub_id, subfolder)
+    return found.variant if found else None
+
+
+def _variant_reason(variant: str | None, by: str = ", by guidelint's table of known models") -> str:
+    return f" (its {variant!r} variant{by})" if variant else ""
 
 
 def resolve_component(
-    hub_id: str, class_name: str, *, models: dict[str, str], root: Path | None = None
+    hub_id: str,
+    class_name: str,
+    *,
+    models: dict[str, str],
+    root: Path | None = None,
+    subfolder: str | None = None,
 ) -> Target | Unresolved:
     """What answers `class_name.from_pretrained(hub_id)` for a model, tokenizer or scheduler.
 
     A component of a pipeline repo comes from that pipeline's tiny checkpoint (the
-    caller picks the subfolder), so it fits the other components of the same repo.
+    caller picks the subfolder), so it fits the other components of the same repo;
+    one the [variants] table names comes from its variant's tiny checkpoint.
     """
     found = by_pattern(hub_id, models, root)
     if found:
         return found
     table = "by guidelint's table of known models"
+    variant = known_variant(hub_id, subfolder)
+    if variant is not None and variant.pipeline:
+        reason = table + _variant_reason(variant.variant, "")
+        return Target(
+            pipeline=variant.pipeline, reason=reason, variant=variant.variant, holds=variant.holds
+        )
     pipeline = known_pipeline(hub_id)
     if pipeline:
-        return Target(pipeline=pipeline, reason=table)
+        name = variant.variant if variant else None
+        return Target(pipeline=pipeline, reason=table + _variant_reason(name, ""), variant=name)
     component = known_component(hub_id)
     if component is not None:
         generic = is_generic_model(class_name)

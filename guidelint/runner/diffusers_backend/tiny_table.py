@@ -20,6 +20,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     cosmos_sana,
     fixes,
     flux2,
+    hubvariants,
     image,
     image_audio,
     image_more,
@@ -459,7 +460,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 # Pipelines whose components plan but whose tiny stand-in would not be faithful yet:
 # refused with the reason, rather than built to fail inside the example.
 NOT_YET: dict[str, str] = {
-    "StableDiffusionXLAdapterPipeline": "its adapter is the SDXL layout (full_adapter_xl)",
     "KarrasVePipeline": "diffusers no longer exports its KarrasVeScheduler",
 }
 
@@ -516,11 +516,19 @@ PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
 )
 
 
-def recipe_name(pipeline_class: str, slot: str, component_class: str) -> str:
-    """The recipe for `slot` of `pipeline_class`: a variant, else the component class's own."""
-    for pattern, variant_slot, variant in VARIANTS:
-        if variant_slot == slot and re.search(pattern, pipeline_class):
-            return variant
+def recipe_name(
+    pipeline_class: str, slot: str, component_class: str, hub_variant: str | None = None
+) -> str:
+    """The recipe for `slot` of `pipeline_class`: a variant, else the component class's own.
+
+    hub_variant: the variant a known hub id names (resolve.KnownVariant); rows whose
+    pattern has an "@" match "Class@variant" and are tried first, the others the class."""
+    names = ([f"{pipeline_class}@{hub_variant}"] if hub_variant else []) + [pipeline_class]
+    for name in names:
+        for pattern, variant_slot, variant in VARIANTS:
+            tagged = "@" in pattern
+            if variant_slot == slot and tagged == ("@" in name) and re.search(pattern, name):
+                return variant
     return component_class
 
 
@@ -553,6 +561,7 @@ AREAS = (
     image_more,
     image_audio,
     flux2,
+    hubvariants,
 )
 
 

@@ -143,13 +143,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-# GLIGEN's checkpoints of one class differ by hub id: the inpainting ones' UNet also takes
-# the masked image latents and the mask (9 channels), the generation ones' does not, and
-# the table picks a recipe by class. Both UNets have gated attention (a position net).
-GLIGEN = "its inpainting and generation checkpoints differ in the UNet's input channels"
 NOT_YET: dict[str, str] = {
-    "StableDiffusionGLIGENPipeline": GLIGEN + " (9 vs 4), which the table cannot tell apart",
-    "StableDiffusionGLIGENTextImagePipeline": GLIGEN + " and it needs a CLIPImageProjection",
     # the same as the other deprecated pipelines' own classes (CHECKPOINT_LIBRARY below),
     # for five components: its real repo names "blip_diffusion", which diffusers 0.42 lacks
     "BlipDiffusionPipeline": "its Q-Former, context CLIP and image processor are not built tiny "

@@ -1,0 +1,109 @@
+"""Recipes of checkpoints that one pipeline class holds in several layouts, told apart by
+hub id (or subfolder): GLIGEN's inpainting and generation checkpoints, the SDXL
+T2I-Adapters' conditioning inputs.
+
+The same tables as every area (see recipes/__init__.py). A known hub id names its
+variant in known_models.toml ([variants]); VARIANTS rows whose pattern holds an "@"
+match "PipelineClass@variant" and win over the class's own rows (tiny_table.recipe_name),
+and the variant enters the checkpoint's folder name (generic.Plan.key). An id the
+table does not name is planned by its class alone, as before.
+"""
+
+from __future__ import annotations
+
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    CLIP_VISION,
+    SD_UNET,
+    Dim,
+    Recipe,
+)
+
+# GLIGEN: gated self-attention over grounding tokens, made by a position net from each
+# phrase's CLIP pooled text feature (and, for text-image, a projected CLIP image feature)
+# and its box; the position net's input width is the cross-attention width.
+GLIGEN_UNET = {**SD_UNET, "attention_type": "gated"}
+# the inpainting checkpoints also see the masked image's latents and the mask (4 + 4 + 1)
+INPAINT_CHANNELS = Dim("latent", times=2, plus=1)
+
+# SDXL's UNet as its real layout has it: a plain first level, attention in the other two.
+# A T2I-Adapter-XL's features are added after the plain block's downsampling and inside
+# the attention blocks (before theirs), so its two middle maps share a resolution.
+SDXL_ADAPTER_UNET_BLOCKS = {
+    "down_block_types": ("DownBlock2D", "CrossAttnDownBlock2D", "CrossAttnDownBlock2D"),
+    "up_block_types": ("CrossAttnUpBlock2D", "CrossAttnUpBlock2D", "UpBlock2D"),
+}
+# full_adapter_xl: one map per UNet level and one for the mid block (320, 640, 1280, 1280
+# in the real ones), a 16x pixel unshuffle and one downsampling block: 1/16 and 1/32.
+UNET_WIDTHS: tuple[int, ...] = (4, 4, 8)  # SD_UNET's block_out_channels
+SDXL_ADAPTER = {
+    "in_channels": 3,
+    "channels": (*UNET_WIDTHS, UNET_WIDTHS[-1]),
+    "num_res_blocks": 1,
+    "downscale_factor": 16,
+    "adapter_type": "full_adapter_xl",
+}
+
+RECIPES: dict[str, Recipe] = {
+    "UNet2DConditionModel/gligen": Recipe("model", GLIGEN_UNET, builds="UNet2DConditionModel"),
+    "UNet2DConditionModel/gligen-inpaint": Recipe(
+        "model", {**GLIGEN_UNET, "in_channels": INPAINT_CHANNELS}, builds="UNet2DConditionModel"
+    ),
+    "UNet2DConditionModel/gligen-text-image": Recipe(
+        "model",
+        {**GLIGEN_UNET, "attention_type": "gated-text-image"},
+        builds="UNet2DConditionModel",
+    ),
+    "UNet2DConditionModel/gligen-text-image-inpaint": Recipe(
+        "model",
+        {**GLIGEN_UNET, "attention_type": "gated-text-image", "in_channels": INPAINT_CHANNELS},
+        builds="UNet2DConditionModel",
+    ),
+    # the image feature is projected (square) into the text feature's space: CLIP ViT-L/14's
+    # 768-wide image embeds beside its 768-wide text encoder in the real checkpoints
+    "CLIPVisionModelWithProjection/gligen": Recipe(
+        "model",
+        {**CLIP_VISION, "projection_dim": Dim("text")},
+        builds="CLIPVisionModelWithProjection",
+        provides={"image": "projection_dim"},
+    ),
+    "CLIPImageProjection": Recipe("model", {"hidden_size": Dim("image")}),
+    "UNet2DConditionModel/sdxl-adapter": Recipe(
+        "model",
+        {
+            **SD_UNET,
+            "block_out_channels": UNET_WIDTHS,
+            **SDXL_ADAPTER_UNET_BLOCKS,
+            "cross_attention_dim": Dim("text", times=2),  # as UNet2DConditionModel/sdxl
+            "use_linear_projection": True,
+            "addition_embed_type": "text_time",
+            "addition_time_embed_dim": 8,
+            "projection_class_embeddings_input_dim": Dim("proj", plus=6 * 8),
+        },
+        builds="UNet2DConditionModel",
+    ),
+    "T2IAdapter/sdxl": Recipe("model", SDXL_ADAPTER, builds="T2IAdapter"),
+    # the sketch adapter reads a one-channel image (its example's .convert("L"))
+    "T2IAdapter/sdxl-gray": Recipe(
+        "model", {**SDXL_ADAPTER, "in_channels": 1}, builds="T2IAdapter"
+    ),
+}
+
+# (pipeline class pattern, slot, recipe); "Class@variant" rows are a known hub id's.
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^StableDiffusionGLIGENPipeline@inpaint$", "unet", "UNet2DConditionModel/gligen-inpaint"),
+    (
+        r"^StableDiffusionGLIGENTextImagePipeline@inpaint$",
+        "unet",
+        "UNet2DConditionModel/gligen-text-image-inpaint",
+    ),
+    (r"^StableDiffusionGLIGENPipeline$", "unet", "UNet2DConditionModel/gligen"),
+    (r"^StableDiffusionGLIGENTextImagePipeline$", "unet", "UNet2DConditionModel/gligen-text-image"),
+    (
+        r"^StableDiffusionGLIGENTextImagePipeline$",
+        "image_encoder",
+        "CLIPVisionModelWithProjection/gligen",
+    ),
+    (r"^StableDiffusionXLAdapterPipeline@gray$", "adapter", "T2IAdapter/sdxl-gray"),
+    (r"^StableDiffusionXLAdapterPipeline$", "adapter", "T2IAdapter/sdxl"),
+    (r"^StableDiffusionXLAdapterPipeline$", "unet", "UNet2DConditionModel/sdxl-adapter"),
+)
