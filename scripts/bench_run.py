@@ -11,7 +11,11 @@ the same bundled diffusers backend activated, from the same prebuilt tiny cache:
 - fresh interpreter: one `python` process per example, as doccmd or a naive runner
   does, paying the imports every time;
 - one process, no isolation: every example exec'd in turn in one interpreter, as
-  pytest-examples or mktestdocs do (a crash or a leaked global affects the rest).
+  pytest-examples or mktestdocs do (a crash or a leaked global affects the rest);
+- `guidelint run` without Landlock: the same run, with a `sitecustomize` on the
+  worker's `PYTHONPATH` that makes the sandbox find no Landlock (as on a kernel
+  without it), to show what the write confinement costs. The report's `sandbox`
+  entry must then say ABI 0, or the benchmark stops.
 
 Wall time is what a user waits; CPU time (user + sys of every process) is steadier on
 a shared machine. Each figure is the best of --repeat runs. With --write the figures
@@ -127,6 +131,12 @@ activate({"tiny_cache": sys.argv[1], "gpu": False}, lambda line: None)
 for path in json.loads(sys.argv[2]):
     exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
 """
+# Put on PYTHONPATH (and so imported by every interpreter of that run, the worker
+# included), it makes the sandbox see a kernel without Landlock.
+NO_LANDLOCK = """
+import guidelint.runner.sandbox as sandbox
+sandbox.landlock_abi = lambda: 0
+"""
 # One interpreter per example: the same activation, then the one example.
 ONE_EXAMPLE = """
 import sys
@@ -159,6 +169,8 @@ def write_project(root: Path, codes: list[str], tiny: Path) -> list[Path]:
     (root / "pyproject.toml").write_text(
         '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
         f'[tool.guidelint.runner]\ntimeout = 600\ntiny-cache = "{tiny}"\n'
+        # PYTHONPATH reaches the worker only for the way without Landlock, which sets it
+        'env-allowlist = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PYTHONPATH"]\n'
     )
     scripts = []
     for i, code in enumerate(codes):
@@ -169,18 +181,24 @@ def write_project(root: Path, codes: list[str], tiny: Path) -> list[Path]:
     return scripts
 
 
-def timed(commands: list[list[str]], cwd: Path) -> Timing:
+def timed(commands: list[list[str]], cwd: Path, env: dict[str, str] | None = None) -> Timing:
     """Run the commands one after another; wall and children's CPU seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     clock = time.perf_counter()
     for command in commands:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
         if done.returncode != 0:
             sys.exit(f"bench: {' '.join(command[:3])}... failed:\n{done.stdout}\n{done.stderr}")
     wall = time.perf_counter() - clock
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return Timing(wall, cpu)
+
+
+def landlock_abi(report: Path) -> int:
+    """The Landlock ABI a run's report says its examples were confined with."""
+    sandbox = json.loads(report.read_text()).get("sandbox") or {}
+    return int(sandbox.get("landlock_abi", 0))
 
 
 def best(runs: list[Timing]) -> Timing:
@@ -194,19 +212,15 @@ def measure(count: int, repeat: int) -> dict:
         root, tiny = Path(scratch) / "project", Path(scratch) / "tiny"
         scripts = write_project(root, examples(count), tiny)
         timed([[guidelint, "tiny", "build", "--cache", str(tiny)]], root)  # not timed below
+        hook = Path(scratch) / "no-landlock"
+        hook.mkdir()
+        (hook / "sitecustomize.py").write_text(NO_LANDLOCK)
+        without_landlock = {**os.environ, "PYTHONPATH": str(hook)}
+        report, report_without = root / "report.json", root / "report-no-landlock.json"
+        run = [guidelint, "run", "--jobs", "1", "--format", "json", "-o"]
         ways = {
-            "guidelint run": [
-                [
-                    guidelint,
-                    "run",
-                    "--jobs",
-                    "1",
-                    "--format",
-                    "json",
-                    "-o",
-                    str(root / "report.json"),
-                ]
-            ],
+            "guidelint run": [[*run, str(report)]],
+            "guidelint run, no Landlock": [[*run, str(report_without)]],
             "fresh interpreter per example": [
                 [python, "-c", ONE_EXAMPLE, str(tiny), str(s)] for s in scripts
             ],
@@ -214,17 +228,21 @@ def measure(count: int, repeat: int) -> dict:
                 [python, "-c", IN_ONE_PROCESS, str(tiny), json.dumps([str(s) for s in scripts])]
             ],
         }
-        results = {name: [] for name in ways}
+        envs = {"guidelint run, no Landlock": without_landlock}
+        results: dict[str, list[Timing]] = {name: [] for name in ways}
         for _ in range(repeat):
             for name, commands in ways.items():  # interleaved, so load drifts hit all ways
-                results[name].append(timed(commands, root))
-        report = json.loads((root / "report.json").read_text())
-        passed = report["summary"]["passed"]
+                results[name].append(timed(commands, root, envs.get(name)))
+        passed = json.loads(report.read_text())["summary"]["passed"]
+        landlock = [landlock_abi(report), landlock_abi(report_without)]
+        if landlock[0] == 0 or landlock[1] != 0:
+            sys.exit(f"bench: Landlock ABI with / without: {landlock}; expected >0 / 0")
     figures = {name: best(runs) for name, runs in results.items()}
     return {
         "count": count,
         "repeat": repeat,
         "passed": passed,
+        "landlock": landlock[0],
         "figures": figures,
         "load": os.getloadavg()[0],
         "cores": os.cpu_count(),
@@ -237,6 +255,7 @@ def render(data: dict) -> str:
     base = figures["one process, no isolation"]
     ours = figures["guidelint run"]
     fresh = figures["fresh interpreter per example"]
+    bare = figures["guidelint run, no Landlock"]
     rows = []
     for name, timing in figures.items():
         overhead = (timing.wall - base.wall) / count
@@ -266,6 +285,12 @@ def render(data: dict) -> str:
         "fork, scratch folder and sandbox; a fresh interpreter pays the imports once per "
         "example, which dominates a tiny example many times over. "
         f"({data['passed']} of {count} examples passed under `guidelint run`.)",
+        "",
+        f"With Landlock (ABI {data['landlock']}) against the same run on a kernel without it: "
+        f"{ours.wall:.1f} s against {bare.wall:.1f} s wall, {ours.cpu:.1f} s against "
+        f"{bare.cpu:.1f} s CPU ({ours.cpu / bare.cpu:.2f}x). Issue #13's bound, the isolated "
+        f"run within 1.3x of one unisolated process: {ours.wall / base.wall:.2f}x wall, "
+        f"{ours.cpu / base.cpu:.2f}x CPU.",
         "",
     ]
     return "\n".join(lines)
