@@ -150,10 +150,6 @@ GLIGEN = "its inpainting and generation checkpoints differ in the UNet's input c
 NOT_YET: dict[str, str] = {
     "StableDiffusionGLIGENPipeline": GLIGEN + " (9 vs 4), which the table cannot tell apart",
     "StableDiffusionGLIGENTextImagePipeline": GLIGEN + " and it needs a CLIPImageProjection",
-    # the same as the other deprecated pipelines' own classes (CHECKPOINT_LIBRARY below),
-    # for five components: its real repo names "blip_diffusion", which diffusers 0.42 lacks
-    "BlipDiffusionPipeline": "its Q-Former, context CLIP and image processor are not built tiny "
-    "(diffusers 0.42 would refuse the real repo's blip_diffusion library anyway)",
 }
 
 # The library a real checkpoint's model_index.json names for a class a deprecated
