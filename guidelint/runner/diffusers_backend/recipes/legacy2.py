@@ -10,13 +10,16 @@ so an example loading one fails exactly as on the real repo.
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import CLIP_TEXT, Dim, Recipe
 
 WUERSTCHEN = "diffusers.pipelines.deprecated.wuerstchen"
+BLIP_DIFFUSION = "diffusers.pipelines.deprecated.blip_diffusion"
 
 # The prior denoises 16-channel image embeddings (42.67x smaller than the image), which
 # the decoder reads as its EfficientNet condition: both sides of one width.
 IMAGE_EMBED = 16
+# BLIP-Diffusion's reference image, as its processor resizes it and its vision tower reads it
+BLIP_IMAGE = 32
 
 RECIPES: dict[str, Recipe] = {
     "WuerstchenPrior": Recipe(
@@ -64,6 +67,49 @@ RECIPES: dict[str, Recipe] = {
         builds=f"{WUERSTCHEN}.modeling_paella_vq_model.PaellaVQModel",
         provides={"vq_latent": "latent_channels"},
     ),
+    # BLIP-Diffusion: a Q-Former reads the reference image with its own BLIP vision
+    # tower; its query tokens, projected to the CLIP text width, are spliced into the
+    # prompt's embeddings by the context CLIP (an SD 1.5 text encoder)
+    "Blip2QFormerModel": Recipe(
+        "model",
+        {
+            "vision_config": {
+                "hidden_size": 32,
+                "intermediate_size": 37,
+                "num_hidden_layers": 1,
+                "num_attention_heads": 2,
+                "image_size": BLIP_IMAGE,
+                "patch_size": 4,
+                "hidden_act": "quick_gelu",
+            },
+            "qformer_config": {
+                "vocab_size": Dim("bert_vocab", plus=1),  # and the [DEC] token it adds
+                "hidden_size": Dim("text"),
+                "num_hidden_layers": 1,
+                "num_attention_heads": 2,
+                "intermediate_size": 37,
+                "max_position_embeddings": 512,
+                "cross_attention_frequency": 1,
+                "encoder_hidden_size": 32,  # the vision tower's width
+            },
+            "num_query_tokens": 16,  # as the real one
+        },
+        builds=f"{BLIP_DIFFUSION}.modeling_blip2.Blip2QFormerModel",
+        builder="Blip2Config",
+        # its __init__ loads BertTokenizer "bert-base-uncased", as the real config names none
+        loads_tokenizer=("tokenizer", "build_bert_tokenizer"),
+    ),
+    "ContextCLIPTextModel": Recipe(
+        "model",
+        CLIP_TEXT,
+        builds=f"{BLIP_DIFFUSION}.modeling_ctx_clip.ContextCLIPTextModel",
+        provides={"text": "hidden_size"},
+    ),
+    "BlipImageProcessor": Recipe(
+        "processor",
+        {"size": {"height": BLIP_IMAGE, "width": BLIP_IMAGE}},
+        builds=f"{BLIP_DIFFUSION}.blip_image_processing.BlipImageProcessor",
+    ),
 }
 
 # The library each real checkpoint's model_index.json names for these classes (see above).
@@ -71,4 +117,7 @@ CHECKPOINT_LIBRARY: dict[str, str] = {
     "WuerstchenPrior": "wuerstchen",
     "WuerstchenDiffNeXt": "wuerstchen",
     "PaellaVQModel": "wuerstchen",
+    "Blip2QFormerModel": "blip_diffusion",
+    "ContextCLIPTextModel": "blip_diffusion",
+    "BlipImageProcessor": "blip_diffusion",
 }
