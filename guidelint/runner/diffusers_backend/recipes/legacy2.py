@@ -18,6 +18,8 @@ BLIP_DIFFUSION = "diffusers.pipelines.deprecated.blip_diffusion"
 # The prior denoises 16-channel image embeddings (42.67x smaller than the image), which
 # the decoder reads as its EfficientNet condition: both sides of one width.
 IMAGE_EMBED = 16
+# Stable Cascade's prior denoises 16-channel image embeddings too (classic's CASCADE_EMBED)
+CASCADE_EMBED = 16
 # BLIP-Diffusion's reference image, as its processor resizes it and its vision tower reads it
 BLIP_IMAGE = 32
 
@@ -67,6 +69,34 @@ RECIPES: dict[str, Recipe] = {
         builds=f"{WUERSTCHEN}.modeling_paella_vq_model.PaellaVQModel",
         provides={"vq_latent": "latent_channels"},
     ),
+    # Stable Cascade's stage B: Wuerstchen's decoder rebuilt as a StableCascadeUNet, over
+    # the same VQ-GAN latents (4x4 patches), conditioned on the prior's image embeddings
+    # (effnet) and the pooled CLIP text embedding
+    "StableCascadeUNet/decoder": Recipe(
+        "model",
+        {
+            "in_channels": Dim("vq_latent"),
+            "out_channels": Dim("vq_latent"),
+            "patch_size": 4,
+            "conditioning_dim": 32,
+            "block_out_channels": (16, 32),
+            "num_attention_heads": (-1, 2),
+            "down_num_layers_per_block": (1, 1),
+            "up_num_layers_per_block": (1, 1),
+            "down_blocks_repeat_mappers": (1, 1),
+            "up_blocks_repeat_mappers": (1, 1),
+            "block_types_per_layer": (
+                ("SDCascadeResBlock", "SDCascadeTimestepBlock"),
+                ("SDCascadeResBlock", "SDCascadeTimestepBlock", "SDCascadeAttnBlock"),
+            ),
+            "clip_text_pooled_in_channels": Dim("proj"),
+            "effnet_in_channels": CASCADE_EMBED,
+            "pixel_mapper_in_channels": 3,
+            "switch_level": None,
+            "dropout": (0.1, 0.1),
+        },
+        builds="StableCascadeUNet",
+    ),
     # BLIP-Diffusion: a Q-Former reads the reference image with its own BLIP vision
     # tower; its query tokens, projected to the CLIP text width, are spliced into the
     # prompt's embeddings by the context CLIP (an SD 1.5 text encoder)
@@ -111,6 +141,11 @@ RECIPES: dict[str, Recipe] = {
         builds=f"{BLIP_DIFFUSION}.blip_image_processing.BlipImageProcessor",
     ),
 }
+
+# (pipeline class pattern, slot, recipe): tried before the shared variants.
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^StableCascade(Decoder|Combined)", "decoder", "StableCascadeUNet/decoder"),
+)
 
 # The library each real checkpoint's model_index.json names for these classes (see above).
 CHECKPOINT_LIBRARY: dict[str, str] = {
