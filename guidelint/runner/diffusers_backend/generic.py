@@ -441,10 +441,10 @@ def make(slot: Slot, built: dict[str, Any]):
     config_class = getattr(cls, "config_class", None)
     if recipe.builder:  # a model over another config than its class's (Paint-by-Example's)
         config_class = library_class(recipe.builder)
-    if recipe.loads_tokenizer:
-        key = recipe.loads_tokenizer[0]
+    if recipe.loads_tokenizer and config_class is not None:
+        key, config_of = recipe.loads_tokenizer[0], config_class
         return with_local_tokenizer(
-            recipe, lambda path: cls(config_class(**slot.config, **{key: path}))
+            recipe, lambda path: cls(config_of(**slot.config, **{key: path}))
         )
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
