@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-from guidelint.runner.diffusers_backend import build, generic, tiny_table  # noqa: E402
+from guidelint.runner.diffusers_backend import build, generic  # noqa: E402
 from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILDABLE = [
@@ -38,14 +38,6 @@ BUILDABLE = [
 
 def test_every_classic_pipeline_made_buildable_plans():
     assert [name for name in BUILDABLE if not build.buildable(name)] == []
-
-
-@pytest.mark.parametrize("name", ["StableCascadeDecoderPipeline", "WuerstchenPriorPipeline"])
-def test_a_pipeline_diffusers_cannot_load_is_refused_with_why(name):
-    assert name in tiny_table.NOT_YET
-    with pytest.raises(build.CannotBuild, match="pipelines.wuerstchen is gone") as refused:
-        build.checkpoint_for(name)
-    assert refused.value.missing == name
 
 
 def test_a_class_a_pipeline_module_defines_is_built_by_its_path():

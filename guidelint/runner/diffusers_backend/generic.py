@@ -436,6 +436,8 @@ def component(slot: Slot, components: Path, built: dict[str, Any]):
     if not (folder / "ready").is_file():
         made = make(slot, built)
         atomic_save(lambda staging: _save_component(made, staging), folder)
+    if slot.recipe.loads_tokenizer:
+        return _from_pretrained_with_local_tokenizer(slot, folder)
     return library_class(slot.class_name).from_pretrained(folder)
 
 
@@ -460,6 +462,11 @@ def make(slot: Slot, built: dict[str, Any]):
     config_class = getattr(cls, "config_class", None)
     if recipe.builder:  # a model over another config than its class's (Paint-by-Example's)
         config_class = library_class(recipe.builder)
+    if recipe.loads_tokenizer and config_class is not None:
+        key, config_of = recipe.loads_tokenizer[0], config_class
+        return with_local_tokenizer(
+            recipe, lambda path: cls(config_of(**slot.config, **{key: path}))
+        )
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
     if set(slot.config) - set(inspect.signature(cls.__init__).parameters):
@@ -468,6 +475,35 @@ def make(slot: Slot, built: dict[str, Any]):
         # inpaint pipeline reads)
         return cls.from_config(slot.config).eval()
     return cls(**slot.config).eval()
+
+
+def with_local_tokenizer(recipe: Recipe, model_of):
+    """`model_of(path)` for a model whose __init__ loads the tokenizer its config names
+    (Recipe.loads_tokenizer), given a local one built for the while; the path is then
+    dropped from its config, as the real config names none (its __init__'s hub default)."""
+    from guidelint.runner.diffusers_backend import tokenizer
+
+    key, builder = recipe.loads_tokenizer or ("", "")
+    with tempfile.TemporaryDirectory(prefix="guidelint-tokenizer-") as folder:
+        getattr(tokenizer, builder)().save_pretrained(folder)
+        model = model_of(folder).eval()
+    delattr(model.config, key)
+    return model
+
+
+def _from_pretrained_with_local_tokenizer(slot: Slot, folder: Path):
+    cls = library_class(slot.class_name)
+    config_class = (
+        library_class(slot.recipe.builder or "") if slot.recipe.builder else cls.config_class
+    )
+    key = (slot.recipe.loads_tokenizer or ("",))[0]
+
+    def model_of(path: str):
+        config = config_class.from_pretrained(folder)
+        setattr(config, key, path)
+        return cls.from_pretrained(folder, config=config)
+
+    return with_local_tokenizer(slot.recipe, model_of)
 
 
 # Classes a pipeline module defines and neither library exports (model_index.json

@@ -355,15 +355,3 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^Kandinsky(Img2Img|Inpaint)?(Combined)?Pipeline", "scheduler", "DDIMScheduler/kandinsky"),
     (r"^Kandinsky.*Combined", "prior_scheduler", "UnCLIPScheduler/prior"),
 )
-
-
-# Wuerstchen's models live in pipelines/deprecated/wuerstchen, which diffusers 0.42 no longer
-# exposes as `pipelines.wuerstchen`: a checkpoint naming them does not load, real or tiny.
-UNLOADABLE = "diffusers 0.42 cannot load its {} from a checkpoint (pipelines.wuerstchen is gone)"
-NOT_YET: dict[str, str] = {
-    "StableCascadeDecoderPipeline": UNLOADABLE.format("PaellaVQModel"),
-    "StableCascadeCombinedPipeline": UNLOADABLE.format("PaellaVQModel"),
-    "WuerstchenDecoderPipeline": UNLOADABLE.format("WuerstchenDiffNeXt"),
-    "WuerstchenCombinedPipeline": UNLOADABLE.format("WuerstchenDiffNeXt"),
-    "WuerstchenPriorPipeline": UNLOADABLE.format("WuerstchenPrior"),
-}

@@ -143,13 +143,6 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-NOT_YET: dict[str, str] = {
-    # the same as the other deprecated pipelines' own classes (CHECKPOINT_LIBRARY below),
-    # for five components: its real repo names "blip_diffusion", which diffusers 0.42 lacks
-    "BlipDiffusionPipeline": "its Q-Former, context CLIP and image processor are not built tiny "
-    "(diffusers 0.42 would refuse the real repo's blip_diffusion library anyway)",
-}
-
 # The library a real checkpoint's model_index.json names for a class a deprecated
 # pipeline defines: its pipeline folder before diffusers 0.42 moved it under
 # pipelines/deprecated/. diffusers 0.42 itself saves these as ["diffusers", class], which

@@ -31,6 +31,9 @@ class Recipe:
     builds: the class to instantiate when the key names an alias or a variant.
     derive: (slot, classmethod): built from another slot's model (ControlNet.from_unet).
     provides: dimension name -> config key whose value other components must match.
+    loads_tokenizer: (config key, tokenizer.py builder) for a model whose __init__ loads a
+    tokenizer by the name that key holds (BLIP-Diffusion's Q-Former): built locally for
+    the build, the key left out of the saved config, as the real checkpoint has it.
     """
 
     kind: str
@@ -39,6 +42,7 @@ class Recipe:
     builder: str | None = None
     derive: tuple[str, str] | None = None
     provides: Mapping[str, str] = field(default_factory=dict)
+    loads_tokenizer: tuple[str, str] | None = None
 
 
 CLIP_TEXT = {
