@@ -19,6 +19,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     classic,
     cosmos_sana,
     fixes,
+    hunyuan15,
     image,
     image_audio,
     image_more,
@@ -551,6 +552,7 @@ AREAS = (
     fixes,
     image_more,
     image_audio,
+    hunyuan15,
 )
 
 
