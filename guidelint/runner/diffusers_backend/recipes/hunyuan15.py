@@ -1,4 +1,4 @@
-"""Recipes of HunyuanVideo 1.5 (text- and image-to-video).
+"""Recipes of HunyuanVideo 1.5 (text- and image-to-video) and HunyuanVideo image-to-video.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
@@ -9,11 +9,22 @@ render, and for image-to-video SigLIP's states of the image. Its VAE compresses 
 space and 4x in time into 32 channels; its DiT sees 1x1x1 latent patches of the noise,
 the first frame's latents and their mask. The examples run at the sizes they ask for
 (480p, 121 frames), so the VAE keeps the real compression and the DiT its real patch.
+
+HunyuanVideo image-to-video is HunyuanVideo (the video area's VAE, CLIP and DiT widths)
+with a Llava prompt encoder: Llama 3 over a chat template whose <image> token stands for
+the 576 patch states of a CLIP vision tower (24x24 patches, as ViT-L/14 at 336 px).
 """
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import QWEN_TEXT, SIGLIP_VISION, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    CLIP_VISION,
+    QWEN_TEXT,
+    SIGLIP_VISION,
+    Dim,
+    Recipe,
+)
+from guidelint.runner.diffusers_backend.recipes.video import HUNYUAN_VIDEO, LLAMA
 
 HUNYUAN_VIDEO15 = {
     "in_channels": Dim("latent", times=2, plus=1),  # noise, image latents, their mask
@@ -43,6 +54,19 @@ HUNYUAN_VAE15 = {
     "temporal_compression_ratio": 4,
 }
 
+# The pipeline's template fixes the image's token count at 576 (image_emb_len) and its
+# span at tokens 5 to 581: the tiny tower must give 24x24 patch states, so 48 px in 2 px
+# patches (its class token is dropped, as Llava's "default" feature strategy does).
+LLAVA_IMAGE_SIZE = 48
+LLAVA = {
+    "vision_config": {**CLIP_VISION, "image_size": LLAVA_IMAGE_SIZE, "patch_size": 2},
+    "text_config": {**LLAMA, "vocab_size": Dim("llama3_vocab")},
+    "image_token_index": Dim("llava_image"),
+    "pad_token_id": 0,  # the tokenizer pads with <unk>
+    "vision_feature_select_strategy": "default",
+    "vision_feature_layer": -2,
+}
+
 RECIPES: dict[str, Recipe] = {
     "Qwen2_5_VLTextModel": Recipe(
         "model", QWEN_TEXT, builder="Qwen2_5_VLTextConfig", provides={"llm": "hidden_size"}
@@ -56,6 +80,27 @@ RECIPES: dict[str, Recipe] = {
     "AutoencoderKLHunyuanVideo15": Recipe(
         "model", HUNYUAN_VAE15, provides={"latent": "latent_channels"}
     ),
+    "LlavaForConditionalGeneration": Recipe(
+        "model", LLAVA, provides={"llm": "text_config.hidden_size"}
+    ),
+    "LlamaTokenizerFast/llama3": Recipe(
+        "tokenizer", builder="build_llama3_chat_tokenizer", builds="LlamaTokenizerFast"
+    ),
+    "CLIPImageProcessor/llava": Recipe(
+        "processor",
+        {
+            "size": {"shortest_edge": LLAVA_IMAGE_SIZE},
+            "crop_size": {"height": LLAVA_IMAGE_SIZE, "width": LLAVA_IMAGE_SIZE},
+        },
+        builds="CLIPImageProcessor",
+    ),
+    # hunyuanvideo-community/HunyuanVideo-I2V: the first frame's latents replace the first
+    # latent frame's tokens (16 input channels, as text-to-video); distilled guidance
+    "HunyuanVideoTransformer3DModel/i2v": Recipe(
+        "model",
+        {**HUNYUAN_VIDEO, "image_condition_type": "token_replace", "guidance_embeds": True},
+        builds="HunyuanVideoTransformer3DModel",
+    ),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
@@ -64,6 +109,9 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^HunyuanVideo15", "tokenizer", "Qwen2Tokenizer/chat"),
     (r"^HunyuanVideo15", "text_encoder_2", "T5EncoderModel/byt5"),
     (r"^HunyuanVideo15ImageToVideo", "transformer", "HunyuanVideo15Transformer3DModel/i2v"),
+    (r"^HunyuanVideoImageToVideo", "tokenizer", "LlamaTokenizerFast/llama3"),
+    (r"^HunyuanVideoImageToVideo", "image_processor", "CLIPImageProcessor/llava"),
+    (r"^HunyuanVideoImageToVideo", "transformer", "HunyuanVideoTransformer3DModel/i2v"),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {"Qwen2_5_VLTextModel": "Qwen2Tokenizer"}
