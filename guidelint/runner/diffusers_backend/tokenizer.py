@@ -483,7 +483,7 @@ def _llama3_words() -> list[str]:
         DEFAULT_PROMPT_TEMPLATE,
     )
 
-    text = DEFAULT_PROMPT_TEMPLATE["template"]
+    text = str(DEFAULT_PROMPT_TEMPLATE["template"])
     for special in LLAMA3_SPECIALS:
         text = text.replace(special, " ")
     return sorted(set(re.findall(r"[A-Za-z]+", text)))
