@@ -7,7 +7,6 @@ merges, start/end tokens, padding to 77) without downloading anything.
 from __future__ import annotations
 
 import functools
-import re
 import shutil
 import weakref
 from pathlib import Path
@@ -478,15 +477,15 @@ LLAMA3_SPECIALS = ["<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<i
 LLAMA3_UNSPACED = ("system", "user", "assistant", "Describe", "\n\n")
 
 
-def _llama3_words() -> list[str]:
-    from diffusers.pipelines.hunyuan_video.pipeline_hunyuan_video_image2video import (
-        DEFAULT_PROMPT_TEMPLATE,
-    )
-
-    text = str(DEFAULT_PROMPT_TEMPLATE["template"])
-    for special in LLAMA3_SPECIALS:
-        text = text.replace(special, " ")
-    return sorted(set(re.findall(r"[A-Za-z]+", text)))
+# the words of that template (DEFAULT_PROMPT_TEMPLATE of pipeline_hunyuan_video_image2video;
+# written out, since importing the pipeline to read them costs every plan seconds)
+LLAMA3_TEMPLATE_WORDS = (
+    "Actions Describe The according and angles aspects assistant atmosphere background "
+    "behaviors by camera changes color content detailing environment events following image "
+    "in light main movement movements objects of physical quantity reference relationships "
+    "shape size spatial style system temporal text texture the theme to transitions used "
+    "user video"
+).split()
 
 
 @functools.cache
@@ -495,7 +494,7 @@ def _llama3_pieces() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     of a word-start chain before any header's, so no chain is cut by another."""
     pieces: list[str] = ["\n"]
     merges: list[tuple[str, str]] = []
-    wholes = [f"▁{word}" for word in _llama3_words()] + list(LLAMA3_UNSPACED)
+    wholes = [f"▁{word}" for word in LLAMA3_TEMPLATE_WORDS] + list(LLAMA3_UNSPACED)
     for whole in wholes:
         for end in range(2, len(whole) + 1):
             if whole[:end] not in pieces:
