@@ -107,6 +107,7 @@ def base_dims() -> dict[str, int]:
         "bert_vocab": tokenizer.bert_vocab_size(),
         "chatglm_vocab": tokenizer.chatglm_vocab_size(),
         "llama_vocab": tokenizer.llama_vocab_size(),
+        **tokenizer.llama3_ids(),
         "xlmr_vocab": tokenizer.xlmr_vocab_size(),
         "mistral_vocab": tokenizer.mistral_vocab_size(),
         **tokenizer.mistral_ids(),

@@ -21,6 +21,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     fixes,
     flux2,
     hubvariants,
+    hunyuan15,
     image,
     image_audio,
     image_more,
@@ -564,6 +565,7 @@ AREAS = (
     image_audio,
     flux2,
     hubvariants,
+    hunyuan15,
 )
 
 

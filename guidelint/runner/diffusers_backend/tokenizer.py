@@ -6,6 +6,7 @@ merges, start/end tokens, padding to 77) without downloading anything.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import weakref
 from pathlib import Path
@@ -575,3 +576,63 @@ def build_pixtral_processor():
 
 def mistral_vocab_size() -> int:
     return len(mistral_vocabulary())
+
+
+# Llama 3's chat headers and Llava's image token (HunyuanVideo image-to-video): its prompt
+# template expects <image> as the fifth token (after <|begin_of_text|>, the system header
+# and a blank line) and finds the assistant's part by the <|end_header_id|> tokens, after
+# truncating to 103 + 256 tokens. The template's words are whole pieces here, as in
+# Llama 3's vocabulary, so it is about as many tokens as the real 103: each word after a
+# space is merged from its first letter on, and so are the words that follow no space
+# (the header names, a line's first word) and the blank line.
+LLAMA3_SPECIALS = ["<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<image>"]
+LLAMA3_UNSPACED = ("system", "user", "assistant", "Describe", "\n\n")
+
+
+# the words of that template (DEFAULT_PROMPT_TEMPLATE of pipeline_hunyuan_video_image2video;
+# written out, since importing the pipeline to read them costs every plan seconds)
+LLAMA3_TEMPLATE_WORDS = (
+    "Actions Describe The according and angles aspects assistant atmosphere background "
+    "behaviors by camera changes color content detailing environment events following image "
+    "in light main movement movements objects of physical quantity reference relationships "
+    "shape size spatial style system temporal text texture the theme to transitions used "
+    "user video"
+).split()
+
+
+@functools.cache
+def _llama3_pieces() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The word pieces and the merges making them, in rank order: BPE applies the merges
+    of a word-start chain before any header's, so no chain is cut by another."""
+    pieces: list[str] = ["\n"]
+    merges: list[tuple[str, str]] = []
+    wholes = [f"▁{word}" for word in LLAMA3_TEMPLATE_WORDS] + list(LLAMA3_UNSPACED)
+    for whole in wholes:
+        for end in range(2, len(whole) + 1):
+            if whole[:end] not in pieces:
+                pieces.append(whole[:end])
+                merges.append((whole[: end - 1], whole[end - 1]))
+    return tuple(pieces), tuple(merges)
+
+
+def llama3_vocabulary() -> dict[str, int]:
+    pieces = [*llama_vocabulary(), *_llama3_pieces()[0], *LLAMA3_SPECIALS]
+    return {piece: index for index, piece in enumerate(dict.fromkeys(pieces))}
+
+
+def build_llama3_chat_tokenizer():
+    from transformers import LlamaTokenizer
+
+    vocab = llama3_vocabulary()
+    merges = [pair for pair in _llama3_pieces()[1] if pair[0] in vocab and pair[1] in vocab]
+    tokenizer = LlamaTokenizer(
+        vocab=vocab, merges=merges, model_max_length=LLM_MAX_LENGTH, add_bos_token=True
+    )
+    tokenizer.add_special_tokens({"additional_special_tokens": LLAMA3_SPECIALS})
+    tokenizer.pad_token = "<unk>"
+    return tokenizer
+
+
+def llama3_ids() -> dict[str, int]:
+    vocab = llama3_vocabulary()
+    return {"llama3_vocab": len(vocab), "llava_image": vocab["<image>"]}
