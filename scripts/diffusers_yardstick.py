@@ -125,6 +125,11 @@ REAL_BUGS: dict[str, RealBug] = {
         "is not one of the libraries Diffusers can load components from",
         "its repo names the folder alt_diffusion, which diffusers 0.42.1 moved",
     ),
+    "deprecated.blip_diffusion.pipeline_blip_diffusion": RealBug(
+        8,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder blip_diffusion, which diffusers 0.42.1 moved",
+    ),
     "deprecated.i2vgen_xl.pipeline_i2vgen_xl": RealBug(
         22,
         "'CLIPTextModel' object has no attribute 'text_model'",
@@ -174,6 +179,16 @@ REAL_BUGS: dict[str, RealBug] = {
         "is not one of the libraries Diffusers can load components from",
         "its repo names the folder versatile_diffusion, which diffusers 0.42.1 moved",
     ),
+    "deprecated.wuerstchen.pipeline_wuerstchen": RealBug(
+        7,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder wuerstchen, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.wuerstchen.pipeline_wuerstchen_prior": RealBug(
+        7,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder wuerstchen, which diffusers 0.42.1 moved",
+    ),
     "easyanimate.pipeline_easyanimate_control": RealBug(
         30,
         "unexpected keyword argument 'text_encoder_index'",
@@ -189,6 +204,9 @@ REAL_BUGS: dict[str, RealBug] = {
     ),
     "hunyuan_image.pipeline_hunyuanimage_refiner": RealBug(
         12, "name 'load_image' is not defined", "load_image not imported (and a placeholder path)"
+    ),
+    "hunyuan_video1_5.pipeline_hunyuan_video1_5_image2video": RealBug(
+        13, "name 'load_image' is not defined", "load_image not imported"
     ),
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
