@@ -25,6 +25,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     legacy,
     llm,
     ltx2,
+    newimage,
     qwen,
     video,
     video_more,
@@ -551,6 +552,7 @@ AREAS = (
     fixes,
     image_more,
     image_audio,
+    newimage,
 )
 
 
