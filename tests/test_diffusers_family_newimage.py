@@ -9,7 +9,7 @@ pytest.importorskip("diffusers")
 from guidelint.runner.diffusers_backend import build, generic  # noqa: E402
 from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
 
-BUILT = ["WanAnimatePipeline", "PRXPixelPipeline"]
+BUILT = ["WanAnimatePipeline", "PRXPixelPipeline", "Ideogram4Pipeline"]
 
 
 @pytest.mark.parametrize("pipeline_class", BUILT)
@@ -31,6 +31,27 @@ def test_prx_pixel_reads_prompts_with_qwen3_vl_text_model():
     encoder = slot(plan, "text_encoder")
     assert encoder.class_name == "Qwen3VLTextModel"  # the slot is annotated PreTrainedModel
     assert slot(plan, "transformer").config["context_in_dim"] == encoder.config["hidden_size"]
+
+
+def test_ideogram4_reads_13_qwen3_vl_layers_and_leaves_the_enhancer_head_out():
+    plan = generic.plan("Ideogram4Pipeline")
+    encoder = slot(plan, "text_encoder")
+    assert encoder.class_name == "Qwen3VLModel"
+    width, depth = (encoder.config["text_config"][k] for k in ("hidden_size", "num_hidden_layers"))
+    assert depth >= 36  # the pipeline taps layer 35
+    for name in ("transformer", "unconditional_transformer"):
+        assert slot(plan, name).config["llm_features_dim"] == 13 * width
+    assert "prompt_enhancer_head" in plan.nones  # shipped in a repo of its own
+
+
+def test_ideogram4_tokenizer_formats_typed_content_parts():
+    from guidelint.runner.diffusers_backend import tokenizer
+
+    messages = [{"role": "user", "content": [{"type": "text", "text": "a cat"}]}]
+    text = tokenizer.build_qwen3_vl_tokenizer().apply_chat_template(
+        messages, add_generation_prompt=True, tokenize=False
+    )
+    assert text == "<|im_start|>user\na cat<|im_end|>\n<|im_start|>assistant\n"
 
 
 def test_prx_stays_unbuildable_with_its_reason():

@@ -476,6 +476,9 @@ LEFT_OUT_WHEN_OPTIONAL = (
     # the pipelines use only when asked (enhance_prompt=True, an unset duration)
     "processor",
     "prompt_enhancer",
+    # Ideogram 4's LM head for prompt upsampling ships in its own repo
+    # (diffusers/qwen3-vl-8b-instruct-lm-head), passed in only when asked for
+    "prompt_enhancer_head",
     "audio_scheduler",  # without one, LTX-2 denoises the audio with a copy of `scheduler`
     "duration_head",
 )

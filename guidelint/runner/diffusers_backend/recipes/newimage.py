@@ -46,6 +46,20 @@ PRX_PIXEL = {
     "resolution_embeds": True,
 }
 
+# Ideogram 4: a single-stream DiT over 2x2-packed Flux 2 latents and the concatenated
+# hidden states of 13 Qwen3-VL layers (0, 3, ..., 33, 35: the real 36-layer depth, as
+# llm.py's QWEN3_VL keeps); 3D mRoPE split over a head width of 8 (2 + 1 + 1 pairs).
+IDEOGRAM4 = {
+    "in_channels": Dim("latent", times=4),
+    "num_layers": 1,
+    "attention_head_dim": 8,
+    "num_attention_heads": 2,
+    "intermediate_size": 32,
+    "adaln_dim": 16,
+    "llm_features_dim": Dim("llm", times=13),
+    "mrope_section": (2, 1, 1),
+}
+
 RECIPES: dict[str, Recipe] = {
     "WanAnimateTransformer3DModel": Recipe("model", WAN_ANIMATE),
     # as diffusers' conversion script (convert_wan_to_diffusers.py) makes Wan Animate's
@@ -53,6 +67,11 @@ RECIPES: dict[str, Recipe] = {
         "scheduler",
         {"prediction_type": "flow_prediction", "use_flow_sigmas": True, "flow_shift": 5.0},
         builds="UniPCMultistepScheduler",
+    ),
+    "Ideogram4Transformer2DModel": Recipe("model", IDEOGRAM4),
+    # Qwen3-VL's tokenizer: Ideogram 4 chat-formats each prompt as a list of typed parts
+    "Qwen2Tokenizer/qwen3_vl": Recipe(
+        "tokenizer", builder="build_qwen3_vl_tokenizer", builds="Qwen2Tokenizer"
     ),
     "PRXTransformer2DModel/pixel": Recipe("model", PRX_PIXEL, builds="PRXTransformer2DModel"),
     # PRX Pixel's text encoder: Qwen3-VL-Embedding-2B's language model alone, saved by
@@ -63,6 +82,9 @@ RECIPES: dict[str, Recipe] = {
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^WanAnimate", "scheduler", "UniPCMultistepScheduler/wan_animate"),
+    # Ideogram 4's head-less Qwen3-VL body (`Qwen3VLForConditionalGeneration.model`)
+    (r"^Ideogram4", "text_encoder", "Qwen3VLModel"),
+    (r"^Ideogram4", "tokenizer", "Qwen2Tokenizer/qwen3_vl"),
     (r"^PRXPixel", "transformer", "PRXTransformer2DModel/pixel"),
     (r"^PRXPixel", "text_encoder", "Qwen3VLTextModel"),
     (r"^PRXPixel", "tokenizer", "Qwen2Tokenizer/qwen3"),
@@ -77,6 +99,7 @@ KEPT_OPTIONAL: tuple[tuple[str, str], ...] = ()
 
 HOME_PIPELINES: dict[str, str] = {
     "WanAnimateTransformer3DModel": "WanAnimatePipeline",
+    "Ideogram4Transformer2DModel": "Ideogram4Pipeline",
 }
 
 NOT_YET: dict[str, str] = {
