@@ -42,11 +42,12 @@ def test_a_generic_annotation_takes_the_class_the_checkpoint_ships():
 
 
 def test_a_generic_annotation_no_table_names_stays_unbuildable():
-    # PRX Pixel's `text_encoder: PreTrainedModel` is a Qwen3-VL text backbone whose
-    # class no table records: refused, never filled with a look-alike
+    # Motif Video's `scheduler: SchedulerMixin` names only the base class, and no table
+    # records the class its real checkpoint ships: refused, never filled with a look-alike
+    # (PRX Pixel's `PreTrainedModel` is now recorded: recipes/newimage.py)
     with pytest.raises(build.CannotBuild) as refused:
-        build._plan("PRXPixelPipeline")
-    assert refused.value.missing == "PreTrainedModel"
+        build._plan("MotifVideoPipeline")
+    assert refused.value.missing == "SchedulerMixin"
 
 
 def test_widths_follow_the_stacked_text_layers():

@@ -29,6 +29,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     legacy2,
     llm,
     ltx2,
+    newimage,
     qwen,
     video,
     video_more,
@@ -478,6 +479,9 @@ LEFT_OUT_WHEN_OPTIONAL = (
     # the pipelines use only when asked (enhance_prompt=True, an unset duration)
     "processor",
     "prompt_enhancer",
+    # Ideogram 4's LM head for prompt upsampling ships in its own repo
+    # (diffusers/qwen3-vl-8b-instruct-lm-head), passed in only when asked for
+    "prompt_enhancer_head",
     "audio_scheduler",  # without one, LTX-2 denoises the audio with a copy of `scheduler`
     "duration_head",
 )
@@ -566,6 +570,7 @@ AREAS = (
     flux2,
     hubvariants,
     hunyuan15,
+    newimage,
 )
 
 

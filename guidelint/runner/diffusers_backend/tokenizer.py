@@ -328,6 +328,14 @@ def build_qwen3_tokenizer():
     return tokenizer
 
 
+def build_qwen3_vl_tokenizer():
+    """Qwen3-VL's tokenizer alone (Ideogram 4's): Qwen3's, with the VL chat template,
+    which reads a message's content as a list of typed parts."""
+    tokenizer = build_qwen3_tokenizer()
+    tokenizer.chat_template = QWEN_VL_CHAT_TEMPLATE
+    return tokenizer
+
+
 def qwen3_vocab_size() -> int:
     return qwen_vocab_size() + len(QWEN3_THINK)
 

@@ -207,8 +207,4 @@ HOME_PIPELINES: dict[str, str] = {
     "AutoencoderSAME": "StableAudio3Pipeline",
 }
 
-NOT_YET: dict[str, str] = {
-    "PRXPipeline": "its T5GemmaEncoder is made from a T5GemmaModuleConfig, but the class's "
-    "config_class is T5GemmaConfig, so transformers 5 cannot load a saved one back "
-    "(diffusers' own PRX tests skip save and load for it)",
-}
+NOT_YET: dict[str, str] = {}

@@ -1,0 +1,114 @@
+"""Recipes of newer image and video pipelines: Wan Animate, Ideogram 4, GLM-Image, Motif
+Video, PRX.
+
+The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
+with the shared ones, and a key defined twice is an error at import. Wan's VAE, UMT5
+and CLIP vision tower are shared recipes; Wan Animate reuses them through their Dims.
+"""
+
+from __future__ import annotations
+
+from guidelint.runner.diffusers_backend.recipes.llm import QWEN3
+from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
+
+# Wan 2.2 Animate: Wan 2.1 image-to-video's DiT (noise, reference latents and a 4-channel
+# mask in; CLIP's states cross-attended) plus the pose video's latents, a motion encoder
+# of the face crops (an appearance conv stack down to 4x4, then linear motion codes) and
+# face adapters every `inject_face_latents_blocks` blocks. Channel sizes are per
+# resolution of the conv stack: 16 -> 8 -> 4.
+WAN_ANIMATE = {
+    **WAN,
+    "in_channels": Dim("latent", times=2, plus=4),
+    "latent_channels": Dim("latent"),
+    "image_dim": Dim("image"),
+    "motion_encoder_channel_sizes": {"4": 16, "8": 16, "16": 16},
+    "motion_encoder_size": 16,
+    "motion_style_dim": 8,
+    "motion_dim": 4,
+    "motion_encoder_dim": 16,
+    "face_encoder_hidden_dim": 16,
+    "face_encoder_num_heads": 2,
+    "inject_face_latents_blocks": 1,  # one face adapter after the one block
+}
+
+# PRX Pixel denoises RGB pixels in 16x16 patches (a bottleneck before the width), the
+# resolution fed to the time modulation; head width = sum(axes_dim), as PRX's RoPE needs.
+PRX_PIXEL = {
+    "in_channels": 3,
+    "patch_size": 16,
+    "context_in_dim": Dim("llm"),
+    "hidden_size": 16,
+    "mlp_ratio": 2.0,
+    "num_heads": 2,
+    "depth": 1,
+    "axes_dim": [4, 4],
+    "bottleneck_size": 8,
+    "resolution_embeds": True,
+}
+
+# Ideogram 4: a single-stream DiT over 2x2-packed Flux 2 latents and the concatenated
+# hidden states of 13 Qwen3-VL layers (0, 3, ..., 33, 35: the real 36-layer depth, as
+# llm.py's QWEN3_VL keeps); 3D mRoPE split over a head width of 8 (2 + 1 + 1 pairs).
+IDEOGRAM4 = {
+    "in_channels": Dim("latent", times=4),
+    "num_layers": 1,
+    "attention_head_dim": 8,
+    "num_attention_heads": 2,
+    "intermediate_size": 32,
+    "adaln_dim": 16,
+    "llm_features_dim": Dim("llm", times=13),
+    "mrope_section": (2, 1, 1),
+}
+
+RECIPES: dict[str, Recipe] = {
+    "WanAnimateTransformer3DModel": Recipe("model", WAN_ANIMATE),
+    # as diffusers' conversion script (convert_wan_to_diffusers.py) makes Wan Animate's
+    "UniPCMultistepScheduler/wan_animate": Recipe(
+        "scheduler",
+        {"prediction_type": "flow_prediction", "use_flow_sigmas": True, "flow_shift": 5.0},
+        builds="UniPCMultistepScheduler",
+    ),
+    "Ideogram4Transformer2DModel": Recipe("model", IDEOGRAM4),
+    # Qwen3-VL's tokenizer: Ideogram 4 chat-formats each prompt as a list of typed parts
+    "Qwen2Tokenizer/qwen3_vl": Recipe(
+        "tokenizer", builder="build_qwen3_vl_tokenizer", builds="Qwen2Tokenizer"
+    ),
+    "PRXTransformer2DModel/pixel": Recipe("model", PRX_PIXEL, builds="PRXTransformer2DModel"),
+    # PRX Pixel's text encoder: Qwen3-VL-Embedding-2B's language model alone, saved by
+    # diffusers' convert_prx_to_diffusers.py (`full_model.model.language_model`)
+    "Qwen3VLTextModel": Recipe("model", QWEN3, provides={"llm": "hidden_size"}),
+}
+
+# (pipeline class pattern, slot, recipe): tried before the shared variants.
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    (r"^WanAnimate", "scheduler", "UniPCMultistepScheduler/wan_animate"),
+    # Ideogram 4's head-less Qwen3-VL body (`Qwen3VLForConditionalGeneration.model`)
+    (r"^Ideogram4", "text_encoder", "Qwen3VLModel"),
+    (r"^Ideogram4", "tokenizer", "Qwen2Tokenizer/qwen3_vl"),
+    (r"^PRXPixel", "transformer", "PRXTransformer2DModel/pixel"),
+    (r"^PRXPixel", "text_encoder", "Qwen3VLTextModel"),
+    (r"^PRXPixel", "tokenizer", "Qwen2Tokenizer/qwen3"),
+)
+
+TOKENIZER_OF_ENCODER: dict[str, str] = {
+    "Qwen3VLTextModel": "Qwen2Tokenizer/qwen3",
+}
+
+# (pipeline class pattern, slot): optional slots built though usually left out.
+KEPT_OPTIONAL: tuple[tuple[str, str], ...] = ()
+
+HOME_PIPELINES: dict[str, str] = {
+    "WanAnimateTransformer3DModel": "WanAnimatePipeline",
+    "Ideogram4Transformer2DModel": "Ideogram4Pipeline",
+}
+
+NOT_YET: dict[str, str] = {
+    # Photoroom's checkpoints save `T5GemmaModel(...).encoder` (a T5GemmaModuleConfig,
+    # model_index library "prx"); diffusers' prx wrapper class loads it by reading the
+    # folder as a composite T5GemmaConfig and taking its `.encoder`, which is then the
+    # default module config: T5Gemma 2B's sizes. The real 2B encoder matches those
+    # defaults; a tiny one fails its size check, so no faithful tiny one can load.
+    "PRXPipeline": "diffusers' T5GemmaEncoder wrapper (pipelines/prx/__init__.py) rebuilds "
+    "the encoder from T5GemmaConfig's default encoder (T5Gemma 2B's sizes), not from the "
+    "saved module config: only a 2B-sized encoder loads back",
+}
