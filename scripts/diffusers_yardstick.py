@@ -282,6 +282,11 @@ REAL_BUGS: dict[str, RealBug] = {
     "stable_video_diffusion.pipeline_stable_video_diffusion": RealBug(
         7, "name 'torch' is not defined", "torch not imported"
     ),
+    "wan.pipeline_wan_animate": RealBug(
+        23,
+        "path/to/pose_video.mp4 is not a valid path",
+        "loads placeholder paths (and passes height and width it never defined)",
+    ),
     "wan.pipeline_wan_vace": RealBug(
         8,
         "its output differed from the lines under it",
