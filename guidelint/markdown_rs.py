@@ -56,6 +56,7 @@ _INLINE = frozenset(
     }
 )
 _LISTS = ("bullet_list", "ordered_list")
+_EMPHASIS = ("em", "strong")
 _PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
 # What `collect` records opens with one of these: a code span "`", a link "[", an
 # autolink or a comment "<". A block's source without any has none to walk for.
@@ -136,16 +137,21 @@ class _ByteOffsets:
         if self.ascii:
             return
         self.data = source.encode("utf-8")
-        bounds = list(zip(lines.line_starts, [*lines.line_starts[1:], len(source)], strict=True))
-        lengths = [len(source[start:end].encode("utf-8")) for start, end in bounds]
-        self.byte_starts = list(accumulate(lengths[:-1], initial=0))
-        self.line_is_ascii = [
-            length == end - start for length, (start, end) in zip(lengths, bounds, strict=True)
-        ]
+        # Lines start after each "\n" in both (a lone CR takes the reference path),
+        # so each line's byte length comes from one split, in C.
+        byte_lengths = map(len, self.data.split(b"\n"))
+        self.byte_starts = list(accumulate(map((1).__add__, byte_lengths), initial=0))
+        char_ends = [*self.char_starts[1:], len(source) + 1]
+        self.line_is_ascii = list(
+            map(
+                int.__eq__,
+                map(int.__sub__, self.byte_starts[1:], self.byte_starts),
+                map(int.__sub__, char_ends, self.char_starts),
+            )
+        )
+        del self.byte_starts[-1]
 
     def char(self, offset: int) -> int:
-        if self.ascii:
-            return offset
         line = bisect.bisect_right(self.byte_starts, offset) - 1
         base = self.byte_starts[line]
         if self.line_is_ascii[line]:
@@ -164,6 +170,8 @@ class _Walk:
         # Misplaced ranges come from a tab in a container's indent: a text without
         # a tab needs no check (and skips the node reads the checks cost).
         self.verify = "\t" in doc.text
+        self.text = doc.text
+        self.blocks = doc.blocks
         self.section = ""
         self.table_headers: list[str] = []
         self.raw_items: list[tuple[tuple[int, int], int, bool]] = []
@@ -180,8 +188,9 @@ class _Walk:
         return span
 
     def line_of(self, offset: int) -> int:
-        """The 1-based line of a character offset (`LineIndex.position(...).line`)."""
-        return bisect.bisect_right(self.line_starts, max(0, offset))
+        """The 1-based line of a character offset (`LineIndex.position(...).line`;
+        offsets from srcmap are never negative)."""
+        return bisect.bisect_right(self.line_starts, offset)
 
     def line_range(self, node: Any) -> tuple[int, int]:
         """1-based first and last line a block node covers."""
@@ -207,7 +216,8 @@ class _Walk:
 
     def block(self, node: Any, name: str, depth: int, quoted: bool) -> None:
         if name == "paragraph":
-            self.inline_block("paragraph", node.children, depth, quoted, node)
+            opening = self.char(node.srcmap[0])
+            self.inline_block("paragraph", node.children, depth, quoted, opening)
         elif name in ("heading", "lheading"):
             self.heading(node, depth, quoted)
         elif name in _LISTS:
@@ -232,11 +242,15 @@ class _Walk:
 
     def heading(self, node: Any, depth: int, quoted: bool) -> None:
         inline = node.children
-        first, last = self.line_range(node)
+        start_byte, end_byte = node.srcmap
+        opening = self.char(start_byte)
+        first = self.line_of(opening)
         if node.name == "lheading":  # the reference's span ends with the text, not the underline
-            end = self.span(inline[-1]).end if inline else self.span(node).start
-            last = self.lines.position(max(self.span(node).start, end - 1)).line
-        block = self.inline_block("heading", inline, depth, quoted, node)
+            end = self.char(inline[-1].srcmap[1]) if inline else opening
+        else:
+            end = self.char(end_byte)
+        last = self.line_of(max(opening, end - 1))
+        block = self.inline_block("heading", inline, depth, quoted, opening)
         text = block.text.strip()
         span = _line_span(self.lines, first, last)
         plain = "".join(_plain(inline)).strip()
@@ -249,14 +263,14 @@ class _Walk:
             in_head = part.name == "thead"
             for row in part.children:
                 for index, cell in enumerate(row.children):
-                    cell_start = self.span(cell).start
                     start, end = cell.srcmap
-                    content = self.doc.text[cell_start : self.char(end)] if end > start else ""
+                    cell_start = self.char(start)
                     if in_head:  # as markdown-it-py has it: trimmed, `\|` unescaped
+                        content = self.text[cell_start : self.char(end)] if end > start else ""
                         self.table_headers.append(content.replace("\\|", "|").strip())
                     header = self.table_headers[index] if index < len(self.table_headers) else None
                     self.inline_block(
-                        "table_cell", cell.children, depth, quoted, cell, header, in_head
+                        "table_cell", cell.children, depth, quoted, cell_start, header, in_head
                     )
         self.table_headers = []
 
@@ -297,35 +311,44 @@ class _Walk:
         inline: list[Any],
         depth: int,
         quoted: bool,
-        owner: Any = None,
+        opening: int | None = None,
         header: str | None = None,
         header_row: bool = False,
     ) -> Block:
+        """A Block of these inline nodes; `opening` is where the node that owns them
+        starts (its line is the block's), None for a run in a container."""
         char = self.char
         if inline:
             first = inline[0]
-            start = char(_start_byte(first))
+            first_name = first.name
+            start_byte = first.srcmap[0] if first_name not in _EMPHASIS else _start_byte(first)
+            start = char(start_byte)
             end = char(inline[-1].srcmap[1])
-            if self.verify and first.name == "text":  # see Misplaced
+            if self.verify and first_name == "text":  # see Misplaced
                 content = first.meta.get("content", "")
-                if content and not self.doc.text.startswith(content[:8], start):
+                if content and not self.text.startswith(content[:8], start):
                     raise Misplaced
+            opening = start if opening is None else opening
         else:
-            start = end = char(owner.srcmap[0])
-        line = self.line_of(char(owner.srcmap[0]) if owner is not None else start)
+            start = end = opening = opening or 0
+        text = self.text[start:end]
+        # Positional, in Block's field order: keywords cost three times as much here.
         block = Block(
-            kind=kind,
-            text=self.doc.text[start:end],
-            line=line,
-            section=self.section,
-            list_depth=depth,
-            in_blockquote=quoted,
-            table_header=header,
-            table_row_is_header=header_row,
-            _source_start=start,  # `text` is the file's own source
+            kind,
+            text,
+            bisect.bisect_right(self.line_starts, opening),
+            self.section,
+            depth,
+            quoted,
+            header,
+            header_row,
+            None,
+            None,
+            None,
+            start,  # `_source_start`: `text` is the file's own source
         )
-        self.doc.blocks.append(block)
-        if _MAY_HOLD_SPANS.search(block.text):  # else no code span, link or comment inside
+        self.blocks.append(block)
+        if _MAY_HOLD_SPANS.search(text):  # else no code span, link or comment inside
             self.collect(block, inline)
         return block
 
@@ -336,7 +359,11 @@ class _Walk:
             if name in _PLAIN_INLINE:
                 continue
             if name == "code_inline":
-                content = "".join(child.meta.get("content", "") for child in node.children)
+                parts = node.children
+                if len(parts) == 1:  # the usual case: one text node
+                    content = parts[0].meta.get("content", "")
+                else:
+                    content = "".join(child.meta.get("content", "") for child in parts)
                 span = self.checked(node, "`")
                 doc.code_spans.append(CodeSpan(content, span, block))
             elif name in ("link", "autolink"):
