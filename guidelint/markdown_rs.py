@@ -61,6 +61,7 @@ _PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "im
 # What `collect` records opens with one of these: a code span "`", a link "[", an
 # autolink or a comment "<". A block's source without any has none to walk for.
 _MAY_HOLD_SPANS = re.compile(r"[`\[<]")
+_MAY_HOLD_SPANS_BYTES = re.compile(rb"[`\[<]")
 # `GUIDELINT_MARKDOWN_PARSER=markdown-it-py` takes the reference path for every file
 # (benchmarks, and telling a parser difference from a rule's).
 PARSER_ENV = "GUIDELINT_MARKDOWN_PARSER"
@@ -112,6 +113,11 @@ def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> M
     doc = MarkdownDocument(text=text, lines=lines, _tokens=None, front_matter=front)
     walk = _Walk(doc, _ByteOffsets(source, lines))
     walk.children(root, 0, False)
+    if walk.deferred:
+        build = partial(_built_blocks, walk.blocks, text, lines.line_starts, walk.char)
+        doc._pending_blocks = build
+    else:
+        doc._blocks = walk.blocks  # type: ignore[assignment]  # (no _Deferred in it)
     if walk.raw_items:  # (no reference back to `doc`: a cycle would wait for the GC)
         doc._pending_list_items = partial(_list_items, walk.raw_items, lines, walk.char)
     return doc
@@ -133,6 +139,7 @@ class _ByteOffsets:
 
     def __init__(self, source: str, lines: LineIndex) -> None:
         self.char_starts = lines.line_starts
+        self.source = source
         self.ascii = source.isascii()
         if self.ascii:
             return
@@ -171,7 +178,12 @@ class _Walk:
         # a tab needs no check (and skips the node reads the checks cost).
         self.verify = "\t" in doc.text
         self.text = doc.text
-        self.blocks = doc.blocks
+        # Blocks in document order; a plain paragraph's is left as what builds it.
+        self.blocks: list[Block | _Deferred] = []
+        self.deferred = False
+        # The text the ranges index: the source itself where bytes are characters.
+        self.scan: Any = offsets.source if offsets.ascii else offsets.data
+        self.may_hold: Any = (_MAY_HOLD_SPANS if offsets.ascii else _MAY_HOLD_SPANS_BYTES).search
         self.section = ""
         self.table_headers: list[str] = []
         self.raw_items: list[tuple[tuple[int, int], int, bool]] = []
@@ -208,16 +220,15 @@ class _Walk:
                 run.append(child)
                 continue
             if run:
-                self.inline_block("paragraph", run, depth, quoted)
+                self.paragraph(run, depth, quoted)
                 run = []
             self.block(child, name, depth, quoted)
         if run:
-            self.inline_block("paragraph", run, depth, quoted)
+            self.paragraph(run, depth, quoted)
 
     def block(self, node: Any, name: str, depth: int, quoted: bool) -> None:
         if name == "paragraph":
-            opening = self.char(node.srcmap[0])
-            self.inline_block("paragraph", node.children, depth, quoted, opening)
+            self.paragraph(node, depth, quoted)
         elif name in ("heading", "lheading"):
             self.heading(node, depth, quoted)
         elif name in _LISTS:
@@ -315,42 +326,41 @@ class _Walk:
         header: str | None = None,
         header_row: bool = False,
     ) -> Block:
-        """A Block of these inline nodes; `opening` is where the node that owns them
-        starts (its line is the block's), None for a run in a container."""
-        char = self.char
-        if inline:
-            first = inline[0]
-            first_name = first.name
-            start_byte = first.srcmap[0] if first_name not in _EMPHASIS else _start_byte(first)
-            start = char(start_byte)
-            end = char(inline[-1].srcmap[1])
-            if self.verify and first_name == "text":  # see Misplaced
-                content = first.meta.get("content", "")
-                if content and not self.text.startswith(content[:8], start):
-                    raise Misplaced
-            opening = start if opening is None else opening
-        else:
-            start = end = opening = opening or 0
-        text = self.text[start:end]
-        # Positional, in Block's field order: keywords cost three times as much here.
-        block = Block(
-            kind,
-            text,
-            bisect.bisect_right(self.line_starts, opening),
-            self.section,
-            depth,
-            quoted,
-            header,
-            header_row,
-            None,
-            None,
-            None,
-            start,  # `_source_start`: `text` is the file's own source
+        """A Block of these inline nodes, recorded with what it holds; `opening` is
+        where the node that owns them starts (its line is the block's), None for a
+        run in a container."""
+        where = (self.text, self.line_starts, self.char)
+        block = _new_block(
+            *where, kind, inline, depth, quoted, self.section, opening, header, header_row
         )
         self.blocks.append(block)
-        if _MAY_HOLD_SPANS.search(text):  # else no code span, link or comment inside
+        if self.verify and inline and inline[0].name == "text":  # see Misplaced
+            content = inline[0].meta.get("content", "")
+            if content and not self.text.startswith(content[:8], block._source_start or 0):
+                raise Misplaced
+        if _MAY_HOLD_SPANS.search(block.text):  # else no code span, link or comment inside
             self.collect(block, inline)
         return block
+
+    def plain(self, start_byte: int, end_byte: int) -> bool:
+        """Whether a paragraph's source can hold no code span, link or comment: then
+        its Block is built only if someone reads `blocks` (a text with a tab is
+        walked in full, for its Misplaced checks)."""
+        return not self.verify and self.may_hold(self.scan, start_byte, end_byte) is None
+
+    def paragraph(self, owner: Any, depth: int, quoted: bool) -> None:
+        """A paragraph node, or a run of a tight list item's inline nodes."""
+        if isinstance(owner, list):
+            start_byte, end_byte = owner[0].srcmap[0], owner[-1].srcmap[1]
+        else:
+            start_byte, end_byte = owner.srcmap
+        if self.plain(start_byte, end_byte):
+            self.blocks.append((owner, depth, quoted, self.section))
+            self.deferred = True
+        elif isinstance(owner, list):
+            self.inline_block("paragraph", owner, depth, quoted)
+        else:
+            self.inline_block("paragraph", owner.children, depth, quoted, self.char(start_byte))
 
     def collect(self, block: Block, nodes: list[Any]) -> None:
         doc = self.doc
@@ -378,6 +388,70 @@ class _Walk:
                 self.collect(block, node.children)
             # An image's alt text is its own inline parse in markdown-it: the
             # reference records nothing inside it, and neither does this.
+
+
+# A plain paragraph left unbuilt: its node (or a run's inline nodes), list depth,
+# whether it is quoted, and its section.
+_Deferred = tuple[Any, int, bool, str]
+
+
+def _new_block(
+    text: str,
+    line_starts: list[int],
+    char: Any,
+    kind: str,
+    inline: list[Any],
+    depth: int,
+    quoted: bool,
+    section: str,
+    opening: int | None = None,
+    header: str | None = None,
+    header_row: bool = False,
+) -> Block:
+    if inline:
+        first = inline[0]
+        start_byte = first.srcmap[0] if first.name not in _EMPHASIS else _start_byte(first)
+        start = char(start_byte)
+        end = char(inline[-1].srcmap[1])
+        opening = start if opening is None else opening
+    else:
+        start = end = opening = opening or 0
+    # Positional, in Block's field order: keywords cost three times as much here.
+    return Block(
+        kind,
+        text[start:end],
+        bisect.bisect_right(line_starts, opening),
+        section,
+        depth,
+        quoted,
+        header,
+        header_row,
+        None,
+        None,
+        None,
+        start,  # `_source_start`: `text` is the file's own source
+    )
+
+
+def _built_blocks(
+    entries: list[Block | _Deferred], text: str, line_starts: list[int], char: Any
+) -> list[Block]:
+    """`MarkdownDocument.blocks`, the plain paragraphs' Blocks built now."""
+    blocks = []
+    for entry in entries:
+        if isinstance(entry, Block):
+            blocks.append(entry)
+            continue
+        owner, depth, quoted, section = entry
+        if isinstance(owner, list):
+            inline, opening = owner, None
+        else:
+            inline, opening = owner.children, char(owner.srcmap[0])
+        kind = "paragraph"
+        blocks.append(
+            _new_block(text, line_starts, char, kind, inline, depth, quoted, section, opening)
+        )
+    return blocks
 
 
 def _list_items(
