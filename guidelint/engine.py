@@ -186,7 +186,12 @@ class Engine:
 
     def _rules_for(self, file: SourceFile) -> set[str]:
         """Load the selected rules that may apply to this file; the codes of those
-        that apply but find nothing in it (`RuleEntry.needs`): they are not run."""
+        that apply but find nothing in it (`RuleEntry.needs`): they are not run.
+        Asked twice per file (prepare, check): the second time is the first's answer,
+        as every rule the file wanted is loaded by then."""
+        return file.derived(f"engine.idle:{id(self)}", lambda: self._load_for(file))
+
+    def _load_for(self, file: SourceFile) -> set[str]:
         idle = {
             entry.code
             for entry in self._gated
@@ -194,11 +199,16 @@ class Engine:
             and self.selection.enabled_for(entry.code, file.rel)
             and idle_on(entry, file, self.project)
         }
+        scopes: dict[str, bool] = {}  # several rules share a scope test (GL2xx: gotchas)
 
         def wanted(entry: RuleEntry) -> bool:
-            if entry.code in idle or not self.selection.enabled_for(entry.code, file.rel):
+            if file.kind not in entry.kinds or entry.code in idle:
                 return False
-            return in_scope(entry, file, self.project)
+            if not self.selection.enabled_for(entry.code, file.rel):
+                return False
+            if entry.scope not in scopes:
+                scopes[entry.scope] = in_scope(entry, file, self.project)
+            return scopes[entry.scope]
 
         self._load_where(wanted)
         return idle

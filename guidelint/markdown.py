@@ -133,11 +133,21 @@ class MarkdownDocument:
     headings: list[Heading] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     html_comments: list[HtmlComment] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
+    _blocks: list[Block] = field(default_factory=list, repr=False)
+    # Builds `blocks` on first use: the fast path leaves out the Blocks no code span,
+    # link or comment needs (most paragraphs); only the gotchas parser reads them all.
+    _pending_blocks: Callable[[], list[Block]] | None = field(default=None, repr=False)
     _list_items: list[ListItem] = field(default_factory=list, repr=False)
     # Builds the rest of `list_items` on first use: only the gotchas parser reads them,
     # so the fast path records its items' ranges and pays for ListItems when asked.
     _pending_list_items: Callable[[], list[ListItem]] | None = field(default=None, repr=False)
+
+    @property
+    def blocks(self) -> list[Block]:
+        if self._pending_blocks is not None:
+            self._blocks = self._pending_blocks()
+            self._pending_blocks = None
+        return self._blocks
 
     @property
     def list_items(self) -> list[ListItem]:

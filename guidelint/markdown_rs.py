@@ -56,10 +56,12 @@ _INLINE = frozenset(
     }
 )
 _LISTS = ("bullet_list", "ordered_list")
+_EMPHASIS = ("em", "strong")
 _PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
 # What `collect` records opens with one of these: a code span "`", a link "[", an
 # autolink or a comment "<". A block's source without any has none to walk for.
 _MAY_HOLD_SPANS = re.compile(r"[`\[<]")
+_MAY_HOLD_SPANS_BYTES = re.compile(rb"[`\[<]")
 # `GUIDELINT_MARKDOWN_PARSER=markdown-it-py` takes the reference path for every file
 # (benchmarks, and telling a parser difference from a rule's).
 PARSER_ENV = "GUIDELINT_MARKDOWN_PARSER"
@@ -111,6 +113,11 @@ def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> M
     doc = MarkdownDocument(text=text, lines=lines, _tokens=None, front_matter=front)
     walk = _Walk(doc, _ByteOffsets(source, lines))
     walk.children(root, 0, False)
+    if walk.deferred:
+        build = partial(_built_blocks, walk.blocks, text, lines.line_starts, walk.char)
+        doc._pending_blocks = build
+    else:
+        doc._blocks = walk.blocks  # type: ignore[assignment]  # (no _Deferred in it)
     if walk.raw_items:  # (no reference back to `doc`: a cycle would wait for the GC)
         doc._pending_list_items = partial(_list_items, walk.raw_items, lines, walk.char)
     return doc
@@ -132,20 +139,26 @@ class _ByteOffsets:
 
     def __init__(self, source: str, lines: LineIndex) -> None:
         self.char_starts = lines.line_starts
+        self.source = source
         self.ascii = source.isascii()
         if self.ascii:
             return
         self.data = source.encode("utf-8")
-        bounds = list(zip(lines.line_starts, [*lines.line_starts[1:], len(source)], strict=True))
-        lengths = [len(source[start:end].encode("utf-8")) for start, end in bounds]
-        self.byte_starts = list(accumulate(lengths[:-1], initial=0))
-        self.line_is_ascii = [
-            length == end - start for length, (start, end) in zip(lengths, bounds, strict=True)
-        ]
+        # Lines start after each "\n" in both (a lone CR takes the reference path),
+        # so each line's byte length comes from one split, in C.
+        byte_lengths = map(len, self.data.split(b"\n"))
+        self.byte_starts = list(accumulate(map((1).__add__, byte_lengths), initial=0))
+        char_ends = [*self.char_starts[1:], len(source) + 1]
+        self.line_is_ascii = list(
+            map(
+                int.__eq__,
+                map(int.__sub__, self.byte_starts[1:], self.byte_starts),
+                map(int.__sub__, char_ends, self.char_starts),
+            )
+        )
+        del self.byte_starts[-1]
 
     def char(self, offset: int) -> int:
-        if self.ascii:
-            return offset
         line = bisect.bisect_right(self.byte_starts, offset) - 1
         base = self.byte_starts[line]
         if self.line_is_ascii[line]:
@@ -164,6 +177,13 @@ class _Walk:
         # Misplaced ranges come from a tab in a container's indent: a text without
         # a tab needs no check (and skips the node reads the checks cost).
         self.verify = "\t" in doc.text
+        self.text = doc.text
+        # Blocks in document order; a plain paragraph's is left as what builds it.
+        self.blocks: list[Block | _Deferred] = []
+        self.deferred = False
+        # The text the ranges index: the source itself where bytes are characters.
+        self.scan: Any = offsets.source if offsets.ascii else offsets.data
+        self.may_hold: Any = (_MAY_HOLD_SPANS if offsets.ascii else _MAY_HOLD_SPANS_BYTES).search
         self.section = ""
         self.table_headers: list[str] = []
         self.raw_items: list[tuple[tuple[int, int], int, bool]] = []
@@ -180,8 +200,9 @@ class _Walk:
         return span
 
     def line_of(self, offset: int) -> int:
-        """The 1-based line of a character offset (`LineIndex.position(...).line`)."""
-        return bisect.bisect_right(self.line_starts, max(0, offset))
+        """The 1-based line of a character offset (`LineIndex.position(...).line`;
+        offsets from srcmap are never negative)."""
+        return bisect.bisect_right(self.line_starts, offset)
 
     def line_range(self, node: Any) -> tuple[int, int]:
         """1-based first and last line a block node covers."""
@@ -199,15 +220,15 @@ class _Walk:
                 run.append(child)
                 continue
             if run:
-                self.inline_block("paragraph", run, depth, quoted)
+                self.paragraph(run, depth, quoted)
                 run = []
             self.block(child, name, depth, quoted)
         if run:
-            self.inline_block("paragraph", run, depth, quoted)
+            self.paragraph(run, depth, quoted)
 
     def block(self, node: Any, name: str, depth: int, quoted: bool) -> None:
         if name == "paragraph":
-            self.inline_block("paragraph", node.children, depth, quoted, node)
+            self.paragraph(node, depth, quoted)
         elif name in ("heading", "lheading"):
             self.heading(node, depth, quoted)
         elif name in _LISTS:
@@ -232,11 +253,15 @@ class _Walk:
 
     def heading(self, node: Any, depth: int, quoted: bool) -> None:
         inline = node.children
-        first, last = self.line_range(node)
+        start_byte, end_byte = node.srcmap
+        opening = self.char(start_byte)
+        first = self.line_of(opening)
         if node.name == "lheading":  # the reference's span ends with the text, not the underline
-            end = self.span(inline[-1]).end if inline else self.span(node).start
-            last = self.lines.position(max(self.span(node).start, end - 1)).line
-        block = self.inline_block("heading", inline, depth, quoted, node)
+            end = self.char(inline[-1].srcmap[1]) if inline else opening
+        else:
+            end = self.char(end_byte)
+        last = self.line_of(max(opening, end - 1))
+        block = self.inline_block("heading", inline, depth, quoted, opening)
         text = block.text.strip()
         span = _line_span(self.lines, first, last)
         plain = "".join(_plain(inline)).strip()
@@ -249,14 +274,14 @@ class _Walk:
             in_head = part.name == "thead"
             for row in part.children:
                 for index, cell in enumerate(row.children):
-                    cell_start = self.span(cell).start
                     start, end = cell.srcmap
-                    content = self.doc.text[cell_start : self.char(end)] if end > start else ""
+                    cell_start = self.char(start)
                     if in_head:  # as markdown-it-py has it: trimmed, `\|` unescaped
+                        content = self.text[cell_start : self.char(end)] if end > start else ""
                         self.table_headers.append(content.replace("\\|", "|").strip())
                     header = self.table_headers[index] if index < len(self.table_headers) else None
                     self.inline_block(
-                        "table_cell", cell.children, depth, quoted, cell, header, in_head
+                        "table_cell", cell.children, depth, quoted, cell_start, header, in_head
                     )
         self.table_headers = []
 
@@ -297,37 +322,45 @@ class _Walk:
         inline: list[Any],
         depth: int,
         quoted: bool,
-        owner: Any = None,
+        opening: int | None = None,
         header: str | None = None,
         header_row: bool = False,
     ) -> Block:
-        char = self.char
-        if inline:
-            first = inline[0]
-            start = char(_start_byte(first))
-            end = char(inline[-1].srcmap[1])
-            if self.verify and first.name == "text":  # see Misplaced
-                content = first.meta.get("content", "")
-                if content and not self.doc.text.startswith(content[:8], start):
-                    raise Misplaced
-        else:
-            start = end = char(owner.srcmap[0])
-        line = self.line_of(char(owner.srcmap[0]) if owner is not None else start)
-        block = Block(
-            kind=kind,
-            text=self.doc.text[start:end],
-            line=line,
-            section=self.section,
-            list_depth=depth,
-            in_blockquote=quoted,
-            table_header=header,
-            table_row_is_header=header_row,
-            _source_start=start,  # `text` is the file's own source
+        """A Block of these inline nodes, recorded with what it holds; `opening` is
+        where the node that owns them starts (its line is the block's), None for a
+        run in a container."""
+        where = (self.text, self.line_starts, self.char)
+        block = _new_block(
+            *where, kind, inline, depth, quoted, self.section, opening, header, header_row
         )
-        self.doc.blocks.append(block)
+        self.blocks.append(block)
+        if self.verify and inline and inline[0].name == "text":  # see Misplaced
+            content = inline[0].meta.get("content", "")
+            if content and not self.text.startswith(content[:8], block._source_start or 0):
+                raise Misplaced
         if _MAY_HOLD_SPANS.search(block.text):  # else no code span, link or comment inside
             self.collect(block, inline)
         return block
+
+    def plain(self, start_byte: int, end_byte: int) -> bool:
+        """Whether a paragraph's source can hold no code span, link or comment: then
+        its Block is built only if someone reads `blocks` (a text with a tab is
+        walked in full, for its Misplaced checks)."""
+        return not self.verify and self.may_hold(self.scan, start_byte, end_byte) is None
+
+    def paragraph(self, owner: Any, depth: int, quoted: bool) -> None:
+        """A paragraph node, or a run of a tight list item's inline nodes."""
+        if isinstance(owner, list):
+            start_byte, end_byte = owner[0].srcmap[0], owner[-1].srcmap[1]
+        else:
+            start_byte, end_byte = owner.srcmap
+        if self.plain(start_byte, end_byte):
+            self.blocks.append((owner, depth, quoted, self.section))
+            self.deferred = True
+        elif isinstance(owner, list):
+            self.inline_block("paragraph", owner, depth, quoted)
+        else:
+            self.inline_block("paragraph", owner.children, depth, quoted, self.char(start_byte))
 
     def collect(self, block: Block, nodes: list[Any]) -> None:
         doc = self.doc
@@ -336,7 +369,11 @@ class _Walk:
             if name in _PLAIN_INLINE:
                 continue
             if name == "code_inline":
-                content = "".join(child.meta.get("content", "") for child in node.children)
+                parts = node.children
+                if len(parts) == 1:  # the usual case: one text node
+                    content = parts[0].meta.get("content", "")
+                else:
+                    content = "".join(child.meta.get("content", "") for child in parts)
                 span = self.checked(node, "`")
                 doc.code_spans.append(CodeSpan(content, span, block))
             elif name in ("link", "autolink"):
@@ -351,6 +388,70 @@ class _Walk:
                 self.collect(block, node.children)
             # An image's alt text is its own inline parse in markdown-it: the
             # reference records nothing inside it, and neither does this.
+
+
+# A plain paragraph left unbuilt: its node (or a run's inline nodes), list depth,
+# whether it is quoted, and its section.
+_Deferred = tuple[Any, int, bool, str]
+
+
+def _new_block(
+    text: str,
+    line_starts: list[int],
+    char: Any,
+    kind: str,
+    inline: list[Any],
+    depth: int,
+    quoted: bool,
+    section: str,
+    opening: int | None = None,
+    header: str | None = None,
+    header_row: bool = False,
+) -> Block:
+    if inline:
+        first = inline[0]
+        start_byte = first.srcmap[0] if first.name not in _EMPHASIS else _start_byte(first)
+        start = char(start_byte)
+        end = char(inline[-1].srcmap[1])
+        opening = start if opening is None else opening
+    else:
+        start = end = opening = opening or 0
+    # Positional, in Block's field order: keywords cost three times as much here.
+    return Block(
+        kind,
+        text[start:end],
+        bisect.bisect_right(line_starts, opening),
+        section,
+        depth,
+        quoted,
+        header,
+        header_row,
+        None,
+        None,
+        None,
+        start,  # `_source_start`: `text` is the file's own source
+    )
+
+
+def _built_blocks(
+    entries: list[Block | _Deferred], text: str, line_starts: list[int], char: Any
+) -> list[Block]:
+    """`MarkdownDocument.blocks`, the plain paragraphs' Blocks built now."""
+    blocks = []
+    for entry in entries:
+        if isinstance(entry, Block):
+            blocks.append(entry)
+            continue
+        owner, depth, quoted, section = entry
+        if isinstance(owner, list):
+            inline, opening = owner, None
+        else:
+            inline, opening = owner.children, char(owner.srcmap[0])
+        kind = "paragraph"
+        blocks.append(
+            _new_block(text, line_starts, char, kind, inline, depth, quoted, section, opening)
+        )
+    return blocks
 
 
 def _list_items(

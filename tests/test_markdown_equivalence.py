@@ -224,3 +224,31 @@ def test_the_corpora_give_the_same_model_and_findings(chunk, monkeypatch):
     for rel in rels:
         if rel not in fell_back:
             assert differences(reference_docs[rel], fast_docs[rel]) == {}, rel
+
+
+@pytest.mark.parametrize("accent", ["", "é "], ids=["ASCII", "not ASCII"])
+def test_plain_paragraphs_get_their_blocks_when_read(accent):
+    text = f"# T\n\n{accent}plain prose\n\n- tight {accent}item\n- `code` item\n\n"
+    text += "> quoted\n\n[l](u)\n"
+    doc = markdown_rs.parse_rs(text)
+    assert doc._pending_blocks is not None  # the plain paragraphs' Blocks are not built yet
+    (span,) = doc.code_spans
+    blocks = doc.blocks
+    assert [(b.kind, b.text, b.line, b.list_depth, b.in_blockquote) for b in blocks] == [
+        ("heading", "T", 1, 0, False),
+        ("paragraph", f"{accent}plain prose", 3, 0, False),
+        ("paragraph", f"tight {accent}item", 5, 1, False),
+        ("paragraph", "`code` item", 6, 1, False),
+        ("paragraph", "quoted", 8, 0, True),
+        ("paragraph", "[l](u)", 10, 0, False),
+    ]
+    assert {b.section for b in blocks[1:]} == {"T"}
+    assert blocks[3] is span.block and blocks[5] is doc.links[0].block  # not copies
+    assert doc.blocks is blocks  # built once
+    assert differences(parse_markdown(text), markdown_rs.parse_rs(text)) == {}
+
+
+def test_a_text_with_a_tab_builds_every_block_while_walking():
+    # Its Misplaced checks read each paragraph's first text node.
+    doc = markdown_rs.parse_rs("plain\tprose\n\nmore\n")
+    assert doc._pending_blocks is None and [b.text for b in doc.blocks] == ["plain\tprose", "more"]
