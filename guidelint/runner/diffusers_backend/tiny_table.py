@@ -26,6 +26,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     llm,
     ltx2,
     qwen,
+    slow,
     video,
     video_more,
     wan_video,
@@ -551,6 +552,7 @@ AREAS = (
     fixes,
     image_more,
     image_audio,
+    slow,
 )
 
 
