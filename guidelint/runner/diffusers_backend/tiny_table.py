@@ -31,6 +31,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     ltx2,
     newimage,
     qwen,
+    slow,
     video,
     video_more,
     wan_video,
@@ -571,6 +572,7 @@ AREAS = (
     hubvariants,
     hunyuan15,
     newimage,
+    slow,
 )
 
 
