@@ -118,8 +118,9 @@ class Project:
         real_root = self._lookups.real_root
         if real_root is None:
             real_root = self._lookups.real_root = os.path.realpath(self.root)
-        target = os.path.realpath(path)
-        return os.path.commonpath([real_root, target]) == real_root
+        target = real_path(os.fspath(path), self._lookups.real_paths)
+        # Both are absolute and normalised: a prefix test is `commonpath`'s answer.
+        return target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
 
     def read(self, rel: str) -> SourceFile | None:
         """Another file of the project (cached), or None when it cannot be read."""
@@ -164,8 +165,33 @@ class _Lookups:
     listing: list[str] | None = None
     extensions: frozenset[str] | None = None
     real_root: str | None = None
+    real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
     memo: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+
+
+def real_path(path: str, known: dict[str, str]) -> str:
+    """`os.path.realpath(path)`, each folder's answer kept in `known`: a path under a
+    folder already resolved costs one `lstat` (GL501 asks thousands of paths in a few
+    folders; `realpath` walks every component of each again)."""
+    if not os.path.isabs(path):
+        return os.path.realpath(path)
+    found = known.get(path)
+    if found is not None:
+        return found
+    head, tail = os.path.split(path)
+    if head == path:  # the file system's root
+        found = os.path.realpath(path)
+    elif tail in ("", "."):
+        found = real_path(head, known)
+    elif tail == "..":
+        found = os.path.dirname(real_path(head, known))
+    else:
+        candidate = os.path.join(real_path(head, known), tail)
+        # Only a link needs resolving; a missing name stays as written, as in realpath.
+        found = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
+    known[path] = found
+    return found
 
 
 def _default_root(paths: list[Path]) -> Path:

@@ -21,9 +21,9 @@ class ExampleSyntaxError(ExampleRule):
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.runner.examples import source_offset, syntax_error
+        from guidelint.runner.examples import source_offset, syntax_errors_of
 
-        for example in self.examples(file):
+        for example, error in zip(self.examples(file), syntax_errors_of(file), strict=True):
             if example.settings.skip:
                 continue
             if not example.closed:
@@ -36,7 +36,6 @@ class ExampleSyntaxError(ExampleRule):
                     " (everything after it would be code)",
                 )
                 continue
-            error = syntax_error(example)
             if error is None:
                 continue
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)

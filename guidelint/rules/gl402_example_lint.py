@@ -46,14 +46,14 @@ class ExampleLint(ExampleRule):
             file.derived(LINT_KEY, _constant(share))
 
     def _lintable(self, file: SourceFile) -> list[Example]:
-        from guidelint.runner.examples import syntax_error
+        from guidelint.runner.examples import syntax_errors_of
 
         return file.derived(
             "GL402.lintable",
             lambda: [
                 e
-                for e in self.examples(file)
-                if e.closed and not e.settings.skip and syntax_error(e) is None
+                for e, error in zip(self.examples(file), syntax_errors_of(file), strict=True)
+                if e.closed and not e.settings.skip and error is None
             ],
         )
 

@@ -58,6 +58,8 @@ SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 def candidate_path(text: str) -> str | None:
     """The repository path a code span names, or None if it is not one."""
+    if "/" not in text:
+        return None  # most code spans; dropping a suffix would not add a slash
     text = LOCATION_SUFFIX.sub("", text.strip())
     if not text or "/" not in text or not PATH_CHARS.match(text):
         return None

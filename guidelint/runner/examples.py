@@ -204,3 +204,14 @@ def syntax_error(example: Example) -> SyntaxError | None:
 def examples_of(file: SourceFile) -> list[Example]:
     """A SourceFile's examples, extracted once and shared by GL401-GL403."""
     return file.derived("runner.examples", lambda: extract(file.markdown, file.rel))
+
+
+def syntax_errors_of(file: SourceFile) -> list[SyntaxError | None]:
+    """Each example's syntax error (None: it parses, or is skipped or never closed),
+    in the order of `examples_of`: compiled once, shared by GL401 and GL402."""
+    return file.derived(
+        "runner.syntax_errors",
+        lambda: [
+            syntax_error(e) if e.closed and not e.settings.skip else None for e in examples_of(file)
+        ],
+    )
