@@ -96,9 +96,10 @@ def test_mutable_records_are_unhashable_and_assignable(cls: type[Record]) -> Non
 
 def test_defaults_and_validation_are_kept() -> None:
     document = MarkdownDocument("text", LineIndex("text"), None)
-    assert document.code_spans == [] and document.code_spans is not MarkdownDocument(
-        "", LineIndex(""), None
-    ).code_spans  # a fresh list each, as default_factory=list
+    assert (
+        document.code_spans == []
+        and document.code_spans is not MarkdownDocument("", LineIndex(""), None).code_spans
+    )  # a fresh list each, as default_factory=list
     assert document.front_matter is None and document.list_items == []
     assert Heading(1, "T", Span(0, 3), 1).plain == ""
     assert ListItem(Span(0, 1), 1, 1, 1, False).children == ()
