@@ -7,7 +7,8 @@ paid by every `guidelint check` for the value types on its import path. A subcla
 of `Record` lists its fields in `__slots__` and writes its own `__init__`; the
 other methods are these, compiled once into bytecode, with dataclasses' semantics:
 equal only to an instance of the same class with equal fields (in order), repr
-`Name(field=value, ...)` without the fields named in `_no_repr`, and for
+`Name(field=value, ...)` without the fields named in `_no_repr` (`_no_compare`'s
+are left out of equality and hash, as `field(compare=False)`), and for
 `FrozenRecord` a hash of the fields, `dataclasses.FrozenInstanceError` on
 assignment or deletion, and pickling by field values.
 `tests/test_records.py` holds each converted class to its dataclass twin.
@@ -17,7 +18,10 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 
 def _as_tuple(fields: tuple[str, ...]) -> Any:
@@ -31,8 +35,9 @@ class Record:
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
     _no_repr: ClassVar[tuple[str, ...]] = ()
+    _no_compare: ClassVar[tuple[str, ...]] = ()  # left out of equality and hash
     _repr_fields: ClassVar[tuple[str, ...]] = ()
-    _values: ClassVar[Any] = None  # attrgetter of the fields, as one tuple
+    _values: ClassVar[Any] = None  # the compared fields' values, as one tuple
     __match_args__: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -42,7 +47,8 @@ class Record:
         cls._repr_fields = tuple(name for name in cls._fields if name not in cls._no_repr)
         cls.__match_args__ = cls._fields  # type: ignore[misc]  # as dataclasses set it
         # attrgetter of one name returns the value itself; of several, a tuple.
-        getter = attrgetter(*cls._fields) if len(cls._fields) > 1 else _as_tuple(cls._fields)
+        compared = tuple(name for name in cls._fields if name not in cls._no_compare)
+        getter = attrgetter(*compared) if len(compared) > 1 else _as_tuple(compared)
         cls._values = staticmethod(getter)
 
     def __eq__(self, other: object) -> bool:
@@ -51,6 +57,11 @@ class Record:
         return bool(self._values(self) == self._values(other))
 
     __hash__ = None  # type: ignore[assignment]  # mutable: unhashable, as eq=True dataclasses
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed, as `dataclasses.replace`."""
+        values = {name: getattr(self, name) for name in self._fields}
+        return type(self)(**{**values, **changes})
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._repr_fields)

@@ -14,6 +14,8 @@ import pickle
 
 import pytest
 
+from guidelint.comments import Directive, Token
+from guidelint.findings import Edit, Finding, Fix, Severity
 from guidelint.markdown import (
     Block,
     CodeSpan,
@@ -26,9 +28,14 @@ from guidelint.markdown import (
     MarkdownDocument,
 )
 from guidelint.records import FrozenRecord, Record
+from guidelint.runner.examples import Region
+from guidelint.runner.lint import LintMessage
 from guidelint.spans import LineIndex, Position, Span
 
-FROZEN = (Position, Span, CodeSpan, Fence, Heading, ListItem, Link, HtmlComment, FrontMatter)
+FROZEN = (
+    *(Position, Span, CodeSpan, Fence, Heading, ListItem, Link, HtmlComment, FrontMatter),
+    *(Edit, Fix, Finding, Token, Directive, LintMessage, Region),
+)
 MUTABLE = (Block, MarkdownDocument)
 
 
@@ -38,9 +45,10 @@ def twin(cls: type[Record]) -> type:
     fields = []
     for name in cls._fields:
         default = parameters[name].default
-        spec = dataclasses.field(repr=name not in cls._no_repr)
+        shown, compared = name not in cls._no_repr, name not in cls._no_compare
+        spec = dataclasses.field(repr=shown, compare=compared)
         if default is not inspect.Parameter.empty:
-            spec = dataclasses.field(repr=name not in cls._no_repr, default=default)
+            spec = dataclasses.field(repr=shown, compare=compared, default=default)
         fields.append((name, object, spec))
     frozen = issubclass(cls, FrozenRecord)
     made = dataclasses.make_dataclass(cls.__name__, fields, frozen=frozen, slots=True)
@@ -82,6 +90,22 @@ def test_frozen_records_hash_freeze_and_pickle_as_the_dataclass(cls: type[Record
         delattr(record, cls._fields[0])
     for clone in (pickle.loads(pickle.dumps(record)), copy.copy(record), copy.deepcopy(record)):
         assert clone == record and clone is not record
+
+
+@pytest.mark.parametrize("cls", FROZEN + MUTABLE, ids=lambda cls: cls.__name__)
+def test_replace_copies_with_changes_as_dataclasses_replace(cls: type[Record]) -> None:
+    made = twin(cls)
+    first, new = cls._fields[0], (5, -1, "changed")  # sorts before the others (Span)
+    changed = cls(**values(cls, 5)).replace(**{first: new})
+    expected = dataclasses.replace(made(**values(cls, 5)), **{first: new})
+    assert repr(changed) == repr(expected) and getattr(changed, first) == new
+
+
+def test_fields_left_out_of_comparison_do_not_count() -> None:
+    finding = Finding("GL001", "n", Severity.ERROR, "m", "a.md", 1, 1, 1, 2, snippet="x")
+    other = finding.replace(snippet="y", context="z")
+    assert finding == other and hash(finding) == hash(other)
+    assert finding != finding.replace(message="other")
 
 
 @pytest.mark.parametrize("cls", MUTABLE, ids=lambda cls: cls.__name__)
