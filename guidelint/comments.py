@@ -13,9 +13,9 @@ group uses the same tokens (`tokenize`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
 
+from guidelint.records import FrozenRecord
 from guidelint.spans import Span
 
 SUPPRESSION_VERBS = ("disable-next-line", "disable-line", "disable-file", "disable", "enable")
@@ -27,19 +27,28 @@ _TOKEN = re.compile(r"""[^\s=]+(?:=(?:"[^"]*"|'[^']*'|\S*))?""")
 _OPENING = re.compile(r"<!--\s*guidelint:")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(FrozenRecord):
+    __slots__ = ("key", "value", "span")
     key: str
     value: str | None  # None for a bare flag
     span: Span  # the whole `key=value` text in the file
 
+    def __init__(self, key: str, value: str | None, span: Span) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "span", span)
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+
+class Directive(FrozenRecord):
     """One `<!-- guidelint: ... -->` comment: its tokens, in order."""
 
+    __slots__ = ("tokens", "span")
     tokens: tuple[Token, ...]
     span: Span  # the whole comment
+
+    def __init__(self, tokens: tuple[Token, ...], span: Span) -> None:
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "span", span)
 
     @property
     def verb(self) -> str:

@@ -6,7 +6,6 @@ Reporting, fixing and baselines happen after, on the collected findings.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -354,7 +353,7 @@ class Engine:
         severity = self.selection.severity_of(finding.code, finding.severity)
         if severity == finding.severity:
             return finding
-        return dataclasses.replace(finding, severity=severity)
+        return finding.replace(severity=severity)
 
     def _suppress(self, file: SourceFile, findings: list[Finding], ran: set[str]) -> list[Finding]:
         try:

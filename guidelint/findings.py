@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+
+from guidelint.records import FrozenRecord
 
 
 class Severity(str, enum.Enum):
@@ -11,24 +12,48 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(FrozenRecord):
     """Replace text[start:end] with `content` (character offsets)."""
 
+    __slots__ = ("start", "end", "content")
     start: int
     end: int
     content: str
 
+    def __init__(self, start: int, end: int, content: str) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "content", content)
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+
+class Fix(FrozenRecord):
+    __slots__ = ("edits", "description", "safe")
     edits: tuple[Edit, ...]
-    description: str = ""
-    safe: bool = True
+    description: str
+    safe: bool
+
+    def __init__(self, edits: tuple[Edit, ...], description: str = "", safe: bool = True) -> None:
+        object.__setattr__(self, "edits", edits)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "safe", safe)
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(FrozenRecord):
+    __slots__ = (
+        "code",
+        "name",
+        "severity",
+        "message",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "fix",
+        "snippet",
+        "context",
+    )
+    _no_compare = ("snippet", "context")
     code: str
     name: str
     severity: Severity
@@ -38,11 +63,39 @@ class Finding:
     column: int
     end_line: int
     end_column: int
-    fix: Fix | None = None
+    fix: Fix | None
     # The text the finding points at, and its line's text with whitespace runs
     # made one space: the fingerprint's basis, so findings survive line shifts.
-    snippet: str = field(default="", compare=False)
-    context: str = field(default="", compare=False)
+    snippet: str
+    context: str
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        message: str,
+        path: str,
+        line: int,
+        column: int,
+        end_line: int,
+        end_column: int,
+        fix: Fix | None = None,
+        snippet: str = "",
+        context: str = "",
+    ) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "fix", fix)
+        object.__setattr__(self, "snippet", snippet)
+        object.__setattr__(self, "context", context)
 
     @property
     def sort_key(self) -> tuple:

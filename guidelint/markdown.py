@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from guidelint.records import FrozenRecord, Record
 from guidelint.spans import LineIndex, Span
 
 if TYPE_CHECKING:  # markdown-it-py loads when a file is parsed with it, not before
@@ -30,23 +30,69 @@ SLUG_DROP = re.compile(r"[^\w\- ]")
 ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")
 
 
-@dataclass(slots=True)
-class Block:
+# The model's types are records (guidelint.records), not dataclasses: they are on
+# every check's import path, and a dataclass costs about 1 ms there to make.
+
+
+class Block(Record):
     """A run of inline Markdown (paragraph, heading, table cell) and its context."""
 
+    __slots__ = (
+        "kind",
+        "text",
+        "line",
+        "section",
+        "list_depth",
+        "in_blockquote",
+        "table_header",
+        "table_row_is_header",
+        "_line_offsets",
+        "_lines",
+        "_text_lines",
+        "_source_start",
+    )
+    _no_repr = ("_line_offsets", "_lines", "_text_lines", "_source_start")
     kind: str  # "paragraph" | "heading" | "table_cell"
     text: str  # the inline source, container prefixes stripped
     line: int  # 1-based first line
     section: str  # text of the nearest heading above, "" at top level
     list_depth: int  # 0 outside lists
     in_blockquote: bool
-    table_header: str | None = None  # header text of the cell's column
-    table_row_is_header: bool = False
-    _line_offsets: list[int] | None = field(default=None, repr=False)
-    _lines: LineIndex | None = field(default=None, repr=False)
-    _text_lines: LineIndex | None = field(default=None, repr=False)
+    table_header: str | None  # header text of the cell's column
+    table_row_is_header: bool
+    _line_offsets: list[int] | None
+    _lines: LineIndex | None
+    _text_lines: LineIndex | None
     # Set where `text` is the file's own source (markdown_rs): offsets are start + pos.
-    _source_start: int | None = field(default=None, repr=False)
+    _source_start: int | None
+
+    def __init__(
+        self,
+        kind: str,
+        text: str,
+        line: int,
+        section: str,
+        list_depth: int,
+        in_blockquote: bool,
+        table_header: str | None = None,
+        table_row_is_header: bool = False,
+        _line_offsets: list[int] | None = None,
+        _lines: LineIndex | None = None,
+        _text_lines: LineIndex | None = None,
+        _source_start: int | None = None,
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        self.line = line
+        self.section = section
+        self.list_depth = list_depth
+        self.in_blockquote = in_blockquote
+        self.table_header = table_header
+        self.table_row_is_header = table_row_is_header
+        self._line_offsets = _line_offsets
+        self._lines = _lines
+        self._text_lines = _text_lines
+        self._source_start = _source_start
 
     def offset(self, pos: int) -> int:
         """Map a position in `text` to a character offset in the file."""
@@ -63,15 +109,20 @@ class Block:
         return self._line_offsets[position.line - 1] + position.column - 1
 
 
-@dataclass(frozen=True, slots=True)
-class CodeSpan:
+class CodeSpan(FrozenRecord):
+    __slots__ = ("content", "span", "block")
     content: str
     span: Span  # includes the backticks
     block: Block
 
+    def __init__(self, content: str, span: Span, block: Block) -> None:
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "block", block)
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+
+class Fence(FrozenRecord):
+    __slots__ = ("info", "lang", "content", "span", "line", "content_line", "closed", "section")
     info: str  # the whole info string
     lang: str  # first word of the info string, lower-cased
     content: str
@@ -81,66 +132,172 @@ class Fence:
     closed: bool
     section: str
 
+    def __init__(
+        self,
+        info: str,
+        lang: str,
+        content: str,
+        span: Span,
+        line: int,
+        content_line: int,
+        closed: bool,
+        section: str,
+    ) -> None:
+        object.__setattr__(self, "info", info)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "content_line", content_line)
+        object.__setattr__(self, "closed", closed)
+        object.__setattr__(self, "section", section)
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+
+class Heading(FrozenRecord):
+    __slots__ = ("level", "text", "span", "line", "plain")
     level: int
     text: str
     span: Span
     line: int
-    plain: str = ""  # the text as rendered: no markup, link targets or `{#id}`
+    plain: str  # the text as rendered: no markup, link targets or `{#id}`
+
+    def __init__(self, level: int, text: str, span: Span, line: int, plain: str = "") -> None:
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "plain", plain)
 
 
-@dataclass(frozen=True, slots=True)
-class ListItem:
+class ListItem(FrozenRecord):
+    __slots__ = ("span", "line", "end_line", "depth", "ordered", "children")
+    _no_repr = ("children",)
     span: Span
     line: int
     end_line: int  # last line (inclusive)
     depth: int  # 1 for a top-level item
     ordered: bool
-    children: tuple[Token, ...] = field(repr=False, default=())
+    children: tuple[Token, ...]
+
+    def __init__(
+        self,
+        span: Span,
+        line: int,
+        end_line: int,
+        depth: int,
+        ordered: bool,
+        children: tuple[Token, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "ordered", ordered)
+        object.__setattr__(self, "children", children)
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(FrozenRecord):
+    __slots__ = ("href", "span", "block")
     href: str
     span: Span
     block: Block
 
+    def __init__(self, href: str, span: Span, block: Block) -> None:
+        object.__setattr__(self, "href", href)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "block", block)
 
-@dataclass(frozen=True, slots=True)
-class HtmlComment:
+
+class HtmlComment(FrozenRecord):
+    __slots__ = ("body", "span", "line", "end_line")
     body: str  # text between <!-- and -->, stripped
     span: Span
     line: int
     end_line: int
 
+    def __init__(self, body: str, span: Span, line: int, end_line: int) -> None:
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "end_line", end_line)
 
-@dataclass(frozen=True, slots=True)
-class FrontMatter:
+
+class FrontMatter(FrozenRecord):
+    __slots__ = ("text", "span", "content_line")
     text: str  # without the --- fences
     span: Span
     content_line: int  # 1-based line of the first front matter line
 
+    def __init__(self, text: str, span: Span, content_line: int) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "content_line", content_line)
 
-@dataclass(slots=True)
-class MarkdownDocument:
+
+class MarkdownDocument(Record):
+    __slots__ = (
+        "text",
+        "lines",
+        "_tokens",
+        "code_spans",
+        "fences",
+        "headings",
+        "links",
+        "html_comments",
+        "_blocks",
+        "_pending_blocks",
+        "_list_items",
+        "_pending_list_items",
+        "front_matter",
+    )
+    _no_repr = ("_blocks", "_pending_blocks", "_list_items", "_pending_list_items")
     text: str
     lines: LineIndex
     _tokens: list[Token] | None  # markdown-it-py's stream; None: parsed on first use
-    code_spans: list[CodeSpan] = field(default_factory=list)
-    fences: list[Fence] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    html_comments: list[HtmlComment] = field(default_factory=list)
-    _blocks: list[Block] = field(default_factory=list, repr=False)
+    code_spans: list[CodeSpan]
+    fences: list[Fence]
+    headings: list[Heading]
+    links: list[Link]
+    html_comments: list[HtmlComment]
+    _blocks: list[Block]
     # Builds `blocks` on first use: the fast path leaves out the Blocks no code span,
     # link or comment needs (most paragraphs); only the gotchas parser reads them all.
-    _pending_blocks: Callable[[], list[Block]] | None = field(default=None, repr=False)
-    _list_items: list[ListItem] = field(default_factory=list, repr=False)
+    _pending_blocks: Callable[[], list[Block]] | None
+    _list_items: list[ListItem]
     # Builds the rest of `list_items` on first use: only the gotchas parser reads them,
     # so the fast path records its items' ranges and pays for ListItems when asked.
-    _pending_list_items: Callable[[], list[ListItem]] | None = field(default=None, repr=False)
+    _pending_list_items: Callable[[], list[ListItem]] | None
+    front_matter: FrontMatter | None
+
+    def __init__(
+        self,
+        text: str,
+        lines: LineIndex,
+        _tokens: list[Token] | None,
+        code_spans: list[CodeSpan] | None = None,
+        fences: list[Fence] | None = None,
+        headings: list[Heading] | None = None,
+        links: list[Link] | None = None,
+        html_comments: list[HtmlComment] | None = None,
+        _blocks: list[Block] | None = None,
+        _pending_blocks: Callable[[], list[Block]] | None = None,
+        _list_items: list[ListItem] | None = None,
+        _pending_list_items: Callable[[], list[ListItem]] | None = None,
+        front_matter: FrontMatter | None = None,
+    ) -> None:
+        self.text = text
+        self.lines = lines
+        self._tokens = _tokens
+        self.code_spans = [] if code_spans is None else code_spans
+        self.fences = [] if fences is None else fences
+        self.headings = [] if headings is None else headings
+        self.links = [] if links is None else links
+        self.html_comments = [] if html_comments is None else html_comments
+        self._blocks = [] if _blocks is None else _blocks
+        self._pending_blocks = _pending_blocks
+        self._list_items = [] if _list_items is None else _list_items
+        self._pending_list_items = _pending_list_items
+        self.front_matter = front_matter
 
     @property
     def blocks(self) -> list[Block]:
@@ -180,8 +337,6 @@ class MarkdownDocument:
             found.append(slug if seen == 0 else f"{slug}-{seen}")
         found.extend(match.group(1) for match in HTML_ID.finditer(self.text))
         return frozenset(found)
-
-    front_matter: FrontMatter | None = None
 
 
 def may_hold_code_spans(text: str) -> bool:

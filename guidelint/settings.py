@@ -1,7 +1,7 @@
 """The configuration a run reads, found and loaded without pydantic when there is none.
 
 Most runs (a pre-commit hook, a one-file check) have no `[tool.guidelint]` table:
-they get `DefaultConfig`, plain frozen dataclasses holding the same values as the
+they get `DefaultConfig`, plain frozen records holding the same values as the
 pydantic models' defaults. Only a configuration file that is actually read is
 validated, by the strict models of `guidelint.config` (imported then, with
 pydantic; `Project.load` decides). Both answer the same attributes, `model_copy(update=...)` and
@@ -11,15 +11,15 @@ dump equal to `Config()`'s, field by field, so the two cannot drift.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from guidelint.errors import ConfigError
 from guidelint.findings import Severity
+from guidelint.records import FrozenRecord
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -91,19 +91,52 @@ DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F706", "F811", "F821", "
 DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
 
 
-def _list(values: list[str]) -> Any:
-    return field(default_factory=lambda: list(values))
+def _list(values: list[str]) -> Callable[[], list[str]]:
+    return lambda: list(values)
 
 
-class _Defaults:
-    """What the pydantic models offer that runs use: a copy with changes, a dump."""
+class _Defaults(FrozenRecord):
+    """What the pydantic models offer that runs use: a copy with changes, a dump.
+
+    A record (guidelint.records), not a dataclass: every run without a configuration
+    file makes these. `_factories` gives each field's default, a fresh value per
+    instance (`default_factory`); a class whose factories miss a field fails at import.
+    """
+
+    __slots__ = ()
+    _factories: ClassVar[dict[str, Callable[[], Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if tuple(cls._factories) != cls._fields:
+            raise TypeError(f"{cls.__name__}: _factories must name {cls._fields}, in order")
+
+    def __init__(self, **values: Any) -> None:
+        unknown = values.keys() - self._factories.keys()
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: unexpected field {sorted(unknown)[0]!r}")
+        for name, default in self._factories.items():
+            object.__setattr__(self, name, values[name] if name in values else default())
 
     def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
-        return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]
+        # As dataclasses.replace: the same values (not copies), the changes on top.
+        values = {name: getattr(self, name) for name in self._fields}
+        return type(self)(**{**values, **(update or {})})
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
-        data: dict[str, Any] = dataclasses.asdict(self)  # type: ignore[call-overload]
+        data: dict[str, Any] = _plain(self)
         return _jsonable(data) if mode == "json" else data
+
+
+def _plain(value: Any) -> Any:
+    """As dataclasses.asdict: nested records as dicts, lists and dicts copied."""
+    if isinstance(value, _Defaults):
+        return {name: _plain(getattr(value, name)) for name in value._fields}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value  # str, number, bool, None or an enum: immutable
 
 
 def _jsonable(value: Any) -> Any:
@@ -118,82 +151,198 @@ def _jsonable(value: Any) -> Any:
 # same field names, types and defaults (tests/test_settings.py).
 
 
-@dataclass(frozen=True)
 class DefaultPaths(_Defaults):
-    not_this_tree: list[str] = _list(DEFAULT_NOT_THIS_TREE)
-    ignore: list[str] = _list([])
-    links: list[str] = _list(DEFAULT_LINK_FILES)
+    __slots__ = ("not_this_tree", "ignore", "links")
+    not_this_tree: list[str]
+    ignore: list[str]
+    links: list[str]
+    _factories = {
+        "not_this_tree": _list(DEFAULT_NOT_THIS_TREE),
+        "ignore": list,
+        "links": _list(DEFAULT_LINK_FILES),
+    }
 
 
-@dataclass(frozen=True)
 class DefaultTools(_Defaults):
-    live: bool = False
-    mcp_config: str = ".mcp.json"
-    snapshot_dir: str = ".guidelint/tools"
-    timeout: float = 20.0
-    fallback_to_snapshot: bool = False
-    servers: dict[str, Any] = field(default_factory=dict)  # none without a file
-    external: list[str] = _list([])
-    extra_builtins: list[str] = _list([])
+    __slots__ = (
+        "live",
+        "mcp_config",
+        "snapshot_dir",
+        "timeout",
+        "fallback_to_snapshot",
+        "servers",
+        "external",
+        "extra_builtins",
+    )
+    live: bool
+    mcp_config: str
+    snapshot_dir: str
+    timeout: float
+    fallback_to_snapshot: bool
+    servers: dict[str, Any]  # none without a file
+    external: list[str]
+    extra_builtins: list[str]
+    _factories = {
+        "live": lambda: False,
+        "mcp_config": lambda: ".mcp.json",
+        "snapshot_dir": lambda: ".guidelint/tools",
+        "timeout": lambda: 20.0,
+        "fallback_to_snapshot": lambda: False,
+        "servers": dict,
+        "external": list,
+        "extra_builtins": list,
+    }
 
 
-@dataclass(frozen=True)
 class DefaultGotchas(_Defaults):
-    files: list[str] = _list([".claude/rules/gotchas.md"])
-    row_cap: int | None = None
-    index_file: str | None = None
-    index_heading: str = "LESSONS index"
-    duplicate_threshold: float = 0.8
-    max_entry_chars: int = 1200
-    provenance_severity: Severity = Severity.WARNING
-    surface: list[str] = _list(DEFAULT_SURFACE)
+    __slots__ = (
+        "files",
+        "row_cap",
+        "index_file",
+        "index_heading",
+        "duplicate_threshold",
+        "max_entry_chars",
+        "provenance_severity",
+        "surface",
+    )
+    files: list[str]
+    row_cap: int | None
+    index_file: str | None
+    index_heading: str
+    duplicate_threshold: float
+    max_entry_chars: int
+    provenance_severity: Severity
+    surface: list[str]
+    _factories = {
+        "files": _list([".claude/rules/gotchas.md"]),
+        "row_cap": lambda: None,
+        "index_file": lambda: None,
+        "index_heading": lambda: "LESSONS index",
+        "duplicate_threshold": lambda: 0.8,
+        "max_entry_chars": lambda: 1200,
+        "provenance_severity": lambda: Severity.WARNING,
+        "surface": _list(DEFAULT_SURFACE),
+    }
 
 
-@dataclass(frozen=True)
 class DefaultSmoke(_Defaults):
-    drivers: list[str] = _list(["scripts/**/*.py"])
-    default_cap: int = 1000
+    __slots__ = ("drivers", "default_cap")
+    drivers: list[str]
+    default_cap: int
+    _factories = {"drivers": _list(["scripts/**/*.py"]), "default_cap": lambda: 1000}
 
 
-@dataclass(frozen=True)
 class DefaultRunner(_Defaults):
-    timeout: float = 60.0
-    memory_limit_mb: int = 4096
-    memory_cgroup: bool = True
-    max_output_mb: float = 10.0
-    jobs: int | None = None
-    env_allowlist: list[str] = _list(DEFAULT_ENV_ALLOWLIST)
-    output_patterns: list[str] = _list([])
-    warm_imports: list[str] = _list(DEFAULT_WARM_IMPORTS)
-    lint_select: list[str] = _list(DEFAULT_LINT_SELECT)
-    lint_ignore: list[str] = _list(DEFAULT_LINT_IGNORE)
-    report_dir: str = ".guidelint_cache/run"
-    doctest_output: Literal["stated", "strict"] = "stated"
-    models: dict[str, str] = field(default_factory=dict)
-    fixtures: dict[str, str] = field(default_factory=dict)
-    tiny_cache: str | None = None
+    __slots__ = (
+        "timeout",
+        "memory_limit_mb",
+        "memory_cgroup",
+        "max_output_mb",
+        "jobs",
+        "env_allowlist",
+        "output_patterns",
+        "warm_imports",
+        "lint_select",
+        "lint_ignore",
+        "report_dir",
+        "doctest_output",
+        "models",
+        "fixtures",
+        "tiny_cache",
+    )
+    timeout: float
+    memory_limit_mb: int
+    memory_cgroup: bool
+    max_output_mb: float
+    jobs: int | None
+    env_allowlist: list[str]
+    output_patterns: list[str]
+    warm_imports: list[str]
+    lint_select: list[str]
+    lint_ignore: list[str]
+    report_dir: str
+    doctest_output: Literal["stated", "strict"]
+    models: dict[str, str]
+    fixtures: dict[str, str]
+    tiny_cache: str | None
+    _factories = {
+        "timeout": lambda: 60.0,
+        "memory_limit_mb": lambda: 4096,
+        "memory_cgroup": lambda: True,
+        "max_output_mb": lambda: 10.0,
+        "jobs": lambda: None,
+        "env_allowlist": _list(DEFAULT_ENV_ALLOWLIST),
+        "output_patterns": list,
+        "warm_imports": _list(DEFAULT_WARM_IMPORTS),
+        "lint_select": _list(DEFAULT_LINT_SELECT),
+        "lint_ignore": _list(DEFAULT_LINT_IGNORE),
+        "report_dir": lambda: ".guidelint_cache/run",
+        "doctest_output": lambda: "stated",
+        "models": dict,
+        "fixtures": dict,
+        "tiny_cache": lambda: None,
+    }
 
 
-@dataclass(frozen=True)
 class DefaultConfig(_Defaults):
-    include: list[str] = _list(DEFAULT_INCLUDE)
-    extend_include: list[str] = _list([])
-    exclude: list[str] = _list([])
-    respect_gitignore: bool = True
-    select: list[str] = _list(["GL"])
-    extend_select: list[str] = _list([])
-    ignore: list[str] = _list([])
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    severity: dict[str, Severity] = field(default_factory=dict)
-    max_file_size: int = 5_000_000
-    cache: bool = True
-    cache_dir: str = ".guidelint_cache"
-    jobs: int | None = None
-    paths: DefaultPaths = field(default_factory=DefaultPaths)
-    tools: DefaultTools = field(default_factory=DefaultTools)
-    gotchas: DefaultGotchas = field(default_factory=DefaultGotchas)
-    smoke: DefaultSmoke = field(default_factory=DefaultSmoke)
-    runner: DefaultRunner = field(default_factory=DefaultRunner)
+    __slots__ = (
+        "include",
+        "extend_include",
+        "exclude",
+        "respect_gitignore",
+        "select",
+        "extend_select",
+        "ignore",
+        "per_file_ignores",
+        "severity",
+        "max_file_size",
+        "cache",
+        "cache_dir",
+        "jobs",
+        "paths",
+        "tools",
+        "gotchas",
+        "smoke",
+        "runner",
+    )
+    include: list[str]
+    extend_include: list[str]
+    exclude: list[str]
+    respect_gitignore: bool
+    select: list[str]
+    extend_select: list[str]
+    ignore: list[str]
+    per_file_ignores: dict[str, list[str]]
+    severity: dict[str, Severity]
+    max_file_size: int
+    cache: bool
+    cache_dir: str
+    jobs: int | None
+    paths: DefaultPaths
+    tools: DefaultTools
+    gotchas: DefaultGotchas
+    smoke: DefaultSmoke
+    runner: DefaultRunner
+    _factories = {
+        "include": _list(DEFAULT_INCLUDE),
+        "extend_include": list,
+        "exclude": list,
+        "respect_gitignore": lambda: True,
+        "select": _list(["GL"]),
+        "extend_select": list,
+        "ignore": list,
+        "per_file_ignores": dict,
+        "severity": dict,
+        "max_file_size": lambda: 5_000_000,
+        "cache": lambda: True,
+        "cache_dir": lambda: ".guidelint_cache",
+        "jobs": lambda: None,
+        "paths": DefaultPaths,
+        "tools": DefaultTools,
+        "gotchas": DefaultGotchas,
+        "smoke": DefaultSmoke,
+        "runner": DefaultRunner,
+    }
 
 
 # [tool.guidelint.tools.servers]: checked here, without pydantic, because reading

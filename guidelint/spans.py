@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from itertools import accumulate
 
+from guidelint.records import FrozenRecord
 
-@dataclass(frozen=True, slots=True)
-class Position:
+
+class Position(FrozenRecord):
+    __slots__ = ("line", "column")
     line: int  # 1-based
     column: int  # 1-based, in characters
+
+    def __init__(self, line: int, column: int) -> None:
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
 
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -63,13 +68,15 @@ class LineIndex:
         return end - (2 if self.text.startswith("\r\n", max(0, end - 2)) else 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(FrozenRecord):
     """A half-open range [start, end) of character offsets in one text."""
 
+    __slots__ = ("start", "end")
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if self.end < self.start:
-            raise ValueError(f"span end {self.end} before start {self.start}")
+    def __init__(self, start: int, end: int) -> None:
+        if end < start:
+            raise ValueError(f"span end {end} before start {start}")
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)

@@ -30,11 +30,11 @@ def test_an_empty_table_validates_to_the_defaults(tmp_path):
 def _sections(model: type[BaseModel], default: type) -> list[tuple[str, type[BaseModel], type]]:
     """Every (path, model, mirror) pair, the nested tables included."""
     pairs = [("", model, default)]
-    mirrors = {f.name: f.default_factory for f in dataclasses.fields(default)}
+    made = default()
     for name, info in model.model_fields.items():
         annotation = info.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            mirror = type(mirrors[name]())  # type: ignore[misc]
+            mirror = type(getattr(made, name))
             pairs += [(f"{name}.{p}", m, d) for p, m, d in _sections(annotation, mirror)]
     return pairs
 
@@ -43,7 +43,7 @@ def _sections(model: type[BaseModel], default: type) -> list[tuple[str, type[Bas
     ("path", "model", "mirror"), _sections(Config, DefaultConfig), ids=lambda v: str(v)
 )
 def test_each_table_has_the_same_fields_in_the_same_order(path, model, mirror):
-    assert [f.name for f in dataclasses.fields(mirror)] == list(model.model_fields)
+    assert list(mirror._fields) == list(model.model_fields)
 
 
 def test_a_copy_with_changes_behaves_as_the_models(tmp_path):
@@ -68,3 +68,22 @@ def test_no_file_gives_the_defaults_and_a_file_the_models(tmp_path: Path):
     assert isinstance(loaded.config, Config)
     assert loaded.config.select == ["GL5"]
     assert loaded.source == tmp_path / "pyproject.toml"
+
+
+def test_the_defaults_keep_dataclass_semantics():
+    first, second = DefaultConfig(), DefaultConfig()
+    assert first == second and first.include is not second.include  # a fresh list each
+    assert first.paths == second.paths and first.paths is not second.paths
+    copied = first.model_copy(update={"cache": False})
+    assert copied.include is first.include and copied.cache is False  # as dataclasses.replace
+    dumped = first.model_dump()
+    dumped["include"].append("x")
+    assert "x" not in first.include  # a dump copies, as dataclasses.asdict
+    with pytest.raises(TypeError, match="unexpected field 'cach'"):
+        DefaultConfig(cach=False)
+    with pytest.raises(TypeError):
+        hash(first)  # its fields hold lists, as the frozen dataclass's did
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del first.paths  # type: ignore[misc]
+    smoke = "DefaultSmoke(drivers=['scripts/**/*.py'], default_cap=1000)"
+    assert repr(DefaultConfig().smoke) == smoke

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from guidelint.markdown import Fence, MarkdownDocument
+from guidelint.records import FrozenRecord
 from guidelint.runner.directives import (
     HARNESS_KEYS,
     DirectiveProblem,
@@ -33,14 +34,20 @@ OUTPUT_LANG = "output"
 PROMPT = re.compile(r"^(>>>|\.\.\.)( |$)")
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(FrozenRecord):
     """The content lines of a fence: where to rewrite them, and the prefix they carry."""
 
+    __slots__ = ("content", "span", "line", "prefix")
     content: str
     span: Span  # from the first content line to the start of the closing fence line
     line: int  # line of the opening fence
     prefix: str  # container indentation or `> ` before each line
+
+    def __init__(self, content: str, span: Span, line: int, prefix: str) -> None:
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "prefix", prefix)
 
 
 @dataclass

@@ -5,22 +5,33 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+from guidelint.records import FrozenRecord
 
 
 class RuffUnavailable(Exception):
     """ruff is not installed, or did not answer; the message says which."""
 
 
-@dataclass(frozen=True, slots=True)
-class LintMessage:
+class LintMessage(FrozenRecord):
+    __slots__ = ("code", "message", "row", "column", "end_row", "end_column")
     code: str
     message: str
     row: int  # 1-based, in the example's Python source
     column: int
     end_row: int
     end_column: int
+
+    def __init__(
+        self, code: str, message: str, row: int, column: int, end_row: int, end_column: int
+    ) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_row", end_row)
+        object.__setattr__(self, "end_column", end_column)
 
 
 def find_ruff() -> str | None:
