@@ -42,6 +42,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_TEXT_PROVIDES,
     CLIP_VISION,
     COGVIEW4,
+    DDPM_UNET,
     FLUX,
     GEMMA2,
     GLM,
@@ -173,20 +174,7 @@ RECIPES: dict[str, Recipe] = {
         },
     ),
     "WanTransformer3DModel": Recipe("model", WAN),
-    "UNet2DModel": Recipe(  # one level, no attention: DDPM's 1000 steps each pay per op
-        "model",
-        {
-            "block_out_channels": (8,),
-            "layers_per_block": 1,
-            "sample_size": 16,
-            "in_channels": 3,
-            "out_channels": 3,
-            "down_block_types": ("DownBlock2D",),
-            "up_block_types": ("UpBlock2D",),
-            "add_attention": False,
-            "norm_num_groups": 2,
-        },
-    ),
+    "UNet2DModel": Recipe("model", DDPM_UNET),
     "UNet2DConditionModel/adapter": Recipe(  # T2I-Adapter: attention in every block but the
         # last, as in SD: a plain DownBlock2D adds the adapter's features after downsampling
         "model",

@@ -14,6 +14,7 @@ from typing import Any, cast
 from guidelint.runner.diffusers_backend.recipes import classic
 from guidelint.runner.diffusers_backend.recipes.image import HUNYUAN_DIT
 from guidelint.runner.diffusers_backend.recipes.parts import (
+    DDPM_UNET,
     SD_UNET,
     SDXL_TIME,
     VAE_KL,
@@ -80,17 +81,7 @@ LDM_SR_VQ = {
     "down_block_types": ("DownEncoderBlock2D",) * 3,
     "up_block_types": ("UpDecoderBlock2D",) * 3,
 }
-LDM_SR_UNET = {
-    "block_out_channels": (8,),
-    "layers_per_block": 1,
-    "sample_size": 32,
-    "in_channels": 6,
-    "out_channels": 3,
-    "down_block_types": ("DownBlock2D",),
-    "up_block_types": ("UpBlock2D",),
-    "add_attention": False,
-    "norm_num_groups": 2,
-}
+LDM_SR_UNET = {**DDPM_UNET, "sample_size": 32, "in_channels": 6}  # low-res image beside noise
 
 RECIPES: dict[str, Recipe] = {
     # sdxl-instructpix2pix-768: the source image's latents beside the noise (8 channels)

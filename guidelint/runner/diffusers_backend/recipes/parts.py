@@ -45,6 +45,18 @@ class Recipe:
     loads_tokenizer: tuple[str, str] | None = None
 
 
+# One level, no attention: DDPM's 1000 steps each pay per op (DDPM, DDIM, RePaint, ...).
+DDPM_UNET = {
+    "block_out_channels": (8,),
+    "layers_per_block": 1,
+    "sample_size": 16,
+    "in_channels": 3,
+    "out_channels": 3,
+    "down_block_types": ("DownBlock2D",),
+    "up_block_types": ("UpBlock2D",),
+    "add_attention": False,
+    "norm_num_groups": 2,
+}
 CLIP_TEXT = {
     "hidden_size": 32,
     "intermediate_size": 37,

@@ -7,22 +7,12 @@ The same tables as every area (see recipes/__init__.py).
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import DDPM_UNET, Recipe
 
 # RePaint resamples: 250 steps with jump_length 10 and jump_n_sample 10 are 2,410 UNet
 # calls at 256x256. The shared DDPM UNet (8 channels) costs 90 ms of CPU a call there;
 # 2 channels (one per norm group) cost 33 ms: the same one-level UNet2DModel otherwise.
-REPAINT_UNET = {
-    "block_out_channels": (2,),
-    "layers_per_block": 1,
-    "sample_size": 16,
-    "in_channels": 3,
-    "out_channels": 3,
-    "down_block_types": ("DownBlock2D",),
-    "up_block_types": ("UpBlock2D",),
-    "add_attention": False,
-    "norm_num_groups": 2,
-}
+REPAINT_UNET = {**DDPM_UNET, "block_out_channels": (2,)}
 
 RECIPES: dict[str, Recipe] = {
     "UNet2DModel/repaint": Recipe("model", REPAINT_UNET, builds="UNet2DModel"),
