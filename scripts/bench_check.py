@@ -30,6 +30,7 @@ split into parsing and rules.
 from __future__ import annotations
 
 import argparse
+import compileall
 import functools
 import json
 import os
@@ -168,6 +169,9 @@ def freeze_guidelint(folder: Path) -> None:
     """Run a copy of the package: edits made meanwhile would change the cache's key."""
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(REPO / "guidelint", folder / "guidelint", ignore=ignore)
+    # Bytecode, as pip writes it at install: without it, where PYTHONDONTWRITEBYTECODE
+    # is set, every run would also compile every module it imports (0.1-0.3 s of CPU).
+    compileall.compile_dir(folder / "guidelint", quiet=1)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(folder), os.environ.get("PYTHONPATH")])
     )
