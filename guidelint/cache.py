@@ -13,10 +13,12 @@ Everything else a file's findings rest on is what its rules looked up, recorded 
 file while it is checked (rules see a `RecordingProject`): `Project.exists()` and
 `Project.read()` of a path, and the file list (`Project.files()`: the whole list;
 through `discover()`: only the files a plain check checks; `Project.extensions()`:
-only the set of suffixes). Each entry keeps its lookups and the cache file the answer
-each got; a later run uses an entry only while all its answers still hold. Editing a
-script re-checks the guides that read it, adding a `.txt` the files that used the
-whole list. A file whose results hold a GL000 (a rule crashed) is never stored.
+only the set of suffixes; `Listing.on_use("checked:REL")`: only whether a plain
+check checks that one file, as the tool catalog asks to place its GL109 problems).
+Each entry keeps its lookups and the cache file the answer each got; a later run
+uses an entry only while all its answers still hold. Editing a script re-checks the
+guides that read it, adding a `.txt` the files that used the whole list. A file
+whose results hold a GL000 (a rule crashed) is never stored.
 Writes are atomic, and a cache file that cannot be read, parsed or understood is
 ignored: the cache can make a run faster, never wrong or broken.
 """
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 # Lookup keys that name a view of the file list rather than a path.
 VIEW = "view:"
+# A view that asks whether a plain check checks one file: "view:checked:docs/a.md".
+CHECKED = "checked:"
 
 FORMAT = 2  # 2: each entry keeps its own lookups
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
@@ -313,6 +317,7 @@ class ResultCache:
         self.fresh: dict[str, dict[str, Any]] = {}
         self.answers: dict[str, list[Any]] = {}  # lookup key -> [kind, answer seen]
         self._current: dict[tuple[str, str], Any] = {}  # this run's answers, once each
+        self._checked_now: frozenset[str] | None = None
         # Project.warn() notes of the runs this context has seen: a run whose every
         # file comes from the cache runs no rule, yet must say the same.
         self.notices: list[str] = []
@@ -383,11 +388,24 @@ class ResultCache:
     def _compute(self, key: str, kind: str) -> Any:
         project = self.project
         if kind == "view":
-            return _view_digest(project, key.removeprefix(VIEW))
+            view = key.removeprefix(VIEW)
+            if view.startswith(CHECKED):  # one file's place, not the whole checked set
+                return view.removeprefix(CHECKED) in self._checked()
+            return _view_digest(project, view)
         full = project.root / key
         if kind == "read":
             return _file_digest(full, project.config.max_file_size)
         return os.path.exists(full)
+
+    def _checked(self) -> frozenset[str]:
+        """The files a plain check checks (once per run, for the `checked:REL` views)."""
+        if self._checked_now is None:
+            project = self.project
+            listing = Project.files(project)
+            self._checked_now = frozenset(
+                discover(project.root, project.config, [], listing=listing)
+            )
+        return self._checked_now
 
     def note(self, notices: list[str]) -> bool:
         """Remember this run's notes; True when one is new."""

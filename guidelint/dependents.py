@@ -3,9 +3,10 @@ file whose rules looked up something that changed (`--since`, the pre-commit hoo
 
 The lookups are those the result cache keys on (`cache.RecordingProject`): a path
 asked with `exists()` or `read()` (a linked file, a snapshot, `.mcp.json`, a
-settings file), a folder above an added or deleted path, or a view of the file list (the
-whole list, the files a plain check checks, the set of suffixes) that the change
-alters. A changed configuration file or a file a rule declares in `cache_inputs()`
+settings file), a folder above an added or deleted path, a view of the file list
+(the whole list, the files a plain check checks, the set of suffixes) that the
+change alters, or whether a plain check checks one file (`checked:REL`: that file
+changed). A changed configuration file or a file a rule declares in `cache_inputs()`
 reaches every file.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from guidelint.cache import VIEW
+from guidelint.cache import CHECKED, VIEW
 from guidelint.discovery import Changes, discover
 from guidelint.project import Project
 from guidelint.rules.base import Rule
@@ -30,7 +31,10 @@ class Reach:
         moved = changes.added | changes.deleted if changes.known_status else changes.paths
         self.folders = {folder for p in moved for folder in _folders(_normal(p))}
         self.everything = self._reaches_everything(project, rules)
-        self._views = _changed_views(project, changes)
+        # An edited .gitignore adds files to git's list or takes them out, which no
+        # status names: every view of the list, and every file's place, may differ.
+        self.relisted = any(posixpath.basename(p) == ".gitignore" for p in self.paths)
+        self._views = ALL_VIEWS if self.relisted else _changed_views(project, changes)
 
     def _reaches_everything(self, project: Project, rules: Iterable[Rule]) -> bool:
         source = project.config_source
@@ -46,7 +50,11 @@ class Reach:
             return True  # not recorded (unreadable, say): say too much, never too little
         for key in lookups:
             if key.startswith(VIEW):
-                if key.removeprefix(VIEW) in self._views:
+                view = key.removeprefix(VIEW)
+                if view.startswith(CHECKED):  # whether one file is checked: only it moves that
+                    if self.relisted or _normal(view.removeprefix(CHECKED)) in self.paths:
+                        return True
+                elif view in self._views:
                     return True
                 continue
             path = _normal(key)
@@ -67,13 +75,16 @@ def _folders(path: str) -> Iterable[str]:
         folder = posixpath.dirname(folder)
 
 
-def _changed_views(project: Project, changes: Changes) -> set[str]:
+ALL_VIEWS = frozenset({"listing", "checked", "extensions"})
+
+
+def _changed_views(project: Project, changes: Changes) -> frozenset[str]:
     """Which views of the file list differ from before the change: before is today's
     list less what was added, plus what was deleted."""
     if not changes.known_status:
-        return {"listing", "checked", "extensions"}
+        return ALL_VIEWS
     if not changes.added and not changes.deleted:
-        return set()
+        return frozenset()
     now = Project.files(project)
     before = sorted((set(now) - changes.added) | changes.deleted)
     views = {"listing"}
@@ -84,7 +95,7 @@ def _changed_views(project: Project, changes: Changes) -> set[str]:
         views.add("checked")
     if _suffixes(now) != _suffixes(before):
         views.add("extensions")
-    return views
+    return frozenset(views)
 
 
 def _suffixes(names: list[str]) -> set[str]:

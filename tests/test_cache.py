@@ -460,3 +460,220 @@ def test_warm_runs_equal_cold_runs_on_a_corpus_copy_with_edits(tmp_path):
         ("py", lambda: (root / "docs/tool.py").write_text("print('x')\n")),
     ]
     _assert_warm_equals_cold(root, edits)
+
+
+# -- what an edit re-checks when the tool sources have problems (GL109) --------------
+
+MCP = '{"mcpServers": {"lab": {"command": "python", "args": ["server/lab.py"]}}}\n'
+SNAPSHOT = (
+    '{"tools": [{"name": "job_submit", "inputSchema": {}}, {"name": "job_status",'
+    ' "inputSchema": {}}, {"description": "an entry with no name: GL109"}]}\n'
+)
+TOOL_PROJECT = {
+    ".gitignore": ".guidelint_cache/\n",
+    "pyproject.toml": "[tool.guidelint]\n",
+    ".mcp.json": MCP,
+    ".guidelint/tools/lab.json": SNAPSHOT,
+    # A page with tool references that links into another page (GL502 reads it).
+    "docs/guide.md": "# Guide\n\nCall `mcp__lab__job_submit`, then `mcp__lab__job_stat`.\n"
+    "See [install](setup.md#install) and run `scripts/run.py`.\n",
+    "docs/setup.md": "# Setup\n\n## Install\n\nRun `pip install lab`.\n",
+    # A stale path: its did-you-mean looks through the whole file list.
+    "docs/stale.md": "# Stale\n\nRun `scripts/gone.py`.\n",
+    "docs/plain.md": "# Plain\n\nCall `job_submitt` to submit.\n",
+    "scripts/run.py": "print(1)\n",
+}
+EVERY_FILE = {"docs/guide.md", "docs/setup.md", "docs/stale.md", "docs/plain.md", ".mcp.json"}
+EVERY_FILE |= {"scripts/run.py"}
+
+
+@pytest.fixture
+def tool_project(tmp_path: Path) -> Path:
+    for rel, text in TOOL_PROJECT.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # untracked files list
+    return tmp_path
+
+
+def _run(root: Path, cached: bool, jobs: int = 1) -> tuple[list[dict], list[str], set[str]]:
+    """One `check` of the whole project: (findings, notes, files checked again: those
+    whose results the cache took in fresh; every file without the cache)."""
+    opened: list[cache_module.ResultCache | None] = []
+    original = Engine.use_cache
+
+    def use_cache(self):
+        opened.append(original(self))
+        return opened[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Engine, "use_cache", use_cache)
+        report = run_check(CheckOptions(paths=[root], jobs=jobs, use_cache=cached))
+    project = Project.load([root])
+    rels = discover(project.root, project.config)
+    again = set(rels)
+    if cached:
+        [cache] = opened
+        assert cache is not None
+        again = {rel for rel in rels if _key(root, rel) in cache.fresh}
+        assert len(again) == report.files_checked - cache.hits
+    return [cache_module.finding_to_json(f) for f in report.findings], report.notices, again
+
+
+def _key(root: Path, rel: str) -> str:
+    return cache_module.entry_key(rel, (root / rel).read_bytes())
+
+
+def _rename(root: Path, old: str, new: str) -> None:
+    (root / old).rename(root / new)
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, encoding="utf-8")
+
+
+def _replace(root: Path, rel: str, old: str, new: str) -> None:
+    text = (root / rel).read_text(encoding="utf-8")
+    assert old in text
+    _write(root, rel, text.replace(old, new))
+
+
+# Each edit, and the files a warm run must check again after it: the files it adds or
+# changes, and those whose results rest on what changed (a link or path to a file that
+# moved, the file list for a did-you-mean); never every file with a tool reference
+# because a page moved. A tool source or the configuration reaches every file.
+LISTED = {"docs/stale.md"}  # its did-you-mean uses the whole file list
+TOOL_EDITS = {
+    "rename an unlinked page": (
+        lambda r: _rename(r, "docs/plain.md", "docs/plain2.md"),
+        {"docs/plain2.md"} | LISTED,
+    ),
+    "rename a linked page": (
+        lambda r: _rename(r, "docs/setup.md", "docs/install.md"),
+        {"docs/install.md", "docs/guide.md"} | LISTED,
+    ),
+    "add a page": (
+        lambda r: _write(r, "docs/new.md", "# New\n\nRun `make`.\n"),
+        {"docs/new.md"} | LISTED,
+    ),
+    "delete a page": (lambda r: (r / "docs/plain.md").unlink(), LISTED),
+    "delete a linked page": (lambda r: (r / "docs/setup.md").unlink(), {"docs/guide.md"} | LISTED),
+    "add the file a stale path names": (
+        lambda r: _write(r, "scripts/gone.py", "print(2)\n"),
+        {"scripts/gone.py"} | LISTED,
+    ),
+    "edit a linked page": (
+        lambda r: _replace(r, "docs/setup.md", "## Install", "## Installing"),
+        {"docs/setup.md", "docs/guide.md"},
+    ),
+    "edit a page": (lambda r: _replace(r, "docs/plain.md", "submit.", "send."), {"docs/plain.md"}),
+    "edit the snapshot": (
+        lambda r: _replace(r, ".guidelint/tools/lab.json", "job_status", "job_stat"),
+        EVERY_FILE,
+    ),
+    "fix the snapshot": (
+        lambda r: _replace(r, ".guidelint/tools/lab.json", '"description": "an', '"name": "an'),
+        EVERY_FILE,
+    ),
+    "add a snapshot": (
+        lambda r: _write(r, ".guidelint/tools/other.json", '{"tools": []}\n'),
+        EVERY_FILE,
+    ),
+    "edit .mcp.json": (lambda r: _replace(r, ".mcp.json", '"lab"', '"bench"'), EVERY_FILE),
+    "edit [tool.guidelint]": (
+        lambda r: _write(r, "pyproject.toml", '[tool.guidelint]\nignore = ["GL104"]\n'),
+        EVERY_FILE,
+    ),
+    "edit pyproject outside [tool.guidelint]": (
+        lambda r: _write(r, "pyproject.toml", '[project]\nname = "x"\n\n[tool.guidelint]\n'),
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(TOOL_EDITS))
+def test_a_warm_run_after_an_edit_equals_a_cold_one_and_rechecks_only_what_changed(
+    tool_project, edit
+):
+    cold, _, _ = _run(tool_project, cached=False)
+    assert {(f["path"], f["code"]) for f in cold} == {
+        (".mcp.json", "GL109"),  # the snapshot's problem, placed on its server's entry
+        ("docs/guide.md", "GL101"),
+        ("docs/plain.md", "GL104"),
+        ("docs/stale.md", "GL501"),
+    }
+    _run(tool_project, cached=True)
+    assert _run(tool_project, cached=True)[2] == set()
+    apply, expected = TOOL_EDITS[edit]
+    apply(tool_project)
+    warm, warm_notes, again = _run(tool_project, cached=True)
+    cold, cold_notes, checked = _run(tool_project, cached=False)
+    assert warm == cold
+    assert again == expected & checked
+    assert _run(tool_project, cached=True)[2] == set()  # and the next run is warm
+
+
+def test_a_snapshot_leaving_the_checked_files_moves_its_problem_to_the_server_entry(
+    tool_project,
+):
+    # The snapshot is checked (its folder is included), so GL109 reports its problem
+    # there. Once git ignores it, a plain check no longer checks it and the problem
+    # belongs on `.mcp.json`: only whether those two files are checked decides, so
+    # the pages with tool references are not checked again (the stale path's page
+    # is: its did-you-mean reads `.gitignore` and the file list).
+    _write(tool_project, "pyproject.toml", '[tool.guidelint]\nextend-include = [".guidelint/**"]\n')
+    cold, _, _ = _run(tool_project, cached=False)
+    assert (".guidelint/tools/lab.json", "GL109") in {(f["path"], f["code"]) for f in cold}
+    _run(tool_project, cached=True)
+    _write(tool_project, ".gitignore", ".guidelint_cache/\n.guidelint/tools/\n")
+    warm, _, again = _run(tool_project, cached=True)
+    assert warm == _run(tool_project, cached=False)[0]
+    assert (".mcp.json", "GL109") in {(f["path"], f["code"]) for f in warm}
+    assert again == {".mcp.json", "docs/stale.md"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS_DOCS.is_dir(), reason="the shared corpus is not here")
+def test_a_corpus_copy_with_a_tool_problem_rechecks_few_files_in_worker_processes(tmp_path):
+    # Every page with a code span builds the tool catalog (GL104), and the snapshot's
+    # problem is placed on `.mcp.json`: moving pages must not re-check those pages.
+    root = _committed_copy(CORPUS_DOCS, tmp_path, CORPUS_FOLDERS)
+    _write(root, ".mcp.json", MCP)
+    _write(root, ".guidelint/tools/lab.json", SNAPSHOT)
+    pages = sorted((root / "docs").rglob("*.md"))
+    cold, _, checked = _run(root, cached=False, jobs=2)
+    assert (".mcp.json", "GL109") in {(f["path"], f["code"]) for f in cold}
+    assert len(checked) > 64  # enough for the worker processes
+    edits = [
+        ("rename", lambda: pages[10].rename(pages[10].with_name("renamed.md"))),
+        ("add", lambda: _write(root, "docs/concepts/new.md", "# New\n\nRun `make`.\n")),
+        ("delete", lambda: pages[20].unlink()),
+    ]
+    _run(root, cached=True, jobs=2)
+    for name, edit in edits:
+        edit()
+        warm, _, again = _run(root, cached=True, jobs=2)
+        assert warm == _run(root, cached=False, jobs=2)[0], name
+        assert len(again) <= 5, (name, sorted(again))  # 0 for a page nobody links to
+
+
+def test_one_git_listing_per_run_with_a_tool_problem_to_place(tool_project, monkeypatch):
+    # Placing GL109's problems and answering the `checked:REL` lookups use the run's
+    # one listing too, cold, warm and after a rename.
+    from guidelint import discovery
+
+    calls = []
+    original = discovery.git_files
+
+    def counted(root):
+        calls.append(root)
+        return original(root)
+
+    monkeypatch.setattr(discovery, "git_files", counted)
+    for step in ("cold", "warm", "renamed"):
+        if step == "renamed":
+            _rename(tool_project, "docs/plain.md", "docs/plain2.md")
+        calls.clear()
+        report = run_check(CheckOptions(paths=[tool_project], jobs=1))
+        assert report.errors == 4 and len(calls) == 1, step

@@ -44,6 +44,7 @@ def problems_reported_in(project: Project, rel: str) -> list[FileProblem]:
     """The problems GL109 reports in this file: its own, and on `.mcp.json` those of
     the snapshots of its servers that the run does not check itself."""
     state = sources(project)
+    _note_places(project, state)
     own = [p for p in state.problems if p.rel == rel]
     return own + [p for p in state.placed.get(rel, []) if p.rel != rel]
 
@@ -51,12 +52,19 @@ def problems_reported_in(project: Project, rel: str) -> list[FileProblem]:
 def _place(project: Project, built: Sources) -> dict[str, list[FileProblem]]:
     """Which checked file reports each problem: its own file when a plain check
     checks it; else, for a snapshot of a server of `.mcp.json`, that server's entry.
-    A problem with no such file is a note (Project.warn), so none goes unsaid."""
-    from guidelint.discovery import discover
+    A problem with no such file is a note (Project.warn), so none goes unsaid.
 
-    if not built.problems:  # no list of the checked files: a rename reaches no file
+    The catalog feeds every file with a code span, but only GL109's findings rest on
+    where its problems go: the checked files are listed here without noting it, and
+    `problems_reported_in` notes, for the files GL109 checks, the few places asked.
+    """
+    if not built.problems:  # nothing to place: the checked files are not listed
         return {}
-    checked = set(discover(project.root, project.config, [], listing=project.files()))
+    from guidelint.discovery import Listing, discover
+
+    listing = project.files()
+    quiet = listing.quietly() if isinstance(listing, Listing) else listing
+    checked = set(discover(project.root, project.config, [], listing=quiet))
     mcp_config = project.config.tools.mcp_config
     placed: dict[str, list[FileProblem]] = {}
     for problem in built.problems:
@@ -67,6 +75,20 @@ def _place(project: Project, built: Sources) -> dict[str, list[FileProblem]]:
         else:
             project.warn(f"{problem} (GL109)")
     return placed
+
+
+def _note_places(project: Project, state: Sources) -> None:
+    """Tell a recording project (the result cache, `--since`) that GL109's findings in
+    this file rest on whether a plain check checks each problem's file and
+    `.mcp.json`: one lookup per file (`checked:REL`), not the whole checked set, so
+    renaming an unrelated page reaches no GL109 result."""
+    from guidelint.discovery import Listing
+
+    listing = project.files() if state.problems else None
+    if not isinstance(listing, Listing):
+        return
+    for rel in sorted({p.rel for p in state.problems} | {project.config.tools.mcp_config}):
+        listing.on_use(f"checked:{rel}")
 
 
 def build_sources(project: Project, live: bool | None = None) -> Sources:
