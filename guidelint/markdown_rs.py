@@ -12,6 +12,13 @@ What differs by construction: a `Block`'s `text` is its source as written (with
 the reference it is markdown-it-py's inline content, container prefixes stripped),
 `ListItem.children` is empty, and `MarkdownDocument.tokens` is parsed with
 markdown-it-py on first use (the gotchas parser reads tokens; nothing else does).
+In a list parsed again for a tab in its indent (see Misplaced), code spans and
+comments are where the source has them; the reference, which finds its inline
+content back in lines whose tabs markdown-it-py has turned into spaces, can place
+them a few columns off there (in 9,000 random tab-indented texts, every span that
+differs is exact here). The rest of such a file is read by markdown-it.rs, with the
+few readings it has that markdown-it-py has not (a table after a quote's lazy
+line). The corpora's one such file gives the reference's model.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import bisect
 import os
 import re
 from functools import lru_cache, partial
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any
 
 from guidelint.markdown import (
@@ -56,6 +63,10 @@ _INLINE = frozenset(
     }
 )
 _LISTS = ("bullet_list", "ordered_list")
+# What a block parsed again may hold (see `_Walk.again`): lists of paragraphs.
+# Quotes, tables, code and HTML blocks are where markdown-it.rs and markdown-it-py
+# can read the same lines differently; there the reference decides, as before.
+_LIST_OF_PROSE = _INLINE | {*_LISTS, "list_item", "paragraph"}
 _EMPHASIS = ("em", "strong")
 _PLAIN_INLINE = frozenset({"text", "text_special", "softbreak", "hardbreak", "image"})
 # What `collect` records opens with one of these: a code span "`", a link "[", an
@@ -109,16 +120,24 @@ def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> M
     """Parse with markdown-it-pyrs (which must be installed)."""
     source, front = _blank_front_matter(text)
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
-    root = (parser or _rs_parser()).tree(source)
+    parser = parser or _rs_parser()
+    root = parser.tree(source)
     doc = MarkdownDocument(text=text, lines=lines, _tokens=None, front_matter=front)
     walk = _Walk(doc, _ByteOffsets(source, lines))
-    walk.children(root, 0, False)
+    if walk.verify:
+        walk.top_level(root, source, parser)
+    else:
+        walk.children(root, 0, False)
+    # What is left unbuilt holds no reference back to `doc` (a cycle would wait for
+    # the GC): its nodes, and what builds the records from them on first read.
     if walk.deferred:
         build = partial(_built_blocks, walk.blocks, text, lines.line_starts, walk.char)
         doc._pending_blocks = build
     else:
         doc._blocks = walk.blocks  # type: ignore[assignment]  # (no _Deferred in it)
-    if walk.raw_items:  # (no reference back to `doc`: a cycle would wait for the GC)
+    if walk.headings:
+        doc._pending_headings = partial(_built_headings, walk.headings, lines, walk.char)
+    if walk.raw_items:
         doc._pending_list_items = partial(_list_items, walk.raw_items, lines, walk.char)
     return doc
 
@@ -128,8 +147,10 @@ class Misplaced(Exception):
 
     markdown-it.rs counts a tab in a container's indentation as the columns it
     expands to, so the ranges after it in that block shift (`- a\\n\\n\\tb`).
-    Every range the model keeps is checked against the text it must start with;
-    one that fails sends the whole file down the reference path.
+    Every range the model keeps is checked against the text it must start with.
+    A top-level block that fails is parsed again on its own with the tabs of its
+    lines' indents as spaces (`_Walk.again`); where that cannot be shown to give
+    the same blocks, the whole file goes down the reference path.
     """
 
 
@@ -138,32 +159,97 @@ class _ByteOffsets:
     of most files are ASCII, where the two agree)."""
 
     def __init__(self, source: str, lines: LineIndex) -> None:
-        self.char_starts = lines.line_starts
         self.source = source
         self.ascii = source.isascii()
         if self.ascii:
             return
-        self.data = source.encode("utf-8")
+        self.data = data = source.encode("utf-8")
+        char_starts = lines.line_starts
         # Lines start after each "\n" in both (a lone CR takes the reference path),
         # so each line's byte length comes from one split, in C.
-        byte_lengths = map(len, self.data.split(b"\n"))
-        self.byte_starts = list(accumulate(map((1).__add__, byte_lengths), initial=0))
-        char_ends = [*self.char_starts[1:], len(source) + 1]
-        self.line_is_ascii = list(
-            map(
-                int.__eq__,
-                map(int.__sub__, self.byte_starts[1:], self.byte_starts),
-                map(int.__sub__, char_ends, self.char_starts),
-            )
-        )
-        del self.byte_starts[-1]
+        byte_lengths = map(len, data.split(b"\n"))
+        byte_starts = list(accumulate(map((1).__add__, byte_lengths), initial=0))
+        # Bytes less characters before each line (and past the last): a line whose
+        # next one has the same is ASCII, and shifts its offsets by that much.
+        shifts = list(map(int.__sub__, byte_starts, chain(char_starts, (len(source) + 1,))))
+        del byte_starts[-1]  # (a misplaced range may point past the end: the last line)
+        bisect_right = bisect.bisect_right
+
+        def char(offset: int) -> int:
+            line = bisect_right(byte_starts, offset) - 1
+            shift = shifts[line]
+            if shift == shifts[line + 1]:
+                return offset - shift
+            base = byte_starts[line]
+            return char_starts[line] + len(data[base:offset].decode("utf-8", "replace"))
+
+        self.char = char
+
+
+class _Indents:
+    """Whole lines of a file with the tabs in their indents made spaces (to the next
+    multiple of 4 columns, as CommonMark reads them), and offsets in that text back
+    to the file's (see Misplaced)."""
+
+    def __init__(self, text: str, file_starts: list[int], first: int) -> None:
+        lines = text.split("\n")  # (a CR stays at the end of its line)
+        self.changed: dict[int, tuple[str, str]] = {}  # line index: indent before, after
+        for index, line in enumerate(lines):
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
+            if "\t" in indent:
+                spaces = indent.expandtabs(4)  # (spaces and tabs alone: columns 0 on)
+                lines[index] = spaces + line[len(indent) :]
+                self.changed[index] = (indent, spaces)
+        self.text = "\n".join(lines)
+        self.starts = LineIndex(self.text).line_starts
+        offsets = _ByteOffsets(self.text, LineIndex(self.text))
+        self.to_char: Any = int if offsets.ascii else offsets.char
+        self.scan: Any = offsets.source if offsets.ascii else offsets.data
+        self.may_hold = (_MAY_HOLD_SPANS if offsets.ascii else _MAY_HOLD_SPANS_BYTES).search
+        self.file_starts = file_starts
+        self.first = first
 
     def char(self, offset: int) -> int:
-        line = bisect.bisect_right(self.byte_starts, offset) - 1
-        base = self.byte_starts[line]
-        if self.line_is_ascii[line]:
-            return self.char_starts[line] + offset - base
-        return self.char_starts[line] + len(self.data[base:offset].decode("utf-8", "replace"))
+        """The file's character offset of a byte offset in `text`."""
+        position = self.to_char(offset)
+        index = bisect.bisect_right(self.starts, position) - 1
+        column = position - self.starts[index]
+        change = self.changed.get(index)
+        if change is not None:
+            indent, spaces = change
+            if column >= len(spaces):
+                column -= len(spaces) - len(indent)
+            else:  # inside the indent: the tab or space that covers that column
+                column = _covering(indent, column)
+        return self.file_starts[self.first - 1 + index] + column
+
+    def check_untouched(
+        self, doc: MarkdownDocument, headings: list[Heading], mark: tuple[Any, ...]
+    ) -> None:
+        """Misplaced if what markdown-it's content was kept from since `mark` runs
+        over an indent that was changed: code, comments, fences, headings."""
+        touched = []
+        for index, (indent, _) in self.changed.items():
+            line_start = self.file_starts[self.first - 1 + index]
+            touched.append((line_start, line_start + len(indent)))
+        spans = [c.span for c in doc.code_spans[mark[3] :]]
+        spans += [c.span for c in doc.html_comments[mark[5] :]]
+        spans += [f.span for f in doc.fences[mark[6] :]]
+        spans += [h.span for h in headings]
+        for span in spans:
+            for start, end in touched:
+                if span.start < end and span.end > start:
+                    raise Misplaced
+
+
+def _covering(indent: str, column: int) -> int:
+    """The index in an indent of the space or tab that covers a column."""
+    reached = 0
+    for index, character in enumerate(indent):
+        reached += 4 - reached % 4 if character == "\t" else 1
+        if column < reached:
+            return index
+    return len(indent)
 
 
 class _Walk:
@@ -178,15 +264,16 @@ class _Walk:
         # a tab needs no check (and skips the node reads the checks cost).
         self.verify = "\t" in doc.text
         self.text = doc.text
-        # Blocks in document order; a plain paragraph's is left as what builds it.
+        # Blocks in document order; one that can hold no span is left as what builds it.
         self.blocks: list[Block | _Deferred] = []
         self.deferred = False
+        # Each heading's node and text, in document order (`_built_headings`).
+        self.headings: list[tuple[Any, str] | Heading] = []
         # The text the ranges index: the source itself where bytes are characters.
         self.scan: Any = offsets.source if offsets.ascii else offsets.data
         self.may_hold: Any = (_MAY_HOLD_SPANS if offsets.ascii else _MAY_HOLD_SPANS_BYTES).search
         self.section = ""
-        self.table_headers: list[str] = []
-        self.raw_items: list[tuple[tuple[int, int], int, bool]] = []
+        self.raw_items: list[_RawItem | ListItem] = []
 
     def span(self, node: Any) -> Span:
         start, end = node.srcmap
@@ -210,6 +297,91 @@ class _Walk:
         start, end = self.char(start), self.char(end)
         return self.line_of(start), self.line_of(max(start, end - 1))
 
+    # -- a text with a tab ------------------------------------------------------
+
+    def top_level(self, root: Any, source: str, parser: Any) -> None:
+        """Walk each top-level block on its own; one that a tab misplaces (see
+        Misplaced) is undone and parsed again (`again`)."""
+        nodes = root.children
+        for index, node in enumerate(nodes):
+            if node.name in _INLINE:  # (never at the top level)
+                raise Misplaced
+            mark = self.mark()
+            try:
+                self.one(node)
+            except Misplaced:
+                self.undo(mark)
+                following = nodes[index + 1] if index + 1 < len(nodes) else None
+                self.again(node, following, source, parser)
+
+    def one(self, node: Any) -> None:
+        """One top-level block node, as `children` walks it."""
+        name = node.name
+        if name != "paragraph":
+            self.block(node, name, 0, False)
+        elif self.verify or self.may_hold(self.scan, *node.srcmap) is not None:
+            opening = self.char(node.srcmap[0])
+            self.inline_block("paragraph", node.children, 0, False, opening)
+        else:
+            self.defer("paragraph", node, 0, False)
+
+    def mark(self) -> tuple[Any, ...]:
+        """How far the walk has got: what `undo` goes back to."""
+        return (*map(len, self.records()), self.section, self.deferred)
+
+    def records(self) -> tuple[list[Any], ...]:
+        """The lists the walk appends to, in `mark`'s order."""
+        doc = self.doc
+        return (
+            *(self.blocks, self.headings, self.raw_items, doc.code_spans, doc.links),
+            *(doc.html_comments, doc.fences),
+        )
+
+    def undo(self, mark: tuple[Any, ...]) -> None:
+        for records, length in zip(self.records(), mark[:-2], strict=True):
+            del records[length:]
+        self.section, self.deferred = mark[-2:]
+
+    def again(self, node: Any, following: Any, source: str, parser: Any) -> None:
+        """Walk a top-level block parsed again from its lines alone, a tab in their
+        indents made the spaces it stands for: markdown-it.rs then places every
+        range. Kept only if the new tree has the old one's shape (the same nodes
+        in the same order: the tab was read right, only ranges were off) and no
+        content markdown-it gives (code, comments, headings) covers an indent that
+        was changed; else Misplaced goes on to the reference path."""
+        names = [n.name for n in node.walk()]
+        if not _LIST_OF_PROSE.issuperset(names):
+            raise Misplaced
+        line_starts = self.line_starts
+        first = self.line_of(self.char(node.srcmap[0]))
+        stop = len(source)
+        if following is not None:  # the region ends where the next block's line starts
+            last = self.line_of(self.char(following.srcmap[0])) - 1
+            stop = line_starts[last] if last < len(line_starts) else stop
+        region = _Indents(source[line_starts[first - 1] : stop], line_starts, first)
+        tree = parser.tree(region.text)
+        if len(tree.children) != 1 or [n.name for n in tree.walk(include_self=False)] != names:
+            raise Misplaced
+        mark = self.mark()
+        walked = self.char, self.scan, self.may_hold
+        self.char, self.scan, self.may_hold = region.char, region.scan, region.may_hold
+        try:
+            self.one(tree.children[0])
+        finally:
+            self.char, self.scan, self.may_hold = walked
+        self.build_now(mark, region.char)
+        headings = self.headings[mark[1] :]  # (built now)
+        region.check_untouched(self.doc, [h for h in headings if isinstance(h, Heading)], mark)
+
+    def build_now(self, mark: tuple[Any, ...], char: Any) -> None:
+        """Build what the walk left unbuilt since `mark`: its ranges are the
+        region's, which the file's `char` cannot read later."""
+        blocks, headings, items = mark[:3]
+        built = _built_blocks(self.blocks[blocks:], self.text, self.line_starts, char)
+        self.blocks[blocks:] = built
+        self.headings[headings:] = _built_headings(self.headings[headings:], self.lines, char)
+        self.raw_items[items:] = _list_items(self.raw_items[items:], self.lines, char)
+
     # -- blocks -----------------------------------------------------------------
 
     def children(self, node: Any, depth: int, quoted: bool) -> None:
@@ -220,21 +392,33 @@ class _Walk:
                 run.append(child)
                 continue
             if run:
-                self.paragraph(run, depth, quoted)
+                self.run(run, depth, quoted)
                 run = []
-            self.block(child, name, depth, quoted)
+            if name != "paragraph":
+                self.block(child, name, depth, quoted)
+                continue
+            # The most common block, handled here (as `paragraph` would).
+            start_byte, end_byte = child.srcmap
+            if self.verify or self.may_hold(self.scan, start_byte, end_byte) is not None:
+                opening = self.char(start_byte)
+                self.inline_block("paragraph", child.children, depth, quoted, opening)
+            else:
+                self.blocks.append(("paragraph", child, depth, quoted, self.section, None, False))
+                self.deferred = True
         if run:
-            self.paragraph(run, depth, quoted)
+            self.run(run, depth, quoted)
 
     def block(self, node: Any, name: str, depth: int, quoted: bool) -> None:
-        if name == "paragraph":
-            self.paragraph(node, depth, quoted)
-        elif name in ("heading", "lheading"):
+        """Any block node but a paragraph (`children` walks those)."""
+        if name in ("heading", "lheading"):
             self.heading(node, depth, quoted)
         elif name in _LISTS:
+            ordered = name == "ordered_list"
+            raw_items = self.raw_items
             for item in node.children:
                 self.children(item, depth + 1, quoted)
-                self.list_item(item, depth + 1, name == "ordered_list")
+                # kept as its range; `_list_items` builds the ListItems if someone asks
+                raw_items.append((item.srcmap, depth + 1, ordered))
         elif name == "blockquote":
             self.children(node, depth, True)
         elif name == "table":
@@ -247,43 +431,46 @@ class _Walk:
         elif node.children:
             self.children(node, depth, quoted)
 
-    def list_item(self, item: Any, depth: int, ordered: bool) -> None:
-        # kept as its range; `list_items` builds the ListItems if someone asks
-        self.raw_items.append((item.srcmap, depth, ordered))
-
     def heading(self, node: Any, depth: int, quoted: bool) -> None:
+        """The heading's text names the section of what follows; its Heading record
+        is built on first read of `headings`, its Block as a paragraph's is."""
         inline = node.children
-        start_byte, end_byte = node.srcmap
-        opening = self.char(start_byte)
-        first = self.line_of(opening)
-        if node.name == "lheading":  # the reference's span ends with the text, not the underline
-            end = self.char(inline[-1].srcmap[1]) if inline else opening
-        else:
-            end = self.char(end_byte)
-        last = self.line_of(max(opening, end - 1))
-        block = self.inline_block("heading", inline, depth, quoted, opening)
-        text = block.text.strip()
-        span = _line_span(self.lines, first, last)
-        plain = "".join(_plain(inline)).strip()
-        self.doc.headings.append(Heading(node.meta["level"], text, span, first, plain))
+        if inline:
+            start_byte, end_byte = _inline_bytes(inline)
+            if self.plain(start_byte, end_byte):
+                text = self.text[self.char(start_byte) : self.char(end_byte)].strip()
+                self.defer("heading", node, depth, quoted)
+            else:
+                opening = self.char(node.srcmap[0])
+                text = self.inline_block("heading", inline, depth, quoted, opening).text.strip()
+        else:  # `#` alone
+            text = ""
+            self.defer("heading", node, depth, quoted)
+        self.headings.append((node, text))
         self.section = text
 
     def table(self, node: Any, depth: int, quoted: bool) -> None:
-        self.table_headers = []
+        headers: list[str] = []
+        section = self.section
         for part in node.children:
             in_head = part.name == "thead"
             for row in part.children:
                 for index, cell in enumerate(row.children):
                     start, end = cell.srcmap
-                    cell_start = self.char(start)
                     if in_head:  # as markdown-it-py has it: trimmed, `\|` unescaped
+                        cell_start = self.char(start)
                         content = self.text[cell_start : self.char(end)] if end > start else ""
-                        self.table_headers.append(content.replace("\\|", "|").strip())
-                    header = self.table_headers[index] if index < len(self.table_headers) else None
-                    self.inline_block(
-                        "table_cell", cell.children, depth, quoted, cell_start, header, in_head
-                    )
-        self.table_headers = []
+                        headers.append(content.replace("\\|", "|").strip())
+                    header = headers[index] if index < len(headers) else None
+                    if self.plain(start, end):
+                        self.blocks.append(
+                            ("table_cell", cell, depth, quoted, section, header, in_head)
+                        )
+                        self.deferred = True
+                    else:
+                        inline = cell.children
+                        kind, opening = "table_cell", self.char(start)
+                        self.inline_block(kind, inline, depth, quoted, opening, header, in_head)
 
     def fence(self, node: Any) -> None:
         lines = self.lines
@@ -301,18 +488,12 @@ class _Walk:
         closed = (not is_fence) or (
             last > first and len(closing) >= len(marker) and closing == marker[:1] * len(closing)
         )
-        self.doc.fences.append(
-            Fence(
-                info=info,
-                lang=info.split()[0].lower() if info else "",
-                content=content,
-                span=_line_span(lines, first, last),
-                line=first,
-                content_line=first + 1 if is_fence else first,
-                closed=closed,
-                section=self.section,
-            )
-        )
+        lang = info.split()[0].lower() if info else ""
+        span = _line_span(lines, first, last)
+        content_line = first + 1 if is_fence else first
+        # Positional, in Fence's field order (keywords cost more).
+        fence = Fence(info, lang, content, span, first, content_line, closed, self.section)
+        self.doc.fences.append(fence)
 
     # -- inline -----------------------------------------------------------------
 
@@ -343,56 +524,88 @@ class _Walk:
         return block
 
     def plain(self, start_byte: int, end_byte: int) -> bool:
-        """Whether a paragraph's source can hold no code span, link or comment: then
+        """Whether a block's source can hold no code span, link or comment: then
         its Block is built only if someone reads `blocks` (a text with a tab is
         walked in full, for its Misplaced checks)."""
         return not self.verify and self.may_hold(self.scan, start_byte, end_byte) is None
 
-    def paragraph(self, owner: Any, depth: int, quoted: bool) -> None:
-        """A paragraph node, or a run of a tight list item's inline nodes."""
-        if isinstance(owner, list):
-            start_byte, end_byte = owner[0].srcmap[0], owner[-1].srcmap[1]
+    def defer(self, kind: str, owner: Any, depth: int, quoted: bool) -> None:
+        """Leave a block that holds no span as what builds it (`_built_blocks`)."""
+        self.blocks.append((kind, owner, depth, quoted, self.section, None, False))
+        self.deferred = True
+
+    def run(self, run: list[Any], depth: int, quoted: bool) -> None:
+        """A run of a tight list item's inline nodes: a paragraph's Block."""
+        start_byte, end_byte = run[0].srcmap[0], run[-1].srcmap[1]
+        if self.verify or self.may_hold(self.scan, start_byte, end_byte) is not None:
+            self.inline_block("paragraph", run, depth, quoted)
         else:
-            start_byte, end_byte = owner.srcmap
-        if self.plain(start_byte, end_byte):
-            self.blocks.append((owner, depth, quoted, self.section))
+            self.blocks.append(("paragraph", run, depth, quoted, self.section, None, False))
             self.deferred = True
-        elif isinstance(owner, list):
-            self.inline_block("paragraph", owner, depth, quoted)
-        else:
-            self.inline_block("paragraph", owner.children, depth, quoted, self.char(start_byte))
 
     def collect(self, block: Block, nodes: list[Any]) -> None:
-        doc = self.doc
+        # The hottest loop of the walk: spans are made here, not through `checked`.
+        doc, text, char, verify = self.doc, self.text, self.char, self.verify
         for node in nodes:
             name = node.name
             if name in _PLAIN_INLINE:
                 continue
             if name == "code_inline":
-                parts = node.children
-                if len(parts) == 1:  # the usual case: one text node
-                    content = parts[0].meta.get("content", "")
-                else:
-                    content = "".join(child.meta.get("content", "") for child in parts)
-                span = self.checked(node, "`")
+                start, end = node.srcmap
+                span = Span(char(start), char(end))
+                if verify and not text.startswith("`", span.start):
+                    raise Misplaced
+                content = None if verify else _code_as_written(text, span.start, span.end)
+                if content is None:
+                    parts = node.children
+                    if len(parts) == 1:  # the usual case: one text node
+                        content = parts[0].meta.get("content", "")
+                    else:
+                        content = "".join(child.meta.get("content", "") for child in parts)
                 doc.code_spans.append(CodeSpan(content, span, block))
             elif name in ("link", "autolink"):
                 span = self.checked(node, "[" if name == "link" else "<")
                 doc.links.append(Link(str(node.meta.get("url", "")), span, block))
                 self.collect(block, node.children)
             elif name == "html_inline":
-                content = str(node.meta.get("content", ""))
-                if content.startswith("<!--"):
-                    _add_comment(doc, content, self.checked(node, "<!--"))
+                start, end = node.srcmap
+                start = char(start)
+                # Only a comment is kept: other tags need not have their content read.
+                if verify or text.startswith("<!--", start):
+                    content = str(node.meta.get("content", ""))
+                    if content.startswith("<!--"):
+                        _add_comment(doc, content, self.checked(node, "<!--"))
             elif name in ("em", "strong"):
                 self.collect(block, node.children)
             # An image's alt text is its own inline parse in markdown-it: the
             # reference records nothing inside it, and neither does this.
 
 
-# A plain paragraph left unbuilt: its node (or a run's inline nodes), list depth,
-# whether it is quoted, and its section.
-_Deferred = tuple[Any, int, bool, str]
+def _code_as_written(text: str, start: int, end: int) -> str | None:
+    """A code span's content where it is its source between single backticks:
+    on one line, not padded with a space at both ends, no `|` (a table cell's `\\|`
+    is unescaped); else None (markdown-it's content is read instead)."""
+    if end - start < 3 or text[start + 1] == "`":
+        return None
+    inner = text[start + 1 : end - 1]
+    if "\n" in inner or "|" in inner or (inner[0] == " " and inner[-1] == " "):
+        return None
+    return inner
+
+
+# A list item left unbuilt: its node's byte range, its depth, whether it is ordered.
+_RawItem = tuple[tuple[int, int], int, bool]
+# A block left unbuilt: its kind, its node (or a run's inline nodes), list depth,
+# whether it is quoted, its section, and a cell's column header and header row.
+_Deferred = tuple[str, Any, int, bool, str, "str | None", bool]
+
+
+def _inline_bytes(inline: list[Any]) -> tuple[int, int]:
+    """The byte range of a block's inline nodes (there is at least one)."""
+    first = inline[0]
+    start_byte = first.srcmap[0] if first.name not in _EMPHASIS else _start_byte(first)
+    end_byte: int = inline[-1].srcmap[1]
+    return start_byte, end_byte
 
 
 def _new_block(
@@ -409,10 +622,9 @@ def _new_block(
     header_row: bool = False,
 ) -> Block:
     if inline:
-        first = inline[0]
-        start_byte = first.srcmap[0] if first.name not in _EMPHASIS else _start_byte(first)
+        start_byte, end_byte = _inline_bytes(inline)
         start = char(start_byte)
-        end = char(inline[-1].srcmap[1])
+        end = char(end_byte)
         opening = start if opening is None else opening
     else:
         start = end = opening = opening or 0
@@ -436,29 +648,70 @@ def _new_block(
 def _built_blocks(
     entries: list[Block | _Deferred], text: str, line_starts: list[int], char: Any
 ) -> list[Block]:
-    """`MarkdownDocument.blocks`, the plain paragraphs' Blocks built now."""
+    """`MarkdownDocument.blocks`, the deferred Blocks built now."""
     blocks = []
     for entry in entries:
         if isinstance(entry, Block):
             blocks.append(entry)
             continue
-        owner, depth, quoted, section = entry
+        kind, owner, depth, quoted, section, header, header_row = entry
         if isinstance(owner, list):
             inline, opening = owner, None
         else:
             inline, opening = owner.children, char(owner.srcmap[0])
-        kind = "paragraph"
         blocks.append(
-            _new_block(text, line_starts, char, kind, inline, depth, quoted, section, opening)
+            _new_block(
+                text,
+                line_starts,
+                char,
+                kind,
+                inline,
+                depth,
+                quoted,
+                section,
+                opening,
+                header,
+                header_row,
+            )
         )
     return blocks
 
 
+def _built_headings(
+    entries: list[tuple[Any, str] | Heading], lines: LineIndex, char: Any
+) -> list[Heading]:
+    """`MarkdownDocument.headings`, from each heading's node and text."""
+    line_starts = lines.line_starts
+    headings = []
+    for entry in entries:
+        if isinstance(entry, Heading):  # built already (`_Walk.build_now`)
+            headings.append(entry)
+            continue
+        node, text = entry
+        inline = node.children
+        start_byte, end_byte = node.srcmap
+        opening = char(start_byte)
+        if node.name == "lheading":  # the reference's span ends with the text, not the underline
+            end = char(inline[-1].srcmap[1]) if inline else opening
+        else:
+            end = char(end_byte)
+        first = bisect.bisect_right(line_starts, opening)
+        last = bisect.bisect_right(line_starts, max(opening, end - 1))
+        span = _line_span(lines, first, last)
+        plain = "".join(_plain(inline)).strip()
+        headings.append(Heading(node.meta["level"], text, span, first, plain))
+    return headings
+
+
 def _list_items(
-    raw_items: list[tuple[tuple[int, int], int, bool]], lines: LineIndex, char: Any
+    raw_items: list[_RawItem | ListItem], lines: LineIndex, char: Any
 ) -> list[ListItem]:
     items = []
-    for (start_byte, end_byte), depth, ordered in raw_items:
+    for entry in raw_items:
+        if isinstance(entry, ListItem):  # built already (`_Walk.build_now`)
+            items.append(entry)
+            continue
+        (start_byte, end_byte), depth, ordered = entry
         start, end = char(start_byte), char(end_byte)
         first = bisect.bisect_right(lines.line_starts, start)
         last = bisect.bisect_right(lines.line_starts, max(start, end - 1))

@@ -122,12 +122,44 @@ def test_corner_cases_build_the_same_model(text):
     assert differences(parse_markdown(text), markdown_rs.parse_rs(text)) == {}
 
 
-def test_a_tab_in_a_container_indent_takes_the_reference_path():
-    # markdown-it.rs shifts ranges after such a tab: the check catches it.
-    text = "- a\n\n\tWork `c`\n"
+def test_a_tab_in_a_container_indent_parses_that_block_again(monkeypatch):
+    # markdown-it.rs shifts ranges after such a tab: the check catches it, and the
+    # list is parsed again on its own with its indents' tabs as spaces.
+    text = "# T\n\n- a [l](u)\n\n\tWork `c` <!-- k -->\n\n\t- b `d`\n\nafter `e`\n"
+    again = []
+    monkeypatch.setattr(markdown_rs._Walk, "again", spy(markdown_rs._Walk.again, again))
+    doc = markdown_rs.parse_document(text)
+    assert len(again) == 1 and doc._tokens is None  # one block again, no markdown-it-py
+    assert [text[c.span.start : c.span.end] for c in doc.code_spans] == ["`c`", "`d`", "`e`"]
+    assert [c.body for c in doc.html_comments] == ["k"]
+    assert [(i.line, i.depth) for i in doc.list_items] == [(7, 2), (3, 1)]
+    assert model(doc) == model(parse_markdown(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a\n\n\tb\n\n  ```\n\tx\n  ```\n",  # a fence's content over a changed indent
+        "- a\n\n\tb `c\n\td`\n",  # a code span's
+        "- a\n\n\tb <!-- c\n\td -->\n",  # a comment's
+        "- a\n\n  b\n\n\t[x][r]\n\n[r]: /u\n",  # a reference defined outside the block
+        "- a\n\n  > q\n\n\tb `c`\n",  # a quote in it: not a list of prose
+        "- a\n\n  | x |\n  |---|\n\n\tb `c`\n",  # a table
+    ],
+)
+def test_a_block_parsed_again_unlike_the_first_takes_the_reference_path(text):
     with pytest.raises(markdown_rs.Misplaced):
         markdown_rs.parse_rs(text)
-    assert model(markdown_rs.parse_document(text)) == model(parse_markdown(text))
+    doc = markdown_rs.parse_document(text)
+    assert doc._tokens is not None and model(doc) == model(parse_markdown(text))
+
+
+def spy(function, calls):
+    def recorded(*args):
+        calls.append(args)
+        return function(*args)
+
+    return recorded
 
 
 def test_a_text_that_panics_markdown_it_rs_takes_the_reference_path():
@@ -252,3 +284,53 @@ def test_a_text_with_a_tab_builds_every_block_while_walking():
     # Its Misplaced checks read each paragraph's first text node.
     doc = markdown_rs.parse_rs("plain\tprose\n\nmore\n")
     assert doc._pending_blocks is None and [b.text for b in doc.blocks] == ["plain\tprose", "more"]
+
+
+@pytest.mark.parametrize("accent", ["", "é "], ids=["ASCII", "not ASCII"])
+def test_table_cells_without_spans_get_their_blocks_when_read(accent):
+    text = f"# T\n\n| {accent}Tool | What |\n|---|---|\n| `x` | {accent}plain |\n|  | [l](u) |\n"
+    doc = markdown_rs.parse_rs(text)
+    assert doc._pending_blocks is not None
+    entries = doc._pending_blocks.args[0]  # what the walk kept: Blocks, or what builds one
+    unbuilt = [entry for entry in entries if not isinstance(entry, markdown_rs.Block)]
+    assert [entry[0] for entry in unbuilt] == ["heading", *["table_cell"] * 4]
+    built = [entry for entry in entries if isinstance(entry, markdown_rs.Block)]
+    assert [b.text for b in built] == ["`x`", "[l](u)"]  # the cells that hold a span
+    (span,), (link,) = doc.code_spans, doc.links
+    blocks = doc.blocks
+    assert [(b.kind, b.text, b.line, b.table_header, b.table_row_is_header) for b in blocks] == [
+        ("heading", "T", 1, None, False),
+        ("table_cell", f"{accent}Tool", 3, f"{accent}Tool", True),
+        ("table_cell", "What", 3, "What", True),
+        ("table_cell", "`x`", 5, f"{accent}Tool", False),
+        ("table_cell", f"{accent}plain", 5, "What", False),
+        ("table_cell", "", 6, f"{accent}Tool", False),
+        ("table_cell", "[l](u)", 6, "What", False),
+    ]
+    assert blocks[3] is span.block and blocks[6] is link.block  # not copies
+    assert {b.section for b in blocks[1:]} == {"T"}
+    assert differences(parse_markdown(text), markdown_rs.parse_rs(text)) == {}
+
+
+@pytest.mark.parametrize("accent", ["", "é "], ids=["ASCII", "not ASCII"])
+def test_headings_are_built_when_read(accent):
+    text = f"# {accent}T {{#t}}\n\n## `code` and [l](u)\n\n#\n\nSetext *{accent}e*\n---\n\ntext\n"
+    doc = markdown_rs.parse_rs(text)
+    assert doc._pending_headings is not None and doc._headings == []  # nothing built yet
+    blocks = doc.blocks
+    assert [b.section for b in blocks] == [
+        "",
+        f"{accent}T {{#t}}",
+        "`code` and [l](u)",
+        "",
+        f"Setext *{accent}e*",
+    ]
+    headings = doc.headings
+    assert [(h.level, h.text, h.line, h.plain) for h in headings] == [
+        (1, f"{accent}T {{#t}}", 1, f"{accent}T {{#t}}"),
+        (2, "`code` and [l](u)", 3, "code and l"),
+        (1, "", 5, ""),
+        (2, f"Setext *{accent}e*", 7, f"Setext {accent}e"),
+    ]
+    assert doc.headings is headings and doc._pending_headings is None  # built once
+    assert differences(parse_markdown(text), markdown_rs.parse_rs(text)) == {}
