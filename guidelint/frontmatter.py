@@ -24,6 +24,7 @@ from guidelint.spans import Span
 if TYPE_CHECKING:
     import yaml
 
+    from guidelint.markdown import FrontMatter
     from guidelint.sources import SourceFile
 
 TOP_KEY = re.compile(r"^(?![\s#\-])[^:\n]+:(?:[ \t]|$)", re.MULTILINE)
@@ -66,10 +67,16 @@ def front_matter(file: SourceFile) -> FrontMatterData | None:
     return file.derived("frontmatter.yaml", lambda: _parse(file))
 
 
-def _parse(file: SourceFile) -> FrontMatterData | None:
+def front_text(file: SourceFile) -> FrontMatter | None:
+    """The file's front matter as text (`markdown.front_matter_of`), found once per file:
+    GL601's `needs`, GL107 and the YAML reading each ask."""
     from guidelint.markdown import front_matter_of
 
-    front = front_matter_of(file.text)  # the document's own, without parsing it all
+    return file.derived("frontmatter.text", lambda: front_matter_of(file.text))
+
+
+def _parse(file: SourceFile) -> FrontMatterData | None:
+    front = front_text(file)  # the document's own, without parsing it all
     if front is None:
         return None
     import yaml  # only now: most files have no front matter, and yaml costs start-up
@@ -92,6 +99,168 @@ def _parse(file: SourceFile) -> FrontMatterData | None:
         return data
     _add_entries(node, base, data)
     return data
+
+
+# -- front matter that plainly reads ---------------------------------------------------
+# A subset of YAML that PyYAML's and libyaml's composers always read as a mapping (or
+# as nothing): `key: value` lines at the left margin, a value plain, quoted on one line,
+# a one-line `[a, b]` or `{ a: b }`, a `|`/`>` block, or lines below its key (a plain
+# text that continues, `- item` lines, or `name: value` lines of one nested mapping).
+# Such front matter has no problem to report, so GL601 need not compose it (most front
+# matter is this: Hugo's title and weight). Anything else (tabs, CR, anchors, tags,
+# `: ` inside a plain value, deeper nesting, unusual characters) is for the composer.
+_ASCII_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tab and CR included
+_KEY_LINE = re.compile(r"([A-Za-z_][\w\-]*(?:[:.][\w\-]+)*):(?: +(.*))?")
+# A plain scalar's first character: none of YAML's indicators, no space.
+_PLAIN_START = re.compile(r"[^\-?:,\[\]{}#&*!|>'\"%@` ]|-[0-9]")
+_QUOTED = re.compile(r"'(?:[^'\n]|'')*'|\"[^\"\\\n]*\"")
+# A one-line flow value, read as tokens: `[`, `]`, `{`, `}`, `,`, a key (`k`), an item
+# (`i`: plain words, or quoted); then the tokens' shape: `[i,i]`, `{ki,ki}`, `[{ki},i]`.
+_FLOW_TOKEN = re.compile(
+    r" *(?:([\[\]{},])|([A-Za-z_][\w\-]*): +|([\w/.][\w/.*\-]*(?: +[\w/.*\-]+)*"
+    r"|'[^'\n]*'|\"[^\"\\\n]*\")) *"
+)
+_FLOW_SHAPE = re.compile(r"\[(?:(?:i|\{ki(?:,ki)*\})(?:,(?:i|\{ki(?:,ki)*\}))*)?\]|\{ki(?:,ki)*\}")
+_BLOCK_HEADER = re.compile(r"[|>][+\-]?")
+_ITEM_LINE = re.compile(r"- +(.*)")
+_MAX_KEY = 200  # an implicit key is at most 1024 characters
+
+
+def plainly_a_mapping(text: str) -> bool:
+    """Whether front matter text is sure to compose to a mapping (or to nothing), with
+    no problem to report; False only means "compose it to know"."""
+    if _ASCII_CONTROL.search(text) or (not text.isascii() and _unusual_characters(text)):
+        return False
+    state = "top"  # top, open (`key:`), closed, plain, items, map, block
+    indent = 0  # of `- item` or nested `name: value` lines, or of a block's text
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        if not body:
+            if line and state == "block":
+                return False  # spaces on a block's blank line: indentation rules
+            continue
+        margin = len(line) - len(body)
+        if state == "block" and margin:
+            if indent and margin < indent:
+                return False
+            indent = indent or margin
+            continue
+        if body[0] == "#":
+            if state == "block":
+                return False
+            state = "top"  # an indented line after it is left to the composer
+            continue
+        if not margin:
+            state, indent = _value_state(line), 0
+            if not state:
+                return False
+            continue
+        if state in ("open", "items") and body.startswith("- "):
+            item = _ITEM_LINE.fullmatch(body)
+            if item is None or (state == "items" and margin != indent):
+                return False
+            if _value_state(item.group(1), nested=True) not in ("plain", "closed"):
+                return False
+            state, indent = "items", margin
+        elif state in ("open", "map") and _KEY_LINE.fullmatch(body):
+            if state == "map" and margin != indent:
+                return False
+            if _value_state(body) not in ("plain", "closed"):
+                return False  # a deeper mapping, a block, a text over lines
+            state, indent = "map", margin
+        elif state in ("open", "plain"):
+            if not _plain_line(body.rstrip(" ")):
+                return False
+            state = "plain"
+        else:
+            return False
+    return True
+
+
+# A plain one-line value YAML reads as the string it shows (not a bool, null or number).
+_WORDS = re.compile(r"[A-Za-z][\w.\-]*(?: [\w.\-]+)*")
+_NOT_STRINGS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
+
+
+def plain_string(text: str, key: str) -> tuple[bool, str | None]:
+    """A top-level key's value read from front matter text without composing it:
+    (True, what `front_matter(...).get(key)` holds when it is a string, or None when
+    the key is absent), or (False, None) when only the composer can say (front matter
+    that does not plainly read, a value over lines, a value YAML may read otherwise)."""
+    if not plainly_a_mapping(text):
+        return False, None
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        match = _KEY_LINE.fullmatch(line) if line.startswith(key + ":") else None
+        if match is None or match.group(1) != key:
+            continue
+        following = next((later for later in lines[index + 1 :] if later.strip(" ")), "")
+        if following.startswith(" "):
+            return False, None  # the value goes on below (a text, a list, a mapping)
+        value = (match.group(2) or "").rstrip(" ")
+        if _WORDS.fullmatch(value) and value.lower() not in _NOT_STRINGS:
+            return True, value
+        if value[:1] in ("'", '"') and _QUOTED.fullmatch(value):
+            inner = value[1:-1]
+            return True, inner.replace("''", "'") if value[0] == "'" else inner
+        return False, None  # the first such key is the one YAML keeps
+    return True, None
+
+
+def _value_state(line: str, nested: bool = False) -> str:
+    """What a `key: value` line (a list item's text, when nested) leaves open: "open"
+    (lines below may hold its value), "block", "closed", "plain"; "" for none of these."""
+    if nested:
+        value = line.rstrip(" ")
+    else:
+        match = _KEY_LINE.fullmatch(line)
+        if match is None or len(match.group(1)) > _MAX_KEY:
+            return ""
+        value = (match.group(2) or "").rstrip(" ")
+        if not value:
+            return "open"
+        if _BLOCK_HEADER.fullmatch(value):
+            return "block"
+    head, comment, _ = value.partition(" #")  # a comment: nothing may follow the value
+    head = head.rstrip(" ")
+    if _QUOTED.fullmatch(head) or (head[:1] in ("[", "{") and _flow_value(head)):
+        return "closed"
+    if comment:
+        return "closed" if _plain_line(head) else ""
+    return "plain" if _plain_line(value) else ""
+
+
+def _flow_value(value: str) -> bool:
+    """`[a, b]`, `{ a: b }` or `[{ a: b }, c]` on one line, of plain words or quotes."""
+    shape = []
+    at = 0
+    while at < len(value):
+        token = _FLOW_TOKEN.match(value, at)
+        if token is None or token.end() == at:
+            return False
+        shape.append(token.group(1) or ("k" if token.group(2) else "i"))
+        at = token.end()
+    return _FLOW_SHAPE.fullmatch("".join(shape)) is not None
+
+
+def _unusual_characters(text: str) -> bool:
+    """A character YAML does not allow in a stream, or reads as a line break or BOM."""
+    return any(
+        char < "\xa0" or char in "\u2028\u2029\ufeff\ufffe\uffff" or "\ud800" <= char <= "\udfff"
+        for char in set(text)
+        if char > "~"
+    )
+
+
+def _plain_line(text: str) -> bool:
+    """A line of a plain scalar that cannot end it early or open anything."""
+    return (
+        bool(text)
+        and _PLAIN_START.match(text) is not None
+        and ": " not in text
+        and " #" not in text
+        and not text.endswith(":")
+    )
 
 
 # libyaml's composer (PyYAML built with it) gives the same nodes and character marks

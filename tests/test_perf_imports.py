@@ -303,3 +303,13 @@ def test_a_missing_path_still_reads_its_sentence(make_project, tmp_path):
         timeout=600,
     )
     assert "GL501" in result.stdout and "docs/missing.md" in result.stdout
+
+
+def test_a_page_with_plain_front_matter_imports_no_yaml(make_project, tmp_path):
+    # Hugo's title and weight: GL601 has nothing to find (frontmatter.plainly_a_mapping,
+    # the index's `needs`), GL107 sees no tool key; neither composes, so yaml never loads.
+    page = "---\ntitle: Getting started\nweight: 10\n---\n# Start\n\nRead [more](more.md).\n"
+    root = make_project({"docs/start.md": page, "docs/more.md": "# More\n"}, config=None)
+    modules = modules_after(["check", "--no-cache", "docs/start.md"], root, tmp_path)
+    assert "yaml" not in modules
+    assert "GL601" not in rule_codes_in(modules)

@@ -29,6 +29,7 @@ TREE = {
     "CLAUDE.md": "# Rules\n\nUse the `Task` tool with `subagent_type: reviewer`.\n",
     "docs/guide.md": "# Guide\n\n```python\nprint(1)\n```\n\nCall `mcp__lab__run()`.\n",
     "docs/plain.md": "---\ntitle: x\n---\n# Plain\n\nNo code at all.\n",
+    "docs/odd.md": "---\ntitle: x\naliases: [a, {b: c}\n---\n# Odd front matter\n",
     ".claude/rules/gotchas.md": "# Gotchas\n\n- **One.** Text (#1).\n",
     ".claude/agents/reviewer.md": "---\nname: reviewer\ntools: Read, Bogus\n---\nReview.\n",
     ".claude/commands/ship.md": "Delegate to the `nobody` subagent.\n",
@@ -133,9 +134,10 @@ def test_a_lazy_engine_still_checks_every_kind_of_file(make_project):
     engine = Engine(Project(root, config), build_selection(config))
     assert engine.rules == []  # nothing loaded before a file
     codes = {f.code for f in engine.check_files(sorted(TREE), jobs=1)}
-    assert {"GL107", "GL202", "GL606", "GL607", "GL110"} <= codes
+    assert {"GL107", "GL202", "GL601", "GL606", "GL607", "GL110"} <= codes
     loaded = {rule.code for rule in engine.rules}
     assert {"GL201", "GL401", "GL502", "GL601", "GL606", "GL607", "GL106"} <= loaded
+    # GL601 loads for docs/odd.md alone: the other front matter reads plainly.
     assert "GL301" in loaded  # scripts/train.py is a driver (smoke.drivers)
     assert "GL301" not in Engine(Project(root, config), build_selection(config)).rules
 

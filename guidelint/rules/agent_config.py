@@ -218,7 +218,7 @@ def defined_agents(project: Project) -> frozenset[str]:
     """Names of every agent the project defines (front matter `name`, else the file's stem)."""
 
     def collect() -> frozenset[str]:
-        from guidelint.frontmatter import front_matter
+        from guidelint.frontmatter import front_matter, front_text, plain_string
 
         found: set[str] = set()
         for rel in project.files():
@@ -228,8 +228,12 @@ def defined_agents(project: Project) -> frozenset[str]:
             file = project.read(rel)
             if file is None or file.kind != "markdown":
                 continue
-            data = front_matter(file)
-            name = data.get("name") if data else None
+            # `name: reviewer` read from the lines where that is sure; else composed.
+            front = front_text(file)
+            known, name = plain_string(front.text, "name") if front else (True, None)
+            if not known:
+                data = front_matter(file)
+                name = data.get("name") if data else None
             if isinstance(name, str) and name.strip():
                 found.add(name.strip())
         return frozenset(found)

@@ -21,7 +21,10 @@ class UnknownAgentTool(ToolRule):
         return file.kind == "markdown" and file.text.startswith("---")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.frontmatter import tool_entries
+        from guidelint.tools.frontmatter import may_name_tools, tool_entries
+
+        if not may_name_tools(file):
+            return  # Hugo's title and weight: no YAML composed for them
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
 

@@ -114,21 +114,33 @@ class StalePath(Rule):
         if not may_hold_code_spans(file.text):
             return  # no backtick, no path to check: the document need not be parsed
         doc_dir = posixpath.dirname(file.rel)
-        explained = _explained_names(file.markdown.code_spans)
-        url_links = [link for link in file.markdown.links if "://" in link.href]
+        code_spans = file.markdown.code_spans
+        # Read once per file, and only once a span names a path (most spans do not).
+        explained: dict[int, set[str]] | None = None
+        url_links: list[Link] | None = None
+        roots: list[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
-        for span in file.markdown.code_spans:
+        for span in code_spans:
+            if "/" not in span.content:
+                continue  # most code spans: no path (candidate_path's own first test)
             path = candidate_path(span.content)
-            if path is None or _explained(path, explained.get(id(span.block), set())):
+            if path is None:
                 continue
-            if any(_names_another_place(link, span, path) for link in url_links):
+            if explained is None:
+                explained = _explained_names(code_spans)
+                url_links = [link for link in file.markdown.links if "://" in link.href]
+            if _explained(path, explained.get(id(span.block), set())):
+                continue
+            if any(_names_another_place(link, span, path) for link in url_links or ()):
                 continue  # `owner/repo/file.md` as the text of a link to another repository
             if path.startswith(("./", "../")):
                 bases = [doc_dir]  # relative to this document, as in a Markdown link
             else:
                 bases = [""] if not doc_dir or doc_dir.startswith("/") else ["", doc_dir]
-                bases += _component_roots(file.rel, project)
+                if roots is None:  # the document's own folder decides: once per file
+                    roots = _component_roots(file.rel, project)
+                bases += roots
             if not self._anchored(path, bases, project) and not (
                 steering and _top_level_folder(path, project)
             ):

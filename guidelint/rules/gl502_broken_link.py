@@ -33,7 +33,8 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 MARKDOWN_TARGET = re.compile(r"\.(md|markdown|mdx)$", re.IGNORECASE)
 # Claude Code's memory import: `@docs/setup.md`, `@./notes.md`, `@AGENTS.md`; not an
 # e-mail address, a @mention or an npm scope (a file has an extension, or `./`).
-IMPORT = re.compile(r"(?<![\w@/`.])@((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
+# The `@` first and the look back after it: the scanner then jumps from `@` to `@`.
+IMPORT = re.compile(r"@(?<![\w@/`.]@)((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
 SUBMODULE_PATH = re.compile(r"^\s*path\s*=\s*(.+)$", re.MULTILINE)
 TEMPLATE = re.compile(r"[{}]|%7B|\$\(", re.IGNORECASE)  # {{ x }}, {name}, f-strings
 STEERING_NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")

@@ -37,6 +37,12 @@ PROSE = re.compile(
     r"(?:sub-?agent|agent)\b",
     re.IGNORECASE,
 )
+# A delegation ends in "agent"; before any "agent" inside it there are at most five runs
+# of whitespace (in "hand off to", after the verb, after "the", before "agent"). So one
+# that holds an "agent" starts in the WINDOW characters before it wherever those hold
+# more runs than that (DENSE); elsewhere the scan reaches back further.
+WINDOW = 160
+DENSE = re.compile(r"(?:\s+\S+){5}\s")  # six runs of whitespace
 
 
 class UnknownSubagent(Rule):
@@ -75,10 +81,35 @@ def _delegations(text: str) -> Iterator[tuple[Span, str]]:
     calls = CALL.finditer(text) if "subagent_type" in text else ()
     for match in calls:
         yield Span(match.start("name"), match.end("name")), match.group("name")
-    prose = PROSE.finditer(text) if "agent" in text.lower() else ()
-    for match in prose:
-        group = "code" if match.group("code") else "name"
-        yield Span(match.start(group), match.end(group)), match.group(group)
+    lowered = text.lower()
+    if "agent" not in lowered:
+        return
+    # Each character lower-cased in place (as nearly always): only the parts around an
+    # "agent" can hold a delegation; PROSE reads them in the text itself.
+    parts = _around_agent(lowered) if len(lowered) == len(text) else [(0, len(text))]
+    for begin, stop in parts:
+        for match in PROSE.finditer(text, begin, stop):
+            group = "code" if match.group("code") else "name"
+            yield Span(match.start(group), match.end(group)), match.group(group)
+
+
+def _around_agent(lowered: str) -> list[tuple[int, int]]:
+    """The parts of a lower-cased text where PROSE can match, in order, apart:
+    the WINDOW before each "agent" and one character after it (for the last boundary),
+    joined where they overlap, or where a window is not DENSE (a match may start
+    before it: then the part reaches back to the one before, or to the start)."""
+    parts: list[list[int]] = []
+    at = lowered.find("agent")
+    while at != -1:
+        start, stop = max(0, at - WINDOW), at + len("agent") + 1
+        if start and not DENSE.search(lowered, start, at):
+            start = parts[-1][0] if parts else 0
+        if parts and start <= parts[-1][1]:
+            parts[-1][1] = stop
+        else:
+            parts.append([start, stop])
+        at = lowered.find("agent", at + 1)
+    return [(start, stop) for start, stop in parts]
 
 
 def _resolves(name: str, known: set[str] | frozenset[str], project: Project) -> bool:

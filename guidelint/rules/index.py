@@ -79,7 +79,11 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry("GL501", "stale-path", "gl501_stale_path", MD),
     RuleEntry("GL502", "broken-link", "gl502_broken_link", MD),
     RuleEntry(
-        "GL601", "malformed-front-matter", "gl601_malformed_front_matter", MD, needs="front-matter"
+        "GL601",
+        "malformed-front-matter",
+        "gl601_malformed_front_matter",
+        MD,
+        needs="front-matter-in-doubt",
     ),
     RuleEntry("GL602", "unknown-hook-event", "gl602_unknown_hook_event", JSON),
     RuleEntry("GL603", "unknown-hook-matcher", "gl603_unknown_hook_matcher", JSON, True),
@@ -159,6 +163,19 @@ def _code_spans(file: SourceFile, project: Project) -> bool:
     return "`" in file.text  # markdown.may_hold_code_spans
 
 
+def _front_matter_in_doubt(file: SourceFile, project: Project) -> bool:
+    """Front matter that may hold a problem (GL601): not plain `key: value` lines, which
+    always read (`frontmatter.plainly_a_mapping`), so need not be composed to know."""
+    if not file.text.startswith("---"):
+        return False
+    if _agent_files(file, project):
+        return True  # GL606 and GL607 read its YAML anyway: no need to look closer
+    from guidelint.frontmatter import front_text, plainly_a_mapping
+
+    front = front_text(file)
+    return front is not None and not plainly_a_mapping(front.text)
+
+
 Test = Callable[["SourceFile", "Project"], bool]
 SCOPES: dict[str, Test] = {
     "kinds": _any_file,
@@ -168,7 +185,10 @@ SCOPES: dict[str, Test] = {
     "drivers": _drivers,
     "agent-files": _agent_files,
 }
-NEEDS: dict[str, Test] = {"code-spans": _code_spans, "front-matter": _front_matter}
+NEEDS: dict[str, Test] = {
+    "code-spans": _code_spans,
+    "front-matter-in-doubt": _front_matter_in_doubt,
+}
 
 
 def in_scope(entry: RuleEntry, file: SourceFile, project: Project) -> bool:

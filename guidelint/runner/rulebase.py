@@ -18,10 +18,15 @@ class ExampleRule(Rule):
     file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        # No fence, no example: skip the extraction (most Markdown files).
-        return file.kind == "markdown" and ("```" in file.text or "~~~" in file.text)
+        # No fence, no example: skip the extraction (most Markdown files). Asked by each
+        # GL4xx rule and GL402's prepare: the text is searched once per file.
+        return file.kind == "markdown" and file.derived("runner.fenced", lambda: _fenced(file))
 
     def examples(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import examples_of
 
         return examples_of(file)
+
+
+def _fenced(file: SourceFile) -> bool:
+    return "```" in file.text or "~~~" in file.text

@@ -11,13 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from guidelint.frontmatter import front_matter, string_items
+from guidelint.frontmatter import front_matter, front_text, string_items
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
     from guidelint.sources import SourceFile
 
 TOOL_KEYS = ("tools", "disallowedTools", "allowed-tools", "disallowed-tools")
+
+
+def may_name_tools(file: SourceFile) -> bool:
+    """Whether the file's front matter may hold one of TOOL_KEYS: each has `tools` or
+    `Tools` in its name, which only a double-quoted key's escapes could spell otherwise.
+    False: `tool_entries` is empty, and no YAML need be composed to know."""
+    front = front_text(file)
+    return front is not None and ("ools" in front.text or "\\" in front.text)
 
 
 def tool_entries(file: SourceFile) -> Iterator[tuple[str, str, Span]]:

@@ -58,7 +58,13 @@ class ToolRule(Rule):
 def no_server_declared(project: Project) -> bool:
     """No `.mcp.json`, no configured or external server and no snapshot folder: the
     catalog would hold the built-in tools only, against which GL101-GL105 find nothing
-    (each needs a server's tool), so they need not build it."""
+    (each needs a server's tool), so they need not build it. Answered once per run (five
+    rules ask it of every file with a code span); the memo notes its `exists()` lookup
+    again for each file that asks, for the cache and --since."""
+    return project.memo("tools.no_server_declared", lambda: _no_server_declared(project))
+
+
+def _no_server_declared(project: Project) -> bool:
     tools = project.config.tools
     if tools.servers or tools.external:
         return False
