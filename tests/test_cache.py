@@ -677,3 +677,26 @@ def test_one_git_listing_per_run_with_a_tool_problem_to_place(tool_project, monk
         calls.clear()
         report = run_check(CheckOptions(paths=[tool_project], jobs=1))
         assert report.errors == 4 and len(calls) == 1, step
+
+
+AGENT_PROJECT = {
+    ".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n",
+    ".claude/commands/review.md": "Use the `reviewer` agent, then invoke the `writer` agent.\n",
+    ".claude/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n",
+}
+
+
+def test_a_file_without_a_delegation_does_not_rest_on_the_agents(tmp_path):
+    # GL606 gathers the defined agents (the whole file list, every agent file) only at
+    # a file's first delegation: a new agent re-checks the command that delegates, not
+    # the skill that names no agent.
+    for rel, text in AGENT_PROJECT.items():
+        _write(tmp_path, rel, text)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    cold, _, _ = _run(tmp_path, cached=False)
+    assert [(f["path"], f["code"]) for f in cold] == [(".claude/commands/review.md", "GL606")]
+    _run(tmp_path, cached=True)
+    _write(tmp_path, ".claude/agents/writer.md", "---\nname: writer\ndescription: W.\n---\nW.\n")
+    warm, _, again = _run(tmp_path, cached=True)
+    assert warm == _run(tmp_path, cached=False)[0] == []
+    assert again == {".claude/commands/review.md", ".claude/agents/writer.md"}

@@ -64,8 +64,11 @@ class UnknownSubagent(Rule):
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        known = defined_agents(project) | set(names("builtin_agents"))
+        known: frozenset[str] = frozenset()  # never empty once read: the built-ins
         for span, name in _delegations(file.text):
+            if not known:  # at the first delegation: a file without one rests on no
+                # agent file and not on the file list (the result cache re-checks less)
+                known = defined_agents(project) | frozenset(names("builtin_agents"))
             if _resolves(name, known, project):
                 continue
             candidates = known | {n.lower() for n in known}
