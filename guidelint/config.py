@@ -28,6 +28,7 @@ from guidelint.settings import (
     DEFAULT_NOT_THIS_TREE,
     DefaultConfig,
     find_config_file,
+    plain_config,
     read_table,
     table_name,
 )
@@ -112,7 +113,8 @@ def load_config(start: Path, explicit: Path | None = None) -> LoadedConfig:
         root = start.resolve() if start.is_dir() else start.resolve().parent
         return LoadedConfig(config=DefaultConfig(), root=root, source=None)
     raw = read_table(path)
-    return LoadedConfig(config=parse_config(raw, path), root=path.resolve().parent, source=path)
+    config = plain_config(raw) or parse_config(raw, path)
+    return LoadedConfig(config=config, root=path.resolve().parent, source=path)
 
 
 def parse_config(raw: dict[str, Any], path: Path) -> Config:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
-from guidelint.settings import DefaultConfig, find_config_file
+from guidelint.settings import DefaultConfig, find_config_file, plain_config, read_table
 from guidelint.sources import SourceFile, Unreadable, load
 
 if TYPE_CHECKING:
@@ -61,10 +61,13 @@ class Project:
         source = config_file or find_config_file(start)
         if source is None:  # the defaults: no pydantic, no configuration models
             return cls(_default_root(paths), DefaultConfig(), None, live)
-        from guidelint.config import load_config
+        raw = read_table(source)
+        config = plain_config(raw)  # a plain table: no pydantic either
+        if config is None:
+            from guidelint.config import parse_config
 
-        loaded = load_config(start, source)
-        return cls(loaded.root, loaded.config, loaded.source, live)
+            return cls(source.resolve().parent, parse_config(raw, source), source, live)
+        return cls(source.resolve().parent, config, source, live)
 
     @property
     def live(self) -> bool:

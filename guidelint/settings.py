@@ -359,6 +359,56 @@ def unsafe_server_name(name: str) -> str | None:
     return None
 
 
+# Keys (as written: kebab-case) whose plainly valid values need no validation beyond
+# their type: a table of only these is read without pydantic (`plain_config`).
+_PLAIN_LISTS = frozenset(
+    {"include", "extend-include", "exclude", "select", "extend-select", "ignore"}
+)
+_PLAIN_FLAGS = frozenset({"respect-gitignore", "cache"})
+_PLAIN_COUNTS = {"max-file-size": 1, "jobs": 1}  # the least value each accepts
+_PLAIN_PATHS = frozenset({"not-this-tree", "ignore", "links"})
+
+
+def plain_config(raw: dict[str, Any]) -> DefaultConfig | None:
+    """A configuration table read without pydantic, where that is sure: every key one
+    of the plain ones above (or `[paths]` of lists of strings, `per-file-ignores` of
+    lists of strings), every value plainly of its type and in range. The strict models
+    would accept it and give the same values (tests/test_settings.py); anything else,
+    a mistake included, is None: the models read it and word the error. A CI run with
+    a plain table (`include`, `select`, `ignore`) so skips importing pydantic and
+    building the models (about 0.13 s of CPU)."""
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in _PLAIN_LISTS or key in _PLAIN_FLAGS or key in _PLAIN_COUNTS:
+            if not _plain_value(key, value):
+                return None
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict) or not all(_strings(v) for v in value.values()):
+                return None
+        elif key == "paths":
+            if not isinstance(value, dict) or not value.keys() <= _PLAIN_PATHS:
+                return None
+            if not all(_strings(v) for v in value.values()):
+                return None
+            value = DefaultPaths(**{k.replace("-", "_"): v for k, v in value.items()})
+        else:
+            return None
+        values[key.replace("-", "_")] = value
+    return DefaultConfig(**values)
+
+
+def _plain_value(key: str, value: Any) -> bool:
+    if key in _PLAIN_LISTS:
+        return _strings(value)
+    if key in _PLAIN_FLAGS:
+        return type(value) is bool
+    return type(value) is int and value >= _PLAIN_COUNTS[key]
+
+
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(type(item) is str for item in value)
+
+
 def find_config_file(start: Path) -> Path | None:
     """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward."""
     start = start.resolve()

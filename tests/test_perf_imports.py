@@ -180,6 +180,19 @@ def test_one_file_check_without_configuration_imports_no_pydantic(make_project, 
     assert not {f"guidelint.{p}.config" for p in ("tools", "gotchas", "smoke", "runner")} & modules
 
 
+def test_a_plain_configuration_imports_no_pydantic(make_project, tmp_path):
+    # A CI configuration of globs and rule codes is read as plain records; pydantic
+    # and the models load only for a table the plain reading cannot vouch for.
+    config = 'include = ["**/*.md"]\nignore = ["GL104"]\n'
+    root = make_project({"README.md": "# Read me\n\nSee `docs/x.md`.\n"}, config=config)
+    modules = modules_after(["check", "--no-cache"], root, tmp_path)
+    assert "guidelint.engine" in modules
+    assert sorted(m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")) == []
+    table = f'[tool.guidelint]\n{config}severity = {{GL501 = "warning"}}\n'
+    (root / "pyproject.toml").write_text(table)
+    assert "pydantic" in modules_after(["check", "--no-cache"], root, tmp_path)
+
+
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cache", "no-cache"])
 def test_check_on_markdown_imports_no_heavy_stack(markdown_project, tmp_path, cache):
     modules = modules_after(["check", *cache], markdown_project, tmp_path)
