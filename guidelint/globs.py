@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
+from functools import lru_cache
+from typing import NamedTuple
 
 WILDCARDS = frozenset("*?[\\")
 
@@ -18,21 +20,14 @@ WILDCARDS = frozenset("*?[\\")
 def decided(patterns: Sequence[str], rel: str) -> bool | None:
     """Whether pathspec's `GitIgnoreSpec.from_lines(patterns).match_file(rel)` would
     be true, when the patterns' text shows it; None when only pathspec can say."""
+    plan = _plan(tuple(patterns))
+    if plan is None:
+        return None  # spaces, escapes, character classes: pathspec's rules
+    positive, negated = plan
     segments = rel.split("/")
-    positive = []
-    negated = False
-    for raw in patterns:
-        if raw != raw.strip() or "\\" in raw or "[" in raw:
-            return None  # spaces, escapes, character classes: pathspec's rules
-        if not raw or raw.startswith("#"):
-            continue
-        if raw.startswith("!"):
-            negated = True
-        else:
-            positive.append(raw)
-    if not any(_may_match(p, segments) for p in positive):
+    if not any(p.may_match(segments) for p in positive):
         return False  # a negation only takes matches away
-    if not negated and any(_surely_matches(p, rel, segments) for p in positive):
+    if not negated and any(p.surely_matches(rel, segments) for p in positive):
         return True
     return None
 
@@ -55,37 +50,93 @@ def matcher(
     return matches
 
 
-def _may_match(pattern: str, segments: list[str]) -> bool:
-    """A pattern matches a path only if its last named segment matches one of the
-    path's (the file's name, or a folder above it that the pattern matches)."""
+class _Positive(NamedTuple):
+    """One pattern that is not a negation, read once (`_plan`) for every path."""
+
+    first: str | None  # an anchored pattern's literal first folder
+    last: str | None  # its last named segment; None: it names none (`**`)
+    last_wild: bool
+    body: str  # what `surely_matches` compares, with `how`
+    how: str  # "name" (anywhere), "wild-name", "anchored" or "" (never sure)
+    folder_only: bool
+
+    def may_match(self, segments: list[str]) -> bool:
+        """A pattern matches a path only if its last named segment matches one of the
+        path's (the file's name, or a folder above it that the pattern matches), and
+        an anchored one (`/hooks/x.json`, `plugins/*/y`) only if its literal first
+        segment is the path's first."""
+        if self.last is None:
+            return True  # `**`, `/`: everything
+        if self.first is not None and self.first != segments[0]:
+            return False
+        if not self.last_wild:
+            return self.last in segments
+        return any(fnmatchcase(segment, self.last) for segment in segments)
+
+    def surely_matches(self, rel: str, segments: list[str]) -> bool:
+        """A literal name or path (`README.md`, `/docs/`, `.claude/**`, `**/CLAUDE.md`),
+        or one name with wildcards anywhere (`CHANGELOG*.md`), that plainly covers
+        rel; False for anything else (not a "no")."""
+        how = self.how
+        if how == "anchored":
+            return rel.startswith(self.body + "/") or (not self.folder_only and rel == self.body)
+        if not how:
+            return False
+        # The name anywhere; a folder's name only above the file.
+        names = segments[:-1] if self.folder_only else segments
+        if how == "name":
+            return self.body in names
+        # gitignore's `*` and `?` stop at a slash, as fnmatch's do within one name.
+        return any(fnmatchcase(name, self.body) for name in names)
+
+
+@lru_cache(maxsize=256)
+def _plan(patterns: tuple[str, ...]) -> tuple[tuple[_Positive, ...], bool] | None:
+    """The patterns read once: the positive ones, and whether any is a negation;
+    None when one needs pathspec's own rules."""
+    positive = []
+    negated = False
+    for raw in patterns:
+        if raw != raw.strip() or "\\" in raw or "[" in raw:
+            return None
+        if not raw or raw.startswith("#"):
+            continue
+        if raw.startswith("!"):
+            negated = True
+        else:
+            positive.append(_read(raw))
+    return tuple(positive), negated
+
+
+def _read(pattern: str) -> _Positive:
     named = [s for s in pattern.strip("/").split("/") if s and s != "**"]
-    if not named:
-        return True  # `**`, `/`: everything
-    last = named[-1]
-    if not WILDCARDS & set(last):
-        return last in segments
-    return any(fnmatchcase(segment, last) for segment in segments)
-
-
-def _surely_matches(pattern: str, rel: str, segments: list[str]) -> bool:
-    """A literal name or path (`README.md`, `/docs/`, `.claude/**`, `**/CLAUDE.md`)
-    that plainly covers rel; False for anything else (not a "no")."""
+    anchored = _anchored(pattern)
+    first = None
+    if anchored:
+        head = pattern.lstrip("/").split("/", 1)[0]
+        if head not in (".", "..") and not WILDCARDS & set(head):
+            first = head
+    last = named[-1] if named else None
     body = pattern
     anywhere = body.startswith("**/")
     if anywhere:
         body = body[len("**/") :]
-    # A slash before the end anchors a pattern at the root (`**/` says anywhere).
-    anchored = not anywhere and "/" in pattern.rstrip("/")
     under = body.endswith("/**")
     if under:
         body = body[: -len("/**")]
     folder_only = under or body.endswith("/")
     body = body.rstrip("/").lstrip("/")
-    if not body or WILDCARDS & set(body):
-        return False
-    if anchored:
-        return rel.startswith(body + "/") or (not folder_only and rel == body)
-    if "/" in body:
-        return False  # `**/a/b`: left to pathspec
-    # The name anywhere; a folder's name only above the file.
-    return body in (segments[:-1] if folder_only else segments)
+    if body and not anchored and "/" not in body and "**" not in body:
+        how = "wild-name" if WILDCARDS & set(body) else "name"
+    elif not body or WILDCARDS & set(body) or not anchored:
+        how = ""  # `**/a/b`, wildcards in a path: left to pathspec
+    else:
+        how = "anchored"
+    return _Positive(
+        first, last, last is not None and bool(WILDCARDS & set(last)), body, how, folder_only
+    )
+
+
+def _anchored(pattern: str) -> bool:
+    """A slash before the end anchors a pattern at the root (`**/` says anywhere)."""
+    return not pattern.startswith("**/") and "/" in pattern.rstrip("/")

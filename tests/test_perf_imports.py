@@ -303,3 +303,23 @@ def test_a_missing_path_still_reads_its_sentence(make_project, tmp_path):
         timeout=600,
     )
     assert "GL501" in result.stdout and "docs/missing.md" in result.stdout
+
+
+def test_a_folder_needs_no_pathspec_and_a_plain_comment_no_parse(make_project, tmp_path):
+    # A folder argument outside git: the walk skips the cache folder and the include
+    # globs judge the files that are not Markdown, all from the patterns' text; a
+    # comment that is no `guidelint:` directive is not parsed for suppressions.
+    files = {
+        "docs/a.md": "# A\n\n<!-- a note for editors -->\n",
+        "docs/b.md": "# B\n",
+        "docs/logo.png": "not an image",
+        "docs/data.json": "{}",
+        ".guidelint_cache/x.md": "# stale\n",
+    }
+    root = make_project(files, config=None)
+    modules = modules_after(
+        ["check", "--no-cache", "--select", "GL001", "docs", "."], root, tmp_path
+    )
+    assert "guidelint.engine" in modules  # the probe saw the check
+    assert "pathspec" not in modules
+    assert not {"guidelint.markdown_rs", "markdown_it_pyrs", "markdown_it"} & modules
