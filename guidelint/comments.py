@@ -67,6 +67,14 @@ class Directive(FrozenRecord):
         return self.tokens[1:]
 
 
+def may_hold_directive(text: str) -> bool:
+    """False when no comment of the text can be a `guidelint:` one, so the text need
+    not be parsed to find its directives. `parse_directive` reads a comment only if
+    its raw text (a slice of `text`) starts with `_OPENING`; that slice matched is a
+    match in the whole text too, so a text with none holds no directive."""
+    return _OPENING.search(text) is not None
+
+
 def tokenize(text: str, offset: int) -> list[Token]:
     """`key` / `key=value` tokens of `text`, which starts at file offset `offset`."""
     tokens = []

@@ -49,6 +49,17 @@ def matcher(spec: pathspec.PathSpec) -> Callable[[str], bool]:
     return lambda rel: combined.match(rel) is not None
 
 
+def plain_matcher(patterns: list[str]) -> Callable[[str], bool]:
+    """`GitIgnoreSpec.from_lines(patterns).match_file`, answered from the patterns'
+    text where `globs.decided` can (pathspec is imported and compiled only for the
+    paths it leaves open): for the few paths a folder argument asks about."""
+    if not any(p.strip() and not p.startswith("#") for p in patterns):
+        return lambda rel: False
+    from guidelint import globs
+
+    return globs.matcher(patterns, lambda: matcher(_spec(patterns)))
+
+
 class Listing(list[str]):
     """The project's file list as a recording project hands it to rules: any use
     notes a dependency on the whole list (`on_use("listing")`), except `discover()`,
@@ -89,10 +100,9 @@ def git_files(root: Path) -> list[str] | None:
     return sorted({n for n in names if n})
 
 
-def walk_files(root: Path, ignore: pathspec.PathSpec | None) -> list[str]:
+def walk_files(root: Path, ignored: Callable[[str], bool]) -> list[str]:
     """Every file under root, honouring a root .gitignore when git is not available."""
     found = []
-    ignored = matcher(ignore) if ignore else (lambda rel: False)
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
         rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
@@ -130,8 +140,9 @@ def _listed_files(root: Path, config: Settings) -> list[str]:
         gitignore = root / ".gitignore"
         if gitignore.is_file():
             lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-            return walk_files(root, _spec(lines + [f"{config.cache_dir}/"]))
-    return walk_files(root, _spec([f"{config.cache_dir}/"]))
+            return walk_files(root, matcher(_spec(lines + [f"{config.cache_dir}/"])))
+    # The cache folder alone: a plain name, decided without pathspec.
+    return walk_files(root, plain_matcher([f"{config.cache_dir}/"]))
 
 
 def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
@@ -222,8 +233,10 @@ def _from_paths(
             folders.append((absolute, rel))
     if not folders:
         return sorted(chosen)
-    included = matcher(_spec(config.include + config.extend_include))
-    excluded = matcher(_spec(config.exclude))
+    # Include is asked only of the folders' files that are not Markdown; exclude of
+    # every file (one compiled pathspec when there is any).
+    included = plain_matcher(config.include + config.extend_include)
+    excluded = plain_matcher([]) if not config.exclude else matcher(_spec(config.exclude))
     candidates: list[str] | None = None
     for absolute, rel in folders:
         if rel is None:

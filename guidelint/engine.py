@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 64
+# With the default jobs (none on the command line or in the configuration), a pool
+# also needs this much text: a second process costs about 0.12 s of CPU (its start,
+# page faults, lazy set-up, more GL402 ruff calls) and saves in wall time about half
+# the work less its set-up; the wall time saved is worth that CPU from about 1.25 MB
+# (0.25-0.3 s of CPU a MB). en/docs' 93 and 166 files (0.9 and 1.1 MB) cost 35-40 %
+# more CPU with two processes, for no wall time measured on the loaded machine.
+PARALLEL_BYTES = 1_250_000
 # Files read, prepared together (Rule.prepare) and checked before the next ones are
 # read: few enough that memory stays flat, enough that one ruff call serves many.
 BATCH_SIZE = 256
@@ -409,8 +416,9 @@ class Engine:
                     todo.append(rel)
                 else:
                     findings.extend(cached)
-        jobs = jobs or self.project.config.jobs or os.cpu_count() or 1
-        if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
+        asked = jobs or self.project.config.jobs
+        jobs = asked or os.cpu_count() or 1
+        if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD and (asked or self._worth_a_pool(todo)):
             findings.extend(_check_in_pool(self, todo, jobs))
         else:
             findings.extend(self.check_batch(todo))
@@ -420,6 +428,19 @@ class Engine:
                 self.project.warn(notice)  # what the cached files' rules said before
             self.cache.save(notices_changed=changed)
         return sorted(findings, key=lambda f: f.sort_key)
+
+    def _worth_a_pool(self, rels: list[str]) -> bool:
+        """Whether the files hold PARALLEL_BYTES (their sizes added up until they do)."""
+        root = self.project.root
+        total = 0
+        for rel in rels:
+            try:
+                total += os.stat(os.path.join(root, rel)).st_size
+            except OSError:
+                continue  # unreadable: GL001 says so, at no cost worth a process
+            if total >= PARALLEL_BYTES:
+                return True
+        return False
 
     def _cached(self, rel: str) -> list[Finding] | None:
         assert self.cache is not None

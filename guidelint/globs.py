@@ -9,10 +9,10 @@ reference (tests/test_globs.py compares the two on both corpora's paths).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from fnmatch import translate
+from fnmatch import fnmatchcase
 from functools import lru_cache
+from typing import NamedTuple
 
 WILDCARDS = frozenset("*?[\\")
 
@@ -20,48 +20,15 @@ WILDCARDS = frozenset("*?[\\")
 def decided(patterns: Sequence[str], rel: str) -> bool | None:
     """Whether pathspec's `GitIgnoreSpec.from_lines(patterns).match_file(rel)` would
     be true, when the patterns' text shows it; None when only pathspec can say."""
-    return _known_decider(tuple(patterns))(rel)
-
-
-@lru_cache(maxsize=64)
-def _known_decider(patterns: tuple[str, ...]) -> Callable[[str], bool | None]:
-    return decider(patterns)  # a run asks a few lists (the configuration's) of every file
-
-
-def decider(patterns: Sequence[str]) -> Callable[[str], bool | None]:
-    """`decided` for one list of patterns, read once: a rule asks the same list of
-    every file (GL501's `.gitignore` holds dozens of patterns)."""
-    positive = []
-    negated = False
-    for raw in patterns:
-        if raw != raw.strip() or "\\" in raw or "[" in raw:
-            return _undecided  # spaces, escapes, character classes: pathspec's rules
-        if not raw or raw.startswith("#"):
-            continue
-        if raw.startswith("!"):
-            negated = True
-        else:
-            positive.append(raw)
-    may_match = _may_match_any(positive)
-    # `_surely_matches` of each pattern that can say yes at all; none after a negation.
-    sure = [] if negated else [shape for p in positive if (shape := _sure_shape(p))]
-
-    def answer(rel: str) -> bool | None:
-        segments = rel.split("/")
-        if not may_match(segments):
-            return False  # a negation only takes matches away
-        for anchored, folder_only, body in sure:
-            if anchored:
-                if rel.startswith(body + "/") or (not folder_only and rel == body):
-                    return True
-            elif body in (segments[:-1] if folder_only else segments):
-                return True  # the name anywhere; a folder's name only above the file
-        return None
-
-    return answer
-
-
-def _undecided(rel: str) -> None:
+    plan = _plan(tuple(patterns))
+    if plan is None:
+        return None  # spaces, escapes, character classes: pathspec's rules
+    positive, negated = plan
+    segments = rel.split("/")
+    if not any(p.may_match(segments) for p in positive):
+        return False  # a negation only takes matches away
+    if not negated and any(p.surely_matches(rel, segments) for p in positive):
+        return True
     return None
 
 
@@ -71,10 +38,9 @@ def matcher(
     """A `rel -> bool` that asks `compile_spec()` (built once, on first need) only for
     the paths `decided()` leaves open."""
     spec: list[Callable[[str], bool]] = []
-    decide = decider(patterns)
 
     def matches(rel: str) -> bool:
-        answer = decide(rel)
+        answer = decided(patterns, rel)
         if answer is not None:
             return answer
         if not spec:
@@ -84,53 +50,93 @@ def matcher(
     return matches
 
 
-def _may_match_any(patterns: list[str]) -> Callable[[list[str]], bool]:
-    """Whether any pattern may match a path (given as its segments): a pattern matches
-    only if its last named segment matches one of the path's (the file's name, or a
-    folder above it that the pattern matches)."""
-    literal: set[str] = set()
-    wild: list[str] = []
-    for pattern in patterns:
-        named = [s for s in pattern.strip("/").split("/") if s and s != "**"]
-        if not named:
-            return _always  # `**`, `/`: everything
-        last = named[-1]
-        if WILDCARDS & set(last):
-            wild.append(last)
+class _Positive(NamedTuple):
+    """One pattern that is not a negation, read once (`_plan`) for every path."""
+
+    first: str | None  # an anchored pattern's literal first folder
+    last: str | None  # its last named segment; None: it names none (`**`)
+    last_wild: bool
+    body: str  # what `surely_matches` compares, with `how`
+    how: str  # "name" (anywhere), "wild-name", "anchored" or "" (never sure)
+    folder_only: bool
+
+    def may_match(self, segments: list[str]) -> bool:
+        """A pattern matches a path only if its last named segment matches one of the
+        path's (the file's name, or a folder above it that the pattern matches), and
+        an anchored one (`/hooks/x.json`, `plugins/*/y`) only if its literal first
+        segment is the path's first."""
+        if self.last is None:
+            return True  # `**`, `/`: everything
+        if self.first is not None and self.first != segments[0]:
+            return False
+        if not self.last_wild:
+            return self.last in segments
+        return any(fnmatchcase(segment, self.last) for segment in segments)
+
+    def surely_matches(self, rel: str, segments: list[str]) -> bool:
+        """A literal name or path (`README.md`, `/docs/`, `.claude/**`, `**/CLAUDE.md`),
+        or one name with wildcards anywhere (`CHANGELOG*.md`), that plainly covers
+        rel; False for anything else (not a "no")."""
+        how = self.how
+        if how == "anchored":
+            return rel.startswith(self.body + "/") or (not self.folder_only and rel == self.body)
+        if not how:
+            return False
+        # The name anywhere; a folder's name only above the file.
+        names = segments[:-1] if self.folder_only else segments
+        if how == "name":
+            return self.body in names
+        # gitignore's `*` and `?` stop at a slash, as fnmatch's do within one name.
+        return any(fnmatchcase(name, self.body) for name in names)
+
+
+@lru_cache(maxsize=256)
+def _plan(patterns: tuple[str, ...]) -> tuple[tuple[_Positive, ...], bool] | None:
+    """The patterns read once: the positive ones, and whether any is a negation;
+    None when one needs pathspec's own rules."""
+    positive = []
+    negated = False
+    for raw in patterns:
+        if raw != raw.strip() or "\\" in raw or "[" in raw:
+            return None
+        if not raw or raw.startswith("#"):
+            continue
+        if raw.startswith("!"):
+            negated = True
         else:
-            literal.add(last)
-    # fnmatchcase compiles each pattern with fnmatch.translate; one pattern for all.
-    either = re.compile("|".join(f"(?:{translate(w)})" for w in wild)).match if wild else None
-
-    def may_match(segments: list[str]) -> bool:
-        if not literal.isdisjoint(segments):
-            return True
-        return either is not None and any(either(segment) for segment in segments)
-
-    return may_match
+            positive.append(_read(raw))
+    return tuple(positive), negated
 
 
-def _always(segments: list[str]) -> bool:
-    return True
-
-
-def _sure_shape(pattern: str) -> tuple[bool, bool, str] | None:
-    """A literal name or path (`README.md`, `/docs/`, `.claude/**`, `**/CLAUDE.md`)
-    that plainly covers some paths, as (anchored at the root, folders only, the name
-    or path); None for a pattern that never plainly covers a path."""
+def _read(pattern: str) -> _Positive:
+    named = [s for s in pattern.strip("/").split("/") if s and s != "**"]
+    anchored = _anchored(pattern)
+    first = None
+    if anchored:
+        head = pattern.lstrip("/").split("/", 1)[0]
+        if head not in (".", "..") and not WILDCARDS & set(head):
+            first = head
+    last = named[-1] if named else None
     body = pattern
     anywhere = body.startswith("**/")
     if anywhere:
         body = body[len("**/") :]
-    # A slash before the end anchors a pattern at the root (`**/` says anywhere).
-    anchored = not anywhere and "/" in pattern.rstrip("/")
     under = body.endswith("/**")
     if under:
         body = body[: -len("/**")]
     folder_only = under or body.endswith("/")
     body = body.rstrip("/").lstrip("/")
-    if not body or WILDCARDS & set(body):
-        return None
-    if not anchored and "/" in body:
-        return None  # `**/a/b`: left to pathspec
-    return anchored, folder_only, body
+    if body and not anchored and "/" not in body and "**" not in body:
+        how = "wild-name" if WILDCARDS & set(body) else "name"
+    elif not body or WILDCARDS & set(body) or not anchored:
+        how = ""  # `**/a/b`, wildcards in a path: left to pathspec
+    else:
+        how = "anchored"
+    return _Positive(
+        first, last, last is not None and bool(WILDCARDS & set(last)), body, how, folder_only
+    )
+
+
+def _anchored(pattern: str) -> bool:
+    """A slash before the end anchors a pattern at the root (`**/` says anywhere)."""
+    return not pattern.startswith("**/") and "/" in pattern.rstrip("/")

@@ -108,7 +108,11 @@ def read_bytes(path: Path, max_size: int | None = None) -> bytes:
             size = os.fstat(handle.fileno()).st_size
             if size > max_size:
                 raise Unreadable(_too_large(size, max_size))
-            data = handle.read(max_size + 1)
+            # The size fstat gives and one byte more, to see a file that grew: asking
+            # for max_size + 1 bytes would allocate (and fault in) megabytes a file.
+            data = handle.read(size + 1)
+            if len(data) > size:  # it grew, or its size was not known (/proc)
+                data += handle.read(max_size + 1 - len(data))
     except OSError as err:
         raise Unreadable(f"cannot read file: {err.strerror or err}") from None
     except MemoryError:

@@ -17,8 +17,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from guidelint.comments import SUPPRESSION_VERBS, Token, parse_directive
-from guidelint.markdown import may_hold_comments
+from guidelint.comments import SUPPRESSION_VERBS, Token, may_hold_directive, parse_directive
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -68,7 +67,7 @@ def _code_tokens(text: str, offset: int) -> tuple[Token, ...]:
 
 def markdown_suppressions(file: SourceFile) -> Suppressions:
     result = Suppressions()
-    if not may_hold_comments(file.text):
+    if not may_hold_directive(file.text):
         return result  # no directive can be there: the document need not be parsed
     last_line = file.lines.line_count
     open_ranges: dict[tuple[str, ...], Suppression] = {}

@@ -200,3 +200,29 @@ def test_a_rule_whose_error_cannot_be_shown_is_still_one_gl000(make_project):
     [finding] = engine_for(root, Crash()).check_file("docs/a.md")
     assert finding.code == "GL000"
     assert "Unprintable: (its message could not be shown)" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("jobs", "page", "forked"),
+    [
+        (None, "# P\n\nText.\n", False),  # the default: 70 small files are not worth it
+        (None, "# P\n\n" + "Text, and more text.\n" * 1000, True),  # 1.5 MB in all
+        (2, "# P\n\nText.\n", True),  # asked for: as asked
+    ],
+)
+def test_a_pool_forks_for_enough_text_or_when_asked(make_project, monkeypatch, jobs, page, forked):
+    import guidelint.engine as engine_module
+
+    root = make_project({f"docs/p{i}.md": page for i in range(70)})
+    engine = engine_for(root, select=["GL001"])
+    pools: list[int] = []
+    real_pool = engine_module._check_in_pool
+    monkeypatch.setattr(engine_module.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(
+        engine_module,
+        "_check_in_pool",
+        lambda engine, rels, jobs: pools.append(len(rels)) or real_pool(engine, rels, jobs),
+    )
+    rels = [f"docs/p{i}.md" for i in range(70)]
+    assert engine.check_files(rels, jobs=jobs) == []
+    assert pools == ([70] if forked else [])

@@ -39,6 +39,14 @@ PATTERNS = [
     "\\#notes",
     "# a comment",
     "",
+    "/hooks/hooks.json",
+    "plugins/*/hooks/hooks.json",
+    "./x",
+    "*",
+    "?.md",
+    "a*/",
+    "**/CHANGELOG*.md",
+    "docs*/**",
 ]
 PATHS = [
     "README.md",
@@ -64,6 +72,16 @@ PATHS = [
     "scripts/workflow_a.py",
     "readme.md",
     "#notes",
+    "hooks/hooks.json",
+    "r/hooks/hooks.json",
+    "plugins/p/hooks/hooks.json",
+    "r/plugins/p/hooks/hooks.json",
+    "x",
+    "a.md",
+    "ab/c.md",
+    "ab/",
+    "z/CHANGELOG-2.md",
+    "docs2/x/y.md",
 ]
 
 
@@ -87,6 +105,11 @@ def test_plain_questions_are_decided_and_subtle_ones_are_not():
     assert globs.decided(links, "README.md") is True
     assert globs.decided([".claude/rules/gotchas.md"], "README.md") is False
     assert globs.decided(settings.DEFAULT_NOT_THIS_TREE, "README.md") is False
+    # Anchored patterns whose first folder is not the path's (a repository in a folder).
+    assert globs.decided(settings.DEFAULT_INCLUDE, "repo/.claude-plugin/plugin.json") is False
+    assert globs.decided(settings.DEFAULT_INCLUDE, "repo/scripts/a.py") is False
+    # A name with wildcards, anywhere.
+    assert globs.decided(["CHANGELOG*.md", "**/plans/**"], "repo/CHANGELOG.md") is True
     assert globs.decided(["docs/**", "!docs/x.md"], "docs/x.md") is None  # a negation
     assert globs.decided(["[Rr]eadme.md"], "README.md") is None  # a character class
 
@@ -131,3 +154,10 @@ def test_every_corpus_path_agrees_with_pathspec():
             assert disagreements(patterns, paths) == [], (root.name, patterns)
             decided += sum(globs.decided(patterns, rel) is not None for rel in paths)
     assert decided > 0
+
+
+def test_a_pattern_list_is_read_once_for_every_path():
+    globs._plan.cache_clear()
+    for rel in ("README.md", "docs/a.md", "repo/scripts/x.py", "a/b/"):
+        globs.decided(settings.DEFAULT_INCLUDE, rel)
+    assert (globs._plan.cache_info().misses, globs._plan.cache_info().hits) == (1, 3)

@@ -326,3 +326,23 @@ def test_a_page_with_plain_front_matter_imports_no_yaml(make_project, tmp_path):
     modules = modules_after(["check", "--no-cache", "docs/start.md"], root, tmp_path)
     assert "yaml" not in modules
     assert "GL601" not in rule_codes_in(modules)
+
+
+def test_a_folder_needs_no_pathspec_and_a_plain_comment_no_parse(make_project, tmp_path):
+    # A folder argument outside git: the walk skips the cache folder and the include
+    # globs judge the files that are not Markdown, all from the patterns' text; a
+    # comment that is no `guidelint:` directive is not parsed for suppressions.
+    files = {
+        "docs/a.md": "# A\n\n<!-- a note for editors -->\n",
+        "docs/b.md": "# B\n",
+        "docs/logo.png": "not an image",
+        "docs/data.json": "{}",
+        ".guidelint_cache/x.md": "# stale\n",
+    }
+    root = make_project(files, config=None)
+    modules = modules_after(
+        ["check", "--no-cache", "--select", "GL001", "docs", "."], root, tmp_path
+    )
+    assert "guidelint.engine" in modules  # the probe saw the check
+    assert "pathspec" not in modules
+    assert not {"guidelint.markdown_rs", "markdown_it_pyrs", "markdown_it"} & modules

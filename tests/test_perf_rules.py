@@ -133,26 +133,6 @@ def test_no_server_answer_still_notes_the_mcp_lookup_for_each_file(make_project)
         assert project.take_recorded().get(".mcp.json") == "exists"
 
 
-def test_each_glob_list_is_read_once(monkeypatch):
-    """`globs.decided` reads a list of patterns once, however many paths it is asked."""
-    from guidelint import globs
-
-    built: list[tuple[str, ...]] = []
-    real = globs.decider
-
-    def counting(patterns):
-        built.append(tuple(patterns))
-        return real(patterns)
-
-    monkeypatch.setattr(globs, "decider", counting)
-    globs._known_decider.cache_clear()
-    patterns = ["CHANGELOG*.md", "**/plans/**", "docs/**", "README.md"]
-    rels = ("README.md", "a/plans/x.md", "CHANGELOG-2.md", "src/x.md")
-    answers = [globs.decided(patterns, rel) for rel in rels]
-    assert answers == [True, True, None, False]  # None: pathspec decides
-    assert built == [tuple(patterns)]
-
-
 def _prose_everywhere(text: str) -> list[tuple[int, int, str]]:
     """GL606's prose delegations as a scan of the whole text finds them (the reference)."""
     from guidelint.rules.gl606_unknown_subagent import PROSE
