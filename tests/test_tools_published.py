@@ -26,7 +26,9 @@ from guidelint.config import ConfigError
 
 VERSION = "2025.4.25"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "guidelint-tests"
-VENV = Path(os.environ.get("GUIDELINT_SQLITE_VENV", CACHE / "mcp-server-sqlite"))
+# An empty GUIDELINT_SQLITE_VENV is unset: Path("") is the current folder, which
+# `venv --clear` below would wipe (it once took a checkout's .git with it).
+VENV = Path(os.environ.get("GUIDELINT_SQLITE_VENV") or CACHE / "mcp-server-sqlite").absolute()
 INSTALLED = Path(sys.executable).parent / "mcp-server-sqlite"
 
 
@@ -37,6 +39,8 @@ def _build_venv() -> Path | None:
     with open(CACHE / "sqlite.lock", "w") as lock:  # pytest-xdist workers build it once
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not exe.exists():
+            if VENV.exists() and any(VENV.iterdir()) and not (VENV / "pyvenv.cfg").exists():
+                return None  # a folder that is not an environment: never cleared
             steps = [
                 [sys.executable, "-m", "venv", "--clear", str(VENV)],
                 [
