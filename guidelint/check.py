@@ -158,16 +158,12 @@ def _fix_all(
 
 
 def _check_all(engine: Engine, rels: list[str], options: CheckOptions) -> list[Finding]:
-    """All files at once; a long run with a progress callback goes in batches so the
-    callback hears of each (a CI log then shows the check going)."""
+    """All files at once; a long run with a progress callback tells it every
+    `progress_every` files (a CI log then shows the check going)."""
     every = max(1, options.progress_every)
     if options.progress is None or len(rels) < 2 * every:
         return engine.check_files(rels, options.jobs)
-    findings: list[Finding] = []
-    for start in range(0, len(rels), every):
-        findings.extend(engine.check_files(rels[start : start + every], options.jobs))
-        options.progress(min(start + every, len(rels)), len(rels))
-    return sorted(findings, key=lambda f: f.sort_key)
+    return engine.check_files(rels, options.jobs, options.progress, every)
 
 
 def _existing_folder(path: Path) -> Path:

@@ -404,8 +404,19 @@ class Engine:
 
     # -- many files -------------------------------------------------------------
 
-    def check_files(self, rels: list[str], jobs: int | None = None) -> list[Finding]:
-        """Findings of many files: cached ones first, the rest in parallel when worth it."""
+    def check_files(
+        self,
+        rels: list[str],
+        jobs: int | None = None,
+        progress: Progress | None = None,
+        progress_every: int = 500,
+    ) -> list[Finding]:
+        """Findings of many files: cached ones first, the rest in parallel when worth it.
+
+        `progress(done, total)` hears of the run every `progress_every` files or so; the
+        run stays one: one pool, one cache save (a pool forked and a cache written per
+        slice of files cost each slice the workers' set-up and the whole cache's write).
+        """
         findings: list[Finding] = []
         todo = rels
         if self.cache is not None:
@@ -416,12 +427,17 @@ class Engine:
                     todo.append(rel)
                 else:
                     findings.extend(cached)
+        heard = _Heard(progress, len(rels) - len(todo), len(rels), progress_every)
         asked = jobs or self.project.config.jobs
         jobs = asked or os.cpu_count() or 1
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD and (asked or self._worth_a_pool(todo)):
-            findings.extend(_check_in_pool(self, todo, jobs))
+            findings.extend(_check_in_pool(self, todo, jobs, heard))
         else:
-            findings.extend(self.check_batch(todo))
+            every = max(1, progress_every) if progress is not None else max(1, len(todo))
+            for start in range(0, len(todo), every):
+                part = todo[start : start + every]
+                findings.extend(self.check_batch(part))
+                heard.done(len(part))
         if self.cache is not None:
             changed = self.cache.note(self.project.warnings)
             for notice in self.cache.notices:
@@ -464,6 +480,34 @@ def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
     return hit
 
 
+Progress = Callable[[int, int], None]
+
+
+class _Heard:
+    """Tells `progress` (done, total) each time another `every` files are done, and at
+    the end; files answered by the cache count as done from the start."""
+
+    def __init__(self, progress: Progress | None, done: int, total: int, every: int) -> None:
+        self.progress = progress
+        self.start = self.count = done
+        self.total = total
+        self.every = max(1, every)
+        self.next_mark = done + self.every
+
+    def restart(self) -> None:
+        """Count again from the start (the pool broke: its chunks are done again)."""
+        self.count = self.start
+        self.next_mark = self.start + self.every
+
+    def done(self, files: int) -> None:
+        self.count += files
+        if self.progress is None or (self.count < self.next_mark and self.count < self.total):
+            return
+        self.progress(self.count, self.total)
+        while self.next_mark <= self.count:
+            self.next_mark += self.every
+
+
 _POOL_ENGINE: Engine | None = None
 
 
@@ -492,24 +536,37 @@ def _pool_check(chunk: list[str]) -> _ChunkResult:
     return _ChunkResult(findings, fresh, engine.lookups or {}, warnings)
 
 
-def _check_in_pool(engine: Engine, rels: list[str], jobs: int) -> list[Finding]:
-    """Fork workers that inherit the engine; interleaved chunks balance big files."""
+def _check_in_pool(engine: Engine, rels: list[str], jobs: int, heard: _Heard) -> list[Finding]:
+    """Fork workers that inherit the engine; interleaved chunks balance big files.
+    With progress to tell, no chunk holds more than its `every` files."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     global _POOL_ENGINE
     _POOL_ENGINE = engine
-    chunks = [rels[i :: jobs * 4] for i in range(jobs * 4)]
+    count = jobs * 4
+    if heard.progress is not None:
+        count = max(count, -(-len(rels) // heard.every))
+    chunks = [rels[i::count] for i in range(count)]
+    results: list[_ChunkResult | None] = [None] * len(chunks)
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            results = list(pool.map(_pool_check, chunks))
+            running = {pool.submit(_pool_check, chunk): i for i, chunk in enumerate(chunks)}
+            for future in as_completed(running):
+                results[running[future]] = future.result()
+                heard.done(len(chunks[running[future]]))
     except (OSError, ValueError, RuntimeError):  # no fork here: do it in-process
-        results = [_pool_check(chunk) for chunk in chunks]
+        results = []
+        heard.restart()
+        for chunk in chunks:
+            results.append(_pool_check(chunk))
+            heard.done(len(chunk))
     finally:
         _POOL_ENGINE = None
     findings: list[Finding] = []
-    for result in results:
+    for result in results:  # in chunk order, whichever finished first
+        assert result is not None
         findings.extend(result.findings)
         for message in result.warnings:
             engine.project.warn(message)

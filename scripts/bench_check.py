@@ -165,6 +165,13 @@ def prepare_copy(corpus: Path, scratch: Path, copies: int = 1) -> list[str]:
     return discover(loaded.root, loaded.config)
 
 
+def commit_all(root: Path) -> None:
+    """The copy as one git repository with every file committed."""
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "corpus"]):
+        subprocess.run([*git, *step], cwd=root, check=True, stdout=subprocess.DEVNULL)
+
+
 def freeze_guidelint(folder: Path) -> None:
     """Run a copy of the package: edits made meanwhile would change the cache's key."""
     ignore = shutil.ignore_patterns("__pycache__")
@@ -365,6 +372,12 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs; least CPU kept")
     parser.add_argument("--copies", type=int, default=1, help="copies of the corpus side by side")
+    parser.add_argument(
+        "--git",
+        action="store_true",
+        help="make the scratch copy one git repository (the file list from git ls-files, "
+        "every copy in one project)",
+    )
     parser.add_argument("--peers-bin", type=Path, help="folder with rumdl and agnix executables")
     parser.add_argument(
         "--skip",
@@ -402,6 +415,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="guidelint-bench-") as tmp:
         scratch = Path(tmp)
         rels = prepare_copy(args.corpus, scratch, args.copies)
+        if args.git:
+            commit_all(scratch / "corpus")
         freeze_guidelint(scratch / "pkg")
         root = scratch / "corpus"
         megabytes = sum((root / rel).stat().st_size for rel in rels) / 1e6
@@ -409,7 +424,8 @@ def main() -> int:
         listing.write_text("\n".join(rels) + "\n", encoding="utf-8")
         print(
             f"corpus: {len(rels)} Markdown files, {megabytes:.1f} MB "
-            f"({args.corpus}, {args.copies} cop{'y' if args.copies == 1 else 'ies'})"
+            f"({args.corpus}, {args.copies} cop{'y' if args.copies == 1 else 'ies'}"
+            f"{', one git repository' if args.git else ''})"
         )
 
         rows = []
@@ -441,6 +457,7 @@ def main() -> int:
             "split": split,
             "startup": startup_rows,
             "copies": args.copies,
+            "git": args.git,
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0

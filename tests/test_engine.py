@@ -221,8 +221,35 @@ def test_a_pool_forks_for_enough_text_or_when_asked(make_project, monkeypatch, j
     monkeypatch.setattr(
         engine_module,
         "_check_in_pool",
-        lambda engine, rels, jobs: pools.append(len(rels)) or real_pool(engine, rels, jobs),
+        lambda engine, rels, jobs, heard: (
+            pools.append(len(rels)) or real_pool(engine, rels, jobs, heard)
+        ),
     )
     rels = [f"docs/p{i}.md" for i in range(70)]
     assert engine.check_files(rels, jobs=jobs) == []
     assert pools == ([70] if forked else [])
+
+
+def test_a_long_run_with_progress_forks_one_pool(make_project, monkeypatch):
+    """Progress is told from one pool's chunks as they finish: a pool per slice of
+    files made every slice pay the workers' set-up (and the cache's whole write)."""
+    import guidelint.engine as engine_module
+
+    root = make_project({f"docs/p{i}.md": "# P\n\nText.\n" for i in range(70)})
+    engine = engine_for(root, select=["GL001"])
+    pools: list[int] = []
+    real_pool = engine_module._check_in_pool
+    monkeypatch.setattr(
+        engine_module,
+        "_check_in_pool",
+        lambda engine, rels, jobs, heard: (
+            pools.append(len(rels)) or real_pool(engine, rels, jobs, heard)
+        ),
+    )
+    heard: list[tuple[int, int]] = []
+    rels = [f"docs/p{i}.md" for i in range(70)]
+    assert engine.check_files(rels, 2, lambda *seen: heard.append(seen), 20) == []
+    assert pools == [70]
+    assert heard[-1] == (70, 70)
+    assert [done for done, _ in heard] == sorted(done for done, _ in heard)
+    assert len(heard) >= 3  # chunks of at most 20 files: told at least every 20 or so
