@@ -126,16 +126,23 @@ class Project:
         return target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
 
     def read(self, rel: str) -> SourceFile | None:
-        """Another file of the project (cached), or None when it cannot be read."""
+        """Another file of the project, or None when it cannot be read. The last
+        READ_CACHE files read are kept (an agent file every delegating file asks for,
+        a page several links reach): a run over a large tree keeps no text per file."""
         files = self._lookups.files
-        if rel not in files and not self.contains(os.path.join(self.root, rel)):
-            files[rel] = None
-        if rel not in files:
+        if rel in files:
+            files[rel] = file = files.pop(rel)  # now the most recently used
+            return file
+        file = None
+        if self.contains(os.path.join(self.root, rel)):
             try:
-                files[rel] = load(self.root / rel, rel, self.config.max_file_size)
+                file = load(self.root / rel, rel, self.config.max_file_size)
             except Unreadable:
-                files[rel] = None
-        return files[rel]
+                pass
+        files[rel] = file
+        if len(files) > READ_CACHE:
+            del files[next(iter(files))]  # the least recently used
+        return file
 
     def memo(self, key: str, factory: Callable[[], T]) -> T:
         """A value computed once per run and shared by rules (e.g. the tool catalog).
@@ -157,6 +164,11 @@ class Project:
         """A note for the person running the check (printed by the CLI, once)."""
         if message not in self._lookups.warnings:
             self._lookups.warnings.append(message)
+
+
+# Files `Project.read` keeps: enough for what one batch of files asks again and again,
+# few enough that memory stays flat however large the tree (tests/test_project_read.py).
+READ_CACHE = 256
 
 
 @dataclass
