@@ -369,11 +369,6 @@ def may_hold_links(text: str) -> bool:
     return "[" in text or "<" in text
 
 
-def may_hold_comments(text: str) -> bool:
-    """False when a text can have no HTML comment (so no suppression, no directive)."""
-    return "<!--" in text
-
-
 # Which token each wrapped inline rule opens with, and the characters it can start on.
 _POSITIONED_RULES = {
     "backticks": ("code_inline", "`"),
