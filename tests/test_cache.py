@@ -195,11 +195,12 @@ def test_a_memo_value_carries_its_lookups_to_every_file_that_uses_it(project, mo
     assert check(project)[1].hits == 0
 
 
-def test_one_git_listing_per_run(project, monkeypatch):
+@pytest.fixture
+def git_listings(monkeypatch) -> list[Path]:
+    """The roots `git ls-files` ran in, as the run asks for them."""
     from guidelint import discovery
 
-    _git_project(project)
-    calls = []
+    calls: list[Path] = []
     original = discovery.git_files
 
     def counted(root):
@@ -207,6 +208,12 @@ def test_one_git_listing_per_run(project, monkeypatch):
         return original(root)
 
     monkeypatch.setattr(discovery, "git_files", counted)
+    return calls
+
+
+def test_one_git_listing_per_run(project, git_listings):
+    _git_project(project)
+    calls = git_listings
     for _ in range(2):  # cold, then warm
         calls.clear()
         report = run_check(CheckOptions(paths=[project], jobs=1))
@@ -658,19 +665,10 @@ def test_a_corpus_copy_with_a_tool_problem_rechecks_few_files_in_worker_processe
         assert len(again) <= 5, (name, sorted(again))  # 0 for a page nobody links to
 
 
-def test_one_git_listing_per_run_with_a_tool_problem_to_place(tool_project, monkeypatch):
+def test_one_git_listing_per_run_with_a_tool_problem_to_place(tool_project, git_listings):
     # Placing GL109's problems and answering the `checked:REL` lookups use the run's
     # one listing too, cold, warm and after a rename.
-    from guidelint import discovery
-
-    calls = []
-    original = discovery.git_files
-
-    def counted(root):
-        calls.append(root)
-        return original(root)
-
-    monkeypatch.setattr(discovery, "git_files", counted)
+    calls = git_listings
     for step in ("cold", "warm", "renamed"):
         if step == "renamed":
             _rename(tool_project, "docs/plain.md", "docs/plain2.md")
