@@ -1,9 +1,11 @@
 """Warm re-check after one edit: CPU seconds and how many files were checked again.
 
     python scripts/bench_recheck.py [DOCS_FOLDER] [--runs 3] [--tools] [--tree DIR ...]
+        [--at-root]
 
 Copies DOCS_FOLDER (default: the OTel en/docs of the shared corpus) into a fresh git
-repository under `docs/`; then for each kind of edit, `--runs` times: a fresh cache
+repository under `docs/` (`--at-root`: at its root, with every `.md` included, as
+for ../shared/corpus/agent-repos); then for each kind of edit, `--runs` times: a fresh cache
 warmed on the unedited tree, the edit, one timed `guidelint check --jobs 1` (a
 subprocess; its CPU seconds; the minimum is reported), the edit undone. The
 re-checked count comes from one more such run in a subprocess that reads the cache's
@@ -48,9 +50,11 @@ def git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 
 
-def make_repo(docs: Path, into: Path, tools: bool) -> Path:
+def make_repo(docs: Path, into: Path, tools: bool, at_root: bool = False) -> Path:
     root = into / "repo"
-    shutil.copytree(docs, root / "docs")
+    shutil.copytree(docs, root if at_root else root / "docs")
+    if at_root:  # a repository of its own (agent-repos): every Markdown file checked
+        (root / "guidelint.toml").write_text('include = ["**/*.md"]\n', encoding="utf-8")
     (root / ".gitignore").write_text(".guidelint_cache/\n", encoding="utf-8")
     if tools:
         (root / ".mcp.json").write_text(json.dumps(MCP_CONFIG, indent=2) + "\n")
@@ -120,7 +124,7 @@ def _rename(path: Path, to: Path) -> None:
 
 def edits(root: Path, tools: bool) -> dict[str, Edit]:
     """Each kind of edit: (apply, undo)."""
-    md = sorted((root / "docs").rglob("*.md"))
+    md = sorted(p for p in root.rglob("*.md") if ".guidelint_cache" not in p.parts)
     victim = md[len(md) // 2]
     renamed = victim.with_name("renamed-" + victim.name)
     gitignore = root / ".gitignore"
@@ -176,10 +180,15 @@ def main() -> None:
     parser.add_argument(
         "--tree", type=Path, action="append", default=[], help="another guidelint tree"
     )
+    parser.add_argument(
+        "--at-root",
+        action="store_true",
+        help="copy the folder to the repository's root, every .md included (agent-repos)",
+    )
     args = parser.parse_args()
     trees = [tree.resolve() for tree in args.tree] + [HERE]
     with tempfile.TemporaryDirectory(prefix="bench-recheck-") as tmp:
-        root = make_repo(args.docs, Path(tmp), args.tools)
+        root = make_repo(args.docs, Path(tmp), args.tools, args.at_root)
         heads = " | ".join(f"again, {t.name or t} | CPU s, {t.name or t}" for t in trees)
         print(f"| edit | {heads} |")
         print("|------|" + "---|---|" * len(trees))
