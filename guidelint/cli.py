@@ -266,13 +266,28 @@ def rule(code: str) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def rules_command(fmt: str) -> None:
+@click.option(
+    "--harness",
+    "harness_keys",
+    multiple=True,
+    help="Only the rules that concern this coding agent (codex, cursor, copilot, gemini, ...).",
+)
+def rules_command(fmt: str, harness_keys: tuple[str, ...]) -> None:
     """List every rule: code, name, severity, fixable, summary."""
     import json
 
     from guidelint.rules import rule_rows
 
     rows = rule_rows()
+    if harness_keys:
+        from guidelint.tools.harnesses import codes_for, unknown_harness
+
+        for key in harness_keys:
+            problem = unknown_harness(key)
+            if problem is not None:
+                fail(problem)
+        kept = set(codes_for(harness_keys, [str(row["code"]) for row in rows]))
+        rows = [row for row in rows if row["code"] in kept]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

@@ -14,17 +14,22 @@ from guidelint.tools.rulebase import ToolRule
 class MalformedToolSource(ToolRule):
     code = "GL109"
     name = "malformed-tool-source"
-    summary = "`.mcp.json` or a tool snapshot is malformed: what is broken is ignored."
+    summary = "An MCP server file or a tool snapshot is malformed: what is broken is ignored."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         tools = project.config.tools
-        return (
+        if (
             file.rel == tools.mcp_config
             or file.rel.startswith(f"{tools.snapshot_dir.rstrip('/')}/")
             or any(s.snapshot == file.rel for s in tools.servers.values())
-        )
+        ):
+            return True
+        from guidelint.tools.servers import harness_configs
+
+        # Other harnesses' server files (`.cursor/mcp.json`, `.vscode/mcp.json`, ...).
+        return any(c.path == file.rel for c in harness_configs(project))
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.jsonpos import value_spans
