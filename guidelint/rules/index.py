@@ -93,6 +93,16 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL607", "incomplete-front-matter", "gl607_incomplete_front_matter", MD, scope="agent-files"
     ),
+    RuleEntry("GL608", "invalid-skill-name", "gl608_invalid_skill_name", MD, scope="agent-files"),
+    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", JSON),
+    RuleEntry(
+        "GL610",
+        "instructions-over-limit",
+        "gl610_instructions_over_limit",
+        MD,
+        True,
+        scope="agent-files",
+    ),
 )
 
 BY_CODE = {entry.code: entry for entry in RULES}

@@ -9,6 +9,7 @@ to report anything.
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -116,7 +117,7 @@ def unknown_harness(key: str) -> str | None:
     return f"unknown harness `{key}`{hint}; known: {', '.join(known)}"
 
 
-def gemini_tool(token: str, servers: set[str] | frozenset[str]) -> tuple[str, str] | None:
+def gemini_tool(token: str, servers: AbstractSet[str]) -> tuple[str, str] | None:
     """`mcp_<server>_<tool>` (Gemini CLI's name for an MCP tool) -> (server, tool) when it
     starts with a declared server; the longest server wins (`mcp_git_hub_x`). Gemini's
     single underscore cannot be split otherwise, so an undeclared server is no reference."""

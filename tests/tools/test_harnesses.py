@@ -159,7 +159,7 @@ def test_rules_command_lists_a_harness_s_rules():
     result = CliRunner().invoke(main, ["rules", "--harness", "codex"])
     assert result.exit_code == 0, result.output
     codes = [line.split()[0] for line in result.output.splitlines()[1:]]
-    assert "GL101" in codes
+    assert "GL101" in codes and "GL610" in codes and "GL608" in codes
     assert "GL602" not in codes  # Claude Code's hook events are not Codex's
     bad = CliRunner().invoke(main, ["rules", "--harness", "cursr"])
     assert bad.exit_code == 2 and "did you mean `cursor`" in bad.output
@@ -192,3 +192,21 @@ def test_jsonc_is_blanked_in_place():
     blanked = blank_jsonc(text)
     assert len(blanked) == len(text)
     assert json.loads(blanked) == {"a": "x // not a comment", "b": [1, 2]}
+
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "harnesses"
+
+
+@pytest.mark.parametrize("repo", ["sentry-mcp", "trigger.dev"])
+def test_real_harness_server_files_are_read_and_clean(tmp_path, repo):
+    import shutil
+
+    root = tmp_path / repo
+    shutil.copytree(REAL / repo, root)
+    result = CliRunner().invoke(main, ["tools", "list", str(root)], catch_exceptions=False)
+    expected = {  # Codex's file is read before Cursor's: the first declares the server
+        "sentry-mcp": "sentry  (declared in .codex/config.toml:1",
+        "trigger.dev": "trigger.dev  (declared in .cursor/mcp.json:3",
+    }
+    assert expected[repo] in result.output
+    assert findings(root, ["GL109", "GL609"]) == []
