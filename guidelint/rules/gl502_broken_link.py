@@ -17,6 +17,7 @@ links its own way).
 from __future__ import annotations
 
 import bisect
+import os
 import posixpath
 import re
 from collections.abc import Iterator
@@ -40,6 +41,45 @@ TEMPLATE = re.compile(r"[{}]|%7B|\$\(", re.IGNORECASE)  # {{ x }}, {name}, f-str
 STEERING_NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
 
 
+def linked_folders(project: Project) -> frozenset[str]:
+    """Folders of the repository that an entry of `.claude/` links to (`.claude/skills ->
+    ../skills`): a symlink, or the small file holding its target that git writes where
+    it makes no symlinks. Their files steer Claude Code as much as `.claude/**` does."""
+    return project.memo("GL502.linked_folders", lambda: _linked_folders(project))
+
+
+def _linked_folders(project: Project) -> frozenset[str]:
+    claude = project.root / ".claude"
+    if not claude.is_dir():
+        return frozenset()
+    found = set()
+    for entry in os.scandir(claude):
+        target = _link_target(entry)
+        if target is None:
+            continue
+        project.exists(f".claude/{entry.name}")  # the result cache then knows the link counts
+        folder = posixpath.normpath(posixpath.join(".claude", target))
+        path = project.root / folder
+        if not folder.startswith("../") and folder != ".." and path.is_dir():
+            if project.contains(path) and not folder.startswith(".claude"):
+                found.add(folder)
+    return frozenset(found)
+
+
+def _link_target(entry: os.DirEntry[str]) -> str | None:
+    try:
+        if entry.is_symlink():
+            return os.readlink(entry.path).replace(os.sep, "/")
+        if entry.is_file(follow_symlinks=False) and entry.stat().st_size <= 256:
+            with open(entry.path, encoding="utf-8") as handle:
+                text = handle.read()
+            if "\n" not in text and text.strip() == text and "/" in text:
+                return text
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
 def is_steering_file(rel: str) -> bool:
     return posixpath.basename(rel) in STEERING_NAMES or rel.startswith(".claude/")
 
@@ -54,7 +94,10 @@ class BrokenLink(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        return in_globs(project, file.rel, project.config.paths.links)
+        if in_globs(project, file.rel, project.config.paths.links):
+            return True
+        # A folder that `.claude/skills` (say) links to is Claude Code's too.
+        return any(file.rel.startswith(f"{folder}/") for folder in linked_folders(project))
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
