@@ -20,16 +20,16 @@ from guidelint.config import Config
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus" / "agent-repos"
+CORPUS = shared_corpus("agent-repos")
 SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "agent-repos-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 SELECT = ["GL501", "GL502", "GL6"]
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}"),
+    pytest.mark.corpus("agent-repos"),
 ]
 
 

@@ -27,7 +27,7 @@ UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}"),
+    pytest.mark.corpus("agent-repos"),
 ]
 
 

@@ -14,7 +14,7 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
-from tests.conftest import run_cli
+from tests.conftest import run_cli, shared_corpus
 
 CONFIG = '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
 GUIDE = "# Guide\n\nRun `scripts/train.py` and read `scripts/missing.py`.\n"
@@ -397,8 +397,7 @@ def test_a_fully_cached_run_still_gives_the_notes(project, monkeypatch):
 
 # -- warm runs after edits give what a cold run gives --------------------------------
 
-CORPUS_DOCS = Path(__file__).resolve().parents[1].parent / "shared/corpus/opentelemetry-docs"
-CORPUS_DOCS = CORPUS_DOCS / "content/en/docs"
+CORPUS_DOCS = shared_corpus("opentelemetry-docs", "content", "en", "docs")
 CORPUS_FOLDERS = ("concepts", "contributing", "platforms", "guidance", "security")
 
 
@@ -452,7 +451,7 @@ def test_warm_runs_equal_cold_runs_on_the_example_workspace(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS_DOCS.is_dir(), reason="the shared corpus is not here")
+@pytest.mark.corpus("opentelemetry-docs", "content", "en", "docs")
 def test_warm_runs_equal_cold_runs_on_a_corpus_copy_with_edits(tmp_path):
     root = _committed_copy(CORPUS_DOCS, tmp_path, CORPUS_FOLDERS)
     pages = sorted((root / "docs").rglob("*.md"))
@@ -641,7 +640,7 @@ def test_a_snapshot_leaving_the_checked_files_moves_its_problem_to_the_server_en
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS_DOCS.is_dir(), reason="the shared corpus is not here")
+@pytest.mark.corpus("opentelemetry-docs", "content", "en", "docs")
 def test_a_corpus_copy_with_a_tool_problem_rechecks_few_files_in_worker_processes(tmp_path):
     # Every page with a code span builds the tool catalog (GL104), and the snapshot's
     # problem is placed on `.mcp.json`: moving pages must not re-check those pages.

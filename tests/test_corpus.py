@@ -23,13 +23,13 @@ from guidelint.config import Config
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus" / "opentelemetry-docs"
+CORPUS = shared_corpus("opentelemetry-docs")
 SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "opentelemetry-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+pytestmark = pytest.mark.corpus("opentelemetry-docs")
 
 
 def corpus_findings() -> tuple[int, list[dict]]:

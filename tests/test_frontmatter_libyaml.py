@@ -15,9 +15,9 @@ import yaml
 
 from guidelint import frontmatter
 from guidelint.sources import SourceFile
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = shared_corpus()
 
 pytestmark = pytest.mark.skipif(
     getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML was built without libyaml"
@@ -69,7 +69,7 @@ def test_hand_made_front_matter_reads_the_same(monkeypatch, text):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")
+@pytest.mark.corpus()
 def test_every_corpus_front_matter_reads_the_same(monkeypatch):
     texts = front_matter_texts()
     assert len(texts) > 500  # both corpora: most OTel pages and agents carry one

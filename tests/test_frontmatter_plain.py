@@ -21,9 +21,9 @@ from guidelint.engine import Engine, build_selection
 from guidelint.markdown import front_matter_of
 from guidelint.project import Project
 from guidelint.sources import SourceFile
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = shared_corpus()
 LOADERS = [yaml.SafeLoader, *([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])]
 
 HUGO = "---\ntitle: Getting started\nweight: 10\ndescription: >-\n  How to start.\n---\n# Hi\n"
@@ -157,7 +157,7 @@ def test_what_is_recognised_always_reads(lines):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+@pytest.mark.corpus()
 def test_every_corpus_front_matter_recognised_reads():
     recognised = 0
     for path in sorted(CORPUS.rglob("*.md")):

@@ -9,9 +9,9 @@ import pathspec
 import pytest
 
 from guidelint import globs, settings
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = shared_corpus()
 
 # Literal names and paths, folders, anchors, wildcards, negations, classes, escapes.
 PATTERNS = [
@@ -134,7 +134,8 @@ def corpus_paths(root: Path) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")
+@pytest.mark.corpus("agent-repos")
+@pytest.mark.corpus("opentelemetry-docs")
 def test_every_corpus_path_agrees_with_pathspec():
     roots = sorted(p for p in (CORPUS / "agent-repos").iterdir() if p.is_dir())
     roots.append(CORPUS / "opentelemetry-docs")

@@ -18,9 +18,9 @@ from guidelint.engine import Engine, build_selection
 from guidelint.markdown import MarkdownDocument, parse_markdown
 from guidelint.project import Project
 from guidelint.sources import SourceFile
+from tests.conftest import corpus_folders, shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = shared_corpus()
 OTEL = CORPUS / "opentelemetry-docs"
 AGENT_REPOS = CORPUS / "agent-repos"
 
@@ -200,12 +200,7 @@ CHUNKS = {
 }
 # One chunk per agent repository (they run in parallel under xdist).
 CHUNKS.update(
-    {
-        f"agent-repos/{repo.name}": (AGENT_REPOS, repo.name)
-        for repo in sorted(AGENT_REPOS.glob("*"))
-        if repo.is_dir()
-    }
-    or {"agent-repos": (AGENT_REPOS, "*")}
+    {f"agent-repos/{repo.name}": (AGENT_REPOS, repo.name) for repo in corpus_folders("agent-repos")}
 )
 
 
@@ -238,11 +233,11 @@ def check_all(root: Path, rels: list[str]) -> tuple[list[str], dict[str, Markdow
 
 
 @pytest.mark.slow
+@pytest.mark.corpus("agent-repos")
+@pytest.mark.corpus("opentelemetry-docs")
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_the_corpora_give_the_same_model_and_findings(chunk, monkeypatch):
     root, pattern = CHUNKS[chunk]
-    if not root.is_dir():
-        pytest.skip(f"corpus not found at {root}")
     rels = chunk_files(root, pattern)
     assert rels
     monkeypatch.setenv(markdown_rs.PARSER_ENV, markdown_rs.REFERENCE)

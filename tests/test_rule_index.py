@@ -19,9 +19,8 @@ from guidelint.rules import all_rules, rule_by_name_or_code
 from guidelint.rules.base import Rule
 from guidelint.rules.index import NEEDS, RULES, SCOPES, RuleEntry, idle_on, in_scope
 from guidelint.sources import Unreadable, load
+from tests.conftest import corpus_folders, shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
 SUFFIXES = (".md", ".mdx", ".json", ".py")
 
 TREE = {
@@ -160,12 +159,13 @@ def test_a_python_file_outside_the_drivers_loads_no_smoke_rule(make_project):
 
 
 def corpus_roots() -> list[Path]:
-    repos = sorted(p for p in (CORPUS / "agent-repos").iterdir() if p.is_dir())
-    return [*repos, CORPUS / "opentelemetry-docs" / "content" / "en" / "docs"]
+    otel_docs = shared_corpus("opentelemetry-docs", "content", "en", "docs")
+    return [*corpus_folders("agent-repos"), otel_docs]
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+@pytest.mark.corpus("agent-repos")
+@pytest.mark.corpus("opentelemetry-docs")
 @pytest.mark.parametrize("root", corpus_roots(), ids=lambda p: p.name)
 def test_index_agrees_with_the_rules_on_the_corpus(root):
     config = Config(include=["**/*.md", "**/*.json"], respect_gitignore=False)

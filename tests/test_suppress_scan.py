@@ -13,9 +13,9 @@ from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
 from guidelint.sources import SourceFile
+from tests.conftest import shared_corpus
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = shared_corpus()
 
 # Comments the tolerant grammar reads (spacing, line breaks, any verb) or not (case,
 # a blockquote's marker inside the comment), in the places comments go.
@@ -65,7 +65,7 @@ def test_the_hand_cases_hold_directives_and_comments_that_are_none():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")
+@pytest.mark.corpus()
 def test_the_scan_never_misses_a_directive_in_the_corpora():
     commented = [
         path
