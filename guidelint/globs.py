@@ -4,7 +4,7 @@ Importing pathspec costs about as much as the rest of a one-file check's rules, 
 most questions a check asks are plain: `README.md` against `CLAUDE.md` or `README.md`.
 `decided()` answers those from the patterns' text; anything subtler (a negation that
 could apply, a character class, an escape) stays undecided and goes to pathspec, the
-reference (tests/test_globs.py compares the two on both corpora's paths).
+reference (tests/core/test_globs.py compares the two on both corpora's paths).
 """
 
 from __future__ import annotations

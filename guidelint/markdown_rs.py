@@ -5,7 +5,7 @@ parses about eight times faster than markdown-it-py and gives every node its
 source range (`srcmap`, in UTF-8 bytes), so code spans, links and comments need no
 position recording. `parse_document` uses it where it is installed and the text
 is one it maps exactly, else falls back to `guidelint.markdown.parse_markdown`,
-the reference. `tests/test_markdown_equivalence.py` holds both to the same spans
+the reference. `tests/core/test_markdown_equivalence.py` holds both to the same spans
 and the same findings over real corpora.
 
 What differs by construction: a `Block`'s `text` is its source as written (with

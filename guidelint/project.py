@@ -167,7 +167,7 @@ class Project:
 
 
 # Files `Project.read` keeps: enough for what one batch of files asks again and again,
-# few enough that memory stays flat however large the tree (tests/test_project_read.py).
+# few enough that memory stays flat however large the tree (tests/core/test_project_read.py).
 READ_CACHE = 256
 
 

@@ -5,7 +5,7 @@ they get `DefaultConfig`, plain frozen records holding the same values as the
 pydantic models' defaults. Only a configuration file that is actually read is
 validated, by the strict models of `guidelint.config` (imported then, with
 pydantic; `Project.load` decides). Both answer the same attributes, `model_copy(update=...)` and
-`model_dump(mode=...)`; `tests/test_settings.py` asserts that the defaults here
+`model_dump(mode=...)`; `tests/core/test_settings.py` asserts that the defaults here
 dump equal to `Config()`'s, field by field, so the two cannot drift.
 """
 
@@ -148,7 +148,7 @@ def _jsonable(value: Any) -> Any:
 
 
 # Each class mirrors a model of guidelint.config or guidelint.<pillar>.config: the
-# same field names, types and defaults (tests/test_settings.py).
+# same field names, types and defaults (tests/core/test_settings.py).
 
 
 class DefaultPaths(_Defaults):
@@ -373,7 +373,7 @@ def plain_config(raw: dict[str, Any]) -> DefaultConfig | None:
     """A configuration table read without pydantic, where that is sure: every key one
     of the plain ones above (or `[paths]` of lists of strings, `per-file-ignores` of
     lists of strings), every value plainly of its type and in range. The strict models
-    would accept it and give the same values (tests/test_settings.py); anything else,
+    would accept it and give the same values (tests/core/test_settings.py); anything else,
     a mistake included, is None: the models read it and word the error. A CI run with
     a plain table (`include`, `select`, `ignore`) so skips importing pydantic and
     building the models (about 0.13 s of CPU)."""

@@ -12,7 +12,7 @@ for the result cache's key), and two cheap tests that need no import of the rule
   hold for `check()` to find anything; when it does not, the rule counts as run there
   (an unused suppression of it is still reported) without being imported.
 
-`tests/test_rule_index.py` derives the rows from the rule classes (`all_rules()`) and
+`tests/rules/test_rule_index.py` derives the rows from the rule classes (`all_rules()`) and
 compares, and checks both tests against the rules over the corpora.
 """
 

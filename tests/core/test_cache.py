@@ -434,7 +434,7 @@ def _assert_warm_equals_cold(root: Path, edits) -> None:
 
 @pytest.mark.slow
 def test_warm_runs_equal_cold_runs_on_the_example_workspace(tmp_path):
-    workspace = Path(__file__).resolve().parents[1] / "examples/workspace"
+    workspace = Path(__file__).resolve().parents[2] / "examples/workspace"
     root = _committed_copy(workspace, tmp_path / "ws")
     snapshot = root / ".guidelint/tools/lab.json"
     guide = root / "docs/WORKSPACES.md"

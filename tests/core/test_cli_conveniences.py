@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from guidelint.cli import main
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).parents[2]
 GOTCHAS = """# Gotchas
 
 ## LESSONS index

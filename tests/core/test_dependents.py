@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cache import TOOL_PROJECT
-from tests.test_since import committed, findings, git
+from tests.core.test_cache import TOOL_PROJECT
+from tests.core.test_since import committed, findings, git
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).parents[2]
 
 
 def test_check_without_libcst_names_the_smoke_extra(tmp_path):

@@ -19,7 +19,7 @@ pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).parents[2]
 
 GOTCHAS = """# Gotchas
 

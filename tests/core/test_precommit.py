@@ -17,7 +17,7 @@ import pytest
 
 from guidelint.config import tomllib  # tomli on Python 3.10
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).parents[2]
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 
 

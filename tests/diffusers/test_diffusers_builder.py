@@ -10,7 +10,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, cache, generic, tiny_table  # noqa: E402
 from guidelint.runner.diffusers_backend.tiny_table import Dim, Recipe  # noqa: E402
-from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 PRIORITY = [
     "FluxPipeline",

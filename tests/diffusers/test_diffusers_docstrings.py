@@ -19,8 +19,8 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.run import RunOptions, run_examples  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures" / "diffusers"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "diffusers"
 P = "diffusers.pipelines."
 
 # id -> (module, EXAMPLE_DOC_STRING or the class whose __call__ holds the example)

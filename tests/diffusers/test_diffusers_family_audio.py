@@ -9,7 +9,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build  # noqa: E402
 from guidelint.runner.diffusers_backend.recipes import audio  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 BUILT = ["StableAudioPipeline", "LongCatAudioDiTPipeline", "AudioLDMPipeline"]
 # Built too, but its __call__ fails on transformers 5 as it would on the real model:

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic  # noqa: E402
-from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILDABLE = [
     "KandinskyPipeline",

@@ -9,7 +9,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner import verdict  # noqa: E402
 from guidelint.runner.diffusers_backend import build, generic  # noqa: E402
-from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 SANA = ["SanaSprintPipeline", "SanaSprintImg2ImgPipeline", "SanaControlNetPipeline"]
 COSMOS = [

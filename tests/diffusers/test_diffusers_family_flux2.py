@@ -11,7 +11,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
 from guidelint.runner.diffusers_backend.recipes import flux2  # noqa: E402
-from tests.tiny_pipelines import slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import slot  # noqa: E402
 
 HAS_TORCHVISION = importlib.util.find_spec("torchvision") is not None
 PROMPT = "A cat holding a sign that says hello world"  # the docstring example's

@@ -15,7 +15,7 @@ from guidelint.runner.diffusers_backend.resolve import (  # noqa: E402
     resolve_component,
     resolve_pipeline,
 )
-from tests.tiny_pipelines import run_tiny, slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 GLIGEN = "StableDiffusionGLIGENPipeline"
 GLIGEN_TEXT_IMAGE = "StableDiffusionGLIGENTextImagePipeline"

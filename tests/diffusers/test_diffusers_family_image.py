@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, tokenizer  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 MADE_BUILDABLE = [
     "KolorsPipeline",

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 BUILT = ["AudioLDM2Pipeline", "StableAudio3Pipeline", "AceStepPipeline"]
 QWEN3_VL_PROCESSOR = [
@@ -81,7 +81,7 @@ def load_modular_from_the_hub(tiny_cache: str):
 
 @pytest.mark.slow  # importing diffusers' modular pipelines costs seconds
 def test_a_modular_pipeline_from_a_hub_id_is_unsupported_naming_its_repo(tmp_path):
-    from tests.test_diffusers_shims import in_child
+    from tests.diffusers.test_diffusers_shims import in_child
 
     outcome, refused = in_child(load_modular_from_the_hub, str(tmp_path))
     assert outcome == "returned", refused

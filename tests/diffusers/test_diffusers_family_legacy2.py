@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner.diffusers_backend import build, generic, tiny_table  # noqa: E402
-from tests.tiny_pipelines import slot  # noqa: E402
+from tests.diffusers.tiny_pipelines import slot  # noqa: E402
 
 BUILDABLE = [
     "WuerstchenPriorPipeline",

@@ -12,7 +12,7 @@ pytest.importorskip("diffusers")
 
 from guidelint.runner import verdict  # noqa: E402
 from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
-from tests.tiny_pipelines import run_tiny  # noqa: E402
+from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 BUILDABLE = [
     "QwenImageControlNetPipeline",

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "diffusers_yardstick.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "diffusers_yardstick.py"
 
 
 @pytest.fixture(scope="module")

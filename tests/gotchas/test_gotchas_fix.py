@@ -13,8 +13,8 @@ from guidelint.gotchas.config import GotchasConfig
 from guidelint.gotchas.parse import parse_gotchas
 from guidelint.project import Project
 
-ROOT = Path(__file__).parent.parent
-FIXTURES = Path(__file__).parent / "fixtures" / "gotchas"
+ROOT = Path(__file__).parents[2]
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "gotchas"
 WORKSPACE = ROOT / "examples" / "workspace"
 GOTCHAS = ".claude/rules/gotchas.md"
 DRIFTED = """\

@@ -24,7 +24,7 @@ WORDS = (
     "geometry tokenizer shard cache queue gpu memory eval metric warmup schedule lora "
     "adapter merge export manifest registry workspace sampler prompt template budget"
 ).split()
-# A longer bug hunt: GOTCHAS_HYPOTHESIS_EXAMPLES=500 pytest tests/test_gotchas_hypothesis.py
+# A longer bug hunt: GOTCHAS_HYPOTHESIS_EXAMPLES=500 pytest tests/gotchas/test_gotchas_hypothesis.py
 EXAMPLES = int(os.environ.get("GOTCHAS_HYPOTHESIS_EXAMPLES", "20"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]

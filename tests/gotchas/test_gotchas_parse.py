@@ -7,7 +7,7 @@ from pathlib import Path
 from guidelint.gotchas.headlines import headline_tokens, similarity, slugify, unique_anchors
 from guidelint.gotchas.parse import parse_gotchas
 
-FIXTURES = Path(__file__).parent / "fixtures" / "gotchas"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "gotchas"
 SMOKE_ENTRY = """\
 - **Smoke-gate floors must be computed from the REALIZED smoke slice, never an
   assumed row cap.** A post-smoke assert like ">=2 checkpoints" dies when the

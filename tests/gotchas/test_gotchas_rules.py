@@ -12,7 +12,7 @@ from guidelint.findings import Severity
 from guidelint.gotchas.config import GotchasConfig
 from guidelint.project import Project
 
-FIXTURES = Path(__file__).parent / "fixtures" / "gotchas"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "gotchas"
 GOTCHAS = ".claude/rules/gotchas.md"
 
 

@@ -13,7 +13,7 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.frontmatter import front_matter, string_items
 from guidelint.sources import SourceFile
 
-WORKSPACE = Path(__file__).parent.parent / "examples/workspace"
+WORKSPACE = Path(__file__).parents[2] / "examples/workspace"
 SELECT = ["GL502", "GL6"]
 
 

@@ -23,7 +23,7 @@ from guidelint.project import Project
 from tests.conftest import shared_corpus
 
 CORPUS = shared_corpus("agent-repos")
-SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "agent-repos-findings.json"
+SNAPSHOT = Path(__file__).parents[1] / "fixtures" / "corpus" / "agent-repos-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 SELECT = ["GL501", "GL502", "GL6"]
 

@@ -6,7 +6,7 @@ tests/fixtures/corpus/opentelemetry-findings.json. A change that adds or removes
 findings fails with the difference; when the change is intended (a new rule, a
 fixed heuristic), review the new findings and regenerate the snapshot:
 
-    GUIDELINT_UPDATE_CORPUS=1 .venv/bin/pytest tests/test_corpus.py
+    GUIDELINT_UPDATE_CORPUS=1 .venv/bin/pytest tests/rules/test_corpus.py
 
 The test is skipped when ../shared/corpus is not there.
 """
@@ -26,7 +26,7 @@ from guidelint.project import Project
 from tests.conftest import shared_corpus
 
 CORPUS = shared_corpus("opentelemetry-docs")
-SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "opentelemetry-findings.json"
+SNAPSHOT = Path(__file__).parents[1] / "fixtures" / "corpus" / "opentelemetry-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 
 pytestmark = pytest.mark.corpus("opentelemetry-docs")

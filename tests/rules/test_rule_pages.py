@@ -9,7 +9,7 @@ import pytest
 from guidelint.rules import all_rules
 from guidelint.testing import REQUIRED_SECTIONS, parse_page, run_example
 
-PAGES = Path(__file__).parent.parent / "rules"
+PAGES = Path(__file__).parents[2] / "rules"
 CODES = list(all_rules())
 
 

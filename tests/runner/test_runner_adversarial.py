@@ -24,7 +24,7 @@ from guidelint.runner.cgroup import MemoryCgroups, _mount_point
 from guidelint.runner.run import RunOptions, RunReport, run_examples
 from guidelint.runner.sandbox import SandboxFeatures, isolate_network
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LINUX = sys.platform.startswith("linux")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from guidelint.runner.run import RunOptions, run_examples
 
-FIXTURES = Path(__file__).parent / "fixtures" / "runner"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "runner"
 
 pytest.importorskip("torch")
 

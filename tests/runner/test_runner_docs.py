@@ -6,7 +6,7 @@ from pathlib import Path
 
 from guidelint.runner.run import RunOptions, run_examples
 
-DOC = Path(__file__).parent.parent / "docs" / "RUNNING.md"
+DOC = Path(__file__).parents[2] / "docs" / "RUNNING.md"
 
 
 def test_running_md_examples_pass(tmp_path):

@@ -59,7 +59,7 @@ def report_folder(tmp_path_factory):
         cwd=root,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
     )
     assert done.returncode == 1, done.stderr  # the hostile example fails the run
     assert f"HTML report: {html / 'index.html'}" in done.stderr

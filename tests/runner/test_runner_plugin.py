@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURE = Path(__file__).parent / "fixtures" / "runner" / "plugin"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "runner" / "plugin"
 
 
 def _run_pytest(root: Path, *args: str, target: str = "docs/") -> subprocess.CompletedProcess:

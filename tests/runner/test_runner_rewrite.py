@@ -8,7 +8,7 @@ from pathlib import Path
 
 from guidelint.runner.run import RunOptions, run_examples
 
-FIXTURES = Path(__file__).parent / "fixtures" / "runner"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "runner"
 
 PROMOTED = """# Pending examples
 

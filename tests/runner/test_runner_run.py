@@ -16,8 +16,8 @@ from guidelint.cli import main
 from guidelint.runner.reports import render
 from guidelint.runner.run import RunOptions, run_examples
 
-FIXTURES = Path(__file__).parent / "fixtures" / "runner"
-SCHEMA = Path(__file__).parent.parent / "guidelint" / "runner" / "report_schema.json"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "runner"
+SCHEMA = Path(__file__).parents[2] / "guidelint" / "runner" / "report_schema.json"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from guidelint.smoke.disk import checkpoint_dirs
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-CORPUS = Path(__file__).parent / "fixtures" / "smoke" / "drivers"
+CORPUS = Path(__file__).parents[1] / "fixtures" / "smoke" / "drivers"
 PREDICTION = re.compile(r"realized n=(\d+) rows? -> \d+ optimizer steps? -> (\d+) checkpoints? <")
 CASES = ["dial_cap_formula", "dial_rule_of_thumb_save_steps", "dial_rotation"]
 
@@ -38,7 +38,7 @@ def finding_for(path: Path, tmp_path: Path):
 
 
 def run_driver(path: Path, rows: int, out: Path) -> None:
-    from tests.test_smoke_trainer_grid import TinyRegressor, _rows
+    from tests.smoke.test_smoke_trainer_grid import TinyRegressor, _rows
 
     spec = importlib.util.spec_from_file_location(f"driver_{path.stem}", path)
     assert spec is not None and spec.loader is not None

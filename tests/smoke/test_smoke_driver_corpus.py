@@ -17,7 +17,7 @@ from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
 
-CORPUS = Path(__file__).parent / "fixtures" / "smoke" / "drivers"
+CORPUS = Path(__file__).parents[1] / "fixtures" / "smoke" / "drivers"
 DRIVERS = sorted(CORPUS.glob("*.py"))
 MARK = re.compile(r"#\s*expect:\s*(.+)$")
 # GL301(n=1) "ignores save_steps=5": the code, the counterexample n, a part of the message.

@@ -11,7 +11,7 @@ import pytest
 
 from guidelint.check import CheckOptions, run_check
 
-WORKSPACE = Path(__file__).parent.parent / "examples" / "workspace"
+WORKSPACE = Path(__file__).parents[2] / "examples" / "workspace"
 SCRIPTS = WORKSPACE / "scripts"
 
 

@@ -348,7 +348,7 @@ def test_two_processes_match_the_library(tmp_path):
     import sys
     from pathlib import Path
 
-    script = Path(__file__).parent / "fixtures" / "smoke" / "ddp_cases.py"
+    script = Path(__file__).parents[1] / "fixtures" / "smoke" / "ddp_cases.py"
     cases = [
         dict(
             rows=c.rows,

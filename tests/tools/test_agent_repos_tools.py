@@ -20,9 +20,9 @@ from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
 from guidelint.tools.config import ToolsConfig
-from tests.test_agent_repos import CORPUS, lay_out
+from tests.rules.test_agent_repos import CORPUS, lay_out
 
-SNAPSHOT = Path(__file__).parent / "fixtures" / "corpus" / "agent-repos-tools-findings.json"
+SNAPSHOT = Path(__file__).parents[1] / "fixtures" / "corpus" / "agent-repos-tools-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
 
 pytestmark = [

@@ -15,7 +15,7 @@ import pytest
 from guidelint.check import CheckOptions, run_check
 from guidelint.tools.published import entries, entry_file_name, started_package
 
-DATA = Path(__file__).resolve().parent.parent / "guidelint" / "tools" / "catalog_data"
+DATA = Path(__file__).resolve().parents[2] / "guidelint" / "tools" / "catalog_data"
 
 
 def project(root: Path, files: dict[str, object]) -> Path:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from guidelint.cli import main
 
-FAULT = str(Path(__file__).parent / "fixtures/tools/fault_server.py")
-WORKSPACE = Path(__file__).parent.parent / "examples/workspace"
+FAULT = str(Path(__file__).parents[1] / "fixtures/tools/fault_server.py")
+WORKSPACE = Path(__file__).parents[2] / "examples/workspace"
 
 
 def project(tmp_path: Path, mode: str = "normal") -> Path:

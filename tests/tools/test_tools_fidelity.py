@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "fidelity_tools.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fidelity_tools.py"
 
 
 def load_script():

@@ -25,7 +25,7 @@ from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import MAX_DEPTH, value_spans
 from tests.conftest import run_cli
 
-FAULT = str(Path(__file__).parent / "fixtures/tools/fault_server.py")
+FAULT = str(Path(__file__).parents[1] / "fixtures/tools/fault_server.py")
 GUIDE = "# Jobs\n\nPoll with `mcp__lab__job_status`, not `mcp__lab__job_gone`.\n"
 SNAPSHOT = {"tools": [{"name": "job_status", "inputSchema": {"type": "object"}}]}
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -18,9 +18,9 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.tools.live import list_servers
 from guidelint.tools.servers import ServerSpec
 
-HERE = Path(__file__).parent
-FAULT = str(HERE / "fixtures/tools/fault_server.py")
-WORKSPACE = HERE.parent / "examples/workspace"
+TESTS = Path(__file__).parents[1]
+FAULT = str(TESTS / "fixtures/tools/fault_server.py")
+WORKSPACE = TESTS.parent / "examples/workspace"
 
 FAULTS = {  # name: (arguments, timeout)
     "healthy": (["normal"], 30),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from guidelint.check import CheckOptions, run_check
 
-WORKSPACE = Path(__file__).parent.parent / "examples/workspace"
+WORKSPACE = Path(__file__).parents[2] / "examples/workspace"
 
 
 def test_example_workspace_shows_the_renamed_tool_and_the_bad_ask_entry():
