@@ -6,7 +6,6 @@ CLI and the API import guidelint.check.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,28 +17,11 @@ if TYPE_CHECKING:
     from guidelint.reporters import Report
 
 
-def unified_diffs(changes: dict[str, tuple[str, str]]) -> str:
-    """One unified diff per file whose text the fixes change (`a/` before, `b/` after)."""
-    parts: list[str] = []
-    for rel, (before, after) in sorted(changes.items()):
-        if before == after:
-            continue
-        parts.extend(
-            difflib.unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
-        if parts and not parts[-1].endswith("\n"):
-            parts.append("\n\\ No newline at end of file\n")
-    return "".join(parts)
-
-
 def show_diff(report: Report) -> int:
     """Print the fixes as diffs, write nothing; exit 1 when there is something to fix."""
-    diff = unified_diffs(report.changes)
+    from guidelint.fixes import unified_diff
+
+    diff = unified_diff(report.changes)
     click.echo(diff, nl=False)
     count = sum(report.fixed.values())
     files = sum(1 for before, after in report.changes.values() if before != after)

@@ -9,7 +9,6 @@ so every answer reflects the files as they are now; the warm process keeps the
 imports, the rule registry and the result cache.
 """
 
-import difflib
 import functools
 import json
 import re
@@ -341,20 +340,12 @@ def build_server(config_file: Path | None = None) -> Any:
         `guidelint check --fix`; the result is the diff written (or, with `dry_run`, the
         diff it would write) and the findings left."""
         from guidelint import api
+        from guidelint.fixes import unified_diff
 
         report = api.report(
             *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
         )
-        diff = "".join(
-            line
-            for rel, (before, after) in sorted(report.changes.items())
-            for line in difflib.unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
+        diff = unified_diff(report.changes)
         return FixResult.model_validate(
             {
                 "written": not dry_run,

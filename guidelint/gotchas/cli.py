@@ -95,7 +95,8 @@ def add_entry(
     Raises ConfigError (configuration) or Refusal (one line: why nothing was added).
     """
     from guidelint.fsio import locked
-    from guidelint.gotchas.add_plan import choose_file, plan_add, unified_diff
+    from guidelint.fixes import unified_diff
+    from guidelint.gotchas.add_plan import choose_file, plan_add, read_or_empty
     from guidelint.gotchas.authoring import Refusal
     from guidelint.project import Project
 
@@ -108,7 +109,8 @@ def add_entry(
             if not dry_run:
                 project = Project.load([], config_file)
             added = plan_add(project, rel, new, lint_files)
-            diff = unified_diff(project, added.texts)
+            before = {path: read_or_empty(project, path) or "" for path in added.texts}
+            diff = unified_diff({path: (before[path], added.texts[path]) for path in before})
             if not dry_run:
                 _write(project.root, added.texts)
     except OSError as err:
