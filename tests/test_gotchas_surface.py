@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from guidelint.cli import main
 from guidelint.gotchas.config import DEFAULT_SURFACE
-from guidelint.gotchas.surface import outside_surface
+from guidelint.gotchas.service import outside_surface
 
 
 def git(root, *args):

@@ -160,4 +160,3 @@ def _index_update(project: Project, rel: str, new_text: str) -> dict[str, str]:
 
 def _apply(text: str, fix: Fix | None) -> str:
     return apply_edits(text, [fix])[0] if fix is not None else text
-
