@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from guidelint import __version__
-from guidelint.cli_base import fail, warn, warn_all
+from guidelint.cli_base import config_option, fail, warn, warn_all
 from guidelint.errors import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
@@ -50,12 +50,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 @click.option("--select", multiple=True, help="Rule codes or prefixes to run (replaces config).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to add.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")

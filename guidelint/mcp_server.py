@@ -23,7 +23,7 @@ import click
 from pydantic import BaseModel, Field, ValidationError
 
 from guidelint import __version__
-from guidelint.cli_base import fail
+from guidelint.cli_base import config_option, fail
 from guidelint.findings import Severity
 from guidelint.runner.outcomes import Outcome
 from guidelint.smoke.model import FloorKind, PlanOutcome
@@ -700,12 +700,7 @@ def _add_resources(server: Any, config_file: Path | None) -> None:
 
 
 @click.command("mcp")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 def mcp(config_file: Path | None) -> None:
     """Serve guidelint's tools over MCP (stdio), for the agents that call them."""
     try:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from guidelint.cli_base import fail
+from guidelint.cli_base import config_option, fail
 from guidelint.config import ConfigError
 
 if TYPE_CHECKING:  # the commands import lazily: `guidelint --help` stays fast
@@ -28,12 +28,6 @@ def _project(config_file: Path | None) -> Project:
         fail(str(err), 2)
 
 
-config_option = click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
 file_option = click.option(
     "--file", "file_", metavar="PATH", help="The gotchas file (default: the configured one)."
 )

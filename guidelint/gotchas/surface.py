@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import fail
+from guidelint.cli_base import config_option, fail
 from guidelint.config import ConfigError
 
 
@@ -17,12 +17,7 @@ from guidelint.config import ConfigError
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 def surface(base: str, fmt: str, config_file: Path | None) -> None:
     """Fail when the diff since REV touches files outside the workflow surface."""
     from guidelint.gotchas.service import surface as changes_against

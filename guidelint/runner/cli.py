@@ -8,17 +8,13 @@ from pathlib import Path
 
 import click
 
+from guidelint.cli_base import config_option
 from guidelint.runner.reports import FORMATS
 
 
 @click.command("run")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 @click.option(
     "--format",
     "fmt",
