@@ -19,7 +19,7 @@ import guidelint
 PACKAGE = Path(guidelint.__file__).parent
 ARCHITECTURE = PACKAGE.parent / "docs" / "ARCHITECTURE.md"
 PILLAR_LAYER = "pillars"
-CHECK_IMPORTERS = {"guidelint.cli", "guidelint.api"}
+CHECK_IMPORTERS = {"guidelint.commands.cli", "guidelint.api"}
 
 
 @dataclass(frozen=True)
@@ -248,10 +248,10 @@ def test_cycle_finder_finds_cycles_and_nothing_else(graph, expected):
 
 def test_the_most_specific_pattern_decides():
     layers = [
-        Layer(5, "pillars", ("guidelint.tools.*",)),
+        Layer(5, "pillars", ("guidelint.runner.*",)),
         Layer(9, "commands", ("guidelint.*.cli",)),
     ]
     by_module = {m: layer.name for m, layer in assign(layers).items()}
-    assert by_module["guidelint.tools.cli"] == "commands"
-    assert by_module["guidelint.tools"] == "pillars"
-    assert by_module["guidelint.tools.load"] == "pillars"
+    assert by_module["guidelint.runner.diffusers_backend.cli"] == "commands"
+    assert by_module["guidelint.runner"] == "pillars"
+    assert by_module["guidelint.runner.plan"] == "pillars"

@@ -61,7 +61,5 @@ def test_git_apply_takes_the_patch(tmp_path):
 def test_patch_takes_the_patch(tmp_path):
     write_tree(tmp_path, 0)
     patch = unified_diff(CHANGES).encode("utf-8")
-    subprocess.run(
-        ["patch", "-p1", "--batch", "--quiet"], input=patch, cwd=tmp_path, check=True
-    )
+    subprocess.run(["patch", "-p1", "--batch", "--quiet"], input=patch, cwd=tmp_path, check=True)
     assert_after(tmp_path)

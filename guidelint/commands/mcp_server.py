@@ -23,7 +23,7 @@ import click
 from pydantic import BaseModel, Field, ValidationError
 
 from guidelint import __version__
-from guidelint.cli_base import config_option, fail
+from guidelint.commands.cli_base import config_option, fail
 from guidelint.findings import Severity
 from guidelint.runner.outcomes import Outcome
 from guidelint.smoke.model import FloorKind, PlanOutcome

@@ -13,7 +13,7 @@ import sys
 import click
 from pydantic import ValidationError
 
-from guidelint.cli_base import fail
+from guidelint.commands.cli_base import fail
 from guidelint.smoke import report as face
 from guidelint.smoke.model import FloorKind, SaveStrategy
 from guidelint.smoke.versions import UnmodelledVersion

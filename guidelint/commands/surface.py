@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import config_option, fail
+from guidelint.commands.cli_base import config_option, fail
 from guidelint.config import ConfigError
 
 

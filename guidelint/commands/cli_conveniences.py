@@ -1,6 +1,6 @@
 """`guidelint check --diff`, `--stdin-filename` and `--watch`, as ruff has them.
 
-The command (guidelint/cli.py) runs the check and hands the report here: only the
+The command (guidelint/commands/cli.py) runs the check and hands the report here: only the
 CLI and the API import guidelint.check.
 """
 
@@ -31,7 +31,7 @@ def show_diff(report: Report) -> int:
 
 def read_stdin(filename: Path) -> tuple[Path, str]:
     """`--stdin-filename`: the text on stdin, as if it were that file."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
 
     data = sys.stdin.buffer.read()
     try:
@@ -56,7 +56,7 @@ def print_fixed_stdin(report: Report) -> int:
 
 def watch(paths: list[Path], config_file: Path | None, once: Callable[[], None]) -> None:
     """Check, then check again each time a file of the project changes (Ctrl-C stops)."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
     from guidelint.extras import install_hint
     from guidelint.project import Project
 

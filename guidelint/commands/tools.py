@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import config_option, fail, warn_all
+from guidelint.commands.cli_base import config_option, fail, warn_all
 from guidelint.config import ConfigError
 from guidelint.printable import printable
 

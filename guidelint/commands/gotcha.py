@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from guidelint.cli_base import config_option, fail
+from guidelint.commands.cli_base import config_option, fail
 from guidelint.config import ConfigError
 
 if TYPE_CHECKING:  # the commands import lazily: `guidelint --help` stays fast
