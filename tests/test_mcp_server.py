@@ -471,6 +471,33 @@ def test_the_committed_snapshot_is_the_servers_own_listing(workspace):
     assert {t["name"]: t for t in committed["tools"]} == {t["name"]: t for t in listed["tools"]}
 
 
+def test_smoke_tools_give_the_cli_json_plus_the_arithmetic():
+    """The smoke tools return `smoke plan|dial --format json`'s object (the same face),
+    plus the text in `arithmetic` (and `floor_holds` for a plan)."""
+    from click.testing import CliRunner
+
+    from guidelint.commands.cli import main
+    from guidelint.commands.mcp_server import smoke_dial, smoke_plan
+
+    def cli_json(*args: str) -> dict:
+        result = CliRunner().invoke(main, ["smoke", *args, "--format", "json"])
+        return json.loads(result.stdout)
+
+    geometry = ["--batch", "4", "--accum", "4", "--save-steps", "1"]
+    plan_cli = cli_json(
+        "plan", "--rows", "2", "--epochs", "1", "--floor", "2", "--cap", "30", *geometry
+    )
+    plan_tool = smoke_plan(rows=2, epochs=1, floor=2, cap=30, **INCIDENT)
+    plan = plan_tool.model_dump(mode="json", exclude_unset=True)
+    assert {key: plan[key] for key in plan_cli} == plan_cli
+    assert set(plan) - set(plan_cli) == {"floor_holds", "arithmetic"}
+    dial_cli = cli_json("dial", "--floor", "2", "--cap", "30", *geometry)
+    dial = smoke_dial(floor=2, cap=30, **INCIDENT).model_dump(mode="json", exclude_unset=True)
+    assert {key: dial[key] for key in dial_cli} == dial_cli
+    assert set(dial) - set(dial_cli) == {"arithmetic"}
+    assert dial["arithmetic"].startswith("floor 2 checkpoints for every realized n in [1, 30]")
+
+
 def test_no_function_of_the_server_is_over_60_lines():
     """A tool is a few lines over a pillar's face; the server is no one long builder."""
     source = REPO / "guidelint/commands/mcp_server.py"
