@@ -67,7 +67,9 @@ def serve(root: Path, scenario: Callable[[Any], Awaitable[None]]) -> None:
 
     async def main() -> None:
         with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write):
+            # errlog given now: the SDK's default is the sys.stderr of its import, which
+            # is a closed CliRunner stream when an in-process CLI test imported it first.
+            async with stdio_client(params, errlog=sys.stderr) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     await scenario(session)
