@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 
 REPO = Path(__file__).parents[2]
 GOTCHAS = """# Gotchas

@@ -19,7 +19,7 @@ import guidelint
 PACKAGE = Path(guidelint.__file__).parent
 ARCHITECTURE = PACKAGE.parent / "docs" / "ARCHITECTURE.md"
 PILLAR_LAYER = "pillars"
-CHECK_IMPORTERS = {"guidelint.cli", "guidelint.api"}
+CHECK_IMPORTERS = {"guidelint.commands.cli", "guidelint.api"}
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,35 @@ def test_a_pillar_never_imports_another_pillar():
     assert not crossing, "\n".join(crossing)
 
 
+def third_party_imports(module: str) -> set[str]:
+    """The dotted names a module imports from outside the package."""
+    names = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+    return {name for name in names if name.split(".")[0] != "guidelint"}
+
+
+# What only a door imports: the command line, the MCP server side (the MCP client is
+# a tool source's business), the language server.
+DOOR_LIBRARIES = ("click", "mcp.server", "pygls", "lsprotocol")
+
+
+def test_no_pillar_is_a_door():
+    # The doors live in guidelint/commands/; a pillar offers its face as plain
+    # functions and typed values.
+    found = [
+        f"{module_path(module)}: imports {name}"
+        for module, layer in ASSIGNED.items()
+        if layer.name == PILLAR_LAYER
+        for name in sorted(third_party_imports(module))
+        if any(name == lib or name.startswith(f"{lib}.") for lib in DOOR_LIBRARIES)
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_only_the_cli_and_the_api_import_check():
     others = [
         f"{imp.where()}: {imp.source}"
@@ -248,10 +277,10 @@ def test_cycle_finder_finds_cycles_and_nothing_else(graph, expected):
 
 def test_the_most_specific_pattern_decides():
     layers = [
-        Layer(5, "pillars", ("guidelint.tools.*",)),
+        Layer(5, "pillars", ("guidelint.runner.*",)),
         Layer(9, "commands", ("guidelint.*.cli",)),
     ]
     by_module = {m: layer.name for m, layer in assign(layers).items()}
-    assert by_module["guidelint.tools.cli"] == "commands"
-    assert by_module["guidelint.tools"] == "pillars"
-    assert by_module["guidelint.tools.load"] == "pillars"
+    assert by_module["guidelint.runner.diffusers_backend.cli"] == "commands"
+    assert by_module["guidelint.runner"] == "pillars"
+    assert by_module["guidelint.runner.plan"] == "pillars"

@@ -6,6 +6,7 @@ talks to it as an agent would: list the tools, call them, read structured result
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -66,7 +67,9 @@ def serve(root: Path, scenario: Callable[[Any], Awaitable[None]]) -> None:
 
     async def main() -> None:
         with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write):
+            # errlog given now: the SDK's default is the sys.stderr of its import, which
+            # is a closed CliRunner stream when an in-process CLI test imported it first.
+            async with stdio_client(params, errlog=sys.stderr) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     await scenario(session)
@@ -120,9 +123,9 @@ def test_check_gives_the_json_reports_findings_with_fixes(workspace):
         ).structured_content
 
     serve(workspace, scenario)
-    assert got["all"]["findings"] == expected["findings"]
-    assert got["all"]["summary"] == expected["summary"]
-    assert got["all"]["version"] == expected["version"]
+    # The CLI's JSON report exactly, plus what the CLI says elsewhere (cwd, stderr).
+    assert {key: got["all"][key] for key in expected} == expected
+    assert set(got["all"]) - set(expected) == {"root", "notices"}
     [stale] = got["stale"]["findings"]
     assert (stale["code"], stale["path"], stale["line"]) == ("GL501", "docs/WORKSPACES.md", 17)
     assert "feedback_smoke_gate_realized_slice_arithmetic.md` does not exist" in stale["message"]
@@ -468,6 +471,58 @@ def test_the_committed_snapshot_is_the_servers_own_listing(workspace):
 
     serve(workspace, scenario)
     assert {t["name"]: t for t in committed["tools"]} == {t["name"]: t for t in listed["tools"]}
+
+
+def test_smoke_tools_give_the_cli_json_plus_the_arithmetic():
+    """The smoke tools return `smoke plan|dial --format json`'s object (the same face),
+    plus the text in `arithmetic` (and `floor_holds` for a plan)."""
+    from click.testing import CliRunner
+
+    from guidelint.commands.cli import main
+    from guidelint.commands.mcp_server import smoke_dial, smoke_plan
+
+    def cli_json(*args: str) -> dict:
+        result = CliRunner().invoke(main, ["smoke", *args, "--format", "json"])
+        return json.loads(result.stdout)
+
+    geometry = ["--batch", "4", "--accum", "4", "--save-steps", "1"]
+    plan_cli = cli_json(
+        "plan", "--rows", "2", "--epochs", "1", "--floor", "2", "--cap", "30", *geometry
+    )
+    plan_tool = smoke_plan(rows=2, epochs=1, floor=2, cap=30, **INCIDENT)
+    plan = plan_tool.model_dump(mode="json", exclude_unset=True)
+    assert {key: plan[key] for key in plan_cli} == plan_cli
+    assert set(plan) - set(plan_cli) == {"floor_holds", "arithmetic"}
+    dial_cli = cli_json("dial", "--floor", "2", "--cap", "30", *geometry)
+    dial = smoke_dial(floor=2, cap=30, **INCIDENT).model_dump(mode="json", exclude_unset=True)
+    assert {key: dial[key] for key in dial_cli} == dial_cli
+    assert set(dial) - set(dial_cli) == {"arithmetic"}
+    assert dial["arithmetic"].startswith("floor 2 checkpoints for every realized n in [1, 30]")
+
+
+def test_no_function_of_the_server_is_over_60_lines():
+    """A tool is a few lines over a pillar's face; the server is no one long builder."""
+    source = REPO / "guidelint/commands/mcp_server.py"
+    functions = [
+        node
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    assert len(functions) > 10
+    long = {f.name: f.end_lineno - f.lineno + 1 for f in functions}
+    assert {name: size for name, size in long.items() if size > 60} == {}
+
+
+def test_severity_status_and_outcome_are_enums_in_the_output_schemas():
+    committed = json.loads((REPO / ".guidelint/tools/guidelint.json").read_text())
+    schemas = {tool["name"]: tool["outputSchema"] for tool in committed["tools"]}
+    defs = {name: schema.get("$defs", {}) for name, schema in schemas.items()}
+    assert defs["check"]["Severity"]["enum"] == ["error", "warning"]
+    assert "pending-passed" in defs["run_examples"]["Outcome"]["enum"]
+    from guidelint.smoke.model import PlanOutcome
+
+    assert defs["smoke_plan"]["PlanOutcome"]["enum"] == [o.value for o in PlanOutcome]
+    assert schemas["explain_rule"]["properties"]["severity"] == {"$ref": "#/$defs/Severity"}
 
 
 def test_docs_mcp_documents_every_tool_and_argument():

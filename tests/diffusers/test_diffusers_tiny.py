@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("diffusers")
 
-from guidelint.cli import main  # noqa: E402
+from guidelint.commands.cli import main  # noqa: E402
 from guidelint.runner.diffusers_backend import cache  # noqa: E402
 
 

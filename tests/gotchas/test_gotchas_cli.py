@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from tests.conftest import run_cli
 
 GOTCHAS = ".claude/rules/gotchas.md"

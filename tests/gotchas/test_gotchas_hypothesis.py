@@ -9,12 +9,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from guidelint.api import lint_files
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.fixes import fix_file
 from guidelint.gotchas.add_plan import plan_add
 from guidelint.gotchas.authoring import NewEntry, Refusal
-from guidelint.gotchas.cli import lint_files
 from guidelint.gotchas.parse import parse_gotchas
 from guidelint.project import Project
 

@@ -8,9 +8,9 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from guidelint.gotchas.config import DEFAULT_SURFACE
-from guidelint.gotchas.surface import outside_surface
+from guidelint.gotchas.service import outside_surface
 
 
 def git(root, *args):

@@ -22,7 +22,7 @@ HEAVY = ("torch", "diffusers", "transformers", "libcst", "mcp", "accelerate", "s
 # Runs the real CLI in a fresh interpreter, then reports what got imported.
 PROBE = """
 import json, sys
-from guidelint.cli import main
+from guidelint.commands.cli import main
 try:
     main(sys.argv[2:], prog_name="guidelint")
 except SystemExit:
@@ -123,7 +123,7 @@ def test_the_probe_sees_imports(markdown_project, tmp_path):
 def test_version_imports_neither_configuration_nor_parser(tmp_path):
     # `guidelint --version` (and a pre-commit hook's first call) pays for click only.
     modules = modules_after(["--version"], tmp_path, tmp_path)
-    assert "guidelint.cli" in modules
+    assert "guidelint.commands.cli" in modules
     loaded = sorted(m for m in modules if m.split(".")[0] in LIGHT_STARTUP_NEVER)
     assert loaded == []
     assert not {"guidelint.config", "guidelint.engine", "guidelint.check"} & modules
@@ -142,7 +142,7 @@ def test_python_m_version_imports_no_click(tmp_path):
     modules = set(json.loads((tmp_path / "m.json").read_text()))
     assert result.stdout == "guidelint, version " + guidelint.__version__ + "\n"
     assert "guidelint" in modules  # the probe ran the package
-    assert not {"click", "guidelint.cli", "guidelint.rules", "guidelint.engine"} & modules
+    assert not {"click", "guidelint.commands.cli", "guidelint.rules", "guidelint.engine"} & modules
 
 
 def test_one_file_check_imports_only_its_path(make_project, tmp_path):
@@ -159,9 +159,9 @@ def test_one_file_check_imports_only_its_path(make_project, tmp_path):
         "guidelint.smoke.arithmetic",
         "guidelint.smoke.solver",
         "guidelint.smoke.versions",
-        "guidelint.gotchas.cli",
-        "guidelint.tools.cli",
-        "guidelint.runner.cli",
+        "guidelint.commands.gotcha",
+        "guidelint.commands.tools",
+        "guidelint.commands.run",
     }
     assert sorted(unused & modules) == []
     if markdown_rs.available():  # the reference parser loads only for a gotchas file

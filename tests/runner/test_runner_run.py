@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from guidelint.runner.reports import render
 from guidelint.runner.run import RunOptions, run_examples
 

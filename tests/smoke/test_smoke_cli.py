@@ -8,7 +8,7 @@ import sys
 
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 
 INCIDENT = ["--batch", "4", "--accum", "4", "--save-steps", "1"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 
 FAULT = str(Path(__file__).parents[1] / "fixtures/tools/fault_server.py")
 WORKSPACE = Path(__file__).parents[2] / "examples/workspace"

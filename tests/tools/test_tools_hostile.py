@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from guidelint.config import load_config
 from guidelint.project import Project
 from guidelint.tools.jsonfile import FileProblem, read_json

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from guidelint.check import CheckOptions, run_check
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from guidelint.config import ConfigError
 
 VERSION = "2025.4.25"

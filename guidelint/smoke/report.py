@@ -1,21 +1,20 @@
-"""`guidelint smoke plan|dial`: the arithmetic from the command line.
+"""The smoke pillar's face: `smoke plan` and `smoke dial` as typed reports.
 
-Exit codes: 0 the floor holds (or none was asked), 1 it fails for some realized n
-(plan: the text and the JSON `floor` say which n and why) or no dial can meet it
-(dial), 2 bad options.
+`plan()` and `dial()` take the options of the commands and return a report whose
+`as_json()` is what `--format json` prints and whose `text()` is the text output;
+the CLI (guidelint/commands/smoke.py) and the MCP tools both call them. Values the
+Trainer would refuse raise pydantic's ValidationError (`validation_line` words it),
+an unmodelled transformers version UnmodelledVersion.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import click
 from pydantic import ValidationError
 
-from guidelint.cli_base import fail
 from guidelint.smoke.arithmetic import simulate
 from guidelint.smoke.formula import dial_formula, rule_of_thumb, steps_per_epoch
 from guidelint.smoke.guard import shortfall, suggestion
@@ -29,143 +28,145 @@ from guidelint.smoke.model import (
     Schedule,
 )
 from guidelint.smoke.solver import DialRequest, DialResult, solve_dial
-from guidelint.smoke.versions import UnmodelledVersion
 
 MAX_TABLE = 100_000
+
+
+class BadOptions(ValueError):
+    """Options that contradict each other: one line, naming them."""
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """A plan simulated at its rows (and every n up to a cap), against a floor."""
+
+    plan: Plan
+    result: PlanResult
+    table: list[tuple[int, PlanResult]]
+    floor: int | None
+    kind: FloorKind
+
+    @property
+    def failing(self) -> list[int]:
+        """The tabulated n where the floor fails."""
+        floor = self.floor
+        return [n for n, r in self.table if floor and r.floor_value(self.kind) < floor]
+
+    def floor_report(self) -> dict[str, Any] | None:
+        return floor_report(self.plan, self.result, self.table, self.floor, self.kind)
+
+    @property
+    def holds(self) -> bool:
+        """The floor holds at the rows and every tabulated n (or none was asked)."""
+        report = self.floor_report()
+        return report is None or report["holds"]
+
+    def as_json(self) -> dict[str, Any]:
+        """`smoke plan --format json`'s object."""
+        data = {"plan": _plan_echo(self.plan)} | plan_json(
+            self.result, self.table, self.floor, self.kind
+        )
+        report = self.floor_report()
+        if report is not None:
+            data["floor"] = report
+        return data
+
+    def text(self) -> str:
+        return plan_text(self.plan, self.result, self.table, self.floor, self.kind, self.failing)
+
+
+@dataclass(frozen=True)
+class DialReport:
+    """The dial a request asks for, and the closed forms for a driver to write."""
+
+    request: DialRequest
+    result: DialResult
+
+    def as_json(self) -> dict[str, Any]:
+        """`smoke dial --format json`'s object."""
+        return (
+            {"request": self.request.model_dump(mode="json")}  # what the text's first line states
+            | dial_json(self.result)
+            | {"worst_rows": self.result.worst_rows, "formula": dial_formulas(self.request)}
+        )
+
+    def text(self) -> str:
+        return dial_text(self.request, self.result)
+
+
+def plan(
+    rows: int,
+    batch: int,
+    accum: int = 1,
+    world: int = 1,
+    drop_last: bool = False,
+    iterable: bool = False,
+    epochs: float | None = None,
+    max_steps: int | None = None,
+    save_strategy: str = "steps",
+    save_steps: float = 500,
+    save_total_limit: int | None = None,
+    best_step: int | None = None,
+    existing: Sequence[int] = (),
+    *,
+    cap: int | None = None,
+    floor: int | None = None,
+    floor_kind: str = "checkpoints",
+    option: Callable[[str], str] = str,
+) -> PlanReport:
+    """`smoke plan`: exactly one of `epochs` and `max_steps`, `cap` at most MAX_TABLE.
+
+    Raises BadOptions for options that contradict (naming each as `option` spells
+    it: `--max-steps` on the command line), ValidationError for values the Trainer
+    would refuse.
+    """
+    if (epochs is None) == (max_steps is None):
+        raise BadOptions(f"give exactly one of {option('epochs')} and {option('max_steps')}")
+    if cap and cap > MAX_TABLE:
+        raise BadOptions(
+            f"{option('cap')} {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`"
+        )
+    base = plan_from_options(
+        rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
+        save_strategy, save_steps, save_total_limit, best_step, existing,
+    )  # fmt: skip
+    return PlanReport(base, simulate(base), plan_table(base, cap), floor, FloorKind(floor_kind))
+
+
+def dial(
+    floor: int,
+    cap: int,
+    batch: int,
+    accum: int = 1,
+    world: int = 1,
+    min_rows: int = 1,
+    drop_last: bool = False,
+    iterable: bool = False,
+    save_strategy: str = "steps",
+    save_steps: float = 500,
+    save_total_limit: int | None = None,
+    floor_kind: str = "checkpoints",
+) -> DialReport:
+    """`smoke dial`. Raises ValidationError for values the Trainer would refuse."""
+    request = DialRequest(
+        floor=floor,
+        floor_kind=FloorKind(floor_kind),
+        min_rows=min_rows,
+        cap=cap,
+        geometry=Geometry.of(batch, accum, world, drop_last, iterable),
+        save=SavePolicy(
+            strategy=SaveStrategy(save_strategy),
+            save_steps=save_steps,
+            save_total_limit=save_total_limit,
+        ),
+    )
+    return DialReport(request, solve_dial(request))
 
 
 def validation_line(err: ValidationError) -> str:
     first = err.errors()[0]
     where = ".".join(str(p) for p in first["loc"])
     return f"{where}: {first['msg']}" if where else first["msg"]
-
-
-def geometry_options(func):
-    options = [
-        click.option(
-            "--batch",
-            type=click.IntRange(min=1),
-            required=True,
-            help="Per-device train batch size.",
-        ),
-        click.option(
-            "--accum",
-            type=click.IntRange(min=1),
-            default=1,
-            show_default=True,
-            help="Gradient accumulation steps.",
-        ),
-        click.option(
-            "--world",
-            type=click.IntRange(min=1),
-            default=1,
-            show_default=True,
-            help="World size (processes).",
-        ),
-        click.option("--drop-last", is_flag=True, help="dataloader_drop_last."),
-        click.option("--iterable", is_flag=True, help="An IterableDataset (no len)."),
-        click.option(
-            "--save-strategy",
-            type=click.Choice([s.value for s in SaveStrategy]),
-            default="steps",
-            show_default=True,
-        ),
-        click.option(
-            "--save-steps",
-            type=float,
-            default=500,
-            show_default=True,
-            help="Absolute steps, or a ratio of the total when below 1.",
-        ),
-        click.option("--save-total-limit", type=click.IntRange(min=1), default=None),
-        click.option(
-            "--floor-kind",
-            type=click.Choice([k.value for k in FloorKind]),
-            default="checkpoints",
-            show_default=True,
-        ),
-        click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(["text", "json"]),
-            default="text",
-            show_default=True,
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-@click.group("smoke")
-def smoke() -> None:
-    """Smoke-gate arithmetic exact to the Hugging Face Trainer (transformers 5.x)."""
-
-
-@smoke.command("plan")
-@click.option("--rows", type=click.IntRange(min=0), required=True, help="Realized rows n.")
-@click.option("--cap", type=click.IntRange(min=1), help="Also tabulate every n in [1, cap].")
-@click.option("--epochs", type=click.FloatRange(min=0), help="num_train_epochs.")
-@click.option("--max-steps", type=click.IntRange(min=1), help="max_steps (wins over epochs).")
-@click.option("--floor", type=click.IntRange(min=1), help="Mark each n where this floor fails.")
-@click.option(
-    "--existing",
-    type=int,
-    multiple=True,
-    help="Step of a checkpoint-* dir already in output_dir (repeatable).",
-)
-@click.option("--best-step", type=int, help="Step whose checkpoint holds the best metric.")
-@geometry_options
-def plan_command(
-    rows,
-    cap,
-    epochs,
-    max_steps,
-    floor,
-    existing,
-    best_step,
-    batch,
-    accum,
-    world,
-    drop_last,
-    iterable,
-    save_strategy,
-    save_steps,
-    save_total_limit,
-    floor_kind,
-    fmt,
-) -> None:
-    """Optimizer steps, saved steps and checkpoints on disk for a realized slice.
-
-    With --floor, says whether it holds at --rows (and every n up to --cap), which n
-    fail and why. Exit 0 when it holds or no floor is given, 1 when it fails, 2 on
-    bad options.
-    """
-    if (epochs is None) == (max_steps is None):
-        fail("give exactly one of --epochs and --max-steps")
-    if cap and cap > MAX_TABLE:
-        fail(f"--cap {cap} is above {MAX_TABLE} rows for a per-n table; use `smoke dial`")
-    try:
-        base = plan_from_options(
-            rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
-            save_strategy, save_steps, save_total_limit, best_step, existing,
-        )  # fmt: skip
-        result, table = simulate(base), plan_table(base, cap)
-    except ValidationError as err:
-        fail(validation_line(err))
-    except UnmodelledVersion as err:
-        fail(str(err))
-    kind = FloorKind(floor_kind)
-    failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
-    report = floor_report(base, result, table, floor, kind)
-    if fmt == "json":
-        data = {"plan": _plan_echo(base)} | plan_json(result, table, floor, kind)
-        if report is not None:
-            data["floor"] = report
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(plan_text(base, result, table, floor, kind, failing))
-    sys.exit(1 if report is not None and not report["holds"] else 0)
 
 
 def floor_report(
@@ -336,61 +337,6 @@ def _steps(steps) -> str:
 
 def _dirs(steps) -> str:
     return ", ".join(f"checkpoint-{s}" for s in steps) or "none"
-
-
-@smoke.command("dial")
-@click.option("--floor", type=click.IntRange(min=1), required=True, help="Floor K.")
-@click.option("--min-rows", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--cap", type=click.IntRange(min=1), required=True, help="Row cap C.")
-@geometry_options
-def dial_command(
-    floor,
-    min_rows,
-    cap,
-    batch,
-    accum,
-    world,
-    drop_last,
-    iterable,
-    save_strategy,
-    save_steps,
-    save_total_limit,
-    floor_kind,
-    fmt,
-) -> None:
-    """The smallest epochs and max_steps that hold the floor for every n in [min-rows, cap].
-
-    Also the dial over the realized rows, in closed form, for a driver to write
-    (save_steps and save_total_limit included), and where the card's rule of
-    thumb falls short. Exit 0 when a dial can hold the floor, 1 when none can,
-    2 on bad options.
-    """
-    try:
-        request = DialRequest(
-            floor=floor,
-            floor_kind=floor_kind,
-            min_rows=min_rows,
-            cap=cap,
-            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
-            save=SavePolicy(
-                strategy=save_strategy, save_steps=save_steps, save_total_limit=save_total_limit
-            ),
-        )
-        result = solve_dial(request)
-    except ValidationError as err:
-        fail(validation_line(err))
-    except UnmodelledVersion as err:
-        fail(str(err))
-    data = (
-        {"request": request.model_dump(mode="json")}  # what the text's first line states
-        | dial_json(result)
-        | {"worst_rows": result.worst_rows, "formula": dial_formulas(request)}
-    )
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(dial_text(request, result))
-    sys.exit(0 if result.feasible else 1)
 
 
 def dial_json(result: DialResult) -> dict[str, Any]:

@@ -8,17 +8,13 @@ from pathlib import Path
 
 import click
 
+from guidelint.commands.cli_base import config_option
 from guidelint.runner.reports import FORMATS
 
 
 @click.command("run")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 @click.option(
     "--format",
     "fmt",
@@ -81,7 +77,7 @@ def run(
     quiet,
 ):
     """Run the Python examples of guides; exit 0 when every non-pending one passed."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
     from guidelint.config import ConfigError
     from guidelint.runner.reports import render
     from guidelint.runner.run import RunOptions, run_examples
@@ -134,7 +130,7 @@ def _number(name: str) -> int:
 
 
 def _write_html(report, folder: Path) -> None:
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
     from guidelint.runner.html_report import write_html
 
     try:

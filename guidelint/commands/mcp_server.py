@@ -1,7 +1,9 @@
 """`guidelint mcp`: guidelint as a stdio MCP server (the official `mcp` SDK, `tools` extra).
 
-Each tool has an input schema and a structured result (`outputSchema`); the models
-below are both the schema and the documentation (docs/MCP.md). A tool that cannot
+A door over the pillars' faces: each tool calls the function its command calls
+(`api.report`, `gotchas.service`, `smoke.report`, `runner.run`) and returns the
+object that command prints with `--format json`, as a pydantic model that is both
+the tool's `outputSchema` and its documentation (docs/MCP.md). A tool that cannot
 do what it was asked answers an MCP tool error (`isError`) whose text is one line;
 the server itself never stops on a bad call. The project is the one around the
 directory the server was started in (as for the CLI), loaded afresh on every call,
@@ -9,10 +11,8 @@ so every answer reflects the files as they are now; the warm process keeps the
 imports, the rule registry and the result cache.
 """
 
-import difflib
 import functools
 import json
-import re
 import subprocess
 import threading
 from collections.abc import Callable
@@ -23,7 +23,10 @@ import click
 from pydantic import BaseModel, Field, ValidationError
 
 from guidelint import __version__
-from guidelint.cli_base import fail
+from guidelint.commands.cli_base import config_option, fail
+from guidelint.findings import Severity
+from guidelint.runner.outcomes import Outcome
+from guidelint.smoke.model import FloorKind, PlanOutcome
 
 if TYPE_CHECKING:
     from guidelint.reporters.report import Report
@@ -57,7 +60,7 @@ class FixModel(BaseModel):
 class FindingModel(BaseModel):
     code: str = Field(description="Rule code, e.g. GL501.")
     name: str = Field(description="Rule name, e.g. stale-path.")
-    severity: str = Field(description="error or warning.")
+    severity: Severity
     message: str
     path: str = Field(description="File, relative to the project root.")
     line: int
@@ -79,6 +82,8 @@ class SummaryModel(BaseModel):
 
 
 class CheckResult(BaseModel):
+    """`guidelint check --format json`'s object, plus the root and the run's notices."""
+
     version: int = Field(description="The JSON report's schema version (docs/OUTPUT.md).")
     root: str = Field(description="The project root the paths are relative to.")
     findings: list[FindingModel]
@@ -99,7 +104,7 @@ class ExampleOutcome(BaseModel):
     id: str
     path: str
     line: int
-    status: str = Field(description="passed, failed, ..., pending-passed, pending-failed.")
+    status: Outcome
     duration_s: float
     message: str = Field(description="Why it did not pass (empty when it did).")
     stdout: str
@@ -121,7 +126,7 @@ class RunExamplesResult(BaseModel):
 class RulePage(BaseModel):
     code: str
     name: str
-    severity: str
+    severity: Severity
     fixable: bool
     summary: str
     page: str = Field(description="The rule's documentation page (Markdown).")
@@ -172,7 +177,7 @@ class PlanRow(BaseModel):
     epochs_run: float
     saved_steps: list[int]
     checkpoints_on_disk: list[str]
-    outcome: str
+    outcome: PlanOutcome
     meets_floor: bool | None = None
 
 
@@ -184,7 +189,7 @@ class FloorFailure(BaseModel):
 
 class FloorReport(BaseModel):
     floor: int
-    kind: str = Field(description="checkpoints or steps.")
+    kind: FloorKind
     holds: bool = Field(description="At `rows` and every n of the table.")
     failing_n: list[int]
     failures: list[FloorFailure]
@@ -196,7 +201,7 @@ class SmokePlanResult(BaseModel):
     epochs_run: float
     saved_steps: list[int]
     checkpoints_on_disk: list[str]
-    outcome: str
+    outcome: PlanOutcome
     warnings: list[str]
     rows: list[PlanRow] | None = Field(
         default=None, description="With `cap`: one row per realized n in [1, cap]."
@@ -208,6 +213,7 @@ class SmokePlanResult(BaseModel):
         default=None, description="With `floor`: which n fail it and why (`smoke plan` JSON)."
     )
     arithmetic: str = Field(description="The arithmetic in words (the CLI's text).")
+    plan: dict[str, Any] = Field(description="The plan: rows, geometry, schedule, saving.")
 
 
 class SmokeDialResult(BaseModel):
@@ -216,6 +222,11 @@ class SmokeDialResult(BaseModel):
     max_steps: int | None = Field(description="Smallest max_steps holding the floor.")
     reason: str | None
     worst_rows: int | None = Field(description="The realized n that needs the largest epochs.")
+    request: dict[str, Any] = Field(description="The floor, rows, geometry and saving asked.")
+    formula: dict[str, str | None] = Field(
+        description="The dials in closed form over the realized rows, and where the rule "
+        "of thumb falls short."
+    )
     arithmetic: str
 
 
@@ -243,15 +254,15 @@ def _tool_error(err: Exception) -> Exception:
 
     from guidelint.config import ConfigError
     from guidelint.gotchas.authoring import Refusal
+    from guidelint.smoke.report import BadOptions, validation_line
 
     if isinstance(err, ToolError):
         return err
-    if isinstance(err, (ConfigError, Refusal, _ToolError, subprocess.SubprocessError)):
-        return ToolError(_first_line(str(err)))
     if isinstance(err, ValidationError):
-        from guidelint.smoke.cli import validation_line
-
         return ToolError(validation_line(err))
+    one_line = (ConfigError, Refusal, BadOptions, _ToolError, subprocess.SubprocessError)
+    if isinstance(err, one_line):
+        return ToolError(_first_line(str(err)))
     if isinstance(err, OSError):
         return ToolError(f"{err.filename or 'I/O'}: {err.strerror or err}")
     # A bug: still one line, and the server lives on.
@@ -286,11 +297,30 @@ def _argument_error(tool: str, error: ValidationError) -> str:
     return f"{tool}: bad argument `{where}`: {first['msg']}{more}"
 
 
+def _annotations(writes: bool) -> Any:
+    from mcp.types import ToolAnnotations
+
+    if writes:
+        return ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    return ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
 def build_server(config_file: Path | None = None) -> Any:
     """The MCPServer with every tool; `config_file` is `guidelint mcp --config`."""
-    from mcp.server.mcpserver import Context, MCPServer
+    server = _new_server()
+    for tool in (explain_rule, smoke_plan, smoke_dial):  # tools of no project
+        server.tool(annotations=_annotations(writes=False))(_one_line_errors(tool))
+    for add_tool in (_add_check, _add_fix, _add_gotcha_find, _add_gotcha_add, _add_surface):
+        add_tool(server, config_file)
+    _add_run_examples(server, config_file)
+    _add_resources(server, config_file)
+    return server
+
+
+def _new_server() -> Any:
+    """An MCPServer whose tool errors are one line that starts with the tool's name."""
+    from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
-    from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
     class Server(MCPServer):
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -303,13 +333,23 @@ def build_server(config_file: Path | None = None) -> Any:
                 reason = str(err).removeprefix(f"Error executing tool {name}: ")
                 raise ToolError(f"{name}: {_first_line(reason)}") from None
 
-    server = Server(
+    return Server(
         name="guidelint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-    @server.tool(annotations=read_only)
+
+def _json_report(report: "Report") -> dict[str, Any]:
+    """`check --format json`'s object, from the very serializer that prints it."""
+    from guidelint.reporters.json_report import render
+
+    return json.loads(render(report))
+
+
+# --- tools over the project around the server -----------------------------------------
+
+
+def _add_check(server: Any, config_file: Path | None) -> None:
+    @server.tool(annotations=_annotations(writes=False))
     @_one_line_errors
     def check(
         paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
@@ -322,14 +362,15 @@ def build_server(config_file: Path | None = None) -> Any:
         """Check guides, rules files, settings and drivers: the findings of the JSON report,
         each with its fix when it has one. Like `guidelint check --format json`."""
         from guidelint import api
-        from guidelint.reporters.json_report import SCHEMA_VERSION
 
         report = api.report(*paths, select=select, ignore=ignore, since=since, config=config_file)
         return CheckResult.model_validate(
-            {"version": SCHEMA_VERSION, "root": str(report.root), **_findings_fields(report)}
+            _json_report(report) | {"root": str(report.root), "notices": report.notices}
         )
 
-    @server.tool(annotations=writes)
+
+def _add_fix(server: Any, config_file: Path | None) -> None:
+    @server.tool(annotations=_annotations(writes=True))
     @_one_line_errors
     def fix(
         paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
@@ -341,52 +382,39 @@ def build_server(config_file: Path | None = None) -> Any:
         `guidelint check --fix`; the result is the diff written (or, with `dry_run`, the
         diff it would write) and the findings left."""
         from guidelint import api
+        from guidelint.fixes import unified_diff
 
         report = api.report(
             *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
         )
-        diff = "".join(
-            line
-            for rel, (before, after) in sorted(report.changes.items())
-            for line in difflib.unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
-        return FixResult.model_validate(
-            {
-                "written": not dry_run,
-                "fixed": report.fixed,
-                "diff": diff,
-                **_findings_fields(report),
-            }
-        )
+        done = {"written": not dry_run, "fixed": report.fixed, "notices": report.notices}
+        diff = unified_diff(report.changes)
+        return FixResult.model_validate(_json_report(report) | done | {"diff": diff})
 
-    @server.tool(annotations=read_only)
-    @_one_line_errors
-    def explain_rule(
-        rule: Annotated[str, Field(description="A rule code (GL501) or name (stale-path).")],
-    ) -> RulePage:
-        """A rule's documentation page: what it checks, why, examples, its fix."""
-        from guidelint.docs import rule_page
-        from guidelint.rules import rule_by_name_or_code
 
-        found = rule_by_name_or_code(rule)
-        page = rule_page(rule)
-        if found is None or page is None:
-            raise _ToolError(f"unknown rule '{rule}' (a code such as GL501, or a rule name)")
-        return RulePage(
-            code=found.code,
-            name=found.name,
-            severity=found.severity.value,
-            fixable=found.fixable,
-            summary=found.summary,
-            page=page,
-        )
+def explain_rule(
+    rule: Annotated[str, Field(description="A rule code (GL501) or name (stale-path).")],
+) -> RulePage:
+    """A rule's documentation page: what it checks, why, examples, its fix."""
+    from guidelint.docs import rule_page
+    from guidelint.rules import rule_by_name_or_code
 
-    @server.tool(annotations=read_only)
+    found = rule_by_name_or_code(rule)
+    page = rule_page(rule)
+    if found is None or page is None:
+        raise _ToolError(f"unknown rule '{rule}' (a code such as GL501, or a rule name)")
+    return RulePage(
+        code=found.code,
+        name=found.name,
+        severity=found.severity,
+        fixable=found.fixable,
+        summary=found.summary,
+        page=page,
+    )
+
+
+def _add_gotcha_find(server: Any, config_file: Path | None) -> None:
+    @server.tool(annotations=_annotations(writes=False))
     @_one_line_errors
     def gotcha_find(
         pattern: Annotated[str, Field(description="A case-insensitive regular expression.")],
@@ -396,23 +424,24 @@ def build_server(config_file: Path | None = None) -> Any:
     ) -> GotchaFindResult:
         """Gotchas entries matching a pattern, with file:line: the evidence a
         workflow-fix cites (like `grep -cin`); a count of 0 is the absence of a guard."""
-        from guidelint.gotchas.cli import entries, entry_json
+        import re
+
+        from guidelint.gotchas import service
         from guidelint.project import Project
 
         try:
-            regex = re.compile(pattern, re.IGNORECASE)
+            service.compile_pattern(pattern)
         except re.error as err:
             raise _ToolError(f"pattern is not a valid regular expression: {err}") from None
-        project = Project.load([], config_file)
-        hits = [(rel, e) for rel, e in entries(project, file) if regex.search(e.text)]
-        return GotchaFindResult(
-            pattern=pattern,
-            count=len(hits),
-            entries=[GotchaEntry.model_validate(entry_json(rel, e)) for rel, e in hits],
-            evidence=[f"{rel}:{e.line}: {e.headline}" for rel, e in hits],
-        )
+        found = service.find(Project.load([], config_file), pattern, file)
+        evidence = [hit.evidence() for hit in found.hits]
+        return GotchaFindResult.model_validate(found.as_json() | {"evidence": evidence})
 
-    @server.tool(annotations=writes)
+
+def _add_gotcha_add(server: Any, config_file: Path | None) -> None:
+    from mcp.types import CallToolResult, TextContent
+
+    @server.tool(annotations=_annotations(writes=True))
     @_one_line_errors
     def gotcha_add(
         headline: Annotated[str, Field(description="The lesson in one sentence (bold).")],
@@ -432,27 +461,30 @@ def build_server(config_file: Path | None = None) -> Any:
         """Append a well-formed entry and its LESSONS index row, atomically, under the
         same lock as `guidelint gotcha add`. A refusal (row cap, duplicate, malformed
         file) is a tool error with `structuredContent` {refused: true, reason}."""
+        from guidelint.api import lint_files
+        from guidelint.gotchas import service
         from guidelint.gotchas.authoring import NewEntry, Refusal
-        from guidelint.gotchas.cli import add_entry, added_json
 
         new = NewEntry(headline, body, tuple(provenance), fingerprint, section)
         try:
-            added, diff = add_entry(config_file, file, new, dry_run)
+            added = service.add(config_file, file, new, dry_run, lint_files)
         except Refusal as err:
             reason = f"gotcha not added: {_first_line(str(err))}"
+            data: dict[str, Any] = {"refused": True, "reason": reason}
             return CallToolResult(
                 content=[TextContent(type="text", text=reason)],
-                structured_content={"refused": True, "reason": reason},
+                structured_content=data,
                 is_error=True,
             )
-        result = GotchaAddResult.model_validate(added_json(added, diff, not dry_run))
-        data = result.model_dump(mode="json")
+        data = GotchaAddResult.model_validate(added.as_json()).model_dump(mode="json")
+        text = json.dumps(data, indent=2)
         return CallToolResult(
-            content=[TextContent(type="text", text=json.dumps(data, indent=2))],
-            structured_content=data,
+            content=[TextContent(type="text", text=text)], structured_content=data
         )
 
-    @server.tool(annotations=read_only)
+
+def _add_surface(server: Any, config_file: Path | None) -> None:
+    @server.tool(annotations=_annotations(writes=False))
     @_one_line_errors
     def surface(
         base: Annotated[str, Field(description="The git revision the change starts from.")],
@@ -460,128 +492,94 @@ def build_server(config_file: Path | None = None) -> Any:
         """Files changed since `base` that lie outside the workflow surface: a
         workflow-fix change should touch none (like `guidelint surface --base`)."""
         from guidelint.config import ConfigError
-        from guidelint.discovery import changed_files
-        from guidelint.gotchas.surface import outside_surface
+        from guidelint.gotchas import service
         from guidelint.project import Project
 
         project = Project.load([], config_file)
         try:
-            changed = changed_files(project.root, base)
+            result = service.surface(project, base)
         except ConfigError as err:
             # changed_files() speaks of --since, the name `check` gives the revision.
             raise _ToolError(str(err).replace("--since", "base", 1)) from None
-        patterns = project.config.gotchas.surface
-        outside = outside_surface(changed, patterns)
-        return SurfaceResult(
-            base=base,
-            changed=sorted(changed),
-            outside=outside,
-            surface=patterns,
-            on_surface=not outside,
-        )
+        return SurfaceResult.model_validate(result.as_json() | {"on_surface": not result.outside})
 
-    @server.tool(annotations=read_only)
-    @_one_line_errors
-    def smoke_plan(
-        rows: Annotated[int, Field(ge=0, description="Realized rows n.")],
-        batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
-        accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
-        world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
-        epochs: Annotated[float | None, Field(ge=0, description="num_train_epochs.")] = None,
-        max_steps: Annotated[
-            int | None, Field(ge=1, description="max_steps (give it or epochs).")
-        ] = None,
-        save_strategy: SaveStrategyName = "steps",
-        save_steps: Annotated[
-            float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
-        ] = 500,
-        save_total_limit: Annotated[int | None, Field(ge=1)] = None,
-        drop_last: bool = False,
-        iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
-        floor: Annotated[
-            int | None, Field(ge=1, description="Say whether this floor holds.")
-        ] = None,
-        floor_kind: FloorKindName = "checkpoints",
-        cap: Annotated[
-            int | None, Field(ge=1, le=100_000, description="Also tabulate every n in [1, cap].")
-        ] = None,
-        existing: Annotated[
-            list[int], Field(description="Steps of checkpoint-* dirs already in output_dir.")
-        ] = [],  # noqa: B006 (pydantic copies defaults)
-        best_step: Annotated[int | None, Field(description="Step of the best checkpoint.")] = None,
-    ) -> SmokePlanResult:
-        """Optimizer steps, saved steps and checkpoints on disk for a realized slice,
-        exact to the Hugging Face Trainer (like `guidelint smoke plan`)."""
-        from guidelint.smoke.arithmetic import simulate
-        from guidelint.smoke.cli import (
-            floor_report,
-            plan_from_options,
-            plan_json,
-            plan_table,
-            plan_text,
-        )
-        from guidelint.smoke.model import FloorKind
 
-        if (epochs is None) == (max_steps is None):
-            raise _ToolError("give exactly one of epochs and max_steps")
-        base = plan_from_options(
-            rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
-            save_strategy, save_steps, save_total_limit, best_step, existing,
-        )  # fmt: skip
-        result, table = simulate(base), plan_table(base, cap)
-        kind = FloorKind(floor_kind)
-        failing = [n for n, r in table if floor and r.floor_value(kind) < floor]
-        data = plan_json(result, table, floor, kind)
-        if floor:
-            data["floor_holds"] = not failing and result.floor_value(kind) >= floor
-            data["floor"] = floor_report(base, result, table, floor, kind)
-        data["arithmetic"] = plan_text(base, result, table, floor, kind, failing)
-        return SmokePlanResult.model_validate(data)
+# --- the smoke arithmetic: no project ---------------------------------------------------
 
-    @server.tool(annotations=read_only)
-    @_one_line_errors
-    def smoke_dial(
-        floor: Annotated[int, Field(ge=1, description="The gate's floor K.")],
-        cap: Annotated[int, Field(ge=1, description="Row cap C: the largest realized n.")],
-        batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
-        accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
-        world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
-        min_rows: Annotated[int, Field(ge=1, description="The smallest realized n.")] = 1,
-        save_strategy: SaveStrategyName = "steps",
-        save_steps: Annotated[
-            float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
-        ] = 500,
-        save_total_limit: Annotated[int | None, Field(ge=1)] = None,
-        drop_last: bool = False,
-        iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
-        floor_kind: FloorKindName = "checkpoints",
-    ) -> SmokeDialResult:
-        """The smallest num_train_epochs and max_steps that hold the floor for every
-        realized n in [min_rows, cap] (like `guidelint smoke dial`)."""
-        from guidelint.smoke.cli import dial_json, dial_text
-        from guidelint.smoke.model import FloorKind, Geometry, SavePolicy, SaveStrategy
-        from guidelint.smoke.solver import DialRequest, solve_dial
 
-        request = DialRequest(
-            floor=floor,
-            floor_kind=FloorKind(floor_kind),
-            min_rows=min_rows,
-            cap=cap,
-            geometry=Geometry.of(batch, accum, world, drop_last, iterable),
-            save=SavePolicy(
-                strategy=SaveStrategy(save_strategy),
-                save_steps=save_steps,
-                save_total_limit=save_total_limit,
-            ),
-        )
-        result = solve_dial(request)
-        data = dial_json(result) | {
-            "worst_rows": result.worst_rows,
-            "arithmetic": dial_text(request, result),
-        }
-        return SmokeDialResult.model_validate(data)
+def smoke_plan(
+    rows: Annotated[int, Field(ge=0, description="Realized rows n.")],
+    batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
+    accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
+    world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
+    epochs: Annotated[float | None, Field(ge=0, description="num_train_epochs.")] = None,
+    max_steps: Annotated[
+        int | None, Field(ge=1, description="max_steps (give it or epochs).")
+    ] = None,
+    save_strategy: SaveStrategyName = "steps",
+    save_steps: Annotated[
+        float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
+    ] = 500,
+    save_total_limit: Annotated[int | None, Field(ge=1)] = None,
+    drop_last: bool = False,
+    iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
+    floor: Annotated[int | None, Field(ge=1, description="Say whether this floor holds.")] = None,
+    floor_kind: FloorKindName = "checkpoints",
+    cap: Annotated[
+        int | None, Field(ge=1, le=100_000, description="Also tabulate every n in [1, cap].")
+    ] = None,
+    existing: Annotated[
+        list[int], Field(description="Steps of checkpoint-* dirs already in output_dir.")
+    ] = [],  # noqa: B006 (pydantic copies defaults)
+    best_step: Annotated[int | None, Field(description="Step of the best checkpoint.")] = None,
+) -> SmokePlanResult:
+    """Optimizer steps, saved steps and checkpoints on disk for a realized slice,
+    exact to the Hugging Face Trainer (like `guidelint smoke plan`)."""
+    from guidelint.smoke import report as face
 
-    @server.tool(annotations=writes)
+    report = face.plan(
+        rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
+        save_strategy, save_steps, save_total_limit, best_step, existing,
+        cap=cap, floor=floor, floor_kind=floor_kind,
+    )  # fmt: skip
+    holds = {"floor_holds": report.holds} if floor else {}
+    return SmokePlanResult.model_validate(report.as_json() | holds | {"arithmetic": report.text()})
+
+
+def smoke_dial(
+    floor: Annotated[int, Field(ge=1, description="The gate's floor K.")],
+    cap: Annotated[int, Field(ge=1, description="Row cap C: the largest realized n.")],
+    batch: Annotated[int, Field(ge=1, description="Per-device train batch size.")],
+    accum: Annotated[int, Field(ge=1, description="Gradient accumulation steps.")] = 1,
+    world: Annotated[int, Field(ge=1, description="World size (processes).")] = 1,
+    min_rows: Annotated[int, Field(ge=1, description="The smallest realized n.")] = 1,
+    save_strategy: SaveStrategyName = "steps",
+    save_steps: Annotated[
+        float, Field(gt=0, description="Absolute steps, or a ratio of the total below 1.")
+    ] = 500,
+    save_total_limit: Annotated[int | None, Field(ge=1)] = None,
+    drop_last: bool = False,
+    iterable: Annotated[bool, Field(description="An IterableDataset (no len).")] = False,
+    floor_kind: FloorKindName = "checkpoints",
+) -> SmokeDialResult:
+    """The smallest num_train_epochs and max_steps that hold the floor for every
+    realized n in [min_rows, cap] (like `guidelint smoke dial`)."""
+    from guidelint.smoke import report as face
+
+    report = face.dial(
+        floor, cap, batch, accum, world, min_rows, drop_last, iterable,
+        save_strategy, save_steps, save_total_limit, floor_kind,
+    )  # fmt: skip
+    return SmokeDialResult.model_validate(report.as_json() | {"arithmetic": report.text()})
+
+
+# --- examples: a long run, with progress -----------------------------------------------
+
+
+def _add_run_examples(server: Any, config_file: Path | None) -> None:
+    from mcp.server.mcpserver import Context
+
+    @server.tool(annotations=_annotations(writes=True))
     async def run_examples(
         ctx: Context,
         paths: Paths = [],  # noqa: B006 (pydantic copies defaults)
@@ -602,11 +600,7 @@ def build_server(config_file: Path | None = None) -> Any:
         """Run the Python examples of guides in isolated workers, like `guidelint run
         --format json`; `pending_only` and `promote` are the tester agent's loop. Reports
         MCP progress as each example finishes."""
-        import anyio.from_thread
-        import anyio.to_thread
-
-        from guidelint.runner.outcomes import Outcome
-        from guidelint.runner.run import RunOptions, run_examples
+        from guidelint.runner.run import RunOptions
 
         options = RunOptions(
             paths=[Path(p) for p in paths],
@@ -615,28 +609,37 @@ def build_server(config_file: Path | None = None) -> Any:
             ids=list(ids),
             promote=promote,
         )
+        return await _run_examples(ctx, options)
 
-        def progress(result: Any, done: int, total: int) -> None:
-            message = f"{result.path}:{result.line} {result.status.value}"
-            anyio.from_thread.run(ctx.report_progress, done, total, message)
 
-        def run() -> Any:
-            with _ONE_AT_A_TIME:
-                return run_examples(options, progress)
+async def _run_examples(ctx: Any, options: Any) -> RunExamplesResult:
+    """`runner.run.run_examples` on a worker thread, each finished example an MCP
+    progress notification; its report as `guidelint run --format json` prints it."""
+    import anyio.from_thread
+    import anyio.to_thread
 
-        try:
-            report = await anyio.to_thread.run_sync(run)
-        except Exception as err:
-            raise _tool_error(err) from None
-        data = report.as_json()
-        for entry, result in zip(data["examples"], report.results, strict=True):
-            entry["images"] = list(result.images)
-        promoted = [r.id for r in report.results if promote and r.status is Outcome.PENDING_PASSED]
-        data |= {"promoted": promoted, "notes": report.notes}
-        return RunExamplesResult.model_validate(data)
+    from guidelint.runner.run import run_examples
 
-    _add_resources(server, config_file)
-    return server
+    def progress(result: Any, done: int, total: int) -> None:
+        message = f"{result.path}:{result.line} {result.status.value}"
+        anyio.from_thread.run(ctx.report_progress, done, total, message)
+
+    def run() -> Any:
+        with _ONE_AT_A_TIME:
+            return run_examples(options, progress)
+
+    try:
+        report = await anyio.to_thread.run_sync(run)
+    except Exception as err:
+        raise _tool_error(err) from None
+    data = report.as_json()
+    for entry, result in zip(data["examples"], report.results, strict=True):
+        entry["images"] = list(result.images)
+    promoted = [
+        r.id for r in report.results if options.promote and r.status is Outcome.PENDING_PASSED
+    ]
+    data |= {"promoted": promoted, "notes": report.notes}
+    return RunExamplesResult.model_validate(data)
 
 
 def _add_resources(server: Any, config_file: Path | None) -> None:
@@ -684,26 +687,20 @@ def _add_resources(server: Any, config_file: Path | None) -> None:
     )
     def gotchas() -> str:
         from guidelint.config import ConfigError
+        from guidelint.gotchas import service
         from guidelint.gotchas.authoring import Refusal
-        from guidelint.gotchas.cli import entries, entry_json
         from guidelint.project import Project
 
         try:
             with _ONE_AT_A_TIME:
-                project = Project.load([], config_file)
-                found = entries(project, None)
+                found = service.entries(Project.load([], config_file), None)
         except (ConfigError, Refusal, OSError) as err:
             raise ResourceError(f"gotchas: {_first_line(str(err))}") from None
-        return json.dumps([entry_json(rel, entry) for rel, entry in found], indent=2)
+        return json.dumps([hit.as_json() for hit in found], indent=2)
 
 
 @click.command("mcp")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 def mcp(config_file: Path | None) -> None:
     """Serve guidelint's tools over MCP (stdio), for the agents that call them."""
     try:
@@ -711,14 +708,3 @@ def mcp(config_file: Path | None) -> None:
     except ImportError as err:
         fail(f"`guidelint mcp` needs the mcp SDK ({err}): pip install 'guidelint[tools]'")
     server.run("stdio")
-
-
-def _findings_fields(report: "Report") -> dict[str, Any]:
-    """What `check` and `fix` both return: the JSON report's findings, summary, notes."""
-    from guidelint.reporters.json_report import finding_dict
-
-    return {
-        "findings": [finding_dict(f) for f in report.findings],
-        "summary": report.summary(),
-        "notices": report.notices,
-    }

@@ -10,20 +10,20 @@ from pathlib import Path
 import click
 
 from guidelint import __version__
-from guidelint.cli_base import fail, warn, warn_all
+from guidelint.commands.cli_base import config_option, fail, warn, warn_all
 from guidelint.errors import ConfigError
 
 # Subcommands that live beside their pillar, imported only when used so that
 # `guidelint check` never pays for them. name -> "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
-    "smoke": "guidelint.smoke.cli:smoke",
-    "gotcha": "guidelint.gotchas.cli:gotcha",
-    "surface": "guidelint.gotchas.surface:surface",
-    "tools": "guidelint.tools.cli:tools",
-    "run": "guidelint.runner.cli:run",
+    "smoke": "guidelint.commands.smoke:smoke",
+    "gotcha": "guidelint.commands.gotcha:gotcha",
+    "surface": "guidelint.commands.surface:surface",
+    "tools": "guidelint.commands.tools:tools",
+    "run": "guidelint.commands.run:run",
     "tiny": "guidelint.runner.diffusers_backend.cli:tiny",
-    "mcp": "guidelint.mcp_server:mcp",
-    "lsp": "guidelint.lsp_server:lsp",
+    "mcp": "guidelint.commands.mcp_server:mcp",
+    "lsp": "guidelint.commands.lsp_server:lsp",
 }
 
 
@@ -50,12 +50,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 @click.option("--select", multiple=True, help="Rule codes or prefixes to run (replaces config).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to add.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
@@ -214,8 +209,8 @@ def _progress_line(done: int, total: int) -> None:
 def _conveniences(options, diff: bool, stdin_filename: Path | None, watch: bool) -> None:
     """--watch loops here; --diff, and --fix on stdin, print and exit; a plain
     --stdin-filename only sets what the check reads."""
-    from guidelint import cli_conveniences as extra
     from guidelint.check import run_check
+    from guidelint.commands import cli_conveniences as extra
 
     if watch:
         ctx = click.get_current_context()

@@ -35,7 +35,7 @@ CONFIG_NAMES = ("pyproject.toml", "guidelint.toml", ".guidelint.toml")
 @click.command("lsp")
 def lsp() -> None:
     """Run the language server on stdin/stdout (see docs/EDITORS.md)."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
 
     try:
         server = build_server()

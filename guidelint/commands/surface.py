@@ -8,16 +8,8 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import fail
+from guidelint.commands.cli_base import config_option, fail
 from guidelint.config import ConfigError
-
-
-def outside_surface(changed: set[str], patterns: list[str]) -> list[str]:
-    """Changed paths that no surface pattern (.gitignore syntax) covers, sorted."""
-    import pathspec
-
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-    return sorted(path for path in changed if not spec.match_file(path))
 
 
 @click.command("surface")
@@ -25,33 +17,22 @@ def outside_surface(changed: set[str], patterns: list[str]) -> list[str]:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
-)
+@config_option
 def surface(base: str, fmt: str, config_file: Path | None) -> None:
     """Fail when the diff since REV touches files outside the workflow surface."""
-    from guidelint.discovery import changed_files
+    from guidelint.gotchas.service import surface as changes_against
     from guidelint.project import Project
 
     try:
         project = Project.load([], config_file)
-        changed = changed_files(project.root, base)
+        result = changes_against(project, base)
     except ConfigError as err:
         # changed_files() speaks of --since, the name `check` gives the revision.
         message = str(err).replace("--since", "--base", 1)
         fail(message)
-    patterns = project.config.gotchas.surface
-    outside = outside_surface(changed, patterns)
+    outside, patterns = result.outside, result.surface
     if fmt == "json":
-        click.echo(
-            json.dumps(
-                {"base": base, "changed": sorted(changed), "outside": outside, "surface": patterns},
-                indent=2,
-            )
-        )
+        click.echo(json.dumps(result.as_json(), indent=2))
     elif outside:
         click.echo(
             f"{len(outside)} changed file(s) outside the workflow surface ({', '.join(patterns)}):"
@@ -59,5 +40,5 @@ def surface(base: str, fmt: str, config_file: Path | None) -> None:
         for path in outside:
             click.echo(f"  {path}")
     else:
-        click.echo(f"all {len(changed)} changed file(s) are on the workflow surface")
+        click.echo(f"all {len(result.changed)} changed file(s) are on the workflow surface")
     sys.exit(1 if outside else 0)

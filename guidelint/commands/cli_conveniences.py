@@ -1,12 +1,11 @@
 """`guidelint check --diff`, `--stdin-filename` and `--watch`, as ruff has them.
 
-The command (guidelint/cli.py) runs the check and hands the report here: only the
+The command (guidelint/commands/cli.py) runs the check and hands the report here: only the
 CLI and the API import guidelint.check.
 """
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,28 +17,11 @@ if TYPE_CHECKING:
     from guidelint.reporters import Report
 
 
-def unified_diffs(changes: dict[str, tuple[str, str]]) -> str:
-    """One unified diff per file whose text the fixes change (`a/` before, `b/` after)."""
-    parts: list[str] = []
-    for rel, (before, after) in sorted(changes.items()):
-        if before == after:
-            continue
-        parts.extend(
-            difflib.unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
-        if parts and not parts[-1].endswith("\n"):
-            parts.append("\n\\ No newline at end of file\n")
-    return "".join(parts)
-
-
 def show_diff(report: Report) -> int:
     """Print the fixes as diffs, write nothing; exit 1 when there is something to fix."""
-    diff = unified_diffs(report.changes)
+    from guidelint.fixes import unified_diff
+
+    diff = unified_diff(report.changes)
     click.echo(diff, nl=False)
     count = sum(report.fixed.values())
     files = sum(1 for before, after in report.changes.values() if before != after)
@@ -49,7 +31,7 @@ def show_diff(report: Report) -> int:
 
 def read_stdin(filename: Path) -> tuple[Path, str]:
     """`--stdin-filename`: the text on stdin, as if it were that file."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
 
     data = sys.stdin.buffer.read()
     try:
@@ -74,7 +56,7 @@ def print_fixed_stdin(report: Report) -> int:
 
 def watch(paths: list[Path], config_file: Path | None, once: Callable[[], None]) -> None:
     """Check, then check again each time a file of the project changes (Ctrl-C stops)."""
-    from guidelint.cli_base import fail
+    from guidelint.commands.cli_base import fail
     from guidelint.extras import install_hint
     from guidelint.project import Project
 

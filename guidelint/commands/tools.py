@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import fail, warn_all
+from guidelint.commands.cli_base import config_option, fail, warn_all
 from guidelint.config import ConfigError
 from guidelint.printable import printable
 
@@ -56,12 +56,6 @@ def _live(project, specs) -> dict:
 
 path_argument = click.argument(
     "path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path)
-)
-config_option = click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: nearest guidelint.toml or pyproject.toml).",
 )
 server_option = click.option("--server", help="Only this server.")
 
