@@ -24,7 +24,6 @@ from guidelint.records import FrozenRecord
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-CONFIG_FILES = ("guidelint.toml", "pyproject.toml")
 # A configuration is read before its own max-file-size is known: the default applies.
 MAX_CONFIG_BYTES = 5_000_000
 

@@ -15,8 +15,8 @@ import pytest
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from guidelint.rule import Rule
 from guidelint.rules import all_rules, rule_by_name_or_code
-from guidelint.rules.base import Rule
 from guidelint.rules.index import NEEDS, RULES, SCOPES, RuleEntry, idle_on, in_scope
 from guidelint.sources import Unreadable, load
 

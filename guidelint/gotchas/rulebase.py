@@ -10,7 +10,7 @@ from guidelint.gotchas import files as gfiles
 from guidelint.gotchas.index import IndexProblemKind
 from guidelint.gotchas.index_report import index_report
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 
 
 @lru_cache(maxsize=1)

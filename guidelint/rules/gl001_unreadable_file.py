@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import Unreadable
 
 

@@ -21,7 +21,7 @@ from guidelint.globs import matcher
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
-from guidelint.rules.base import Rule, in_globs
+from guidelint.rule import Rule, in_globs
 from guidelint.rules.gl502_broken_link import is_steering_file
 from guidelint.sources import SourceFile
 

@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
-from guidelint.rules.base import Rule, in_globs
+from guidelint.rule import Rule, in_globs
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
-from guidelint.rules.agent_config import point
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
+from guidelint.tools.claude_code import point
 
 
 class MalformedFrontMatter(Rule):

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import did_you_mean, hooks_table, json_doc, names
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 from guidelint.tools.catalog import close_names
+from guidelint.tools.claude_code import did_you_mean, hooks_table, json_doc, names
 
 
 class UnknownHookEvent(Rule):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from guidelint.project import Project
-    from guidelint.rules.base import Rule
+    from guidelint.rule import Rule
     from guidelint.sources import SourceFile
 
 MD = frozenset({"markdown"})
@@ -112,7 +112,7 @@ def load(entry: RuleEntry) -> type[Rule]:
     """The rule class the row names (its module imported now)."""
     import importlib
 
-    from guidelint.rules.base import Rule
+    from guidelint.rule import Rule
 
     module = importlib.import_module(f"guidelint.rules.{entry.module}")
     for value in vars(module).values():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
