@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.findings import Finding, Fix, Severity, normal_context
-from guidelint.globs import decided
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -70,16 +69,3 @@ class Rule:
             snippet=file.text[span.start : span.end][:200],
             context=normal_context(lines.line_text(start.line)),
         )
-
-
-def in_globs(project: Project, rel: str, globs: list[str]) -> bool:
-    """Whether rel matches these `.gitignore`-style globs (pathspec, compiled once per
-    run, only for what the globs' text leaves open: `globs.decided`)."""
-    answer = decided(globs, rel)
-    if answer is not None:
-        return answer
-    import pathspec
-
-    key = "globs:" + "\0".join(globs)
-    spec = project.memo(key, lambda: pathspec.GitIgnoreSpec.from_lines(globs))
-    return bool(spec.match_file(rel))

@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
-from guidelint.rule import Rule, in_globs
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -54,7 +54,7 @@ class BrokenLink(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        return in_globs(project, file.rel, project.config.paths.links)
+        return project.globs(project.config.paths.links).matches(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
@@ -133,7 +133,7 @@ def _bases(rel: str, folder: str, path: str) -> list[str]:
 
 
 def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
-    return in_globs(project, file.rel, project.config.gotchas.files)
+    return project.globs(project.config.gotchas.files).matches(file.rel)
 
 
 def _in_submodule(project: Project, target: str) -> bool:

@@ -27,13 +27,7 @@ class DriverRule(Rule):
 
 
 def is_driver(file: SourceFile, project: Project) -> bool:
-    import pathspec
-
-    spec = project.memo(
-        "smoke.drivers",
-        lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
-    )
-    return file.kind == "python" and bool(spec.match_file(file.rel))
+    return file.kind == "python" and project.globs(project.config.smoke.drivers).matches(file.rel)
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
