@@ -18,9 +18,17 @@ class Rule:
     name: ClassVar[str]  # kebab-case
     summary: ClassVar[str]  # one line
     severity: ClassVar[Severity] = Severity.ERROR
+    # Stated by the rule's page (a `{example=fixed}` block), never here: the registry
+    # sets it from the generated index (`rules.index.load`, scripts/gen_rule_index.py).
     fixable: ClassVar[bool] = False
     # Which files the engine hands to `check`: "markdown", "json", "python".
     file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+    # For the index the engine reads before importing a rule (`rules.index`): a key of
+    # its SCOPES, a cheap superset of `applies_to()`; and for a rule that applies to
+    # every file of its kinds, a key of its NEEDS, what a file's text must hold for
+    # `check()` to find anything (none: no such test).
+    scope: ClassVar[str] = "kinds"
+    needs: ClassVar[str] = ""
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         """Narrow further than file_kinds (e.g. only gotchas files)."""

@@ -34,8 +34,8 @@ class UnknownBareTool(ToolRule):
     name = "unknown-bare-tool"
     summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
     severity = Severity.ERROR
-    fixable = True
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

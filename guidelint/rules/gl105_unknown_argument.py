@@ -22,6 +22,7 @@ class UnknownArgument(ToolRule):
     summary = "A call form such as `job_submit(gpu=...)` passes an argument the schema lacks."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

@@ -16,6 +16,7 @@ class UnknownAgentTool(ToolRule):
     summary = "An agent's (or skill's) front matter `tools:` names a tool that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    scope = "front-matter"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "markdown" and file.text.startswith("---")

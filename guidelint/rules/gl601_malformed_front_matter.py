@@ -18,6 +18,7 @@ class MalformedFrontMatter(Rule):
     summary = "A file's YAML front matter cannot be read: the keys on the broken lines are lost."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    needs = "front-matter-in-doubt"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)

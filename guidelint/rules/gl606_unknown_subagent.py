@@ -51,6 +51,7 @@ class UnknownSubagent(Rule):
     summary = "A command, agent or skill delegates to a subagent that no agent file defines."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel

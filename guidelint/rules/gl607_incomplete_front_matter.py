@@ -22,6 +22,7 @@ class IncompleteFrontMatter(Rule):
     )
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "markdown" and (

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 class DriverRule(Rule):
     file_kinds = frozenset({"python"})
+    scope = "drivers"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return is_driver(file, project)
