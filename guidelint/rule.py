@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 class Rule:
     code: ClassVar[str]  # "GL" + 3 digits, stable forever
     name: ClassVar[str]  # kebab-case
-    summary: ClassVar[str]  # one line
     severity: ClassVar[Severity] = Severity.ERROR
-    # Stated by the rule's page (a `{example=fixed}` block), never here: the registry
-    # sets it from the generated index (`rules.index.load`, scripts/gen_rule_index.py).
+    # Stated by the rule's page, never here: its first paragraph, and whether it shows
+    # a fix (a `{example=fixed}` block). The registry sets both from the generated
+    # index (`rules.index.load`, written by scripts/gen_rule_index.py).
+    summary: ClassVar[str] = ""  # one line
     fixable: ClassVar[bool] = False
     # Which files the engine hands to `check`: "markdown", "json", "python".
     file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})

@@ -6,8 +6,9 @@
 The engine reads that table to import a rule's module only when a file it may apply
 to is checked, so the table is plain data, loaded without any rule. Each of its facts
 is stated once elsewhere: code, name, file kinds, `scope` and `needs` by the rule's
-class, whether it declares cache inputs by its `cache_inputs` method, and whether it
-is fixable by its page (`rules/GLNNN.md` has a `{example=fixed}` block).
+class, whether it declares cache inputs by its `cache_inputs` method, its summary
+and whether it is fixable by its page (`rules/GLNNN.md`: the first paragraph, and a
+`{example=fixed}` block).
 tests/test_rule_index.py fails while the file differs from what this script writes;
 `--check` says so too, and writes nothing.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import pkgutil
 import sys
 from pathlib import Path
@@ -57,14 +59,18 @@ def discovered_rules() -> dict[str, type[Rule]]:
     return dict(sorted(found.items()))
 
 
-def page_fixable(code: str) -> bool:
-    """Whether the rule's page shows its fix (a `{example=fixed}` block)."""
+def page_facts(code: str) -> tuple[str, bool]:
+    """What the rule's page states: its summary (the first paragraph, on one line)
+    and whether it is fixable (it shows the fix, a `{example=fixed}` block)."""
     from guidelint.testing import parse_page
 
     page = PAGES / f"{code}.md"
     if not page.is_file():
         raise SystemExit(f"rule {code} has no page {page.relative_to(REPO)}")
-    return any(e.kind == "fixed" for e in parse_page(page.read_text("utf-8"), code).examples)
+    text = page.read_text("utf-8")
+    summary = " ".join(text.split("\n\n")[1].split())
+    fixable = any(e.kind == "fixed" for e in parse_page(text, code).examples)
+    return summary, fixable
 
 
 def row_arguments(rule: type[Rule]) -> list[str]:
@@ -80,8 +86,10 @@ def row_arguments(rule: type[Rule]) -> list[str]:
         arguments.append(f'scope="{rule.scope}"')
     if rule.needs:
         arguments.append(f'needs="{rule.needs}"')
-    if page_fixable(rule.code):
+    summary, fixable = page_facts(rule.code)
+    if fixable:
         arguments.append("fixable=True")
+    arguments.append(f"summary={json.dumps(summary, ensure_ascii=False)}")
     return arguments
 
 

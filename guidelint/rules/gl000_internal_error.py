@@ -11,7 +11,6 @@ from guidelint.spans import Span
 class InternalError(Rule):
     code = "GL000"
     name = "internal-error"
-    summary = "A rule raised an exception on a file; the other rules and files were still checked."
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine, never run as a check
 

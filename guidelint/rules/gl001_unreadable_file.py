@@ -10,10 +10,6 @@ from guidelint.sources import Unreadable
 class UnreadableFile(Rule):
     code = "GL001"
     name = "unreadable-file"
-    summary = (
-        "A file selected for checking is binary, not valid UTF-8, unreadable, "
-        "or larger than `max-file-size`."
-    )
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine when loading fails
 

@@ -12,7 +12,6 @@ from guidelint.suppress import Suppression
 class UnusedSuppression(Rule):
     code = "GL002"
     name = "unused-suppression"
-    summary = "A `guidelint:` suppression comment that suppresses no finding."
     severity = Severity.WARNING
     file_kinds = frozenset()  # produced by the engine after suppressions are applied
 

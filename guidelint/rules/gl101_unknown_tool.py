@@ -13,7 +13,6 @@ from guidelint.tools.rulebase import ToolRule
 class UnknownTool(ToolRule):
     code = "GL101"
     name = "unknown-tool"
-    summary = "An `mcp__<server>__<tool>` reference names a tool the server does not have."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     needs = "code-spans"

@@ -13,7 +13,6 @@ from guidelint.tools.rulebase import ToolRule, no_server_declared
 class UnknownServer(ToolRule):
     code = "GL102"
     name = "unknown-server"
-    summary = "An `mcp__<server>__...` reference names a server that no source declares."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     needs = "code-spans"

@@ -13,7 +13,6 @@ from guidelint.tools.rulebase import ToolRule
 class WrongServer(ToolRule):
     code = "GL103"
     name = "wrong-server"
-    summary = "An `mcp__<server>__<tool>` reference names a tool that lives on another server."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     needs = "code-spans"

@@ -32,7 +32,6 @@ PROSE_CUTOFF = 0.85
 class UnknownBareTool(ToolRule):
     code = "GL104"
     name = "unknown-bare-tool"
-    summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     needs = "code-spans"

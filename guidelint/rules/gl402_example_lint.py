@@ -22,7 +22,6 @@ LINT_KEY = "GL402.lint"  # ruff's messages per lintable example, kept on the fil
 class ExampleLint(ExampleRule):
     code = "GL402"
     name = "example-lint"
-    summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
     severity = Severity.ERROR
     scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 

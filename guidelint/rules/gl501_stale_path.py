@@ -100,7 +100,6 @@ def _placeholder_segment(segment: str) -> bool:
 class StalePath(Rule):
     code = "GL501"
     name = "stale-path"
-    summary = "A backticked repository path names a file or folder that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 

@@ -47,7 +47,6 @@ def is_steering_file(rel: str) -> bool:
 class BrokenLink(Rule):
     code = "GL502"
     name = "broken-link"
-    summary = "A relative Markdown link or an `@import` names a file or anchor that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 

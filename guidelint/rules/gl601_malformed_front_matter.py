@@ -15,7 +15,6 @@ from guidelint.tools.claude_code import point
 class MalformedFrontMatter(Rule):
     code = "GL601"
     name = "malformed-front-matter"
-    summary = "A file's YAML front matter cannot be read: the keys on the broken lines are lost."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     needs = "front-matter-in-doubt"

@@ -15,7 +15,6 @@ from guidelint.tools.claude_code import did_you_mean, hooks_table, json_doc, nam
 class UnknownHookEvent(Rule):
     code = "GL602"
     name = "unknown-hook-event"
-    summary = "A hook is registered under an event name Claude Code does not have: it never runs."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

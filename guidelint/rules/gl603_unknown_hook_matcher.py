@@ -20,7 +20,6 @@ MATCH_ALL = ("", "*", ".*")
 class UnknownHookMatcher(ToolRule):
     code = "GL603"
     name = "unknown-hook-matcher"
-    summary = "A hook `matcher` is not a valid pattern, or names a tool that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

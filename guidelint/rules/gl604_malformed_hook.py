@@ -33,7 +33,6 @@ PLAUSIBLE_TIMEOUT = 3600
 class MalformedHook(Rule):
     code = "GL604"
     name = "malformed-hook"
-    summary = "A hook cannot run as written: wrong shape or type, missing script, bad timeout."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

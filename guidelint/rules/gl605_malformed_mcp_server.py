@@ -41,7 +41,6 @@ STRING_FIELDS = ("type", "command", "cwd", "url")
 class MalformedMcpServer(Rule):
     code = "GL605"
     name = "malformed-mcp-server"
-    summary = "An MCP server declaration cannot start or be reached as written, or holds a secret."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

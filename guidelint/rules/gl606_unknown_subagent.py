@@ -48,7 +48,6 @@ DENSE = re.compile(r"(?:\s+\S+){5}\s")  # six runs of whitespace
 class UnknownSubagent(Rule):
     code = "GL606"
     name = "unknown-subagent"
-    summary = "A command, agent or skill delegates to a subagent that no agent file defines."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     scope = "agent-files"

@@ -17,9 +17,6 @@ from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, poi
 class IncompleteFrontMatter(Rule):
     code = "GL607"
     name = "incomplete-front-matter"
-    summary = (
-        "An agent lacks a `name` or `description` in its front matter; a skill, a `description`."
-    )
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
     scope = "agent-files"
