@@ -86,10 +86,6 @@ def row_arguments(rule: type[Rule]) -> list[str]:
         arguments.append(f'scope="{rule.scope}"')
     if rule.needs:
         arguments.append(f'needs="{rule.needs}"')
-    summary, fixable = page_facts(rule.code)
-    if fixable:
-        arguments.append("fixable=True")
-    arguments.append(f"summary={json.dumps(summary, ensure_ascii=False)}")
     return arguments
 
 
@@ -106,7 +102,18 @@ def row(arguments: list[str]) -> str:
 
 def table(rules: dict[str, type[Rule]]) -> str:
     rows = "".join(row(row_arguments(rule)) for rule in rules.values())
-    return f"RULES: tuple[RuleEntry, ...] = (\n{rows})\n"
+    facts = {code: page_facts(code) for code in rules}
+    summaries = "".join(
+        f'    "{code}": {json.dumps(summary, ensure_ascii=False)},\n'
+        for code, (summary, _) in facts.items()
+    )
+    fixable = "".join(f'    "{code}",\n' for code, (_, shows_fix) in facts.items() if shows_fix)
+    return (
+        f"RULES: tuple[RuleEntry, ...] = (\n{rows})\n"
+        "# What each rule's page states: its first paragraph, and whether it shows a fix.\n"
+        f"SUMMARIES: dict[str, str] = {{\n{summaries}}}\n"
+        f"FIXABLE: tuple[str, ...] = (\n{fixable})\n"
+    )
 
 
 def rendered(current: str, rules: dict[str, type[Rule]]) -> str:
