@@ -189,3 +189,17 @@ def test_a_pattern_list_is_read_once_for_every_path():
     for rel in ("README.md", "docs/a.md", "repo/scripts/x.py", "a/b/"):
         globs.decided(settings.DEFAULT_INCLUDE, rel)
     assert (globs._plan.cache_info().misses, globs._plan.cache_info().hits) == (1, 3)
+
+
+# Still asking pathspec themselves, until their owners move them onto `Globs`.
+PATHSPEC_ELSEWHERE = {"guidelint/engine.py", "guidelint/gotchas/surface.py"}
+
+
+def test_only_globs_compiles_pathspec():
+    package = REPO / "guidelint"
+    compiling = {
+        path.relative_to(REPO).as_posix()
+        for path in package.rglob("*.py")
+        if "GitIgnoreSpec.from_lines(" in path.read_text(encoding="utf-8")
+    }
+    assert compiling - {"guidelint/globs.py"} == PATHSPEC_ELSEWHERE
