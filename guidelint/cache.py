@@ -42,7 +42,7 @@ from guidelint.project import Project
 from guidelint.sources import SourceFile
 
 if TYPE_CHECKING:
-    from guidelint.rules.base import Rule
+    from guidelint.rule import Rule
 
 T = TypeVar("T")
 # Lookup keys that name a view of the file list rather than a path.

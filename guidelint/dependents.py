@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from guidelint.cache import CHECKED, VIEW
 from guidelint.discovery import Changes, discover
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 
 
 class Reach:

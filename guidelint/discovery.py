@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -11,53 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from guidelint.errors import ConfigError
+from guidelint.globs import Globs
 from guidelint.printable import printable
 from guidelint.sources import MARKDOWN_SUFFIXES
 
 if TYPE_CHECKING:
-    import pathspec
-
     from guidelint.config import Settings
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
-NAMED_GROUP = re.compile(r"\(\?P<\w+>")
-
-
-def _spec(patterns: list[str]) -> pathspec.PathSpec:
-    import pathspec  # on first use: checking one named file needs no globs
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def matcher(spec: pathspec.PathSpec) -> Callable[[str], bool]:
-    """`spec.match_file` for normalised POSIX relpaths, as one regex when that is exact.
-
-    pathspec tries every pattern in turn (about 0.1 ms a file on a big .gitignore);
-    without negations, "any pattern matches" is one alternation, many times faster.
-    """
-    patterns = [p for p in spec.patterns if p.include is not None]
-    if any(p.include is False or getattr(p, "regex", None) is None for p in patterns):
-        return spec.match_file
-    if not patterns:
-        return lambda rel: False
-    # Group names repeat across patterns; the matcher needs none of them.
-    alternatives = (NAMED_GROUP.sub("(?:", p.regex.pattern) for p in patterns)
-    try:
-        combined = re.compile("|".join(f"(?:{a})" for a in alternatives))
-    except re.error:
-        return spec.match_file
-    return lambda rel: combined.match(rel) is not None
-
-
-def plain_matcher(patterns: list[str]) -> Callable[[str], bool]:
-    """`GitIgnoreSpec.from_lines(patterns).match_file`, answered from the patterns'
-    text where `globs.decided` can (pathspec is imported and compiled only for the
-    paths it leaves open): for the few paths a folder argument asks about."""
-    if not any(p.strip() and not p.startswith("#") for p in patterns):
-        return lambda rel: False
-    from guidelint import globs
-
-    return globs.matcher(patterns, lambda: matcher(_spec(patterns)))
 
 
 class Listing(list[str]):
@@ -140,9 +100,9 @@ def _listed_files(root: Path, config: Settings) -> list[str]:
         gitignore = root / ".gitignore"
         if gitignore.is_file():
             lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-            return walk_files(root, matcher(_spec(lines + [f"{config.cache_dir}/"])))
+            return walk_files(root, Globs([*lines, f"{config.cache_dir}/"]).compiled())
     # The cache folder alone: a plain name, decided without pathspec.
-    return walk_files(root, plain_matcher([f"{config.cache_dir}/"]))
+    return walk_files(root, Globs([f"{config.cache_dir}/"]).matches)
 
 
 def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
@@ -187,8 +147,8 @@ def discover(
     """
     if paths:
         return _from_paths(root, config, paths, listing)
-    included = matcher(_spec(config.include + config.extend_include))
-    excluded = matcher(_spec(config.exclude))
+    included = Globs(config.include + config.extend_include).compiled()
+    excluded = Globs(config.exclude).compiled()
     candidates = _candidates(root, config, listing, "checked")
     return [f for f in candidates if included(f) and not excluded(f)]
 
@@ -235,8 +195,8 @@ def _from_paths(
         return sorted(chosen)
     # Include is asked only of the folders' files that are not Markdown; exclude of
     # every file (one compiled pathspec when there is any).
-    included = plain_matcher(config.include + config.extend_include)
-    excluded = plain_matcher([]) if not config.exclude else matcher(_spec(config.exclude))
+    included = Globs(config.include + config.extend_include).matches
+    excluded = Globs(config.exclude).compiled()
     candidates: list[str] | None = None
     for absolute, rel in folders:
         if rel is None:

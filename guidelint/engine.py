@@ -18,7 +18,7 @@ from guidelint.comments import Token
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.rules.gl000_internal_error import InternalError
 from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression

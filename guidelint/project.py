@@ -2,20 +2,22 @@
 
 This is the whole door a rule has onto the world beyond the file it checks:
 `files()` (the project's file list; rules never run git themselves), `exists()`,
-`read()`, `memo()` for per-run shared state, `live` and `warn()`.
+`read()`, `globs()` (is a path in these globs), `memo()` for per-run shared state,
+`live` and `warn()`.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
+from guidelint.globs import Globs
 from guidelint.settings import DefaultConfig, find_config_file, plain_config, read_table
 from guidelint.sources import SourceFile, Unreadable, load
 
@@ -156,6 +158,15 @@ class Project:
         value: T = memo[key]
         return value
 
+    def globs(self, patterns: Iterable[str]) -> Globs:
+        """These `.gitignore`-style globs, compiled once for the run: ask
+        `.matches(rel)`. They read nothing, so the result cache records nothing."""
+        key = tuple(patterns)
+        found = self._lookups.globs.get(key)
+        if found is None:
+            found = self._lookups.globs[key] = Globs(key)
+        return found
+
     @property
     def warnings(self) -> list[str]:
         return self._lookups.warnings
@@ -182,6 +193,7 @@ class _Lookups:
     real_root: str | None = None
     real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
     memo: dict[str, Any] = field(default_factory=dict)
+    globs: dict[tuple[str, ...], Globs] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 

@@ -330,14 +330,11 @@ def _checks(project: Any, rel: str) -> bool:
 
     Markdown always (as for a folder argument), anything else when the include
     globs take it; never what `exclude` leaves out."""
-    import pathspec
-
-    from guidelint.discovery import matcher
     from guidelint.sources import MARKDOWN_SUFFIXES
 
     config = project.config
-    included = matcher(pathspec.GitIgnoreSpec.from_lines(config.include + config.extend_include))
-    excluded = matcher(pathspec.GitIgnoreSpec.from_lines(config.exclude))
+    included = project.globs(config.include + config.extend_include).compiled()
+    excluded = project.globs(config.exclude).compiled()
     if rel.startswith("/") or excluded(rel):
         return False
     return rel.lower().endswith(MARKDOWN_SUFFIXES) or included(rel)

@@ -5,11 +5,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from guidelint.globs import decided
-
 if TYPE_CHECKING:  # the parser loads only for a gotchas file (role() decides without it)
-    import pathspec
-
     from guidelint.gotchas.model import GotchasDocument, Index
     from guidelint.project import Project
     from guidelint.sources import SourceFile
@@ -24,16 +20,7 @@ def role(rel: str, project: Project) -> str | None:
     if config.index_file and rel == posixpath.normpath(config.index_file):
         return INDEX
 
-    answer = decided(config.files, rel)  # pathspec only where the globs' text cannot say
-    if answer is None:
-
-        def compile_globs() -> pathspec.GitIgnoreSpec:
-            import pathspec
-
-            return pathspec.GitIgnoreSpec.from_lines(config.files)
-
-        answer = bool(project.memo("gotchas.spec", compile_globs).match_file(rel))
-    return GOTCHAS if answer else None
+    return GOTCHAS if project.globs(config.files).matches(rel) else None
 
 
 def parsed(file: SourceFile, project: Project) -> GotchasDocument:

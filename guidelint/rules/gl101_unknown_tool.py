@@ -13,10 +13,9 @@ from guidelint.tools.rulebase import ToolRule
 class UnknownTool(ToolRule):
     code = "GL101"
     name = "unknown-tool"
-    summary = "An `mcp__<server>__<tool>` reference names a tool the server does not have."
     severity = Severity.ERROR
-    fixable = True
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not self.may_qualify(file, project):

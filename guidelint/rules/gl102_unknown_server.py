@@ -13,10 +13,9 @@ from guidelint.tools.rulebase import ToolRule, no_server_declared
 class UnknownServer(ToolRule):
     code = "GL102"
     name = "unknown-server"
-    summary = "An `mcp__<server>__...` reference names a server that no source declares."
     severity = Severity.ERROR
-    fixable = True
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

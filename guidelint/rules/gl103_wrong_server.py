@@ -13,10 +13,9 @@ from guidelint.tools.rulebase import ToolRule
 class WrongServer(ToolRule):
     code = "GL103"
     name = "wrong-server"
-    summary = "An `mcp__<server>__<tool>` reference names a tool that lives on another server."
     severity = Severity.ERROR
-    fixable = True
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not self.may_qualify(file, project):

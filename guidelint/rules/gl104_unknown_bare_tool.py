@@ -32,10 +32,9 @@ PROSE_CUTOFF = 0.85
 class UnknownBareTool(ToolRule):
     code = "GL104"
     name = "unknown-bare-tool"
-    summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
     severity = Severity.ERROR
-    fixable = True
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

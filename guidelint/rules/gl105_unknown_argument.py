@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 class UnknownArgument(ToolRule):
     code = "GL105"
     name = "unknown-argument"
-    summary = "A call form such as `job_submit(gpu=...)` passes an argument the schema lacks."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

@@ -19,7 +19,6 @@ LISTS = ("allow", "ask", "deny")
 class UnknownPermissionTool(ToolRule):
     code = "GL106"
     name = "unknown-permission-tool"
-    summary = "A permission entry (allow / ask / deny) names a tool or server that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

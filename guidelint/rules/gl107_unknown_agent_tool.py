@@ -13,9 +13,9 @@ from guidelint.tools.rulebase import ToolRule
 class UnknownAgentTool(ToolRule):
     code = "GL107"
     name = "unknown-agent-tool"
-    summary = "An agent's (or skill's) front matter `tools:` names a tool that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
+    scope = "front-matter"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return file.kind == "markdown" and file.text.startswith("---")

@@ -13,7 +13,6 @@ from guidelint.tools.rulebase import ToolRule, server_key
 class StaleSnapshot(ToolRule):
     code = "GL108"
     name = "stale-snapshot"
-    summary = "In --live mode, a server's committed snapshot differs from its live tool list."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

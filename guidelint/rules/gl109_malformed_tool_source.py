@@ -14,7 +14,6 @@ from guidelint.tools.rulebase import ToolRule
 class MalformedToolSource(ToolRule):
     code = "GL109"
     name = "malformed-tool-source"
-    summary = "`.mcp.json` or a tool snapshot is malformed: what is broken is ignored."
     severity = Severity.ERROR
     file_kinds = frozenset({"json"})
 

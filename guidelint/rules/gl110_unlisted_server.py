@@ -13,7 +13,6 @@ from guidelint.tools.rulebase import ToolRule, server_key
 class UnlistedServer(ToolRule):
     code = "GL110"
     name = "unlisted-server"
-    summary = "A server of `.mcp.json` has no snapshot, no catalog entry and no live listing."
     severity = Severity.WARNING
     file_kinds = frozenset({"json"})
 

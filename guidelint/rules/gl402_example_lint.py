@@ -22,8 +22,8 @@ LINT_KEY = "GL402.lint"  # ruff's messages per lintable example, kept on the fil
 class ExampleLint(ExampleRule):
     code = "GL402"
     name = "example-lint"
-    summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
     severity = Severity.ERROR
+    scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
     def prepare(self, files: list[SourceFile], project: Project) -> None:
         """One ruff call for every example of the batch; each file keeps its share."""

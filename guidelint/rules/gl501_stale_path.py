@@ -17,11 +17,10 @@ import re
 from collections.abc import Callable, Iterator
 
 from guidelint.findings import Finding, Severity
-from guidelint.globs import matcher
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
-from guidelint.rules.base import Rule, in_globs
+from guidelint.rule import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
 from guidelint.sources import SourceFile
 
@@ -101,14 +100,13 @@ def _placeholder_segment(segment: str) -> bool:
 class StalePath(Rule):
     code = "GL501"
     name = "stale-path"
-    summary = "A backticked repository path names a file or folder that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        return not in_globs(project, file.rel, project.config.paths.not_this_tree)
+        return not project.globs(project.config.paths.not_this_tree).matches(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_code_spans(file.text):
@@ -285,8 +283,8 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     gitignore = project.read(".gitignore")
     git_patterns = gitignore.text.splitlines() if gitignore else []
     # pathspec compiles each list only when a path is one the globs' text cannot decide.
-    configured = matcher(patterns, lambda: _spec(patterns))
-    from_git = matcher(git_patterns, lambda: _spec(git_patterns))
+    configured = project.globs(patterns).matches
+    from_git = project.globs(git_patterns).matches
 
     def ignored(path: str) -> bool:
         if configured(path):
@@ -295,12 +293,6 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
         return from_git(path) or from_git(path.rstrip("/") + "/")
 
     return ignored
-
-
-def _spec(patterns: list[str]) -> Callable[[str], bool]:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _known_file_type(path: str, project: Project) -> bool:

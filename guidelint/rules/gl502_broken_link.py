@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
-from guidelint.rules.base import Rule, in_globs
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -47,14 +47,13 @@ def is_steering_file(rel: str) -> bool:
 class BrokenLink(Rule):
     code = "GL502"
     name = "broken-link"
-    summary = "A relative Markdown link or an `@import` names a file or anchor that does not exist."
     severity = Severity.ERROR
     file_kinds = frozenset({"markdown"})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        return in_globs(project, file.rel, project.config.paths.links)
+        return project.globs(project.config.paths.links).matches(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
@@ -133,7 +132,7 @@ def _bases(rel: str, folder: str, path: str) -> list[str]:
 
 
 def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
-    return in_globs(project, file.rel, project.config.gotchas.files)
+    return project.globs(project.config.gotchas.files).matches(file.rel)
 
 
 def _in_submodule(project: Project, target: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 
 if TYPE_CHECKING:
     from guidelint.project import Project

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -21,19 +21,14 @@ if TYPE_CHECKING:
 
 class DriverRule(Rule):
     file_kinds = frozenset({"python"})
+    scope = "drivers"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return is_driver(file, project)
 
 
 def is_driver(file: SourceFile, project: Project) -> bool:
-    import pathspec
-
-    spec = project.memo(
-        "smoke.drivers",
-        lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
-    )
-    return file.kind == "python" and bool(spec.match_file(file.rel))
+    return file.kind == "python" and project.globs(project.config.smoke.drivers).matches(file.rel)
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 
 if TYPE_CHECKING:
     from guidelint.markdown import CodeSpan

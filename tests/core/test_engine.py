@@ -12,7 +12,7 @@ from guidelint.config import Config
 from guidelint.engine import Engine, build_selection, select_codes
 from guidelint.findings import Edit, Fix, Severity
 from guidelint.project import Project
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.spans import Span
 
 

@@ -252,7 +252,7 @@ def test_plain_string_reads_only_what_is_sure(text, expected):
 
 
 def test_defined_agents_composes_no_yaml_for_plain_names(make_project, monkeypatch):
-    from guidelint.rules.agent_config import defined_agents
+    from guidelint.tools.claude_code import defined_agents
 
     root = make_project(
         {

@@ -1,4 +1,5 @@
-"""`globs.decided` answers only what pathspec would answer the same way."""
+"""`globs.decided` answers only what pathspec would answer the same way; `Globs` asks
+pathspec only for what it leaves open."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pathspec
 import pytest
 
 from guidelint import globs, settings
+from guidelint.config import Config
 from tests.conftest import shared_corpus
 
 CORPUS = shared_corpus()
@@ -114,17 +116,43 @@ def test_plain_questions_are_decided_and_subtle_ones_are_not():
     assert globs.decided(["[Rr]eadme.md"], "README.md") is None  # a character class
 
 
-def test_the_matcher_compiles_only_for_an_open_question():
-    compiled: list[str] = []
+def test_globs_compile_only_for_an_open_question(monkeypatch):
+    compiled: list[tuple[str, ...]] = []
+    compile_spec = globs._compile
 
-    def compile_spec():
-        compiled.append("spec")
-        return pathspec.GitIgnoreSpec.from_lines(["docs/**", "!docs/x.md"]).match_file
+    def counted(patterns):
+        compiled.append(tuple(patterns))
+        return compile_spec(patterns)
 
-    matches = globs.matcher(["docs/**", "!docs/x.md"], compile_spec)
-    assert matches("src/a.py") is False and compiled == []
-    assert matches("docs/x.md") is False and matches("docs/y.md") is True
-    assert compiled == ["spec"]  # once
+    monkeypatch.setattr(globs, "_compile", counted)
+    found = globs.Globs(["docs/**", "!docs/x.md"])
+    assert found.matches("src/a.py") is False and compiled == []
+    assert found.matches("docs/x.md") is False and found.matches("docs/y.md") is True
+    assert compiled == [("docs/**", "!docs/x.md")]  # once
+
+
+def test_globs_without_a_pattern_match_nothing_and_need_no_pathspec(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pathspec(name, *args, **kwargs):
+        assert name != "pathspec", "pathspec imported for globs with no pattern"
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pathspec)
+    for patterns in ([], ["", "# a comment"]):
+        assert globs.Globs(patterns).compiled()("docs/a.md") is False
+        assert globs.Globs(patterns).matches("docs/a.md") is False
+
+
+def test_a_project_keeps_one_globs_per_pattern_list(tmp_path):
+    from guidelint.project import Project
+
+    project = Project(tmp_path, Config())
+    assert project.globs(["docs/**"]) is project.globs(("docs/**",))
+    assert project.globs(["docs/**"]) is not project.globs(["src/**"])
+    assert project.globs(["docs/**"]).matches("docs/a.md")
 
 
 def corpus_paths(root: Path) -> list[str]:
@@ -162,3 +190,17 @@ def test_a_pattern_list_is_read_once_for_every_path():
     for rel in ("README.md", "docs/a.md", "repo/scripts/x.py", "a/b/"):
         globs.decided(settings.DEFAULT_INCLUDE, rel)
     assert (globs._plan.cache_info().misses, globs._plan.cache_info().hits) == (1, 3)
+
+
+# Still asking pathspec themselves, until their owners move them onto `Globs`.
+PATHSPEC_ELSEWHERE = {"guidelint/engine.py", "guidelint/gotchas/surface.py"}
+
+
+def test_only_globs_compiles_pathspec():
+    package = REPO / "guidelint"
+    compiling = {
+        path.relative_to(REPO).as_posix()
+        for path in package.rglob("*.py")
+        if "GitIgnoreSpec.from_lines(" in path.read_text(encoding="utf-8")
+    }
+    assert compiling - {"guidelint/globs.py"} == PATHSPEC_ELSEWHERE

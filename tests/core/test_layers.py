@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -284,3 +285,27 @@ def test_the_most_specific_pattern_decides():
     assert by_module["guidelint.runner.diffusers_backend.cli"] == "commands"
     assert by_module["guidelint.runner"] == "pillars"
     assert by_module["guidelint.runner.plan"] == "pillars"
+
+
+ARROW = re.compile(r"^- `(guidelint[\w.]*) -> (guidelint[\w.]*)`$", re.MULTILINE)
+MOST_ARROWS_BACK_UP = 4
+
+
+def folder_rank(module: str) -> int:
+    """The highest rank of the packages an import of module runs first."""
+    parts = module.split(".")
+    packages = (".".join(parts[:end]) for end in range(2, len(parts)))
+    return max((ASSIGNED[p].rank for p in packages if p in ASSIGNED), default=0)
+
+
+def test_the_arrows_back_up_are_the_page_s_few():
+    """An import into a package folder ranked above the importer runs that package's
+    `__init__.py`: the page names each such arrow and why, and there are at most four."""
+    back_up = {
+        (imp.source, imp.target)
+        for imp in IMPORTS
+        if folder_rank(imp.target) > ASSIGNED[imp.source].rank
+    }
+    listed = set(ARROW.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+    assert back_up == listed
+    assert len(listed) <= MOST_ARROWS_BACK_UP

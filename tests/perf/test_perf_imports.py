@@ -235,7 +235,7 @@ def test_a_plain_readme_imports_only_the_rules_that_apply(make_project, tmp_path
     assert rule_codes_in(modules) == {"GL000", "GL001", "GL002", "GL501", "GL502"}
     assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_README) == []
     assert not {m for m in modules if m.startswith(("guidelint.tools", "guidelint.runner"))}
-    assert "guidelint.rules.agent_config" not in modules
+    assert "guidelint.tools.claude_code" not in modules
     assert "hashlib" not in modules  # fingerprints and cache keys only: not a text report
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from guidelint.discovery import matcher
+from guidelint.globs import fast_match
 from guidelint.markdown import _parser, parse_markdown
 from guidelint.spans import LineIndex
 
@@ -109,4 +109,4 @@ rel_path = st.lists(segment, min_size=1, max_size=4).map("/".join)
 def test_fast_ignore_matcher_agrees_with_pathspec(patterns, rel, as_folder):
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     path = rel + "/" if as_folder else rel
-    assert matcher(spec)(path) == spec.match_file(path)
+    assert fast_match(spec)(path) == spec.match_file(path)

@@ -7,6 +7,7 @@ real `applies_to()` and `check()` of every rule, on scratch projects and the cor
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 from pathlib import Path
 
@@ -15,9 +16,18 @@ import pytest
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from guidelint.rule import Rule
 from guidelint.rules import all_rules, rule_by_name_or_code
-from guidelint.rules.base import Rule
-from guidelint.rules.index import NEEDS, RULES, SCOPES, RuleEntry, idle_on, in_scope
+from guidelint.rules.index import (
+    FIXABLE,
+    NEEDS,
+    RULES,
+    SCOPES,
+    SUMMARIES,
+    RuleEntry,
+    idle_on,
+    in_scope,
+)
 from guidelint.sources import Unreadable, load
 from tests.conftest import corpus_folders, shared_corpus
 
@@ -40,21 +50,37 @@ TREE = {
 }
 
 
-def derived_row(rule: type[Rule]) -> tuple:
-    """What the index must say of a rule, read from its class."""
-    return (
-        rule.code,
-        rule.name,
-        rule.__module__.removeprefix("guidelint.rules."),
-        rule.file_kinds,
-        rule.cache_inputs is not Rule.cache_inputs,
-    )
+def generator():
+    """scripts/gen_rule_index.py, which writes the index's table."""
+    path = REPO / "scripts" / "gen_rule_index.py"
+    spec = importlib.util.spec_from_file_location("gen_rule_index", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_the_index_lists_every_rule_as_its_class_says():
-    indexed = [(e.code, e.name, e.module, e.kinds, e.inputs) for e in RULES]
-    derived = [derived_row(rule) for rule in all_rules().values()]
-    assert indexed == derived  # same rules, same order, same facts
+def test_the_index_is_what_the_script_writes_now():
+    gen = generator()
+    current = gen.INDEX.read_text(encoding="utf-8")
+    wanted = gen.rendered(current, gen.discovered_rules())
+    assert wanted == current, "guidelint/rules/index.py is stale: run scripts/gen_rule_index.py"
+
+
+def test_every_rule_module_is_indexed_and_loads_its_class():
+    discovered = generator().discovered_rules()
+    assert list(all_rules()) == list(discovered)
+    assert all(all_rules()[code] is rule for code, rule in discovered.items())
+
+
+def test_what_a_page_states_reaches_its_rule():
+    # The summary and `fixable` are stated by the page only (scripts/gen_rule_index.py).
+    pages = REPO / "rules"
+    for code, rule in all_rules().items():
+        text = (pages / f"{code}.md").read_text(encoding="utf-8")
+        assert rule.summary == " ".join(text.split("\n\n")[1].split()), code
+        assert rule.fixable == ("example=fixed" in text), code
+    assert {"GL101", "GL202"} <= set(FIXABLE) and set(SUMMARIES) == set(all_rules())
 
 
 def test_every_row_names_known_tests():

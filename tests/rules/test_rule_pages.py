@@ -20,14 +20,6 @@ def load(code: str):
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_page_opening_is_the_rules_summary(code):
-    # Metadata lives in the rule; the page's first paragraph must say the same thing.
-    text = (PAGES / f"{code}.md").read_text(encoding="utf-8")
-    opening = " ".join(text.split("\n\n")[1].split())
-    assert opening == all_rules()[code].summary, f"rules/{code}.md opening != {code}.summary"
-
-
-@pytest.mark.parametrize("code", CODES)
 def test_page_has_title_and_sections(code):
     page = load(code)
     rule = all_rules()[code]
@@ -78,15 +70,13 @@ def test_fix_gives_documented_result_and_relints_clean(code, bad, fixed, fixture
     assert all(f.fix is None for f in remaining), "a fixable finding survived --fix"
 
 
-@pytest.mark.parametrize("code", CODES)
-def test_fixable_rules_document_their_fix(code):
-    rule = all_rules()[code]
-    page = load(code)
-    has_fixed_example = any(e.kind == "fixed" for e in page.examples)
-    assert has_fixed_example == rule.fixable, (
-        f"{code}: fixable={rule.fixable} but the page "
-        f"{'has' if has_fixed_example else 'lacks'} a fixed example"
-    )
+@pytest.mark.parametrize(("code", "example", "fixtures"), list(_examples("bad")))
+def test_only_a_rule_whose_page_shows_a_fix_offers_one(code, example, fixtures):
+    # `fixable` is read from the page (scripts/gen_rule_index.py): a rule whose page
+    # shows no fix must offer none, or `guidelint rules` would call it unfixable.
+    findings, _ = run_example(code, example, fixtures)
+    if not all_rules()[code].fixable:
+        assert all(f.fix is None for f in findings), f"{code} fixes, its page shows no fix"
 
 
 def test_every_page_belongs_to_a_rule():

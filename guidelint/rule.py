@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.findings import Finding, Fix, Severity, normal_context
-from guidelint.globs import decided
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -17,11 +16,20 @@ if TYPE_CHECKING:
 class Rule:
     code: ClassVar[str]  # "GL" + 3 digits, stable forever
     name: ClassVar[str]  # kebab-case
-    summary: ClassVar[str]  # one line
     severity: ClassVar[Severity] = Severity.ERROR
+    # Stated by the rule's page, never here: its first paragraph, and whether it shows
+    # a fix (a `{example=fixed}` block). The registry sets both from the generated
+    # index (`rules.index.load`, written by scripts/gen_rule_index.py).
+    summary: ClassVar[str] = ""  # one line
     fixable: ClassVar[bool] = False
     # Which files the engine hands to `check`: "markdown", "json", "python".
     file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+    # For the index the engine reads before importing a rule (`rules.index`): a key of
+    # its SCOPES, a cheap superset of `applies_to()`; and for a rule that applies to
+    # every file of its kinds, a key of its NEEDS, what a file's text must hold for
+    # `check()` to find anything (none: no such test).
+    scope: ClassVar[str] = "kinds"
+    needs: ClassVar[str] = ""
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         """Narrow further than file_kinds (e.g. only gotchas files)."""
@@ -70,16 +78,3 @@ class Rule:
             snippet=file.text[span.start : span.end][:200],
             context=normal_context(lines.line_text(start.line)),
         )
-
-
-def in_globs(project: Project, rel: str, globs: list[str]) -> bool:
-    """Whether rel matches these `.gitignore`-style globs (pathspec, compiled once per
-    run, only for what the globs' text leaves open: `globs.decided`)."""
-    answer = decided(globs, rel)
-    if answer is not None:
-        return answer
-    import pathspec
-
-    key = "globs:" + "\0".join(globs)
-    spec = project.memo(key, lambda: pathspec.GitIgnoreSpec.from_lines(globs))
-    return bool(spec.match_file(rel))

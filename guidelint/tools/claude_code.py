@@ -1,6 +1,6 @@
-"""What the GL6xx agent-configuration rules share: Claude Code's facts (claude_code.json,
-each with its source), which files hold hooks and MCP servers, the JSON of a file with
-the span of every value, and the agents and skills a project defines."""
+"""Claude Code's facts (claude_code.json, each with its source), which files hold hooks
+and MCP servers, the JSON of a file with the span of every value, and the agents and
+skills a project defines: what the GL6xx agent-configuration rules share."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ PLUGIN_VARIABLE = re.compile(r"\$\{?CLAUDE_PLUGIN_ROOT\}?")
 def facts() -> dict[str, Any]:
     from importlib import resources
 
-    text = resources.files("guidelint.rules").joinpath("claude_code.json").read_text("utf-8")
+    text = resources.files("guidelint.tools").joinpath("claude_code.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
