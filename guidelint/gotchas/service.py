@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from guidelint.globs import Globs
+
 if TYPE_CHECKING:
     from guidelint.gotchas.add_plan import Lint
     from guidelint.gotchas.authoring import Added, NewEntry
@@ -182,10 +184,8 @@ def _write(root: Path, texts: dict[str, str]) -> None:
 
 def outside_surface(changed: set[str], patterns: list[str]) -> list[str]:
     """Changed paths that no surface pattern (.gitignore syntax) covers, sorted."""
-    import pathspec
-
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-    return sorted(path for path in changed if not spec.match_file(path))
+    surface_globs = Globs(patterns)
+    return sorted(path for path in changed if not surface_globs.matches(path))
 
 
 def surface(project: Project, base: str) -> SurfaceResult:

@@ -31,6 +31,8 @@ from guidelint.rules.index import (
 from guidelint.sources import Unreadable, load
 from tests.conftest import corpus_folders, shared_corpus
 
+REPO = Path(__file__).resolve().parents[2]
+
 SUFFIXES = (".md", ".mdx", ".json", ".py")
 
 TREE = {
