@@ -31,7 +31,7 @@ def test_an_empty_table_validates_to_the_defaults(tmp_path):
 
 
 def test_the_records_are_what_the_script_writes_now():
-    path = Path(__file__).resolve().parent.parent / "scripts" / "gen_settings_defaults.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "gen_settings_defaults.py"
     spec = importlib.util.spec_from_file_location("gen_settings_defaults", path)
     assert spec is not None and spec.loader is not None
     generator = importlib.util.module_from_spec(spec)
