@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint import __version__
 from guidelint.discovery import Listing, discover
-from guidelint.findings import Edit, Finding, Fix, Severity
+from guidelint.findings import Finding
 from guidelint.fsio import write_atomic
 from guidelint.project import Project
 from guidelint.sources import SourceFile
@@ -50,7 +50,7 @@ VIEW = "view:"
 # A view that asks whether a plain check checks one file: "view:checked:docs/a.md".
 CHECKED = "checked:"
 
-FORMAT = 2  # 2: each entry keeps its own lookups
+FORMAT = 3  # 2: each entry keeps its own lookups; 3: findings as Finding.as_json
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
 
 
@@ -247,56 +247,6 @@ class RecordingProject(Project):
         return recorded
 
 
-# -- findings as JSON ------------------------------------------------------------
-
-
-def finding_to_json(finding: Finding) -> dict[str, Any]:
-    fix = finding.fix
-    return {
-        "code": finding.code,
-        "name": finding.name,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "path": finding.path,
-        "position": [finding.line, finding.column, finding.end_line, finding.end_column],
-        "snippet": finding.snippet,
-        "context": finding.context,
-        "fix": None
-        if fix is None
-        else {
-            "edits": [[e.start, e.end, e.content] for e in fix.edits],
-            "description": fix.description,
-            "safe": fix.safe,
-        },
-    }
-
-
-def finding_from_json(data: dict[str, Any]) -> Finding:
-    """Raises KeyError/TypeError/ValueError on anything malformed."""
-    line, column, end_line, end_column = (int(n) for n in data["position"])
-    fix = data["fix"]
-    return Finding(
-        code=str(data["code"]),
-        name=str(data["name"]),
-        severity=Severity(data["severity"]),
-        message=str(data["message"]),
-        path=str(data["path"]),
-        line=line,
-        column=column,
-        end_line=end_line,
-        end_column=end_column,
-        snippet=str(data["snippet"]),
-        context=str(data["context"]),
-        fix=None
-        if fix is None
-        else Fix(
-            edits=tuple(Edit(int(s), int(e), str(c)) for s, e, c in fix["edits"]),
-            description=str(fix["description"]),
-            safe=bool(fix["safe"]),
-        ),
-    )
-
-
 # -- the cache ---------------------------------------------------------------------
 
 
@@ -353,7 +303,7 @@ class ResultCache:
         if entry is None:
             return None
         try:
-            findings = [finding_from_json(item) for item in entry["findings"]]
+            findings = [Finding.from_json(item) for item in entry["findings"]]
         except (KeyError, TypeError, ValueError):
             del self.entries[key]  # one mangled entry: check that file again
             return None
@@ -456,7 +406,7 @@ class ResultCache:
 def entry_json(findings: list[Finding], lookups: dict[str, str]) -> dict[str, Any]:
     """A new cache entry; `kinds` travels to `merge`, which turns it into answers."""
     return {
-        "findings": [finding_to_json(f) for f in findings],
+        "findings": [f.as_json(stored=True) for f in findings],
         "lookups": sorted(lookups),
         "kinds": dict(lookups),
     }
