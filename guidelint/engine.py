@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from guidelint import suppress
 from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
-from guidelint.comments import Token
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -25,13 +25,6 @@ from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.rules.index import BY_CODE, RuleEntry, idle_on, in_scope, load, rule_names
 from guidelint.settings import table_name
 from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
-from guidelint.suppress import (
-    Suppression,
-    SuppressionProblem,
-    Suppressions,
-    resolve_codes,
-    suppressions_for,
-)
 
 if TYPE_CHECKING:
     import pathspec
@@ -363,44 +356,23 @@ class Engine:
         return finding.replace(severity=severity)
 
     def _suppress(self, file: SourceFile, findings: list[Finding], ran: set[str]) -> list[Finding]:
-        try:
-            suppressions = suppressions_for(file)
-        except Exception:  # a malformed directive never costs the real findings
-            suppressions = Suppressions()
-        if not suppressions.found and not suppressions.problems:
-            return findings
-        problems = [*suppressions.problems]
-        for sup in suppressions.found:
-            sup.codes = self._resolve_codes(sup.written, problems)
-        kept = [f for f in findings if not _suppressed(f, suppressions.found)]
+        applied = suppress.apply(file, findings, ran, self._known_rules)
+        if not applied.unused and not applied.problems:
+            return applied.kept
+        kept = applied.kept
         if self.selection.enabled_for(UnusedSuppression.code, file.rel):
-            kept.extend(self._unused(file, suppressions.found, ran))
             gl002 = self._unused_suppression
-            kept.extend(gl002.from_problem(file, p.span, p.message) for p in problems)
+            kept.extend(
+                gl002.from_suppression(file, u.directive, list(u.codes)) for u in applied.unused
+            )
+            kept.extend(gl002.from_problem(file, p.span, p.message) for p in applied.problems)
         return kept
 
-    def _resolve_codes(
-        self, written: tuple[Token, ...], problems: list[SuppressionProblem]
-    ) -> frozenset[str] | None:
-        # Every rule the registry has, and any this engine was given besides.
+    def _known_rules(self) -> suppress.KnownRules:
+        """Every rule the registry has, and any this engine was given besides."""
         names = {**rule_names(), **{rule.name: rule.code for rule in self.rules}}
         codes = list({**BY_CODE, **{rule.code: rule for rule in self.rules}})
-        return resolve_codes(written, codes, names, problems)
-
-    def _unused(
-        self, file: SourceFile, suppressions: list[Suppression], ran: set[str]
-    ) -> Iterator[Finding]:
-        for sup in suppressions:
-            if sup.codes is None:
-                if not sup.used:
-                    yield self._unused_suppression.from_suppression(file, sup, [])
-                continue
-            # Only judge codes that actually ran here: a disabled rule proves nothing.
-            idle = sorted(
-                c for c in sup.codes if c not in sup.used and any(r.startswith(c) for r in ran)
-            )
-            if idle:
-                yield self._unused_suppression.from_suppression(file, sup, idle)
+        return suppress.KnownRules(codes, names)
 
     # -- many files -------------------------------------------------------------
 
@@ -469,15 +441,6 @@ class Engine:
         if cached is not None:
             self._note_lookups(rel, self.cache.lookups_of(key))
         return cached
-
-
-def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
-    hit = False
-    for sup in suppressions:
-        if sup.covers(finding.code, finding.line):
-            sup.used.update(c for c in (sup.codes or {finding.code}) if finding.code.startswith(c))
-            hit = True
-    return hit
 
 
 Progress = Callable[[int, int], None]
