@@ -32,19 +32,38 @@ _CODE_SEPARATORS = re.compile(r"[^\s,]+")
 _SUPPRESSION_LIKE = ("disable", "enable", "ignore", "noqa")
 
 
+@dataclass(frozen=True)
+class All:
+    """What a directive with no codes covers: every rule."""
+
+    def covers(self, code: str) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Codes:
+    """What a directive with codes covers: the rules whose code starts with one."""
+
+    codes: frozenset[str]
+
+    def covers(self, code: str) -> bool:
+        return any(code.startswith(c) for c in self.codes)
+
+
+EVERY_RULE = All()
+
+
 @dataclass
 class Suppression:
     written: tuple[Token, ...]  # the codes as written, each with its span; () = every rule
     first_line: int
     last_line: int
     span: Span  # the directive itself, where GL002 points
-    codes: frozenset[str] | None = None  # resolved by `apply`; None: every code
+    rules: All | Codes = EVERY_RULE  # `written` resolved by `apply`
     used: set[str] = field(default_factory=set)
 
     def covers(self, code: str, line: int) -> bool:
-        if not self.first_line <= line <= self.last_line:
-            return False
-        return self.codes is None or any(code.startswith(c) for c in self.codes)
+        return self.first_line <= line <= self.last_line and self.rules.covers(code)
 
 
 @dataclass(frozen=True)
@@ -104,7 +123,7 @@ def apply(
     if suppressions.found:
         rules = known()
         for sup in suppressions.found:
-            sup.codes = resolve_codes(sup.written, rules.codes, rules.names, problems)
+            sup.rules = resolve_codes(sup.written, rules.codes, rules.names, problems)
     kept = [f for f in findings if not _suppressed(f, suppressions.found)]
     return Applied(kept, list(_unused(suppressions.found, ran)), problems)
 
@@ -114,20 +133,24 @@ def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
     hit = False
     for sup in suppressions:
         if sup.covers(finding.code, finding.line):
-            sup.used.update(c for c in (sup.codes or {finding.code}) if finding.code.startswith(c))
+            rules = sup.rules
+            if isinstance(rules, Codes):
+                sup.used.update(c for c in rules.codes if finding.code.startswith(c))
+            else:
+                sup.used.add(finding.code)
             hit = True
     return hit
 
 
 def _unused(suppressions: list[Suppression], ran: set[str]) -> Iterator[Unused]:
     for sup in suppressions:
-        if sup.codes is None:
+        if isinstance(sup.rules, All):
             if not sup.used:
                 yield Unused(sup, ())
             continue
         # Only judge codes that actually ran here: a disabled rule proves nothing.
         idle = sorted(
-            c for c in sup.codes if c not in sup.used and any(r.startswith(c) for r in ran)
+            c for c in sup.rules.codes if c not in sup.used and any(r.startswith(c) for r in ran)
         )
         if idle:
             yield Unused(sup, tuple(idle))
@@ -198,15 +221,15 @@ def resolve_codes(
     codes: list[str],
     names: dict[str, str],
     problems: list[SuppressionProblem],
-) -> frozenset[str] | None:
-    """Codes, prefixes and rule names as written -> rule codes; None: every rule.
+) -> All | Codes:
+    """Codes, prefixes and rule names as written -> the rules they cover.
 
     `codes` and `names` (name -> code) are the known rules. A code that names no rule
     covers nothing (`GL5O1` must not hide all of GL5) and is a problem with a
     did-you-mean.
     """
     if not written:
-        return None
+        return EVERY_RULE
     resolved = set()
     for token in written:
         upper = token.key.upper()
@@ -221,7 +244,7 @@ def resolve_codes(
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
             problems.append(SuppressionProblem(token.span, message))
-    return frozenset(resolved)
+    return Codes(frozenset(resolved))
 
 
 def _next_nonblank_line(file: SourceFile, line: int) -> int:
