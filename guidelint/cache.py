@@ -31,6 +31,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -179,6 +180,16 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
+@dataclass(frozen=True)
+class Slot:
+    """A file's place in the cache (`ResultCache.lookup`): its key, and the findings
+    held there with the lookups they rest on (None: none hold, check it)."""
+
+    key: str
+    findings: list[Finding] | None
+    lookups: dict[str, str]
+
+
 def cacheable(findings: list[Finding]) -> bool:
     """A rule that crashed (GL000) may work next time: never replay its crash."""
     return not any(f.code == "GL000" for f in findings)
@@ -251,7 +262,8 @@ class RecordingProject(Project):
 
 
 class ResultCache:
-    """Cached findings for one context; `put` collects new ones until `save`.
+    """Cached findings for one context: `lookup` a file, `store` what checking it
+    found, `finish` the run (new entries are written then).
 
     Each entry keeps the lookups its file's rules made; the answer each lookup got is
     stored once per cache file. An entry is used only while every one of its answers
@@ -298,7 +310,16 @@ class ResultCache:
         self.answers = {key: answers[key] for key, held in holds.items() if held}
         self.notices = [n for n in notices if isinstance(n, str)]
 
-    def get(self, key: str) -> list[Finding] | None:
+    def lookup(self, rel: str, data: bytes) -> Slot:
+        """The file's place in the cache: its findings when an entry still holds, and
+        the lookups they rest on; else a slot for `store`."""
+        key = entry_key(rel, data)
+        findings = self._get(key)
+        if findings is None:
+            return Slot(key, None, {})
+        return Slot(key, findings, self._lookups_of(key))
+
+    def _get(self, key: str) -> list[Finding] | None:
         entry = self.entries.get(key)
         if entry is None:
             return None
@@ -310,15 +331,26 @@ class ResultCache:
         self.hits += 1
         return findings
 
-    def lookups_of(self, key: str) -> dict[str, str]:
+    def _lookups_of(self, key: str) -> dict[str, str]:
         """The lookups (key -> kind) a cached entry's findings rest on."""
         entry = self.entries.get(key) or self.fresh.get(key) or {}
         return {k: self.answers[k][0] for k in entry.get("lookups", ()) if k in self.answers}
 
     # ---- writing
 
-    def put(self, key: str, findings: list[Finding], lookups: dict[str, str]) -> None:
-        self.merge({key: entry_json(findings, lookups)})
+    def store(self, slot: Slot, findings: list[Finding], lookups: dict[str, str]) -> None:
+        """Keep a checked file's findings and what they rest on, unless a rule
+        crashed (GL000): that may work next time, and its crash is never replayed."""
+        if cacheable(findings):
+            self.merge({slot.key: entry_json(findings, lookups)})
+
+    def take_fresh(self) -> dict[str, dict[str, Any]]:
+        """The entries stored since the last call, each with its lookups' kinds, for
+        the parent's `merge` (a pool worker's): the parent computes the answers."""
+        fresh, self.fresh = self.fresh, {}
+        for entry in fresh.values():
+            entry["kinds"] = {k: self.answers[k][0] for k in entry["lookups"]}
+        return fresh
 
     def merge(self, fresh: dict[str, dict[str, Any]]) -> None:
         """Take in new entries (this process's or a worker's), with today's answers."""
@@ -357,11 +389,13 @@ class ResultCache:
             )
         return self._checked_now
 
-    def note(self, notices: list[str]) -> bool:
-        """Remember this run's notes; True when one is new."""
+    def finish(self, notices: list[str]) -> list[str]:
+        """Remember this run's notes and save; the notes of every run this context
+        has seen, which a run must say even when no rule ran."""
         new = [n for n in notices if n not in self.notices]
         self.notices.extend(new)
-        return bool(new)
+        self.save(notices_changed=bool(new))
+        return self.notices
 
     def save(self, notices_changed: bool = False) -> None:
         """Write atomically; a read-only or vanished folder just means no cache."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guidelint import suppress
-from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
+from guidelint.cache import RecordingProject, ResultCache, Slot, open_cache
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -228,7 +228,7 @@ class Engine:
         for the batch), then each is checked and let go."""
         findings: list[Finding] = []
         for start in range(0, len(rels), BATCH_SIZE):
-            pending: list[tuple[SourceFile, str | None]] = []
+            pending: list[tuple[SourceFile, Slot | None]] = []
             for rel in rels[start : start + BATCH_SIZE]:
                 loaded = self._load(rel, findings)
                 if loaded is not None:
@@ -236,13 +236,13 @@ class Engine:
             self.prepare([file for file, _ in pending])
             pending.reverse()
             while pending:  # popped: a checked file is let go before the next one
-                file, key = pending.pop()
+                file, slot = pending.pop()
                 self._take_recorded()  # nothing asked before this file counts for it
                 found = self.check_source(file)
                 recorded = self._take_recorded()
                 self._note_lookups(file.rel, recorded)
-                if key is not None and self.cache is not None and cacheable(found):
-                    self.cache.put(key, found, recorded)
+                if slot is not None and self.cache is not None:
+                    self.cache.store(slot, found, recorded)
                 findings.extend(found)
         return findings
 
@@ -251,8 +251,8 @@ class Engine:
         self.prepare(files)
         return [finding for file in files for finding in self.check_source(file)]
 
-    def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, str | None] | None:
-        """The file to check and its cache key; None when its findings are known
+    def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, Slot | None] | None:
+        """The file to check and its cache slot; None when its findings are known
         already (unreadable, or cached), which then go to `findings`."""
         path = self.project.root / rel
         try:
@@ -261,16 +261,15 @@ class Engine:
             self._note_lookups(rel, {})  # it rests on its own bytes alone
             findings.extend(self._unreadable(rel, error))
             return None
-        key = None
+        slot = None
         if self.cache is not None:
-            key = entry_key(rel, data)
-            cached = self.cache.get(key)
-            if cached is not None:
-                self._note_lookups(rel, self.cache.lookups_of(key))
-                findings.extend(cached)
+            slot = self.cache.lookup(rel, data)
+            if slot.findings is not None:
+                self._note_lookups(rel, slot.lookups)
+                findings.extend(slot.findings)
                 return None
         try:
-            return from_bytes(path, rel, data, self.project.config.max_file_size), key
+            return from_bytes(path, rel, data, self.project.config.max_file_size), slot
         except Unreadable as error:
             self._note_lookups(rel, {})
             findings.extend(self._unreadable(rel, error))
@@ -403,7 +402,8 @@ class Engine:
         asked = jobs or self.project.config.jobs
         jobs = asked or os.cpu_count() or 1
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD and (asked or self._worth_a_pool(todo)):
-            findings.extend(_check_in_pool(self, todo, jobs, heard))
+            for result in _check_in_pool(self._check_chunk, todo, jobs, heard):
+                findings.extend(self._take_in(result))
         else:
             every = max(1, progress_every) if progress is not None else max(1, len(todo))
             for start in range(0, len(todo), every):
@@ -411,10 +411,8 @@ class Engine:
                 findings.extend(self.check_batch(part))
                 heard.done(len(part))
         if self.cache is not None:
-            changed = self.cache.note(self.project.warnings)
-            for notice in self.cache.notices:
+            for notice in self.cache.finish(self.project.warnings):
                 self.project.warn(notice)  # what the cached files' rules said before
-            self.cache.save(notices_changed=changed)
         return sorted(findings, key=lambda f: f.sort_key)
 
     def _worth_a_pool(self, rels: list[str]) -> bool:
@@ -436,11 +434,30 @@ class Engine:
             data = read_bytes(self.project.root / rel, self.project.config.max_file_size)
         except Unreadable:
             return None
-        key = entry_key(rel, data)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self._note_lookups(rel, self.cache.lookups_of(key))
-        return cached
+        slot = self.cache.lookup(rel, data)
+        if slot.findings is not None:
+            self._note_lookups(rel, slot.lookups)
+        return slot.findings
+
+    # -- in a pool worker, and back in the parent
+
+    def _check_chunk(self, chunk: list[str]) -> _ChunkResult:
+        """A pool worker's part: its files' findings, and what the parent must learn."""
+        if self.lookups is not None:
+            self.lookups = {}  # only this chunk's go back
+        findings = self.check_batch(chunk)
+        fresh = self.cache.take_fresh() if self.cache is not None else {}
+        return _ChunkResult(findings, fresh, self.lookups or {}, list(self.project.warnings))
+
+    def _take_in(self, result: _ChunkResult) -> list[Finding]:
+        """What a worker learnt, made this process's; its findings."""
+        for message in result.warnings:
+            self.project.warn(message)
+        if self.cache is not None:
+            self.cache.merge(result.fresh)
+        if self.lookups is not None:
+            self.lookups.update(result.lookups)
+        return result.findings
 
 
 Progress = Callable[[int, int], None]
@@ -471,9 +488,6 @@ class _Heard:
             self.next_mark += self.every
 
 
-_POOL_ENGINE: Engine | None = None
-
-
 @dataclass
 class _ChunkResult:
     """What a worker sends back: findings, and what the parent must learn."""
@@ -484,29 +498,27 @@ class _ChunkResult:
     warnings: list[str]  # Project.warn() notes
 
 
+ChunkCheck = Callable[[list[str]], _ChunkResult]
+# The function a forked worker runs: set while a pool runs (the workers inherit it).
+_POOL_CHECK: ChunkCheck | None = None
+
+
 def _pool_check(chunk: list[str]) -> _ChunkResult:
-    engine = _POOL_ENGINE
-    assert engine is not None
-    if engine.lookups is not None:
-        engine.lookups = {}  # only this chunk's go back
-    findings = engine.check_batch(chunk)
-    warnings = list(engine.project.warnings)
-    fresh: dict[str, dict[str, Any]] = {}
-    if engine.cache is not None:
-        fresh, engine.cache.fresh = engine.cache.fresh, {}
-        for entry in fresh.values():  # the parent computes the answers, once
-            entry["kinds"] = {k: engine.cache.answers[k][0] for k in entry["lookups"]}
-    return _ChunkResult(findings, fresh, engine.lookups or {}, warnings)
+    assert _POOL_CHECK is not None
+    return _POOL_CHECK(chunk)
 
 
-def _check_in_pool(engine: Engine, rels: list[str], jobs: int, heard: _Heard) -> list[Finding]:
-    """Fork workers that inherit the engine; interleaved chunks balance big files.
-    With progress to tell, no chunk holds more than its `every` files."""
+def _check_in_pool(
+    check: ChunkCheck, rels: list[str], jobs: int, heard: _Heard
+) -> list[_ChunkResult]:
+    """Run `check` over chunks of `rels` in forked workers (they inherit it);
+    interleaved chunks balance big files. With progress to tell, no chunk holds more
+    than its `every` files. The results come in chunk order, whichever finished first."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    global _POOL_ENGINE
-    _POOL_ENGINE = engine
+    global _POOL_CHECK
+    _POOL_CHECK = check
     count = jobs * 4
     if heard.progress is not None:
         count = max(count, -(-len(rels) // heard.every))
@@ -523,18 +535,8 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int, heard: _Heard) ->
         results = []
         heard.restart()
         for chunk in chunks:
-            results.append(_pool_check(chunk))
+            results.append(check(chunk))
             heard.done(len(chunk))
     finally:
-        _POOL_ENGINE = None
-    findings: list[Finding] = []
-    for result in results:  # in chunk order, whichever finished first
-        assert result is not None
-        findings.extend(result.findings)
-        for message in result.warnings:
-            engine.project.warn(message)
-        if engine.cache is not None:
-            engine.cache.merge(result.fresh)
-        if engine.lookups is not None:
-            engine.lookups.update(result.lookups)
-    return findings
+        _POOL_CHECK = None
+    return [result for result in results if result is not None]
