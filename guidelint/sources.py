@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 from collections.abc import Callable
@@ -20,16 +21,29 @@ T = TypeVar("T")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 
-def file_kind(rel: str) -> str:
-    """'markdown', 'json', 'python' or 'other', from the file name."""
+class FileKind(str, enum.Enum):
+    """What a file is to the rules (`Rule.file_kinds`), from its name. Each kind is
+    equal to, and hashes as, its name, so the index's rows and a set of them stay as
+    cheap to test as strings."""
+
+    MARKDOWN = "markdown"
+    JSON = "json"
+    PYTHON = "python"
+    OTHER = "other"
+
+    __hash__ = str.__hash__
+
+
+def file_kind(rel: str) -> FileKind:
+    """The kind of file a name says."""
     lower = rel.lower()
     if lower.endswith(MARKDOWN_SUFFIXES):
-        return "markdown"
+        return FileKind.MARKDOWN
     if lower.endswith(".json"):
-        return "json"
+        return FileKind.JSON
     if lower.endswith(".py"):
-        return "python"
-    return "other"
+        return FileKind.PYTHON
+    return FileKind.OTHER
 
 
 class Unreadable(Exception):
@@ -45,11 +59,12 @@ class SourceFile:
     path: Path  # absolute
     rel: str  # relative to the project root, POSIX separators
     text: str
-    kind: str = field(default="")
+    kind: FileKind | None = None  # None: from the name (`file_kind`)
     _derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.kind = self.kind or file_kind(self.rel)
+        if self.kind is None:
+            self.kind = file_kind(self.rel)
 
     def derived(self, key: str, factory: Callable[[], T]) -> T:
         """Data computed from this file once and shared by every rule that asks

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from guidelint.comments import SUPPRESSION_VERBS, Token, may_hold_directive, parse_directive
 from guidelint.findings import Finding
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 PY_DIRECTIVE = re.compile(r"#\s*guidelint:\s*ignore(?:\[([^\]]*)\])?")
@@ -276,8 +276,8 @@ def python_suppressions(file: SourceFile) -> Suppressions:
 
 
 def suppressions_for(file: SourceFile) -> Suppressions:
-    if file.kind == "markdown":
+    if file.kind == FileKind.MARKDOWN:
         return markdown_suppressions(file)
-    if file.kind == "python":
+    if file.kind == FileKind.PYTHON:
         return python_suppressions(file)
     return Suppressions()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from guidelint.sources import FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ def defined_agents(project: Project) -> frozenset[str]:
                 continue
             found.add(posixpath.splitext(posixpath.basename(rel))[0])
             file = project.read(rel)
-            if file is None or file.kind != "markdown":
+            if file is None or file.kind != FileKind.MARKDOWN:
                 continue
             # `name: reviewer` read from the lines where that is sure; else composed.
             front = front_text(file)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -16,7 +16,7 @@ class UnknownTool(ToolRule):
     summary = "An `mcp__<server>__<tool>` reference names a tool the server does not have."
     severity = Severity.ERROR
     fixable = True
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not self.may_qualify(file, project):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class UnknownBareTool(ToolRule):
     summary = "A bare name used as a tool (call `x`, a Tools list or table) is no known tool."
     severity = Severity.ERROR
     fixable = True
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

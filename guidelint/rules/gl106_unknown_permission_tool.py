@@ -8,7 +8,7 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -21,11 +21,11 @@ class UnknownPermissionTool(ToolRule):
     name = "unknown-permission-tool"
     summary = "A permission entry (allow / ask / deny) names a tool or server that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         folder, name = posixpath.split(file.rel)
-        return file.kind == "json" and name in SETTINGS_FILES and folder.endswith(".claude")
+        return file.kind == FileKind.JSON and name in SETTINGS_FILES and folder.endswith(".claude")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.jsonpos import JsonProblem, parse, value_spans

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -15,10 +15,10 @@ class UnknownAgentTool(ToolRule):
     name = "unknown-agent-tool"
     summary = "An agent's (or skill's) front matter `tools:` names a tool that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and file.text.startswith("---")
+        return file.kind == FileKind.MARKDOWN and file.text.startswith("---")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.frontmatter import may_name_tools, tool_entries

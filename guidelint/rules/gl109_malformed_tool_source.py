@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -16,7 +16,7 @@ class MalformedToolSource(ToolRule):
     name = "malformed-tool-source"
     summary = "`.mcp.json` or a tool snapshot is malformed: what is broken is ignored."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         tools = project.config.tools

@@ -23,7 +23,7 @@ from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
 from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
@@ -103,10 +103,10 @@ class StalePath(Rule):
     name = "stale-path"
     summary = "A backticked repository path names a file or folder that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return not in_globs(project, file.rel, project.config.paths.not_this_tree)
 

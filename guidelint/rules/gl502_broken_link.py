@@ -26,7 +26,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -49,10 +49,10 @@ class BrokenLink(Rule):
     name = "broken-link"
     summary = "A relative Markdown link or an `@import` names a file or anchor that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return in_globs(project, file.rel, project.config.paths.links)
 
@@ -101,7 +101,7 @@ class BrokenLink(Rule):
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
-            if other is not None and other.kind == "markdown":
+            if other is not None and other.kind == FileKind.MARKDOWN:
                 if fragment not in other.markdown.anchors():
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None

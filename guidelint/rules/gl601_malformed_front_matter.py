@@ -9,7 +9,7 @@ from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rules.agent_config import point
 from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 
 
 class MalformedFrontMatter(Rule):
@@ -17,7 +17,7 @@ class MalformedFrontMatter(Rule):
     name = "malformed-front-matter"
     summary = "A file's YAML front matter cannot be read: the keys on the broken lines are lost."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)

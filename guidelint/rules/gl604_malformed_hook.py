@@ -23,7 +23,7 @@ from guidelint.rules.agent_config import (
     script_paths,
 )
 from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 # Longer than an hour is almost always milliseconds written for seconds.
@@ -35,11 +35,11 @@ class MalformedHook(Rule):
     name = "malformed-hook"
     summary = "A hook cannot run as written: wrong shape or type, missing script, bad timeout."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_settings_file(rel) or is_plugin_manifest(rel) or is_hooks_file(rel)
         )
 

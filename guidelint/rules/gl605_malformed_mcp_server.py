@@ -21,7 +21,7 @@ from guidelint.rules.agent_config import (
     point,
 )
 from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}")
@@ -43,11 +43,11 @@ class MalformedMcpServer(Rule):
     name = "malformed-mcp-server"
     summary = "An MCP server declaration cannot start or be reached as written, or holds a secret."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_mcp_file(rel) or is_settings_file(rel) or is_plugin_manifest(rel)
         )
 

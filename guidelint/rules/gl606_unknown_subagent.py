@@ -25,7 +25,7 @@ from guidelint.rules.agent_config import (
 )
 from guidelint.rules.base import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 CALL = re.compile(r"""["']?subagent_type["']?\s*[:=]\s*["'](?P<name>[^"'\s{}<>$]+)["']""")
@@ -50,11 +50,11 @@ class UnknownSubagent(Rule):
     name = "unknown-subagent"
     summary = "A command, agent or skill delegates to a subagent that no agent file defines."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return (
             is_steering_file(rel)

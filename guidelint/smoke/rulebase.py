@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guidelint.rules.base import Rule
+from guidelint.sources import FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class DriverRule(Rule):
-    file_kinds = frozenset({"python"})
+    file_kinds = frozenset({FileKind.PYTHON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return is_driver(file, project)
@@ -33,7 +34,7 @@ def is_driver(file: SourceFile, project: Project) -> bool:
         "smoke.drivers",
         lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
     )
-    return file.kind == "python" and bool(spec.match_file(file.rel))
+    return file.kind == FileKind.PYTHON and bool(spec.match_file(file.rel))
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
