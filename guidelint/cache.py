@@ -13,7 +13,7 @@ Everything else a file's findings rest on is what its rules looked up, recorded 
 file while it is checked (rules see a `RecordingProject`): `Project.exists()` and
 `Project.read()` of a path, and the file list (`Project.files()`: the whole list;
 through `discover()`: only the files a plain check checks; `Project.extensions()`:
-only the set of suffixes; `Listing.on_use("checked:REL")`: only whether a plain
+only the set of suffixes; `Listing.on_use(CheckedLookup(rel))`: only whether a plain
 check checks that one file, as the tool catalog asks to place its GL109 problems).
 Each entry keeps its lookups and the cache file the answer each got; a later run
 uses an entry only while all its answers still hold. Editing a script re-checks the
@@ -36,7 +36,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint import __version__
-from guidelint.discovery import Listing, discover
+from guidelint.discovery import (
+    EXTENSIONS,
+    CheckedLookup,
+    Listing,
+    Lookup,
+    PathLookup,
+    ViewLookup,
+    discover,
+    lookup_from_key,
+)
 from guidelint.findings import Finding
 from guidelint.fsio import write_atomic
 from guidelint.project import Project
@@ -46,10 +55,6 @@ if TYPE_CHECKING:
     from guidelint.rules.base import Rule
 
 T = TypeVar("T")
-# Lookup keys that name a view of the file list rather than a path.
-VIEW = "view:"
-# A view that asks whether a plain check checks one file: "view:checked:docs/a.md".
-CHECKED = "checked:"
 
 FORMAT = 3  # 2: each entry keeps its own lookups; 3: findings as Finding.as_json
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
@@ -187,7 +192,7 @@ class Slot:
 
     key: str
     findings: list[Finding] | None
-    lookups: dict[str, str]
+    lookups: dict[Lookup, str]
 
 
 def cacheable(findings: list[Finding]) -> bool:
@@ -212,29 +217,29 @@ class RecordingProject(Project):
     def __init__(self, project: Project) -> None:
         # A view, not a new project: the same configuration and the same caches.
         self.__dict__.update(project.__dict__)
-        self.recorded: dict[str, str] = {}  # lookup key -> "exists", "read" or "view"
-        self._memo_lookups: dict[str, dict[str, str]] = {}
+        self.recorded: dict[Lookup, str] = {}  # lookup -> "exists", "read" or "view"
+        self._memo_lookups: dict[str, dict[Lookup, str]] = {}
         self._listing: Listing | None = None
 
-    def _note(self, key: str, kind: str) -> None:
-        if kind == "read" or key not in self.recorded:
-            self.recorded[key] = kind
+    def _note(self, lookup: Lookup, kind: str) -> None:
+        if kind == "read" or lookup not in self.recorded:
+            self.recorded[lookup] = kind
 
     def exists(self, path: str) -> bool:
-        self._note(path, "exists")
+        self._note(PathLookup(path), "exists")
         return super().exists(path)
 
     def read(self, rel: str) -> SourceFile | None:
-        self._note(rel, "read")
+        self._note(PathLookup(rel), "read")
         return super().read(rel)
 
     def files(self) -> list[str]:
         if self._listing is None:
-            self._listing = Listing(super().files(), lambda view: self._note(VIEW + view, "view"))
+            self._listing = Listing(super().files(), lambda view: self._note(view, "view"))
         return self._listing
 
     def extensions(self) -> frozenset[str]:
-        self._note(VIEW + "extensions", "view")
+        self._note(EXTENSIONS, "view")
         return super().extensions()
 
     def memo(self, key: str, factory: Callable[[], T]) -> T:
@@ -252,7 +257,7 @@ class RecordingProject(Project):
             self._note(looked_up, kind)
         return value
 
-    def take_recorded(self) -> dict[str, str]:
+    def take_recorded(self) -> dict[Lookup, str]:
         """What was asked since the last call."""
         recorded, self.recorded = self.recorded, {}
         return recorded
@@ -331,14 +336,15 @@ class ResultCache:
         self.hits += 1
         return findings
 
-    def _lookups_of(self, key: str) -> dict[str, str]:
-        """The lookups (key -> kind) a cached entry's findings rest on."""
+    def _lookups_of(self, key: str) -> dict[Lookup, str]:
+        """The lookups (-> kind) a cached entry's findings rest on."""
         entry = self.entries.get(key) or self.fresh.get(key) or {}
-        return {k: self.answers[k][0] for k in entry.get("lookups", ()) if k in self.answers}
+        answers = self.answers
+        return {lookup_from_key(k): answers[k][0] for k in entry.get("lookups", ()) if k in answers}
 
     # ---- writing
 
-    def store(self, slot: Slot, findings: list[Finding], lookups: dict[str, str]) -> None:
+    def store(self, slot: Slot, findings: list[Finding], lookups: dict[Lookup, str]) -> None:
         """Keep a checked file's findings and what they rest on, unless a rule
         crashed (GL000): that may work next time, and its crash is never replayed."""
         if cacheable(findings):
@@ -362,19 +368,18 @@ class ResultCache:
         self.fresh.update(fresh)
 
     def answer(self, key: str, kind: str) -> Any:
-        """What a lookup answers now (computed once per run)."""
+        """What a lookup (stored as `key`) answers now (computed once per run)."""
         if (key, kind) not in self._current:
-            self._current[key, kind] = self._compute(key, kind)
+            self._current[key, kind] = self._compute(lookup_from_key(key), kind)
         return self._current[key, kind]
 
-    def _compute(self, key: str, kind: str) -> Any:
+    def _compute(self, lookup: Lookup, kind: str) -> Any:
         project = self.project
-        if kind == "view":
-            view = key.removeprefix(VIEW)
-            if view.startswith(CHECKED):  # one file's place, not the whole checked set
-                return view.removeprefix(CHECKED) in self._checked()
-            return _view_digest(project, view)
-        full = project.root / key
+        if isinstance(lookup, CheckedLookup):  # one file's place, not the whole checked set
+            return lookup.rel in self._checked()
+        if isinstance(lookup, ViewLookup):
+            return _view_digest(project, lookup.view)
+        full = project.root / lookup.path
         if kind == "read":
             return _file_digest(full, project.config.max_file_size)
         return os.path.exists(full)
@@ -437,12 +442,13 @@ class ResultCache:
                 pass
 
 
-def entry_json(findings: list[Finding], lookups: dict[str, str]) -> dict[str, Any]:
+def entry_json(findings: list[Finding], lookups: dict[Lookup, str]) -> dict[str, Any]:
     """A new cache entry; `kinds` travels to `merge`, which turns it into answers."""
+    kinds = {lookup.key: kind for lookup, kind in lookups.items()}
     return {
         "findings": [f.as_json(stored=True) for f in findings],
-        "lookups": sorted(lookups),
-        "kinds": dict(lookups),
+        "lookups": sorted(kinds),
+        "kinds": kinds,
     }
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from guidelint import suppress
 from guidelint.cache import RecordingProject, ResultCache, Slot, open_cache
+from guidelint.discovery import Lookup
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -142,7 +143,7 @@ class Engine:
         self._unused_suppression = UnusedSuppression()
         self.cache: ResultCache | None = None
         # While recording: what each checked file's findings rest on (lookup -> kind).
-        self.lookups: dict[str, dict[str, str]] | None = None
+        self.lookups: dict[str, dict[Lookup, str]] | None = None
 
     def use_cache(self) -> ResultCache | None:
         """Turn on the result cache for check_files (None when off or not possible).
@@ -212,7 +213,7 @@ class Engine:
         self._load_where(wanted)
         return idle
 
-    def _take_recorded(self) -> dict[str, str]:
+    def _take_recorded(self) -> dict[Lookup, str]:
         project = self.project
         return project.take_recorded() if isinstance(project, RecordingProject) else {}
 
@@ -298,7 +299,7 @@ class Engine:
             except Exception:  # its check() does the work again, and reports the crash
                 continue
 
-    def _note_lookups(self, rel: str, lookups: dict[str, str]) -> None:
+    def _note_lookups(self, rel: str, lookups: dict[Lookup, str]) -> None:
         if self.lookups is not None:
             self.lookups[rel] = lookups
 
@@ -494,7 +495,7 @@ class _ChunkResult:
 
     findings: list[Finding]
     fresh: dict[str, dict[str, Any]]  # new cache entries
-    lookups: dict[str, dict[str, str]]  # per file, what its rules looked up
+    lookups: dict[str, dict[Lookup, str]]  # per file, what its rules looked up
     warnings: list[str]  # Project.warn() notes
 
 

@@ -124,13 +124,14 @@ def test_no_server_answer_still_notes_the_mcp_lookup_for_each_file(make_project)
     """The memo replays its `exists(".mcp.json")` for every file that asks, so the
     cache and --since still know each file's findings rest on its absence."""
     from guidelint.cache import RecordingProject
+    from guidelint.discovery import PathLookup
     from guidelint.tools.rulebase import no_server_declared
 
     root = make_project({"a.md": "`x`\n"})
     project = RecordingProject(Project(root, Config()))
     for _ in range(2):
         assert no_server_declared(project)
-        assert project.take_recorded().get(".mcp.json") == "exists"
+        assert project.take_recorded().get(PathLookup(".mcp.json")) == "exists"
 
 
 def _prose_everywhere(text: str) -> list[tuple[int, int, str]]:

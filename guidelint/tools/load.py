@@ -82,13 +82,13 @@ def _note_places(project: Project, state: Sources) -> None:
     this file rest on whether a plain check checks each problem's file and
     `.mcp.json`: one lookup per file (`checked:REL`), not the whole checked set, so
     renaming an unrelated page reaches no GL109 result."""
-    from guidelint.discovery import Listing
+    from guidelint.discovery import CheckedLookup, Listing
 
     listing = project.files() if state.problems else None
     if not isinstance(listing, Listing):
         return
     for rel in sorted({p.rel for p in state.problems} | {project.config.tools.mcp_config}):
-        listing.on_use(f"checked:{rel}")
+        listing.on_use(CheckedLookup(rel))
 
 
 def build_sources(project: Project, live: bool | None = None) -> Sources:
