@@ -48,7 +48,7 @@ from guidelint.discovery import (
 )
 from guidelint.findings import Finding
 from guidelint.fsio import write_atomic
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.sources import SourceFile
 
 if TYPE_CHECKING:
@@ -218,7 +218,7 @@ class RecordingProject(Project):
         # A view, not a new project: the same configuration and the same caches.
         self.__dict__.update(project.__dict__)
         self.recorded: dict[Lookup, str] = {}  # lookup -> "exists", "read" or "view"
-        self._memo_lookups: dict[str, dict[Lookup, str]] = {}
+        self._memo_lookups: dict[Memo[Any, Any] | str, dict[Lookup, str]] = {}
         self._listing: Listing | None = None
 
     def _note(self, lookup: Lookup, kind: str) -> None:
@@ -242,17 +242,17 @@ class RecordingProject(Project):
         self._note(EXTENSIONS, "view")
         return super().extensions()
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
+    def _memoized(self, key: Memo[Any, T] | str, factory: Callable[[], T]) -> T:
         lookups = self._memo_lookups.get(key)
         if lookups is None:
             outer, self.recorded = self.recorded, {}
             try:
-                value = super().memo(key, factory)
+                value = super()._memoized(key, factory)
             finally:
                 lookups, self.recorded = self.recorded, outer
             self._memo_lookups[key] = lookups
         else:
-            value = super().memo(key, factory)
+            value = super()._memoized(key, factory)
         for looked_up, kind in lookups.items():
             self._note(looked_up, kind)
         return value

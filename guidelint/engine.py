@@ -25,7 +25,7 @@ from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.rules.index import BY_CODE, RuleEntry, idle_on, in_scope, load, rule_names
 from guidelint.settings import table_name
-from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
+from guidelint.sources import Derived, SourceFile, Unreadable, from_bytes, read_bytes
 
 if TYPE_CHECKING:
     import pathspec
@@ -137,6 +137,7 @@ class Engine:
         self.rules: list[Rule] = []
         self._unloaded = [e for e in BY_CODE.values() if e.code in selection.codes and e.kinds]
         self._gated = [entry for entry in self._unloaded if entry.needs]
+        self._idle = Derived("engine.idle", self._load_for)  # this engine's, per file
         # The engine's own rules: it reports what no other rule can see.
         self._internal_error = InternalError()
         self._unreadable_file = UnreadableFile()
@@ -189,7 +190,7 @@ class Engine:
         that apply but find nothing in it (`RuleEntry.needs`): they are not run.
         Asked twice per file (prepare, check): the second time is the first's answer,
         as every rule the file wanted is loaded by then."""
-        return file.derived(f"engine.idle:{id(self)}", lambda: self._load_for(file))
+        return file.derived(self._idle)
 
     def _load_for(self, file: SourceFile) -> set[str]:
         idle = {

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from guidelint.spans import LineIndex
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from guidelint.markdown import MarkdownDocument
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
@@ -54,26 +55,47 @@ class Unreadable(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+class Derived(Generic[P, T]):
+    """What `SourceFile.derived` keeps: a name paired with the function that computes
+    the value from the file (and what else it takes, given by the first asker: the
+    same for every asker of one run's file). Keys compare by identity."""
+
+    __slots__ = ("name", "compute")
+
+    def __init__(self, name: str, compute: Callable[Concatenate[SourceFile, P], T]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __repr__(self) -> str:
+        return f"Derived({self.name!r})"
+
+
 @dataclass
 class SourceFile:
     path: Path  # absolute
     rel: str  # relative to the project root, POSIX separators
     text: str
     kind: FileKind | None = None  # None: from the name (`file_kind`)
-    _derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _derived: dict[Derived[Any, Any], Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind is None:
             self.kind = file_kind(self.rel)
 
-    def derived(self, key: str, factory: Callable[[], T]) -> T:
+    def derived(self, key: Derived[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Data computed from this file once and shared by every rule that asks
         (its examples, its gotchas document, its tool references). It lives as long
         as the file object, so memory stays flat however many files a run checks."""
-        if key not in self._derived:
-            self._derived[key] = factory()
-        value: T = self._derived[key]
+        known = self._derived
+        if key not in known:
+            known[key] = key.compute(self, *args, **kwargs)
+        value: T = known[key]
         return value
+
+    def keep(self, key: Derived[P, T], value: T) -> None:
+        """Keep a value `key` would compute, worked out for many files at once
+        (`Rule.prepare`)."""
+        self._derived[key] = value
 
     @cached_property
     def lines(self) -> LineIndex:

@@ -28,7 +28,7 @@ class UnknownPermissionTool(ToolRule):
         return file.kind == FileKind.JSON and name in SETTINGS_FILES and folder.endswith(".claude")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import JsonProblem, parse, value_spans
+        from guidelint.tools.jsonpos import JSON_SPANS, JsonProblem, parse
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
 
@@ -44,7 +44,7 @@ class UnknownPermissionTool(ToolRule):
         permissions = _permissions(data)
         if permissions is None:
             return  # no permissions: nothing of ours to check
-        spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+        spans = file.derived(JSON_SPANS)
         if not spans:
             return
         tools = catalog(project)

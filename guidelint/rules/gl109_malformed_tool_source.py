@@ -27,7 +27,7 @@ class MalformedToolSource(ToolRule):
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import value_spans
+        from guidelint.tools.jsonpos import JSON_SPANS
         from guidelint.tools.load import problems_reported_in
 
         for problem in problems_reported_in(project, file.rel):
@@ -35,7 +35,7 @@ class MalformedToolSource(ToolRule):
                 yield self.finding(file, _point(file, problem.offset), problem.message)
                 continue
             # A snapshot the run does not check: reported on its server's entry.
-            keys = file.derived("tools.json_spans", lambda: value_spans(file.text))
+            keys = file.derived(JSON_SPANS)
             key = keys.get(("mcpServers", problem.server, "#key"))
             span = key if key is not None else _point(file, 0)
             yield self.finding(file, span, f"snapshot {problem}")

@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.rules.base import Rule, in_globs
 from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
@@ -138,7 +138,7 @@ def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
 
 def _in_submodule(project: Project, target: str) -> bool:
     """Submodules (`.gitmodules`) are other repositories, often not checked out in CI."""
-    paths = project.memo("GL502.submodules", lambda: _submodule_paths(project))
+    paths = project.memo(SUBMODULES)
     return any(target == p or target.startswith(p + "/") for p in paths)
 
 
@@ -147,6 +147,9 @@ def _submodule_paths(project: Project) -> list[str]:
     if modules is None:
         return []
     return [m.group(1).strip().rstrip("/") for m in SUBMODULE_PATH.finditer(modules.text)]
+
+
+SUBMODULES = Memo("GL502.submodules", _submodule_paths)
 
 
 def _templated(file: SourceFile) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.rules.base import Rule
-from guidelint.sources import FileKind
+from guidelint.sources import Derived, FileKind
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -21,9 +21,7 @@ class ExampleRule(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # No fence, no example: skip the extraction (most Markdown files). Asked by each
         # GL4xx rule and GL402's prepare: the text is searched once per file.
-        return file.kind == FileKind.MARKDOWN and file.derived(
-            "runner.fenced", lambda: _fenced(file)
-        )
+        return file.kind == FileKind.MARKDOWN and file.derived(FENCED)
 
     def examples(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import examples_of
@@ -33,3 +31,6 @@ class ExampleRule(Rule):
 
 def _fenced(file: SourceFile) -> bool:
     return "```" in file.text or "~~~" in file.text
+
+
+FENCED = Derived("runner.fenced", _fenced)

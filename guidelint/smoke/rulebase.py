@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from guidelint.project import Memo
 from guidelint.rules.base import Rule
-from guidelint.sources import FileKind
+from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
+    import pathspec
+
     from guidelint.project import Project
     from guidelint.smoke.driver_check import SmokeDial
     from guidelint.smoke.driver_facts import DriverFacts, Gate
@@ -28,13 +31,17 @@ class DriverRule(Rule):
 
 
 def is_driver(file: SourceFile, project: Project) -> bool:
+    spec = project.memo(DRIVERS)
+    return file.kind == FileKind.PYTHON and bool(spec.match_file(file.rel))
+
+
+def _compile_drivers(project: Project) -> pathspec.GitIgnoreSpec:
     import pathspec
 
-    spec = project.memo(
-        "smoke.drivers",
-        lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
-    )
-    return file.kind == FileKind.PYTHON and bool(spec.match_file(file.rel))
+    return pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers)
+
+
+DRIVERS = Memo("smoke.drivers", _compile_drivers)
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
@@ -51,7 +58,14 @@ def driver_refusal(file: SourceFile) -> TooDeep | None:
 
 
 def _reading(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
-    return file.derived("smoke.driver_facts", lambda: _read_facts(file.text))
+    return file.derived(DRIVER_FACTS)
+
+
+def _facts_of(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
+    return _read_facts(file.text)
+
+
+DRIVER_FACTS = Derived("smoke.driver_facts", _facts_of)
 
 
 def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:
