@@ -2,12 +2,12 @@
 file whose rules looked up something that changed (`--since`, the pre-commit hook).
 
 The lookups are those the result cache keys on (`cache.RecordingProject`): a path
-asked with `exists()` or `read()` (a linked file, a snapshot, `.mcp.json`, a
-settings file), a folder above an added or deleted path, a view of the file list
-(the whole list, the files a plain check checks, the set of suffixes) that the
-change alters, or whether a plain check checks one file (`checked:REL`: that file
-changed). A changed configuration file or a file a rule declares in `cache_inputs()`
-reaches every file.
+asked with `exists()` or `read()` (`PathLookup`: a linked file, a snapshot,
+`.mcp.json`, a settings file), a folder above an added or deleted path, a view of the
+file list (`ViewLookup`: the whole list, the files a plain check checks, the set of
+suffixes) that the change alters, or whether a plain check checks one file
+(`CheckedLookup`: that file changed). A changed configuration file or a file a rule
+declares in `cache_inputs()` reaches every file.
 """
 
 from __future__ import annotations
