@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class ExampleRule(Rule):
     """A rule over the fenced examples of a guide, extracted once per file."""
 
-    file_kinds: ClassVar[frozenset[str]] = frozenset({FileKind.MARKDOWN})
+    file_kinds: ClassVar[frozenset[FileKind]] = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # No fence, no example: skip the extraction (most Markdown files). Asked by each
