@@ -11,26 +11,24 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
-from guidelint.rules.agent_config import facts, is_skill_file
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.claude_code import facts, is_skill_file
 
 
 class InvalidSkillName(Rule):
     code = "GL608"
     name = "invalid-skill-name"
-    summary = (
-        "A skill's `name` is not 1-64 lowercase letters, digits and hyphens, or not its folder's."
-    )
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         """Skills made to be shared (a plugin's, a root `skills/`, `.agents/skills`,
         `.codex/skills`): the specification is what other harnesses load them by. A
         project's own `.claude/skills` is Claude Code's alone, which takes other names
         too (`dyad:pr-push`, `torch_bisect`: reviewed on the corpora, docs/HARNESSES.md)."""
-        if file.kind != "markdown" or not is_skill_file(file.rel):
+        if file.kind != FileKind.MARKDOWN or not is_skill_file(file.rel):
             return False
         return ".claude" not in file.rel.split("/")[:-3]
 

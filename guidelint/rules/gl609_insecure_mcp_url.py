@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
+from guidelint.sources import Derived, FileKind
 
 if TYPE_CHECKING:
     from guidelint.project import Project
-    from guidelint.rules.agent_config import JsonDoc
     from guidelint.sources import SourceFile
+    from guidelint.tools.claude_code import JsonDoc
 
 URL_KEYS = ("url", "httpUrl", "serverUrl")  # Claude Code, Cursor, VS Code; Gemini; Windsurf
 SECRET_PARAMS = re.compile(
@@ -30,12 +31,11 @@ LOCAL_NAMES = ("localhost", "host.docker.internal")
 class InsecureMcpUrl(Rule):
     code = "GL609"
     name = "insecure-mcp-url"
-    summary = "An MCP server URL is plain HTTP to another machine, or holds a credential."
     severity = Severity.WARNING
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "json" and _servers_key(file, project) is not None
+        return file.kind == FileKind.JSON and _servers_key(file, project) is not None
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         key = _servers_key(file, project)
@@ -57,7 +57,7 @@ class InsecureMcpUrl(Rule):
 def _servers_key(file: SourceFile, project: Project) -> tuple | None:
     """Where a file keeps its servers: another harness's server file (by its own key), or
     `mcpServers` of Claude Code's `.mcp.json`, settings and plugin manifests."""
-    from guidelint.rules.agent_config import is_mcp_file, is_plugin_manifest, is_settings_file
+    from guidelint.tools.claude_code import is_mcp_file, is_plugin_manifest, is_settings_file
     from guidelint.tools.servers import harness_configs
 
     for config in harness_configs(project):
@@ -74,20 +74,24 @@ def _servers_key(file: SourceFile, project: Project) -> tuple | None:
     return None
 
 
-def _doc(file: SourceFile) -> JsonDoc:
+def _read_jsonc(file: SourceFile) -> JsonDoc:
     """The file's JSON (comments and trailing commas allowed, as VS Code and Gemini CLI
     read theirs) with the span of every value."""
-    from guidelint.rules.agent_config import JsonDoc
+    from guidelint.tools.claude_code import JsonDoc
     from guidelint.tools.jsonpos import JsonProblem, blank_jsonc, parse, value_spans
 
-    def read() -> JsonDoc:
-        text = blank_jsonc(file.text)
-        try:
-            return JsonDoc(parse(text), value_spans(text))
-        except JsonProblem as err:
-            return JsonDoc(None, {}, (err.offset, err.message))
+    text = blank_jsonc(file.text)
+    try:
+        return JsonDoc(parse(text), value_spans(text))
+    except JsonProblem as err:
+        return JsonDoc(None, {}, (err.offset, err.message))
 
-    return file.derived("GL609.jsonc", read)
+
+JSONC_DOC = Derived("GL609.jsonc", _read_jsonc)
+
+
+def _doc(file: SourceFile) -> JsonDoc:
+    return file.derived(JSONC_DOC)
 
 
 def _at(data: Any, path: tuple) -> Any:

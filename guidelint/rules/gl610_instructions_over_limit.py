@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
+from guidelint.sources import FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -30,12 +31,12 @@ MAX_BYTES = re.compile(r"^\s*project_doc_max_bytes\s*=\s*(\d+)\s*(#.*)?$", re.MU
 class InstructionsOverLimit(Rule):
     code = "GL610"
     name = "instructions-over-limit"
-    summary = "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes)."
     severity = Severity.WARNING
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and posixpath.basename(file.rel) in NAMES
+        return file.kind == FileKind.MARKDOWN and posixpath.basename(file.rel) in NAMES
 
     def cache_inputs(self, project: Project) -> list[str]:
         return [CODEX_CONFIG]

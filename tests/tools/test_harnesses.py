@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from guidelint.check import CheckOptions, run_check
-from guidelint.cli import main
+from guidelint.commands.cli import main
 from guidelint.errors import ConfigError
 from guidelint.tools.harnesses import codes_for, gemini_tool, harnesses, unknown_harness
 from guidelint.tools.jsonpos import blank_jsonc
