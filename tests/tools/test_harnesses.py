@@ -210,3 +210,22 @@ def test_real_harness_server_files_are_read_and_clean(tmp_path, repo):
     }
     assert expected[repo] in result.output
     assert findings(root, ["GL109", "GL609"]) == []
+
+
+def test_harnesses_command_prints_every_harness_with_its_sources():
+    result = CliRunner().invoke(main, ["harnesses"])
+    assert result.exit_code == 0, result.output
+    for key in harnesses():
+        assert f"\n{key}: " in f"\n{result.output}"
+    assert "mcp_<server>_<tool>" in result.output
+    assert "<server>/<tool> (uncertain: not used)" in result.output
+    as_json = CliRunner().invoke(main, ["harnesses", "--format", "json"])
+    assert {h["key"] for h in json.loads(as_json.output)} == set(harnesses())
+
+
+def test_the_harness_page_names_every_harness_and_rule():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "HARNESSES.md").read_text()
+    for key in harnesses():
+        assert f"`{key}`" in page, key
+    for code in ("GL608", "GL609", "GL610"):
+        assert code in page
