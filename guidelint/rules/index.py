@@ -124,6 +124,13 @@ RULES: tuple[RuleEntry, ...] = (
         inputs=True,
         scope="agent-files",
     ),
+    RuleEntry(
+        "GL611",
+        "misspelt-front-matter-key",
+        "gl611_misspelt_front_matter_key",
+        MD,
+        scope="agent-files",
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -167,6 +174,7 @@ SUMMARIES: dict[str, str] = {
     "GL608": "A skill's `name` is not 1-64 lowercase letters, digits and hyphens, or not its folder's.",
     "GL609": "An MCP server URL is plain HTTP to another machine, or holds a credential.",
     "GL610": "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes).",
+    "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
