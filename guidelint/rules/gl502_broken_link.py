@@ -230,3 +230,12 @@ def _imports(file: SourceFile, doc: MarkdownDocument) -> Iterator[tuple[Span, st
         if index >= 0 and code[index][0] <= match.start() < code[index][1]:
             continue  # inside code: Claude Code does not import there
         yield Span(match.start(), match.start() + 1 + len(target)), target
+
+
+def memory_imports(file: SourceFile) -> list[tuple[Span, str]]:
+    """A steering file's `@path` imports (outside code): each span, and the path it
+    names relative to the repository root (GL612 follows them)."""
+    if "@" not in file.text:
+        return []
+    folder = posixpath.dirname(file.rel)
+    return [(span, _join(folder, target)) for span, target in _imports(file, file.markdown)]

@@ -131,6 +131,7 @@ RULES: tuple[RuleEntry, ...] = (
         MD,
         scope="agent-files",
     ),
+    RuleEntry("GL612", "broken-import-chain", "gl612_broken_import_chain", MD),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -175,6 +176,7 @@ SUMMARIES: dict[str, str] = {
     "GL609": "An MCP server URL is plain HTTP to another machine, or holds a credential.",
     "GL610": "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes).",
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
+    "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
