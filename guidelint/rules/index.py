@@ -132,6 +132,9 @@ RULES: tuple[RuleEntry, ...] = (
         scope="agent-files",
     ),
     RuleEntry("GL612", "broken-import-chain", "gl612_broken_import_chain", MD),
+    RuleEntry(
+        "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -177,6 +180,7 @@ SUMMARIES: dict[str, str] = {
     "GL610": "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes).",
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
+    "GL613": "Two agents of one scope declare the same `name`.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
