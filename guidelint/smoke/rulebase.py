@@ -13,7 +13,6 @@ from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
-
     from guidelint.project import Project
     from guidelint.smoke.driver_check import SmokeDial
     from guidelint.smoke.driver_facts import DriverFacts, Gate
