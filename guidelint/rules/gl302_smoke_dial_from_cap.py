@@ -29,7 +29,7 @@ class SmokeDialFromCap(DriverRule):
         from guidelint.smoke.driver_check import from_cap, judge, smoke_dial
         from guidelint.spans import Span
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None:
             return
         dial = smoke_dial(facts)

@@ -65,7 +65,17 @@ class SmokeDial:
 
     @property
     def line(self) -> int:
-        return (self.term.line if self.term else None) or self.setting.line
+        """The driver's line for it (a value from a config file: where the driver reads it)."""
+        if self.term is not None and self.term.line and not self.term.file:
+            return self.term.line
+        return self.setting.line
+
+    @property
+    def where(self) -> str:
+        """`line 9`, or `configs/smoke.yaml:3` when a config file or a module decides it."""
+        if self.term is not None and self.term.file:
+            return self.term.where()
+        return f"line {self.line}"
 
     def describe(self) -> str:
         if self.term is None:
@@ -94,6 +104,7 @@ class Verdict:
     world: int | None = None
     predicted: int | None = None  # what the gate counts at the counterexample
     guarded: bool = False  # require_floor decides it at run time
+    values: str = ""  # every value the counterexample used, with its file and line
 
 
 def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
@@ -159,6 +170,7 @@ class _Driver:
     kind: FloorKind
     terms: dict[str, Term | None] = field(default_factory=dict)
     cap: int = 1
+    cap_term: Term | None = None
     models: dict[tuple, Any] = field(default_factory=dict)  # pydantic models by their values
 
     def _model(self, cls: type, **values: Any) -> Any:
@@ -294,7 +306,8 @@ def _driver(
     if dial.term is None:
         raise dial.why or Unfollowed(f"{dial.key} cannot be followed")
     if gate.floor is not None:
-        floor = const(gate.floor, str(gate.floor))
+        line = facts.line_at(gate.bound) if gate.bound is not None else None
+        floor = const(gate.floor, str(gate.floor), line or gate.line)
     else:
         assert gate.bound is not None
         bound = compile_term(facts, gate.bound)
@@ -315,7 +328,7 @@ def _driver(
     cap_term = _optional(facts, "cap")
     cap_value = cap_term.value() if cap_term is not None and cap_term.constant else None
     cap = cap_value if isinstance(cap_value, int) and cap_value >= 1 else default_cap
-    return _Driver(facts, dial, floor, kind, terms, cap)
+    return _Driver(facts, dial, floor, kind, terms, cap, cap_term=cap_term)
 
 
 def _optional(facts: DriverFacts, key: str) -> Term | None:
@@ -440,7 +453,46 @@ def _verdict(driver: _Driver, failure: _Failure, failing: dict[int, int]) -> Ver
         rows=env.rows,
         world=env.world,
         predicted=result.floor_value(driver.kind),
+        values=values_used(driver, env),
     )
+
+
+VALUE_LABELS = {
+    "batch": "batch",
+    "accum": "gradient accumulation",
+    "world": "world size",
+    "drop_last": "drop_last",
+    "save_strategy": "save_strategy",
+    "save_steps": "save_steps",
+    "save_total_limit": "save_total_limit",
+}
+
+
+def values_used(driver: _Driver, env: Env) -> str:
+    """`epochs=1 (line 9), batch=4 (configs/smoke.yaml:3), ...`: each value the
+    counterexample was computed from, where it is written."""
+    driver_rel = driver.facts.rel
+    parts: list[str] = []
+
+    def add(label: str, term: Term | None) -> None:
+        if term is None:
+            return
+        try:
+            value = term.at(env)
+        except Exception:  # a value that does not evaluate here is not one it used
+            return
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        where = term.where(driver_rel) if term.line or term.file else None
+        parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
+
+    add(driver.dial.key, driver.dial.term)
+    for key, label in VALUE_LABELS.items():
+        add(label, driver.terms.get(key))
+    add("floor", driver.floor)
+    if driver.cap_term is not None and driver.cap_term.constant:
+        add("cap", driver.cap_term)
+    return ", ".join(parts)
 
 
 def _cause(driver: _Driver, failure: _Failure) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,20 @@ NAME_PATTERNS = [
 ]
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a driver lives and how it may read the project's other files (never outside it).
+
+    `read(rel)` is the text of a file inside the project root, or None; `contains(rel)`
+    says whether a path, symlinks resolved, stays inside the root.
+    """
+
+    rel: str  # the driver's path, relative to the project root (POSIX)
+    read: Callable[[str], str | None]
+    contains: Callable[[str], bool]
+    exists: Callable[[str], bool] = lambda rel: False
+
+
 class CountKind(str, enum.Enum):
     DISK = "disk"  # checkpoint-* dirs counted on disk
     STATE = "state"  # trainer.state.global_step
@@ -47,6 +61,19 @@ class Setting:
     line: int
     smoke: bool  # on the smoke path
     named: bool = False  # a named constant (BATCH_SIZE = 4), not a keyword or dict entry
+
+
+@dataclass(frozen=True)
+class Spread:
+    """`TrainingArguments(**cfg["train"])` or `Trainer(args=training_args)`: settings that
+    may come from a config file (driver_configs.add_config_settings)."""
+
+    callee: str
+    value: cst.BaseExpression
+    line: int
+    smoke: bool
+    written: frozenset[str]  # keywords the call writes itself
+    star: bool  # `**value`, not `args=value`
 
 
 @dataclass
@@ -91,6 +118,26 @@ class DriverFacts:
     guarded: bool = False  # require_floor (or dial) checks the floor at run time
     reads_world: bool = False  # reads WORLD_SIZE: the world size is the launcher's
     verdicts: dict[tuple, object] = field(default_factory=dict)  # driver_check.judge's memo
+    origin: Origin | None = None  # the driver's path and the project's files
+    imports: dict[str, tuple[str, str, int]] = field(
+        default_factory=dict
+    )  # local name -> (module as written, imported name or "" for the module, line)
+    hydra: dict[str, tuple[cst.BaseExpression | None, cst.BaseExpression | None, int]] = field(
+        default_factory=dict
+    )  # the config parameter of a @hydra.main function -> (config_path, config_name, line)
+    spreads: list[Spread] = field(default_factory=list)  # `**cfg`, `args=training_args`
+    modules: dict[str, object] = field(default_factory=dict)  # imported modules' facts, memo
+    stepped: set[int] = field(default_factory=set)  # id() of `X += k` as X = before + k
+    hydra_initialize: cst.BaseExpression | None = None  # hydra.initialize(config_path=...)
+    lightning: bool = False  # builds a Lightning Trainer (with max_epochs / ModelCheckpoint)
+    lightning_import: bool = False  # imports lightning or pytorch_lightning
+    accelerate_saves: list[tuple[cst.BaseExpression, cst.BaseExpression, int]] = field(
+        default_factory=list
+    )  # `if step % K == 0: accelerator.save_state(...)`: (the counter, K, line)
+
+    @property
+    def rel(self) -> str | None:
+        return self.origin.rel if self.origin else None
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node) if self.module else ""

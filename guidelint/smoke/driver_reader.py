@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -21,7 +22,9 @@ from guidelint.smoke.driver_facts import (
     CountKind,
     DriverFacts,
     Gate,
+    Origin,
     Setting,
+    Spread,
     setting_for_name,
 )
 from guidelint.smoke.driver_values import evaluate
@@ -54,19 +57,52 @@ SETTING_KEYS = {
     "smoke_max_rows": "cap",
     "row_cap": "cap",
 }
+# Lightning's Trainer and ModelCheckpoint keywords (guidelint/smoke/lightning.py models them).
+LIGHTNING_KEYS = {
+    "max_epochs": "epochs",
+    "max_steps": "max_steps",
+    "accumulate_grad_batches": "accum",
+    "limit_train_batches": "limit_batches",
+    "every_n_train_steps": "every_n_train_steps",
+    "every_n_epochs": "every_n_epochs",
+    "save_top_k": "save_top_k",
+    "save_last": "save_last",
+    "batch_size": "batch",
+    "drop_last": "drop_last",
+}
+SETTING_KEYS.update(LIGHTNING_KEYS)
+# Calls whose `**config` (or `args=`) may carry settings from a config file.
+CONFIGURED_CALLS = ("TrainingArguments", "SFTConfig", "Trainer", "ModelCheckpoint", "DataLoader")
 
 
-def read_driver(text: str) -> DriverFacts:
-    """Facts of a driver; raises cst.ParserSyntaxError on invalid Python."""
+def read_driver(text: str, origin: Origin | None = None) -> DriverFacts:
+    """Facts of a driver; raises cst.ParserSyntaxError on invalid Python.
+
+    With an origin, constants imported from the project's modules and the config
+    files the driver loads are followed too (read inside the project root only).
+    """
     module = cst.parse_module(text)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     collector = _Collector(wrapper.resolve(PositionProvider))
+    collector.facts.module = module
+    collector.facts.positions = collector.positions
+    collector.facts.origin = origin
     wrapper.visit(collector)
     facts = collector.facts
-    facts.module = module
-    facts.positions = collector.positions
     _classify_gates(collector, facts)
+    from guidelint.smoke.driver_configs import add_config_settings
+
+    add_config_settings(facts)
     return facts
+
+
+@dataclass
+class _Block:
+    """A block of statements: the value each name was last given in it, straight-line."""
+
+    node_id: int
+    function: bool  # a function's body: names above it are another scope
+    last: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
 
 class _Collector(cst.CSTVisitor):
@@ -76,9 +112,45 @@ class _Collector(cst.CSTVisitor):
         self.smoke_depth = 0
         self.pending_gates: list[tuple[cst.CSTNode, cst.Comparison, bool]] = []
         self._smoke_container: int | None = None  # id of a dict/call assigned to SMOKE_*
+        self.blocks: list[_Block] = []
+        self.closed: dict[int, _Block] = {}  # blocks left, by id of their node: for `if`s
+        self.branch_values: dict[int, dict[str, cst.BaseExpression]] = {}  # elif -> values
+        self.elifs: set[int] = set()
+        self.loops = 0
+        self.named_settings: dict[int, Setting] = {}  # id(value) -> its named Setting
+        self.function_bodies: set[int] = set()
 
     def _line(self, node: cst.CSTNode) -> int:
-        return self.positions[node].start.line
+        position = self.positions.get(node)
+        return position.start.line if position else 0
+
+    # -- blocks and loops: where an assignment replaces the one before it
+    def visit_Module(self, node: cst.Module) -> None:
+        self.blocks.append(_Block(id(node), True))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.blocks.append(_Block(id(node), id(node) in self.function_bodies))
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self.closed[id(original_node)] = self.blocks.pop()
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.blocks.append(_Block(id(node), id(node) in self.function_bodies))
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
+        self.closed[id(original_node)] = self.blocks.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        self.loops += 1
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.loops -= 1
+
+    def visit_While(self, node: cst.While) -> None:
+        self.loops += 1
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.loops -= 1
 
     # -- smoke path: inside `if ...smoke...:`, a smoke function, a SMOKE_* assignment
     def visit_If(self, node: cst.If) -> None:
@@ -86,13 +158,84 @@ class _Collector(cst.CSTVisitor):
         self._push(bool(SMOKE_WORD.search(test)) and not test.lstrip().startswith("not "))
         if _raises(node.body) and isinstance(node.test, cst.Comparison):
             self.pending_gates.append((node, node.test, True))
+        if isinstance(node.orelse, cst.If):
+            self.elifs.add(id(node.orelse))
+        self._accelerate_save(node)
 
     def leave_If(self, original_node: cst.If) -> None:
         self._pop()
+        self._merge_branches(original_node)
+
+    def _merge_branches(self, node: cst.If) -> None:
+        """`if c: X = a else: X = b` is X = (a if c else b); a branch that leaves X alone
+        keeps the value X had before the `if`. The conditional is followed like any other."""
+        body = self.closed.get(id(node.body))
+        orelse: dict[str, cst.BaseExpression] = {}
+        if isinstance(node.orelse, cst.Else):
+            block = self.closed.get(id(node.orelse.body))
+            orelse = dict(block.last) if block else {}
+        elif isinstance(node.orelse, cst.If):
+            orelse = self.branch_values.pop(id(node.orelse), {})
+        merged: dict[str, cst.BaseExpression] = {}
+        for name in dict.fromkeys([*(body.last if body else {}), *orelse]):
+            before = self._visible(name)
+            then = body.last.get(name, before) if body else before
+            other = orelse.get(name, before)
+            if then is None or other is None:  # one branch only, nothing before: as it was
+                if name in orelse and isinstance(node.orelse, cst.If):
+                    self._constant(name, orelse[name], node)
+                continue
+            merged[name] = cst.IfExp(test=node.test, body=then, orelse=other)
+            for old in (then, other):
+                if old is not before:
+                    self._forget(name, old)
+        if id(node) in self.elifs:
+            self.branch_values[id(node)] = merged
+            return
+        for name, value in merged.items():
+            before = self._visible(name)
+            if before is not None:
+                self._forget(name, before)
+            self._record(name, value, node)
+
+    def _accelerate_save(self, node: cst.If) -> None:
+        """`if step % SAVE_EVERY == 0: accelerator.save_state(...)`: a literal save cadence."""
+        test = node.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return
+        target = test.comparisons[0]
+        if not isinstance(target.operator, cst.Equal) or code_of(target.comparator) != "0":
+            return
+        left = test.left
+        if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Modulo)):
+            return
+        saves = [
+            n for n in _walk(node.body) if called_name(n) in ("save_state", "save_model", "save")
+        ]
+        if saves:
+            self.facts.accelerate_saves.append((left.left, left.right, self._line(node)))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._push(bool(SMOKE_WORD.search(node.name.value)))
         self.facts.functions.setdefault(node.name.value, node)
+        self.function_bodies.add(id(node.body))
+        self._hydra_main(node)
+
+    def _hydra_main(self, node: cst.FunctionDef) -> None:
+        """`@hydra.main(config_path="conf", config_name="config") def main(cfg)`: cfg is the
+        composed config (driver_configs reads it)."""
+        for decorator in node.decorators:
+            call = decorator.decorator
+            if not isinstance(call, cst.Call) or code_of(call.func) not in ("hydra.main", "main"):
+                continue
+            keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+            params = node.params.params
+            if params:
+                self.facts.hydra[params[0].name.value] = (
+                    keywords.get("config_path"),
+                    keywords.get("config_name"),
+                    self._line(node),
+                )
 
     # -- dataclass (and pydantic model) defaults, iterable datasets, guidelint.smoke imports
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -114,10 +257,29 @@ class _Collector(cst.CSTVisitor):
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         module = code_of(node.module) if node.module else ""
-        if module.startswith("guidelint.smoke") and not isinstance(node.names, cst.ImportStar):
+        if isinstance(node.names, cst.ImportStar):
+            return
+        if module.startswith("guidelint.smoke"):
             self.facts.smoke_imports.update(
                 last_name(alias.asname.name if alias.asname else alias.name) for alias in node.names
             )
+            return
+        if module.split(".")[0] in ("lightning", "pytorch_lightning"):
+            self.facts.lightning_import = True
+        dots = "." * len(node.relative)
+        for alias in node.names:
+            local = code_of(alias.asname.name if alias.asname else alias.name)
+            self.facts.imports[local] = (dots + module, code_of(alias.name), self._line(node))
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            if code_of(alias.name).split(".")[0] in ("lightning", "pytorch_lightning"):
+                self.facts.lightning_import = True
+            if alias.asname is not None:
+                local = code_of(alias.asname.name)
+                self.facts.imports[local] = (code_of(alias.name), "", self._line(node))
+            elif isinstance(alias.name, cst.Name):
+                self.facts.imports[alias.name.value] = (alias.name.value, "", self._line(node))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._pop()
@@ -132,29 +294,120 @@ class _Collector(cst.CSTVisitor):
     def on_smoke_path(self) -> bool:
         return self.smoke_depth > 0
 
-    # -- constants and named settings
+    # -- constants and named settings, in every assignment form
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self._constant(target.target.value, node.value, node)
+            self._bind(target.target, node.value, node)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self._constant(node.target.value, node.value, node)
+        if node.value is not None:
+            self._bind(node.target, node.value, node)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value, node)  # `(n := len(rows))`
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:  # `with open("smoke.yaml") as handle:`
+            if item.asname is not None:
+                self._bind(item.asname.name, item.item, node)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name) and isinstance(node.operator, cst.AddAssign):
-            self.facts.counters.add(node.target.value)
+        """`EPOCHS += 1` outside a loop is EPOCHS = <its value before> + 1; in a loop (or
+        with nothing before it) a counter, changed at run time."""
+        if not isinstance(node.target, cst.Name):
+            return
+        name = node.target.value
+        before = self._visible(name)
+        operator = AUGMENTED.get(type(node.operator))
+        if self.loops or before is None or operator is None:
+            if isinstance(node.operator, cst.AddAssign):
+                self.facts.counters.add(name)
+            return
+        value = cst.BinaryOperation(left=before, operator=operator(), right=node.value)
+        self.facts.stepped.add(id(value))
+        self._forget(name, before, same_block_only=True)
+        self._record(name, value, node)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression, node: cst.CSTNode):
+        """A name, or a tuple / list of targets (starred too) unpacked from `value`."""
+        if isinstance(target, cst.Name):
+            self._assign(target.value, value, node)
+            return
+        if not isinstance(target, cst.Tuple | cst.List):
+            return
+        targets = [e.value for e in target.elements]
+        star = next(
+            (i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)), None
+        )
+        values = _literal_items(value)
+        after = len(targets) - (star or 0) - 1
+        for index, part in enumerate(targets):
+            if values is not None and len(values) >= len(targets) - (star is not None):
+                if star is None or index < star:
+                    item = values[index]
+                elif index == star:
+                    item = cst.List([cst.Element(v) for v in values[star : len(values) - after]])
+                else:
+                    item = values[len(values) - (len(targets) - index)]
+            elif star is None or index < star:
+                item = _indexed(value, index)  # `a, b = load()`: followed as load()[0]
+            elif index == star:
+                item = _indexed(value, None)
+            else:
+                item = _indexed(value, index - len(targets))
+            if id(item) not in self.facts.constant_lines:
+                self.facts.constant_lines[id(item)] = self._line(node)
+            self._bind(part, item, node)
+
+    def _assign(self, name: str, value: cst.BaseExpression, node: cst.CSTNode) -> None:
+        before = self._visible(name)
+        if before is not None and not self.loops:
+            value = _substitute(value, name, before)  # `EPOCHS = EPOCHS * 2`
+            self._forget(name, before, same_block_only=True)
+        self._record(name, value, node)
+
+    def _visible(self, name: str) -> cst.BaseExpression | None:
+        """The value a name holds here, straight-line: this block's, or an enclosing one's
+        up to the function's body."""
+        for block in reversed(self.blocks):
+            if name in block.last:
+                return block.last[name]
+            if block.function:
+                break
+        return None
+
+    def _forget(self, name: str, value: cst.BaseExpression, same_block_only: bool = False):
+        """A value replaced by a later assignment (or merged into a conditional)."""
+        if same_block_only and self.blocks and self.blocks[-1].last.get(name) is not value:
+            return
+        values = self.facts.constants.get(name, [])
+        for index, known in enumerate(values):
+            if known is value:
+                del values[index]
+                break
+        setting = self.named_settings.pop(id(value), None)
+        if setting is not None and setting in self.facts.settings:
+            self.facts.settings.remove(setting)
+        for block in self.blocks:
+            if block.last.get(name) is value:
+                del block.last[name]
+
+    def _record(self, name: str, value: cst.BaseExpression, node: cst.CSTNode) -> None:
+        self._constant(name, value, node)
+        if self.blocks:
+            self.blocks[-1].last[name] = value
 
     def _constant(self, name: str, value: cst.BaseExpression, node: cst.CSTNode) -> None:
         self.facts.constants.setdefault(name, []).append(value)
-        self.facts.constant_lines[id(value)] = self._line(node)
+        self.facts.constant_lines.setdefault(id(value), self._line(node))
         if self.on_smoke_path:
             self.facts.smoke_values.add(id(value))
         key = setting_for_name(name)
         if key:
             smoke = self.on_smoke_path or bool(SMOKE_WORD.search(name))
-            self.facts.settings.append(Setting(key, value, self._line(node), smoke, named=True))
+            setting = Setting(key, value, self._line(node), smoke, named=True)
+            self.facts.settings.append(setting)
+            self.named_settings[id(value)] = setting
         if isinstance(value, (cst.Dict, cst.Call)) and SMOKE_WORD.search(name):
             self._smoke_container = id(value)
 
@@ -163,6 +416,14 @@ class _Collector(cst.CSTVisitor):
         name = last_name(node.func)
         if name.endswith("Trainer") or name.endswith(("TrainingArguments", "SFTConfig")):
             self.facts.uses_trainer = True
+        if name == "ModelCheckpoint" or (name == "Trainer" and _lightning_keywords(node)):
+            self.facts.lightning = True
+        if name in ("initialize", "initialize_config_dir"):
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in ("config_path", "config_dir"):
+                    self.facts.hydra_initialize = arg.value
+        if name.endswith(CONFIGURED_CALLS):
+            self._spreads(name, node)
         if name in ("count_checkpoints", "assert_checkpoints", "checkpoint_dirs"):
             self.facts.disk_check = True
         if name in ("require_floor", "dial") and name in self.facts.smoke_imports:
@@ -185,6 +446,16 @@ class _Collector(cst.CSTVisitor):
                 self._setting(key, arg.value, arg, smoke)
         if name in ("select", "take", "head") and node.args:
             self._cap_from(node.args[0].value, node)
+
+    def _spreads(self, name: str, node: cst.Call) -> None:
+        written = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
+        smoke = self.on_smoke_path or self._smoke_container == id(node)
+        for arg in node.args:
+            star = arg.star == "**"
+            if star or (arg.keyword is not None and arg.keyword.value == "args"):
+                callee = name if star else "TrainingArguments"
+                spread = Spread(callee, arg.value, self._line(node), smoke, written, star)
+                self.facts.spreads.append(spread)
 
     def _argument(self, node: cst.Call) -> None:
         """`parser.add_argument("--epochs", type=int, default=1)`: the default, by dest."""
@@ -250,6 +521,89 @@ class _Collector(cst.CSTVisitor):
             self.facts.disk_check = True
         if node.value.strip("'\"") == "WORLD_SIZE":
             self.facts.reads_world = True
+
+
+def _lightning_keywords(node: cst.Call) -> bool:
+    keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+    return bool(
+        keywords & {"max_epochs", "limit_train_batches", "accumulate_grad_batches", "callbacks"}
+    )
+
+
+AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+}
+
+
+def _literal_items(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The items of a tuple or list written out (`4, 4`), None when any is starred."""
+    if not isinstance(value, cst.Tuple | cst.List):
+        return None
+    if any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    return [e.value for e in value.elements]
+
+
+def _indexed(value: cst.BaseExpression, index: int | None) -> cst.BaseExpression:
+    """`value[index]`, as a node the evaluator follows (a slice, for a starred target, is not)."""
+    if index is None:
+        part: cst.BaseSlice = cst.Slice(lower=None, upper=None)
+    elif index < 0:
+        part = cst.Index(cst.UnaryOperation(cst.Minus(), cst.Integer(str(-index))))
+    else:
+        part = cst.Index(cst.Integer(str(index)))
+    return cst.Subscript(value=value, slice=[cst.SubscriptElement(part)])
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, name: str, value: cst.BaseExpression) -> None:
+        self.name, self.value = name, value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.value if original_node.value == self.name else updated_node
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return isinstance(node.value, cst.Name | cst.Attribute)  # `x.name` is not x
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
+def _substitute(
+    value: cst.BaseExpression, name: str, before: cst.BaseExpression
+) -> cst.BaseExpression:
+    """`X = X * 2`: the X on the right is the value X had before."""
+    if not any(
+        isinstance(n, cst.Name) and n.value == name for n in _walk(value) if n is not value
+    ) and not (isinstance(value, cst.Name) and value.value == name):
+        return value
+    replaced = value.visit(_Replace(name, before))
+    assert isinstance(replaced, cst.BaseExpression)
+    return replaced
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    stack = [node]
+    while stack and len(found) < 10_000:
+        current = stack.pop()
+        found.append(current)
+        if isinstance(current, cst.Attribute):
+            stack.append(current.value)  # not the attribute's own name
+            continue
+        stack.extend(current.children)
+    return found
 
 
 STOP_CALLS = ("exit", "fail", "abort")  # `if count < K: sys.exit(...)` gates too

@@ -1,0 +1,299 @@
+"""Committed config files and sibling modules a driver reads, followed inside the project only.
+
+A driver that loads its geometry from `yaml.safe_load(open("smoke.yaml"))`, JSON,
+TOML, `HfArgumentParser(...).parse_json_file(...)`, `OmegaConf.load(...)` or a
+Hydra `config.yaml` (with literal overrides) is judged on the file's values, each
+with its file and line. A path is resolved against the project root (and the
+driver's folder); one that leads outside the root, or through a symlink out of it,
+is never read: the value is unfollowed, with that reason (GL304).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from guidelint.smoke.cst_names import called_name
+
+if TYPE_CHECKING:
+    from guidelint.smoke.driver_facts import DriverFacts, Origin
+
+LOADERS = ("safe_load", "load", "loads", "full_load")
+FILE_PARSERS = ("parse_json_file", "parse_yaml_file")
+MAX_CONFIG_CHARS = 1_000_000
+MAX_MODULE_DEPTH = 4  # imports followed through at most this many modules
+# TrainingArguments' defaults (transformers 5.x), for HfArgumentParser files that omit a key.
+TRAINING_DEFAULTS: dict[str, Any] = {
+    "per_device_train_batch_size": 8,
+    "gradient_accumulation_steps": 1,
+    "num_train_epochs": 3.0,
+    "max_steps": -1,
+    "save_strategy": "steps",
+    "save_steps": 500,
+    "save_total_limit": None,
+    "dataloader_drop_last": False,
+}
+
+
+class ConfigError(Exception):
+    """A config file the check does not read, and why."""
+
+
+@dataclass(frozen=True)
+class ConfigValue:
+    """A value of a config file with where it is written."""
+
+    value: Any
+    file: str
+    line: int | None
+
+
+@dataclass
+class ConfigTree:
+    """A mapping (or list) read from a config file; `lines` maps key paths to lines."""
+
+    data: Any
+    file: str
+    lines: dict[tuple, tuple[str, int]] = field(default_factory=dict)
+    path: tuple = ()
+    defaults: dict[str, Any] = field(default_factory=dict)  # for keys the file omits
+
+    def get(self, key: object) -> ConfigTree | ConfigValue | None:
+        data = self.data
+        if isinstance(data, dict) and key in data:
+            value = data[key]
+        elif isinstance(data, list) and isinstance(key, int) and -len(data) <= key < len(data):
+            value = data[key]
+        elif isinstance(key, str) and key in self.defaults:
+            return ConfigValue(self.defaults[key], f"the default of TrainingArguments.{key}", None)
+        else:
+            return None
+        path = (*self.path, key)
+        if isinstance(value, dict | list):
+            return ConfigTree(value, self.file, self.lines, path)
+        file, line = self.lines.get(path, (self.file, None))
+        return ConfigValue(value, file, line)
+
+    def keys(self) -> list[str]:
+        return [k for k in self.data if isinstance(k, str)] if isinstance(self.data, dict) else []
+
+
+def parse_config(text: str, rel: str) -> ConfigTree:
+    """A YAML, JSON or TOML file's values with the line of each key."""
+    suffix = posixpath.splitext(rel)[1].lower()
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(f"{rel} is larger than {MAX_CONFIG_CHARS} characters")
+    try:
+        if suffix == ".toml":
+            return _toml(text, rel)
+        if suffix == ".json":
+            data = json.loads(text)
+            tree = _yaml(text, rel)  # JSON is YAML: its composer knows the lines
+            if tree.data == data:
+                return tree
+            return ConfigTree(data, rel)
+        return _yaml(text, rel)
+    except ConfigError:
+        raise
+    except Exception as err:  # a parser's own error: one line, never a traceback
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ConfigError(f"{rel} cannot be parsed ({first})") from None
+
+
+def _yaml(text: str, rel: str) -> ConfigTree:
+    import yaml
+
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    lines: dict[tuple, tuple[str, int]] = {}
+    data = _from_node(node, (), rel, lines) if node is not None else {}
+    return ConfigTree(data, rel, lines)
+
+
+def _from_node(node: Any, path: tuple, rel: str, lines: dict[tuple, tuple[str, int]]) -> Any:
+    import yaml
+
+    lines[path] = (rel, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node)
+            result[key] = _from_node(value_node, (*path, key), rel, lines)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_from_node(item, (*path, i), rel, lines) for i, item in enumerate(node.value)]
+    return _scalar(node)
+
+
+def _scalar(node: Any) -> Any:
+    import yaml
+
+    if not isinstance(node, yaml.ScalarNode):
+        raise ConfigError("a key that is not a plain value")
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    finally:
+        loader.dispose()
+
+
+def _toml(text: str, rel: str) -> ConfigTree:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    data = tomllib.loads(text)
+    lines: dict[tuple, tuple[str, int]] = {}
+    table: tuple = ()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("[") and not line.startswith("[["):
+            table = tuple(p.strip().strip("\"'") for p in line.strip("[]").split("."))
+            lines[table] = (rel, number)
+        elif "=" in line and not line.startswith("#"):
+            key = tuple(p.strip().strip("\"'") for p in line.split("=", 1)[0].split("."))
+            lines[(*table, *key)] = (rel, number)
+    return ConfigTree(data, rel, lines)
+
+
+# -- paths: a driver's expression for a file, resolved inside the project ---------------
+
+
+class PathValue:
+    """A path as the driver writes it: relative to the driver's folder, or to the
+    working directory (tried at the project root, then beside the driver)."""
+
+    def __init__(self, text: str, beside_driver: bool) -> None:
+        self.text, self.beside_driver = text, beside_driver
+
+
+def resolve(origin: Origin, path: PathValue) -> str:
+    """The file's path relative to the root; ConfigError when it is not read, with why."""
+    if posixpath.isabs(path.text):
+        raise ConfigError(f"`{path.text}` is outside the project root (not read)")
+    folder = posixpath.dirname(origin.rel)
+    candidates = (
+        [posixpath.join(folder, path.text)]
+        if path.beside_driver
+        else [path.text, posixpath.join(folder, path.text)]
+    )
+    reason = ""
+    for candidate in dict.fromkeys(posixpath.normpath(c) for c in candidates):
+        if candidate == ".." or candidate.startswith("../"):
+            reason = reason or f"`{path.text}` escapes the project root (not read)"
+            continue
+        if not origin.contains(candidate):
+            reason = reason or f"`{candidate}` is a symlink out of the project root (not read)"
+            continue
+        if origin.exists(candidate):
+            return candidate
+    raise ConfigError(reason or f"`{path.text}` is read at run time (no such file in the project)")
+
+
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+
+
+def load_tree(origin: Origin | None, path: PathValue) -> ConfigTree:
+    if origin is None:
+        raise ConfigError(f"`{path.text}` is read at run time")
+    if not path.text.lower().endswith(CONFIG_SUFFIXES):
+        raise ConfigError(f"`{path.text}` is read at run time (not a YAML, JSON or TOML file)")
+    rel = resolve(origin, path)
+    text = origin.read(rel)
+    if text is None:
+        raise ConfigError(f"`{rel}` cannot be read")
+    return parse_config(text, rel)
+
+
+def hydra_tree(
+    origin: Origin | None,
+    config_path: str | None,
+    config_name: str,
+    overrides: list[tuple[str, int | None]],
+) -> ConfigTree:
+    """A Hydra config: `config_path/config_name.yaml` beside the driver, with literal
+    `key.sub=value` overrides (each with its line in the driver). A defaults list is
+    not composed."""
+    name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
+    folder = config_path or "."
+    tree = load_tree(origin, PathValue(posixpath.join(folder, name), beside_driver=True))
+    if isinstance(tree.data, dict) and "defaults" in tree.data:
+        defaults = tree.data["defaults"]
+        if not (isinstance(defaults, list) and all(d == "_self_" for d in defaults)):
+            raise ConfigError(f"{tree.file}: a Hydra defaults list is not composed")
+    for override, line in overrides:
+        _override(tree, override, line, origin.rel if origin else "")
+    return tree
+
+
+def _override(tree: ConfigTree, override: str, line: int | None, driver: str) -> None:
+    import yaml
+
+    key, sep, raw = override.lstrip("+").partition("=")
+    if not sep or not key or override.startswith("~"):
+        raise ConfigError(f"the override `{override}` is not a literal key=value")
+    parts = tuple(key.split("."))
+    node = tree.data
+    for part in parts[:-1]:
+        if not isinstance(node, dict):
+            raise ConfigError(f"the override `{override}` does not name a mapping")
+        node = node.setdefault(part, {})
+    if not isinstance(node, dict):
+        raise ConfigError(f"the override `{override}` does not name a mapping")
+    node[parts[-1]] = yaml.safe_load(raw) if raw else None
+    tree.lines[parts] = (driver, line or 0)
+
+
+def add_config_settings(facts: DriverFacts) -> None:
+    """Settings a config file supplies: `TrainingArguments(**cfg["train"])`, `Trainer(**cfg)`,
+    and HfArgumentParser's parsed TrainingArguments (every key, its default when omitted)."""
+    from guidelint.smoke.driver_facts import Setting
+    from guidelint.smoke.driver_reader import SETTING_KEYS
+    from guidelint.smoke.driver_terms import Unfollowed, _Compiler
+
+    compiler = _Compiler(facts)
+    for spread in facts.spreads:
+        callee, expr, line, smoke, written = (
+            spread.callee, spread.value, spread.line, spread.smoke, spread.written,
+        )  # fmt: skip
+        try:
+            container = compiler.container(expr, 0)
+        except Unfollowed:
+            dials = {"num_train_epochs", "max_steps", "max_epochs"}
+            if spread.star and callee.endswith(("Arguments", "Config", "Trainer")) and not written & dials:
+                key = "max_epochs" if facts.lightning else "num_train_epochs"
+                synthetic = _entry(expr, key)
+                facts.constant_lines[id(synthetic)] = line
+                facts.settings.append(Setting("epochs", synthetic, line, smoke))
+            continue
+        if not isinstance(container, ConfigTree):
+            continue
+        keys = set(container.keys()) | set(container.defaults)
+        for key in sorted(keys):
+            setting = SETTING_KEYS.get(key) or _lightning_key(key, callee)
+            if setting is None or key in written:
+                continue
+            synthetic = _entry(expr, key)
+            facts.constant_lines[id(synthetic)] = line
+            facts.settings.append(Setting(setting, synthetic, line, smoke))
+
+
+def _lightning_key(key: str, callee: str) -> str | None:
+    from guidelint.smoke.driver_reader import LIGHTNING_KEYS
+
+    return LIGHTNING_KEYS.get(key) if callee in ("Trainer", "ModelCheckpoint", "") else None
+
+
+def _entry(expr: cst.BaseExpression, key: str) -> cst.BaseExpression:
+    """`expr["key"]`: a node the term compiler follows into the config tree."""
+    index = cst.Index(cst.SimpleString(json.dumps(key)))
+    return cst.Subscript(value=expr, slice=[cst.SubscriptElement(index)])
+
+
+def is_config_load(node: cst.BaseExpression) -> bool:
+    name = called_name(node)
+    return name in LOADERS or name in FILE_PARSERS or name == "compose"

@@ -1,0 +1,77 @@
+"""GL301-GL304 over drivers that read the rest of their repository: sibling modules,
+committed config files (YAML, JSON, TOML, HfArgumentParser, Hydra), every assignment
+form, Lightning and Accelerate. Each driver marks its expected findings inline, as in
+tests/test_smoke_driver_corpus.py: `# expect: GL301(n=1) "part of the message"`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from guidelint.config import Config
+from guidelint.engine import Engine, build_selection
+from guidelint.project import Project
+
+PROJECT = Path(__file__).parent / "fixtures" / "smoke" / "project"
+DRIVERS = sorted((PROJECT / "scripts").glob("*.py"))
+MARK = re.compile(r"#\s*expect:\s*(.+)$")
+EXPECTATION = re.compile(r'(GL\d{3})(?:\(n=(\d+)\))?(?:\s+"([^"]+)")?')
+HELPERS = {"smoke_settings"}  # imported by drivers, no gate of their own
+
+
+def expectations(text: str) -> dict[tuple[str, int], tuple[str | None, str | None]]:
+    found = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = MARK.search(line)
+        if match:
+            for code, rows, part in EXPECTATION.findall(match.group(1)):
+                found[(code, number)] = (rows or None, part or None)
+    return found
+
+
+@pytest.fixture(scope="module")
+def project_copy(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("smoke_project")
+    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "smoke.yaml").write_text("num_train_epochs: 2\nper_device_train_batch_size: 4\n")
+    os.symlink(outside / "smoke.yaml", root / "configs" / "linked_out.yaml")
+    return root
+
+
+def lint(root: Path, rel: str):
+    project = Project(root, Config(select=["GL3"]))
+    return Engine(project, build_selection(project.config)).check_file(rel)
+
+
+def test_project_corpus_is_large_and_mixed():
+    drivers = [p for p in DRIVERS if p.stem not in HELPERS]
+    assert len(drivers) >= 20
+    bad = {p.stem.removesuffix("_bad") for p in drivers if p.stem.endswith("_bad")}
+    fixed = {p.stem.removesuffix("_fixed") for p in drivers if p.stem.endswith("_fixed")}
+    assert len(bad & fixed) >= 8
+
+
+@pytest.mark.parametrize("path", DRIVERS, ids=[p.stem for p in DRIVERS])
+def test_project_driver_findings_match_marks(path, project_copy):
+    expected = expectations(path.read_text())
+    findings = lint(project_copy, f"scripts/{path.name}")
+    got = {(f.code, f.line) for f in findings}
+    assert got == set(expected), [f"{f.line}: {f.code} {f.message}" for f in findings]
+    for finding in findings:
+        rows, part = expected[(finding.code, finding.line)]
+        if rows:
+            assert f"realized n={rows} row" in finding.message, finding.message
+        if part:
+            assert part in finding.message, finding.message
+
+
+def test_no_correct_driver_gets_gl304_for_an_assignment_form(project_copy):
+    for path in DRIVERS:
+        if path.stem.endswith("_fixed"):
+            assert lint(project_copy, f"scripts/{path.name}") == [], path.name
