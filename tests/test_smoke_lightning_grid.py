@@ -49,8 +49,6 @@ def grid() -> list[LightningPlan]:
         (1.0, 2, 0.5),  # limit_train_batches
     )
     for rows, batch, drop_last, accum, limit in dims:
-        if chooser.random() > 0.6:
-            continue
         max_epochs, max_steps = chooser.choice([(1, -1), (2, -1), (3, -1), (None, 3), (4, 5), (2, 2)])
         every_steps, every_epochs = chooser.choice([(None, None), (1, None), (2, None), (None, 2), (3, 0), (0, 1), (2, 1)])
         cases.append(
@@ -66,7 +64,8 @@ CASES = grid()
 
 
 def test_grid_is_large_and_covers_each_branch():
-    assert len(CASES) >= 100
+    ran = [p for p in CASES if simulate_lightning(p).outcome is LightningOutcome.OK]
+    assert len(ran) >= 100
     outcomes = {simulate_lightning(plan).outcome for plan in CASES}
     assert set(LightningOutcome) <= outcomes
     assert any(p.max_steps > 0 and p.max_epochs for p in CASES)

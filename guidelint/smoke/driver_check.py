@@ -12,7 +12,8 @@ rotation by save_total_limit.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -280,13 +281,49 @@ def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> 
 
 def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
     kind = FloorKind.CHECKPOINTS if gate.counts_checkpoints else FloorKind.STEPS
+    if facts.lightning:
+        return _judged(lambda: _judge_lightning(facts, gate, dial, kind, default_cap))
+    if facts.accelerate_saves and not facts.uses_trainer:
+        from guidelint.smoke.accelerate_check import judge_accelerate
+
+        return _judged(lambda: judge_accelerate(facts, gate, kind, default_cap))
     if kind is FloorKind.CHECKPOINTS and not facts.uses_trainer:
         return Verdict(why_unknown="a hand-written loop's saves are not modelled")
+    return _judged(lambda: _judge_trainer(facts, gate, dial, kind, default_cap))
+
+
+def _judge_trainer(
+    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
+) -> Verdict:
+    driver = _driver(facts, gate, dial, kind, default_cap)
+    if driver is None:
+        return Verdict(proven=True)
+    return _search(driver)
+
+
+def _judge_lightning(
+    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
+) -> Verdict:
+    from guidelint.smoke.lightning_check import LIGHTNING_KEYS, judge_lightning
+
+    driver = _driver(facts, gate, dial, kind, default_cap, LIGHTNING_KEYS)
+    if driver is None:
+        return Verdict(proven=True)
+    return judge_lightning(driver, gate_text(facts, gate))
+
+
+def gate_text(facts: DriverFacts, gate: Gate) -> str:
+    """The gate's code and the values of the names it reads (`ckpts = list(d.glob(...))`)."""
+    text = facts.code(gate.node)
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    values = [facts.code(v) for name in sorted(names) for v in facts.constants.get(name, [])]
+    return " ".join([text, *values])
+
+
+def _judged(judging: Callable[[], Verdict]) -> Verdict:
+    """A verdict, or why there is none: a value not followed, one out of range."""
     try:
-        driver = _driver(facts, gate, dial, kind, default_cap)
-        if driver is None:
-            return Verdict(proven=True)
-        return _search(driver)
+        return judging()
     except Guarded as why:
         return Verdict(proven=True, guarded=True, why_unknown=why.reason)
     except Unfollowed as why:
@@ -301,7 +338,12 @@ def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) ->
 
 
 def _driver(
-    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
+    facts: DriverFacts,
+    gate: Gate,
+    dial: SmokeDial,
+    kind: FloorKind,
+    default_cap: int,
+    keys: tuple[str, ...] = (*GEOMETRY_KEYS, *SAVE_KEYS),
 ) -> _Driver | None:
     if dial.term is None:
         raise dial.why or Unfollowed(f"{dial.key} cannot be followed")
@@ -319,10 +361,12 @@ def _driver(
             world=bound.world,
             notes=bound.notes,
             numbers=bound.numbers,
+            line=bound.line,
+            file=bound.file,
         )
     if floor.constant and (_number(floor.value()) or 0) < 1:
         return None
-    terms = {key: _setting(facts, key) for key in (*GEOMETRY_KEYS, *SAVE_KEYS)}
+    terms = {key: _setting(facts, key) for key in keys}
     if terms["batch"] is None:
         raise Unfollowed("the batch size is not decided in this module")
     cap_term = _optional(facts, "cap")

@@ -164,11 +164,12 @@ def _toml(text: str, rel: str) -> ConfigTree:
 
 
 class PathValue:
-    """A path as the driver writes it: relative to the driver's folder, or to the
-    working directory (tried at the project root, then beside the driver)."""
+    """A path as the driver writes it: anchored (relative to the project root, as a path
+    built from `__file__` is), or relative to the working directory (tried at the project
+    root, then beside the driver)."""
 
-    def __init__(self, text: str, beside_driver: bool) -> None:
-        self.text, self.beside_driver = text, beside_driver
+    def __init__(self, text: str, anchored: bool) -> None:
+        self.text, self.anchored = text, anchored
 
 
 def resolve(origin: Origin, path: PathValue) -> str:
@@ -177,9 +178,7 @@ def resolve(origin: Origin, path: PathValue) -> str:
         raise ConfigError(f"`{path.text}` is outside the project root (not read)")
     folder = posixpath.dirname(origin.rel)
     candidates = (
-        [posixpath.join(folder, path.text)]
-        if path.beside_driver
-        else [path.text, posixpath.join(folder, path.text)]
+        [path.text] if path.anchored else [path.text, posixpath.join(folder, path.text)]
     )
     reason = ""
     for candidate in dict.fromkeys(posixpath.normpath(c) for c in candidates):
@@ -219,8 +218,8 @@ def hydra_tree(
     `key.sub=value` overrides (each with its line in the driver). A defaults list is
     not composed."""
     name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
-    folder = config_path or "."
-    tree = load_tree(origin, PathValue(posixpath.join(folder, name), beside_driver=True))
+    folder = posixpath.join(posixpath.dirname(origin.rel) if origin else "", config_path or ".")
+    tree = load_tree(origin, PathValue(posixpath.join(folder, name), anchored=True))
     if isinstance(tree.data, dict) and "defaults" in tree.data:
         defaults = tree.data["defaults"]
         if not (isinstance(defaults, list) and all(d == "_self_" for d in defaults)):

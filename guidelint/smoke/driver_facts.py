@@ -127,6 +127,8 @@ class DriverFacts:
     )  # the config parameter of a @hydra.main function -> (config_path, config_name, line)
     spreads: list[Spread] = field(default_factory=list)  # `**cfg`, `args=training_args`
     modules: dict[str, object] = field(default_factory=dict)  # imported modules' facts, memo
+    enumerated: set[str] = field(default_factory=set)  # `for step, batch in enumerate(...)`
+    syncs: bool = False  # `if accelerator.sync_gradients:`: a counter under it counts steps
     stepped: set[int] = field(default_factory=set)  # id() of `X += k` as X = before + k
     hydra_initialize: cst.BaseExpression | None = None  # hydra.initialize(config_path=...)
     lightning: bool = False  # builds a Lightning Trainer (with max_epochs / ModelCheckpoint)

@@ -142,6 +142,15 @@ class _Collector(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         self.loops += 1
+        target, source = node.target, node.iter
+        if called_name(source) == "enumerate" and isinstance(target, cst.Tuple):
+            first = target.elements[0].value if target.elements else None
+            if isinstance(first, cst.Name):
+                self.facts.enumerated.add(first.value)
+        if isinstance(source, cst.Call) and called_name(source) == "range" and len(source.args) == 1:
+            if isinstance(target, cst.Name) and "epoch" in target.value.lower():
+                # `for epoch in range(EPOCHS):` a hand-written loop's epochs dial
+                self._setting("epochs", source.args[0].value, node, self.on_smoke_path)
 
     def leave_For(self, original_node: cst.For) -> None:
         self.loops -= 1
@@ -155,6 +164,8 @@ class _Collector(cst.CSTVisitor):
     # -- smoke path: inside `if ...smoke...:`, a smoke function, a SMOKE_* assignment
     def visit_If(self, node: cst.If) -> None:
         test = code_of(node.test)
+        if test.endswith("sync_gradients"):
+            self.facts.syncs = True
         self._push(bool(SMOKE_WORD.search(test)) and not test.lstrip().startswith("not "))
         if _raises(node.body) and isinstance(node.test, cst.Comparison):
             self.pending_gates.append((node, node.test, True))

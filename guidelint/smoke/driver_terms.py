@@ -670,10 +670,10 @@ class _Compiler:
             raise Unfollowed(f"`{text}` nests too deeply to follow", line)
         literal = self.text_value(node)
         if literal is not None:
-            return PathValue(literal, beside_driver=False)
+            return PathValue(literal, anchored=False)
         if isinstance(node, cst.Name):
-            if node.value == "__file__":
-                return PathValue("__file__", beside_driver=True)
+            if node.value == "__file__" and self.facts.rel is not None:
+                return PathValue(self.facts.rel, anchored=True)
             values = self.assignments(node.value)
             if len(values) == 1:
                 return self.path_of(values[0], depth + 1)
@@ -701,16 +701,14 @@ class _Compiler:
     def parent_of(self, path: Any) -> Any:
         from guidelint.smoke.driver_configs import PathValue
 
-        if path.text == "__file__":
-            return PathValue(".", beside_driver=True)
-        return PathValue(posixpath.dirname(path.text) or ".", path.beside_driver)
+        return PathValue(posixpath.normpath(posixpath.join(path.text, "..")), path.anchored)
 
     def joined(self, parts: list[Any]) -> Any:
         from guidelint.smoke.driver_configs import PathValue
 
-        first = parts[0]
         text = posixpath.join(*(p.text for p in parts))
-        return PathValue(text, first.beside_driver)
+        anchored = parts[0].anchored or any(p.anchored for p in parts[1:])
+        return PathValue(text, anchored)
 
     # -- conditions
     def comparison(self, node: cst.Comparison, scope: Mapping[str, Term], depth: int) -> Term:
