@@ -54,20 +54,27 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
     cap_term = _optional_cap(facts)
     cap_value = cap_term.value() if cap_term is not None and cap_term.constant else None
     cap = cap_value if isinstance(cap_value, int) and cap_value >= 1 else default_cap
-    failing, first = 0, None
-    for rows in range(1, min(cap, 4096) + 1):
+    def run(rows: int, epochs: object = None) -> tuple[int, int]:
         env = Env(rows)
-        steps, saves = _run(
+        return loop_counts(
             rows, _whole(batch.at(env)), _whole(accum.at(env) if accum else 1),
             drop_last is not None and drop_last.at(env) is True, dial.key,
-            _number(dial.term.at(env)), _whole(cadence.at(env)), counter_kind, offset,
+            _number(dial.term.at(env)) if epochs is None else epochs, _whole(cadence.at(env)),
+            counter_kind, offset,
         )  # fmt: skip
+
+    def short(rows: int, epochs: object = None) -> bool:
+        steps, saves = run(rows, epochs)
         counted = saves if kind is FloorKind.CHECKPOINTS else steps
-        if counted < _whole(floor.at(env)):
-            failing += 1
-            first = first or (rows, steps, saves, floor.at(env))
-    if first is None:
+        return counted < _whole(floor.at(Env(rows)))
+
+    searched = range(1, min(cap, 4096) + 1)
+    failing = [rows for rows in searched if short(rows)]
+    if not failing:
         return Verdict(proven=True)
+    first = (failing[0], *run(failing[0]), floor.at(Env(failing[0])))
+    holds = next((e for e in range(1, 1001) if not any(short(n, e) for n in searched)), None)
+    dial_text = f"epochs={holds} holds for every n" if holds else "no epochs dial up to 1000 holds it"
     rows, steps, saves, floor_value = first
     text = f"realized n={rows} row{'s' if rows != 1 else ''} -> {steps} optimizer step" + (
         "s" if steps != 1 else ""
@@ -82,8 +89,9 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
     where.append(f"floor={floor_value} ({floor.where(facts.rel)})")
     return Verdict(
         counterexample=text,
-        suggestion=f"fails for {failing} of {min(cap, 4096)} realized sizes; the save at line "
-        f"{save_line} runs when `{code_of(counter)} % {code_of(cadence_node)} == 0`",
+        suggestion=f"fails for {len(failing)} of {len(searched)} realized sizes in [1, "
+        f"{len(searched)}]; {dial_text}; the save at line {save_line} runs when "
+        f"`{code_of(counter)} % {code_of(cadence_node)} == 0`",
         cause="is a constant" if dial.term.constant else f"is too small at n={rows}",
         rows=rows,
         predicted=saves,
@@ -91,7 +99,7 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
     )
 
 
-def _run(
+def loop_counts(
     rows: int, batch: int, accum: int, drop_last: bool, key: str, dial: object, cadence: int,
     counter: str, offset: int,
 ) -> tuple[int, int]:  # fmt: skip

@@ -50,6 +50,11 @@ class SmokeDial:
     term: Term | None  # None when it cannot be followed: see why
     why: Unfollowed | None = None
     epochs: Term | None = None  # the epochs dial behind a max_steps one that may be <= 0
+    lightning: bool = False  # Lightning's Trainer: the epochs dial is spelled max_epochs
+
+    @property
+    def name(self) -> str:
+        return "max_epochs" if self.lightning and self.key == "epochs" else self.key
 
     @property
     def constant(self) -> bool:
@@ -80,16 +85,16 @@ class SmokeDial:
 
     def describe(self) -> str:
         if self.term is None:
-            return f"{self.key}={self.why.reason if self.why else '?'}"
+            return f"{self.name}={self.why.reason if self.why else '?'}"
         if self.term.constant:
             try:
                 number = self.term.value()
             except (TypeError, ArithmeticError):  # `10 ** 10 ** 10`: say it as written
-                return f"{self.key}={self.term.text}"
+                return f"{self.name}={self.term.text}"
             if isinstance(number, float) and number.is_integer():
                 number = int(number)
-            return f"{self.key}={number}"
-        return f"{self.key}={self.term.text}"
+            return f"{self.name}={number}"
+        return f"{self.name}={self.term.text}"
 
 
 @dataclass(frozen=True)
@@ -116,14 +121,15 @@ def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
         if term is not None and term.constant and _number(term.value()) is not None:
             if _number(term.value()) <= 0:  # type: ignore[operator]
                 continue  # -1: the Trainer runs by epochs
-        return SmokeDial("max_steps", setting, term, why, epochs.term if epochs else None)
+        epochs_term = epochs.term if epochs else None
+        return SmokeDial("max_steps", setting, term, why, epochs_term, facts.lightning)
     return epochs
 
 
 def _dial_of(facts: DriverFacts, key: str) -> SmokeDial | None:
     for setting in _ordered(facts, key):
         term, why = _follow(facts, setting.value)
-        return SmokeDial(key, setting, term, why)
+        return SmokeDial(key, setting, term, why, lightning=facts.lightning)
     return None
 
 

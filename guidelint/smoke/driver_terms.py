@@ -222,7 +222,7 @@ class _Compiler:
         if name in scope:
             return scope[name]
         if name in ("True", "False", "None"):
-            return const({"True": True, "False": False, "None": None}[name], name)
+            return const({"True": True, "False": False, "None": None}[name], name, self.line(node))
         if name in self.facts.counters:
             raise Unfollowed(f"`{name}` is a counter, changed at run time", self.line(node))
         values = self.assignments(name)

@@ -130,7 +130,7 @@ def judge_lightning(driver: _Driver, gate_text: str) -> Verdict:
         text += f" -> {_plural(result.counted(last), unit)}"
     text += f" < floor {floor}"
     suggestion = f"fails for {failing} of {driver.cap} realized sizes in [1, {driver.cap}]"
-    suggestion += f"; {_suggest(driver, floor, steps, last)}"
+    suggestion += f"; {_suggest(driver, plan, result, floor, steps, last)}"
     return Verdict(
         counterexample=text,
         suggestion=suggestion,
@@ -178,9 +178,20 @@ def _cause(
     return f"is too small at n={plan.rows}"
 
 
-def _suggest(driver: _Driver, floor_hint: int, steps: bool, last: bool) -> str:
-    """The smallest whole max_epochs (or max_steps) that holds for every n searched."""
+def _suggest(
+    driver: _Driver, plan: LightningPlan, result: Any, floor: int, steps: bool, last: bool
+) -> str:
+    """The smallest whole max_epochs (or max_steps) that holds for every n searched, or why
+    none can."""
     key = driver.dial.key
+    name = driver.dial.name
+    if result.outcome is not LightningOutcome.OK and result.outcome is not LightningOutcome.NO_BATCHES:
+        return f"no {name} dial can hold it: {result.reason}"
+    if not steps and plan.save_top_k in (0, 1) and floor > plan.save_top_k:
+        return (
+            f"no {name} dial can hold it: save_top_k={plan.save_top_k} keeps at most "
+            f"{plan.save_top_k} file(s) (+ last.ckpt with save_last); save_top_k=-1 keeps every save"
+        )
     envs = [Env(n) for n in rows_searched(driver)]
     for value in _candidates():
         held = True
@@ -196,8 +207,8 @@ def _suggest(driver: _Driver, floor_hint: int, steps: bool, last: bool) -> str:
                 held = False
                 break
         if held:
-            return f"{'max_epochs' if key == 'epochs' else key}={value} holds for every n"
-    return f"no {key} dial up to {MAX_DIAL} holds it (floor {floor_hint})"
+            return f"{name}={value} holds for every n"
+    return f"no {name} dial up to {MAX_DIAL} holds it"
 
 
 def _candidates() -> Iterator[int]:
@@ -222,7 +233,7 @@ def values_used(driver: _Driver, env: Env) -> str:
         where = term.where(driver_rel) if term.line or term.file else None
         parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
 
-    add("max_epochs" if driver.dial.key == "epochs" else driver.dial.key, driver.dial.term)
+    add(driver.dial.name, driver.dial.term)
     for key, label in VALUE_LABELS.items():
         add(label, driver.terms.get(key))
     add("floor", driver.floor)
