@@ -63,8 +63,12 @@ def _real(rows, batch, accum, epochs, cadence, counter, offset):
 def test_the_real_accelerate_loop_agrees():
     disagreements = []
     for rows, batch, accum, epochs, cadence, (counter, offset) in GRID:
-        predicted = loop_counts(rows, batch, accum, False, "epochs", epochs, cadence, counter, offset)
+        predicted = loop_counts(
+            rows, batch, accum, False, "epochs", epochs, cadence, counter, offset
+        )
         real = _real(rows, batch, accum, epochs, cadence, counter, offset)
         if predicted != real:
-            disagreements.append(((rows, batch, accum, epochs, cadence, counter, offset), predicted, real))
+            disagreements.append(
+                ((rows, batch, accum, epochs, cadence, counter, offset), predicted, real)
+            )
     assert disagreements == [], disagreements[:10]

@@ -29,7 +29,11 @@ HAND_CHECKED = [
     # 10 rows, batch 4: 3 batches; GA 2 steps after batches 2 and 3: 2 steps an epoch.
     (LightningPlan(10, 4, accumulate_grad_batches=2, max_epochs=2, save_top_k=-1), 4, 2),
     # drop_last: 2 batches; limit 0.5 of them: 1 batch an epoch, 3 epochs, every epoch saved.
-    (LightningPlan(9, 4, drop_last=True, limit_train_batches=0.5, max_epochs=3, save_top_k=-1), 3, 3),
+    (
+        LightningPlan(9, 4, drop_last=True, limit_train_batches=0.5, max_epochs=3, save_top_k=-1),
+        3,
+        3,
+    ),
     # every 2 steps over 5 steps: saves at 2 and 4, none at the epoch's end.
     (LightningPlan(5, 1, max_epochs=1, every_n_train_steps=2, save_top_k=-1), 5, 2),
     # every epoch, max_steps=5 cuts the third epoch (2 steps each) short: saves at 2, 4, 5.
@@ -49,8 +53,12 @@ def grid() -> list[LightningPlan]:
         (1.0, 2, 0.5),  # limit_train_batches
     )
     for rows, batch, drop_last, accum, limit in dims:
-        max_epochs, max_steps = chooser.choice([(1, -1), (2, -1), (3, -1), (None, 3), (4, 5), (2, 2)])
-        every_steps, every_epochs = chooser.choice([(None, None), (1, None), (2, None), (None, 2), (3, 0), (0, 1), (2, 1)])
+        max_epochs, max_steps = chooser.choice(
+            [(1, -1), (2, -1), (3, -1), (None, 3), (4, 5), (2, 2)]
+        )
+        every_steps, every_epochs = chooser.choice(
+            [(None, None), (1, None), (2, None), (None, 2), (3, 0), (0, 1), (2, 1)]
+        )
         cases.append(
             LightningPlan(
                 rows, batch, drop_last, accum, limit, max_epochs, max_steps, every_steps,
@@ -69,7 +77,9 @@ def test_grid_is_large_and_covers_each_branch():
     outcomes = {simulate_lightning(plan).outcome for plan in CASES}
     assert set(LightningOutcome) <= outcomes
     assert any(p.max_steps > 0 and p.max_epochs for p in CASES)
-    assert any(isinstance(p.limit_train_batches, float) and p.limit_train_batches < 1 for p in CASES)
+    assert any(
+        isinstance(p.limit_train_batches, float) and p.limit_train_batches < 1 for p in CASES
+    )
 
 
 @pytest.mark.parametrize(("plan", "steps", "files"), HAND_CHECKED)
@@ -88,9 +98,9 @@ def test_train_batches_follow_lightning_limits():
 
 def _fit(plan: LightningPlan, dirpath: Path) -> tuple[str, int, int, bool]:
     import torch
+    from lightning.fabric.utilities.exceptions import MisconfigurationException
     from lightning.pytorch import LightningModule, Trainer
     from lightning.pytorch.callbacks import ModelCheckpoint
-    from lightning.fabric.utilities.exceptions import MisconfigurationException
     from torch.utils.data import DataLoader, TensorDataset
 
     class Tiny(LightningModule):
@@ -143,7 +153,10 @@ def test_the_real_lightning_trainer_agrees_on_every_case(tmp_path):
         for index, plan in enumerate(CASES):
             predicted = simulate_lightning(plan)
             ran, steps, files, last = _fit(plan, tmp_path / f"case{index}" / "checkpoints")
-            refused = {LightningOutcome.LIMIT_ERROR: "limit-error", LightningOutcome.INVALID: "invalid"}
+            refused = {
+                LightningOutcome.LIMIT_ERROR: "limit-error",
+                LightningOutcome.INVALID: "invalid",
+            }
             if predicted.outcome in refused or ran in refused.values():
                 if ran != refused.get(predicted.outcome):
                     disagreements.append((plan, predicted.outcome, ran, steps, files, last))

@@ -54,12 +54,15 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
     cap_term = _optional_cap(facts)
     cap_value = cap_term.value() if cap_term is not None and cap_term.constant else None
     cap = cap_value if isinstance(cap_value, int) and cap_value >= 1 else default_cap
+
+    dial_term = dial.term
+
     def run(rows: int, epochs: object = None) -> tuple[int, int]:
         env = Env(rows)
         return loop_counts(
             rows, _whole(batch.at(env)), _whole(accum.at(env) if accum else 1),
             drop_last is not None and drop_last.at(env) is True, dial.key,
-            _number(dial.term.at(env)) if epochs is None else epochs, _whole(cadence.at(env)),
+            _number(dial_term.at(env)) if epochs is None else epochs, _whole(cadence.at(env)),
             counter_kind, offset,
         )  # fmt: skip
 
@@ -74,7 +77,9 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
         return Verdict(proven=True)
     first = (failing[0], *run(failing[0]), floor.at(Env(failing[0])))
     holds = next((e for e in range(1, 1001) if not any(short(n, e) for n in searched)), None)
-    dial_text = f"epochs={holds} holds for every n" if holds else "no epochs dial up to 1000 holds it"
+    dial_text = (
+        f"epochs={holds} holds for every n" if holds else "no epochs dial up to 1000 holds it"
+    )
     rows, steps, saves, floor_value = first
     text = f"realized n={rows} row{'s' if rows != 1 else ''} -> {steps} optimizer step" + (
         "s" if steps != 1 else ""
@@ -95,7 +100,9 @@ def judge_accelerate(facts: DriverFacts, gate: Gate, kind: FloorKind, default_ca
         cause="is a constant" if dial.term.constant else f"is too small at n={rows}",
         rows=rows,
         predicted=saves,
-        values=", ".join([f"{dial.key}={dial.term.at(Env(rows))} ({dial.term.where(facts.rel)})", *where]),
+        values=", ".join(
+            [f"{dial.key}={dial.term.at(Env(rows))} ({dial.term.where(facts.rel)})", *where]
+        ),
     )
 
 

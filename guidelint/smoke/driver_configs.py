@@ -177,9 +177,7 @@ def resolve(origin: Origin, path: PathValue) -> str:
     if posixpath.isabs(path.text):
         raise ConfigError(f"`{path.text}` is outside the project root (not read)")
     folder = posixpath.dirname(origin.rel)
-    candidates = (
-        [path.text] if path.anchored else [path.text, posixpath.join(folder, path.text)]
-    )
+    candidates = [path.text] if path.anchored else [path.text, posixpath.join(folder, path.text)]
     reason = ""
     for candidate in dict.fromkeys(posixpath.normpath(c) for c in candidates):
         if candidate == ".." or candidate.startswith("../"):
@@ -263,7 +261,11 @@ def add_config_settings(facts: DriverFacts) -> None:
             container = compiler.container(expr, 0)
         except Unfollowed:
             dials = {"num_train_epochs", "max_steps", "max_epochs"}
-            if spread.star and callee.endswith(("Arguments", "Config", "Trainer")) and not written & dials:
+            if (
+                spread.star
+                and callee.endswith(("Arguments", "Config", "Trainer"))
+                and not written & dials
+            ):
                 key = "max_epochs" if facts.lightning else "num_train_epochs"
                 synthetic = _entry(expr, key)
                 facts.constant_lines[id(synthetic)] = line

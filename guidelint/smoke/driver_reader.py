@@ -147,7 +147,11 @@ class _Collector(cst.CSTVisitor):
             first = target.elements[0].value if target.elements else None
             if isinstance(first, cst.Name):
                 self.facts.enumerated.add(first.value)
-        if isinstance(source, cst.Call) and called_name(source) == "range" and len(source.args) == 1:
+        if (
+            isinstance(source, cst.Call)
+            and called_name(source) == "range"
+            and len(source.args) == 1
+        ):
             if isinstance(target, cst.Name) and "epoch" in target.value.lower():
                 # `for epoch in range(EPOCHS):` a hand-written loop's epochs dial
                 self._setting("epochs", source.args[0].value, node, self.on_smoke_path)
@@ -221,7 +225,9 @@ class _Collector(cst.CSTVisitor):
         if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Modulo)):
             return
         saves = [
-            n for n in _walk(node.body) if called_name(n) in ("save_state", "save_model", "save")
+            n
+            for n in _walk(node.body)
+            if isinstance(n, cst.Call) and called_name(n) in ("save_state", "save_model", "save")
         ]
         if saves:
             self.facts.accelerate_saves.append((left.left, left.right, self._line(node)))

@@ -332,6 +332,8 @@ class _Compiler:
         if not isinstance(first, cst.SimpleString) or node.args[0].keyword is not None:
             return None
         variable = first.evaluated_value
+        if not isinstance(variable, str):
+            return None
         term = self.term(node.args[1].value, scope, depth + 1)
         note = f"the default of ${variable} (line {self.line(node)})"
         return replace(term, notes=(*term.notes, note))
@@ -455,7 +457,10 @@ class _Compiler:
         where = f"{found.file}:{found.line}" if found.line else found.file
         term = const(value, f"{text}={value!r}", found.line)
         return replace(
-            term, file=found.file, notes=(f"{key} = {value!r} at {where}",), names=frozenset({str(key)})
+            term,
+            file=found.file,
+            notes=(f"{key} = {value!r} at {where}",),
+            names=frozenset({str(key)}),
         )
 
     def may_be_config(self, node: cst.BaseExpression) -> bool:
@@ -567,7 +572,10 @@ class _Compiler:
         if not values and node.value in self.facts.hydra:
             config_path, config_name, _ = self.facts.hydra[node.value]
             return hydra_tree(
-                self.facts.origin, self.text_value(config_path), self.text_value(config_name) or "config", []
+                self.facts.origin,
+                self.text_value(config_path),
+                self.text_value(config_name) or "config",
+                [],
             )
         if not values:
             raise Unfollowed(f"`{node.value}` is not assigned in this module", line)
@@ -625,13 +633,20 @@ class _Compiler:
                 for element in listed.elements:
                     value = self.text_value(element.value)
                     if value is None:
-                        raise Unfollowed(f"the override `{self.code(element.value)}` is not literal", line)
+                        raise Unfollowed(
+                            f"the override `{self.code(element.value)}` is not literal", line
+                        )
                     overrides.append((value, self.line(element.value) or line))
             elif listed is not None:
-                raise Unfollowed(f"`{self.code(listed)}`: overrides that are not a literal list", line)
+                raise Unfollowed(
+                    f"`{self.code(listed)}`: overrides that are not a literal list", line
+                )
             config_path = self.text_value(self.facts_initialize())
             return hydra_tree(
-                self.facts.origin, config_path, self.text_value(keywords.get("config_name")) or "config", overrides
+                self.facts.origin,
+                config_path,
+                self.text_value(keywords.get("config_name")) or "config",
+                overrides,
             )
         function = self.facts.functions.get(name)
         if function is not None:
@@ -679,9 +694,28 @@ class _Compiler:
                 return self.path_of(values[0], depth + 1)
         if isinstance(node, cst.Call):
             name = called_name(node)
-            if name in ("open", "Path", "PurePath", "read_text", "read", "resolve", "absolute",
-                        "abspath", "realpath", "expanduser", "str", "fspath", "read_bytes"):
-                if isinstance(node.func, cst.Attribute) and name not in ("open", "Path", "abspath", "realpath", "fspath"):
+            if name in (
+                "open",
+                "Path",
+                "PurePath",
+                "read_text",
+                "read",
+                "resolve",
+                "absolute",
+                "abspath",
+                "realpath",
+                "expanduser",
+                "str",
+                "fspath",
+                "read_bytes",
+            ):
+                if isinstance(node.func, cst.Attribute) and name not in (
+                    "open",
+                    "Path",
+                    "abspath",
+                    "realpath",
+                    "fspath",
+                ):
                     return self.path_of(node.func.value, depth + 1)  # `p.read_text()`
                 if node.args:
                     return self.path_of(node.args[0].value, depth + 1)
@@ -695,7 +729,9 @@ class _Compiler:
         if isinstance(node, cst.Attribute) and node.attr.value == "parent":
             return self.parent_of(self.path_of(node.value, depth + 1))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
-            return self.joined([self.path_of(node.left, depth + 1), self.path_of(node.right, depth + 1)])
+            return self.joined(
+                [self.path_of(node.left, depth + 1), self.path_of(node.right, depth + 1)]
+            )
         raise Unfollowed(f"`{text}` is a path decided at run time", line)
 
     def parent_of(self, path: Any) -> Any:
@@ -734,6 +770,9 @@ class _Compiler:
             negated = test_text.startswith("not ")
             return self.term(node.orelse if negated else node.body, scope, depth + 1)
         test = self.term(node.test, scope, depth + 1)
+        if test.constant:  # `if FAST:` on a module constant: the branch it takes, as written
+            chosen = node.body if test.value() else node.orelse
+            return self.term(chosen, scope, depth + 1)
         body = self.term(node.body, scope, depth + 1)
         orelse = self.term(node.orelse, scope, depth + 1)
         return combine(lambda t, a, b: a if t else b, [test, body, orelse], self.code(node), None)

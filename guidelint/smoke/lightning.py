@@ -87,9 +87,7 @@ def simulate_lightning(plan: LightningPlan) -> LightningResult:
     refused = _refused(plan)
     if refused:
         return LightningResult(LightningOutcome.INVALID, 0, 0, (), 0, False, refused)
-    batches = train_batches(
-        plan.rows, plan.batch_size, plan.drop_last, plan.limit_train_batches
-    )
+    batches = train_batches(plan.rows, plan.batch_size, plan.drop_last, plan.limit_train_batches)
     if batches is None:
         reason = f"limit_train_batches={plan.limit_train_batches} leaves 0 batches"
         return LightningResult(LightningOutcome.LIMIT_ERROR, 0, 0, (), 0, False, reason)

@@ -168,10 +168,12 @@ def _cause(
         and not term.reads("accum")
         and counted(replace(plan, accumulate_grad_batches=1), steps, last) >= floor
     ):
-        return f"ignores gradient accumulation (accumulate_grad_batches={plan.accumulate_grad_batches})"
-    if plan.limit_train_batches != 1.0 and counted(
-        replace(plan, limit_train_batches=1.0), steps, last
-    ) >= floor:
+        accum = plan.accumulate_grad_batches
+        return f"ignores gradient accumulation (accumulate_grad_batches={accum})"
+    if (
+        plan.limit_train_batches != 1.0
+        and counted(replace(plan, limit_train_batches=1.0), steps, last) >= floor
+    ):
         return f"ignores limit_train_batches={plan.limit_train_batches}"
     if term.constant:
         return "is a constant"
@@ -185,12 +187,16 @@ def _suggest(
     none can."""
     key = driver.dial.key
     name = driver.dial.name
-    if result.outcome is not LightningOutcome.OK and result.outcome is not LightningOutcome.NO_BATCHES:
+    if (
+        result.outcome is not LightningOutcome.OK
+        and result.outcome is not LightningOutcome.NO_BATCHES
+    ):
         return f"no {name} dial can hold it: {result.reason}"
-    if not steps and plan.save_top_k in (0, 1) and floor > plan.save_top_k:
+    most = plan.save_top_k + int(bool(plan.save_last) and last)
+    if not steps and plan.save_top_k in (0, 1) and floor > most:
         return (
-            f"no {name} dial can hold it: save_top_k={plan.save_top_k} keeps at most "
-            f"{plan.save_top_k} file(s) (+ last.ckpt with save_last); save_top_k=-1 keeps every save"
+            f"no {name} dial can hold it: save_top_k={plan.save_top_k} keeps at most {most} "
+            "file(s) the gate counts; save_top_k=-1 keeps every save"
         )
     envs = [Env(n) for n in rows_searched(driver)]
     for value in _candidates():

@@ -53,7 +53,9 @@ def driver_refusal(file: SourceFile, project: Project | None = None) -> TooDeep 
 def _reading(
     file: SourceFile, project: Project | None
 ) -> tuple[DriverFacts | None, TooDeep | None]:
-    return file.derived("smoke.driver_facts", lambda: _read_facts(file.text, _origin(file, project)))
+    return file.derived(
+        "smoke.driver_facts", lambda: _read_facts(file.text, _origin(file, project))
+    )
 
 
 def _origin(file: SourceFile, project: Project | None) -> Origin | None:
@@ -76,7 +78,9 @@ def _origin(file: SourceFile, project: Project | None) -> Origin | None:
     )
 
 
-def _read_facts(text: str, origin: Origin | None = None) -> tuple[DriverFacts | None, TooDeep | None]:
+def _read_facts(
+    text: str, origin: Origin | None = None
+) -> tuple[DriverFacts | None, TooDeep | None]:
     import libcst as cst
 
     from guidelint.smoke.driver_reader import read_driver
