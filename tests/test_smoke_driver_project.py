@@ -75,3 +75,76 @@ def test_no_correct_driver_gets_gl304_for_an_assignment_form(project_copy):
     for path in DRIVERS:
         if path.stem.endswith("_fixed"):
             assert lint(project_copy, f"scripts/{path.name}") == [], path.name
+
+
+HOSTILE_DRIVER = """import yaml
+from transformers import Trainer, TrainingArguments
+cfg = yaml.safe_load(open("configs/{name}"))
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4,
+                         num_train_epochs=cfg["epochs"], save_steps=1)
+Trainer(model=None, args=args, train_dataset=rows[:30]).train()
+assert len(list(OUT.glob("checkpoint-*"))) >= 2
+"""
+LAUGHS = (
+    "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+    + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8)
+    )
+    + "epochs: 1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("laughs.yaml", LAUGHS, "more than 20000 values"),
+        ("broken.yaml", "epochs: [1, 2\n", "cannot be parsed"),
+        ("deep.yaml", "a: " + "[" * 5000 + "]" * 5000 + "\nepochs: 1\n", "nests more than 100 levels"),
+        ("list.yaml", "- 1\n- 2\n", "no entry 'epochs'"),
+    ],
+)
+def test_hostile_config_files_are_one_clear_gl304(tmp_path, name, content, reason):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / name).write_text(content)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "drive.py").write_text(HOSTILE_DRIVER.format(name=name))
+    [finding] = lint(tmp_path, "scripts/drive.py")
+    assert finding.code == "GL304" and reason in finding.message, finding.message
+    assert "\n" not in finding.message
+
+
+def test_circular_and_broken_imports_are_unfollowed_not_a_crash(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "a_settings.py").write_text("from b_settings import BATCH\n")
+    (scripts / "b_settings.py").write_text("from a_settings import BATCH\n")
+    (scripts / "bad_settings.py").write_text("BATCH = (\n")
+    driver = HOSTILE_DRIVER.replace('cfg["epochs"]', "1").replace(
+        "per_device_train_batch_size=4", "per_device_train_batch_size=BATCH"
+    )
+    for module, reason in (
+        ("a_settings", "too many modules"),
+        ("bad_settings", "not valid Python"),
+    ):
+        (scripts / "drive.py").write_text(
+            f"from {module} import BATCH\n" + driver.format(name="x.yaml")
+        )
+        [finding] = lint(tmp_path, "scripts/drive.py")
+        assert finding.code == "GL304" and reason in finding.message, finding.message
+
+
+def test_a_config_value_changes_the_verdict_and_the_cache_sees_the_file(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "drive.py").write_text(HOSTILE_DRIVER.format(name="smoke.yaml"))
+    (tmp_path / "configs" / "smoke.yaml").write_text("epochs: 1\n")
+    assert [f.code for f in lint(tmp_path, "scripts/drive.py")] == ["GL301"]
+    (tmp_path / "configs" / "smoke.yaml").write_text("epochs: 2\n")
+    assert lint(tmp_path, "scripts/drive.py") == []
+    engine = Engine(
+        Project(tmp_path, Config(select=["GL3"])), build_selection(Config(select=["GL3"]))
+    )
+    engine.record_lookups()
+    engine.check_file("scripts/drive.py")
+    assert engine.lookups is not None
+    assert "configs/smoke.yaml" in engine.lookups["scripts/drive.py"]

@@ -10,6 +10,8 @@ is never read: the value is unfollowed, with that reason (GL304).
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import posixpath
 from dataclasses import dataclass, field
@@ -87,6 +89,8 @@ def parse_config(text: str, rel: str) -> ConfigTree:
     suffix = posixpath.splitext(rel)[1].lower()
     if len(text) > MAX_CONFIG_CHARS:
         raise ConfigError(f"{rel} is larger than {MAX_CONFIG_CHARS} characters")
+    if _bracket_depth(text) > MAX_NESTING:
+        raise ConfigError(f"{rel} nests more than {MAX_NESTING} levels deep")
     try:
         if suffix == ".toml":
             return _toml(text, rel)
@@ -104,6 +108,24 @@ def parse_config(text: str, rel: str) -> ConfigTree:
         raise ConfigError(f"{rel} cannot be parsed ({first})") from None
 
 
+MAX_CONFIG_NODES = 20_000  # aliases expand: a "billion laughs" file stops here
+
+
+MAX_NESTING = 100
+
+
+def _bracket_depth(text: str) -> int:
+    """How deep `[` and `{` nest (strings aside, roughly): the parsers recurse per level."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
 def _yaml(text: str, rel: str) -> ConfigTree:
     import yaml
 
@@ -116,6 +138,8 @@ def _yaml(text: str, rel: str) -> ConfigTree:
 def _from_node(node: Any, path: tuple, rel: str, lines: dict[tuple, tuple[str, int]]) -> Any:
     import yaml
 
+    if len(lines) >= MAX_CONFIG_NODES or len(path) > 100:
+        raise ConfigError(f"{rel} holds more than {MAX_CONFIG_NODES} values or nests too deeply")
     lines[path] = (rel, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
@@ -203,7 +227,19 @@ def load_tree(origin: Origin | None, path: PathValue) -> ConfigTree:
     text = origin.read(rel)
     if text is None:
         raise ConfigError(f"`{rel}` cannot be read")
-    return parse_config(text, rel)
+    parsed = _parsed(text, rel)
+    if isinstance(parsed, str):
+        raise ConfigError(parsed)
+    return copy.deepcopy(parsed)  # a caller may add defaults or overrides to its copy
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str, rel: str) -> ConfigTree | str:
+    """A file parsed once per run however many values a driver reads from it (or why not)."""
+    try:
+        return parse_config(text, rel)
+    except ConfigError as err:
+        return str(err)
 
 
 def hydra_tree(
