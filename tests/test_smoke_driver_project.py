@@ -99,7 +99,11 @@ LAUGHS = (
     [
         ("laughs.yaml", LAUGHS, "more than 20000 values"),
         ("broken.yaml", "epochs: [1, 2\n", "cannot be parsed"),
-        ("deep.yaml", "a: " + "[" * 5000 + "]" * 5000 + "\nepochs: 1\n", "nests more than 100 levels"),
+        (
+            "deep.yaml",
+            "a: " + "[" * 5000 + "]" * 5000 + "\nepochs: 1\n",
+            "nests more than 100 levels",
+        ),
         ("list.yaml", "- 1\n- 2\n", "no entry 'epochs'"),
     ],
 )
