@@ -259,18 +259,25 @@ class _Collector(cst.CSTVisitor):
         bases = {last_name(b.value) for b in node.bases}
         if "IterableDataset" in bases:
             self.facts.iterable = True
+        self.function_bodies.add(id(node.body))  # a class body is a scope of its own
         decorators = {last_name(d.decorator) or called_name(d.decorator) for d in node.decorators}
-        if "dataclass" in decorators or bases & {"BaseModel", "BaseSettings"}:
-            fields = self.facts.class_fields.setdefault(node.name.value, {})
-            for statement in node.body.body:
-                if isinstance(statement, cst.SimpleStatementLine):
-                    for small in statement.body:
-                        if (
-                            isinstance(small, cst.AnnAssign)
-                            and isinstance(small.target, cst.Name)
-                            and small.value is not None
-                        ):
-                            fields[small.target.value] = _field_default(small.value)
+        fields = self.facts.class_fields.setdefault(node.name.value, {})
+        model = "dataclass" in decorators or bases & {"BaseModel", "BaseSettings"}
+        for statement in node.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                # A field's default (dataclass, pydantic), or a plain class's constant:
+                # `class Smoke: BATCH = 4` makes `Smoke.BATCH` 4.
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if small.value is not None:
+                        fields[small.target.value] = _field_default(small.value)
+                elif isinstance(small, cst.Assign) and not model:
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            fields[target.target.value] = small.value
+        if not fields:
+            del self.facts.class_fields[node.name.value]
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         module = code_of(node.module) if node.module else ""

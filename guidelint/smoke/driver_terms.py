@@ -648,6 +648,14 @@ class _Compiler:
                 self.text_value(keywords.get("config_name")) or "config",
                 overrides,
             )
+        if name == "dict" and node.args and all(a.keyword is not None for a in node.args):
+            return cst.Dict(  # `dict(batch=4)` is {"batch": 4}
+                [
+                    cst.DictElement(cst.SimpleString(repr(a.keyword.value)), a.value)
+                    for a in node.args
+                    if a.keyword is not None
+                ]
+            )
         function = self.facts.functions.get(name)
         if function is not None:
             returned = _single_return(function)
