@@ -59,14 +59,18 @@ FORMS = {
         "BATCH, ACCUM, EPOCHS = CFG.batch, CFG.accum, CFG.epochs"
     ),
     "tuple_name": "GEOMETRY = (4, 4, {e})\nBATCH, ACCUM, EPOCHS = GEOMETRY",
-    "tuple_function": "def geometry():\n    return 4, 4, {e}\n\n\nBATCH, ACCUM, EPOCHS = geometry()",
+    "tuple_function": (
+        "def geometry():\n    return 4, 4, {e}\n\n\nBATCH, ACCUM, EPOCHS = geometry()"
+    ),
     "try_except": (
         "try:\n    import fast_kernels\n    BATCH = 4\nexcept ImportError:\n    BATCH = 4\n"
         "ACCUM = 4\nEPOCHS = {e}"
     ),
     "with_block": "with open('log.txt') as log:\n    BATCH, ACCUM = 4, 4\nEPOCHS = {e}",
     "sibling_module": "from geometry_settings import ACCUM, BATCH, EPOCHS",
-    "sibling_package": "from settings.geometry import ACCUM, BATCH\nfrom .geometry_settings import EPOCHS",
+    "sibling_package": (
+        "from settings.geometry import ACCUM, BATCH\nfrom .geometry_settings import EPOCHS"
+    ),
 }
 
 
