@@ -263,6 +263,33 @@ def hydra_tree(
     return tree
 
 
+def dotlist_tree(driver: str, overrides: list[tuple[str, int | None]]) -> ConfigTree:
+    """`OmegaConf.from_dotlist(["trainer.max_epochs=2"])`: the overrides as a config."""
+    tree = ConfigTree({}, driver)
+    for override, line in overrides:
+        _override(tree, override, line, driver)
+    return tree
+
+
+def merged_tree(trees: list[ConfigTree]) -> ConfigTree:
+    """`OmegaConf.merge(a, b, ...)`: later values win, key by key, each with its own line."""
+    result = copy.deepcopy(trees[0])
+    for other in trees[1:]:
+        _merge_into(result.data, other.data)
+        result.lines.update(other.lines)
+    return result
+
+
+def _merge_into(base: Any, other: Any) -> None:
+    if not (isinstance(base, dict) and isinstance(other, dict)):
+        raise ConfigError("merging a config that is not a mapping")
+    for key, value in other.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge_into(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
 def _override(tree: ConfigTree, override: str, line: int | None, driver: str) -> None:
     import yaml
 
@@ -285,7 +312,7 @@ def add_config_settings(facts: DriverFacts) -> None:
     """Settings a config file supplies: `TrainingArguments(**cfg["train"])`, `Trainer(**cfg)`,
     and HfArgumentParser's parsed TrainingArguments (every key, its default when omitted)."""
     from guidelint.smoke.driver_facts import Setting
-    from guidelint.smoke.driver_reader import SETTING_KEYS
+    from guidelint.smoke.driver_reader import SETTING_KEYS, TRAINING_CONFIGS
     from guidelint.smoke.driver_terms import Unfollowed, _Compiler
 
     compiler = _Compiler(facts)
@@ -297,11 +324,8 @@ def add_config_settings(facts: DriverFacts) -> None:
             container = compiler.container(expr, 0)
         except Unfollowed:
             dials = {"num_train_epochs", "max_steps", "max_epochs"}
-            if (
-                spread.star
-                and callee.endswith(("Arguments", "Config", "Trainer"))
-                and not written & dials
-            ):
+            training = TRAINING_CONFIGS.search(callee) or (facts.lightning and callee == "Trainer")
+            if spread.star and training and not written & dials:
                 key = "max_epochs" if facts.lightning else "num_train_epochs"
                 synthetic = _entry(expr, key)
                 facts.constant_lines[id(synthetic)] = line

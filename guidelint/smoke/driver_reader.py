@@ -71,8 +71,10 @@ LIGHTNING_KEYS = {
     "drop_last": "drop_last",
 }
 SETTING_KEYS.update(LIGHTNING_KEYS)
+# TRL's configs are TrainingArguments too: SFTConfig, DPOConfig, GRPOConfig, ...
+TRAINING_CONFIGS = re.compile(r"(TrainingArguments|(SFT|DPO|GRPO|ORPO|KTO|PPO|CPO|Reward)Config)$")
 # Calls whose `**config` (or `args=`) may carry settings from a config file.
-CONFIGURED_CALLS = ("TrainingArguments", "SFTConfig", "Trainer", "ModelCheckpoint", "DataLoader")
+CONFIGURED_CALLS = ("Trainer", "ModelCheckpoint", "DataLoader")
 
 
 def read_driver(text: str, origin: Origin | None = None) -> DriverFacts:
@@ -438,7 +440,7 @@ class _Collector(cst.CSTVisitor):
     # -- keyword arguments and dict entries
     def visit_Call(self, node: cst.Call) -> None:
         name = last_name(node.func)
-        if name.endswith("Trainer") or name.endswith(("TrainingArguments", "SFTConfig")):
+        if name.endswith("Trainer") or TRAINING_CONFIGS.search(name):
             self.facts.uses_trainer = True
         if name == "ModelCheckpoint" or (name == "Trainer" and _lightning_keywords(node)):
             self.facts.lightning = True
@@ -446,7 +448,7 @@ class _Collector(cst.CSTVisitor):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in ("config_path", "config_dir"):
                     self.facts.hydra_initialize = arg.value
-        if name.endswith(CONFIGURED_CALLS):
+        if name.endswith(CONFIGURED_CALLS) or TRAINING_CONFIGS.search(name):
             self._spreads(name, node)
         if name in ("count_checkpoints", "assert_checkpoints", "checkpoint_dirs"):
             self.facts.disk_check = True

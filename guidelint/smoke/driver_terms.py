@@ -445,6 +445,15 @@ class _Compiler:
             if why.reason.endswith("(not read)") or "cannot be parsed" in why.reason:
                 raise
             return None
+        if isinstance(tree, cst.Dict):  # `OmegaConf.create({...})`, then `cfg.trainer.max_epochs`
+            for element in tree.elements:
+                if (
+                    isinstance(element, cst.DictElement)
+                    and isinstance(element.key, cst.SimpleString)
+                    and element.key.evaluated_value == key
+                ):
+                    return named(self.term(element.value, {}, depth + 1), str(key))
+            raise Unfollowed(f"`{text}`: the dict has no entry {key!r}", line)
         if not isinstance(tree, ConfigTree):
             return None
         found = tree.get(key)
@@ -614,8 +623,10 @@ class _Compiler:
             FILE_PARSERS,
             LOADERS,
             TRAINING_DEFAULTS,
+            dotlist_tree,
             hydra_tree,
             load_tree,
+            merged_tree,
         )
 
         text, line, name = self.code(node), self.line(node), called_name(node)
@@ -627,20 +638,8 @@ class _Compiler:
             return tree
         if name == "compose":  # hydra.compose(config_name=..., overrides=[...])
             keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-            overrides = []
             listed = keywords.get("overrides")
-            if isinstance(listed, cst.List | cst.Tuple):
-                for element in listed.elements:
-                    value = self.text_value(element.value)
-                    if value is None:
-                        raise Unfollowed(
-                            f"the override `{self.code(element.value)}` is not literal", line
-                        )
-                    overrides.append((value, self.line(element.value) or line))
-            elif listed is not None:
-                raise Unfollowed(
-                    f"`{self.code(listed)}`: overrides that are not a literal list", line
-                )
+            overrides = self.overrides(listed, line) if listed is not None else []
             config_path = self.text_value(self.facts_initialize())
             return hydra_tree(
                 self.facts.origin,
@@ -648,6 +647,12 @@ class _Compiler:
                 self.text_value(keywords.get("config_name")) or "config",
                 overrides,
             )
+        if name == "create" and len(node.args) == 1:  # OmegaConf.create({...})
+            return self.container(node.args[0].value, depth + 1)
+        if name == "from_dotlist" and len(node.args) == 1:  # OmegaConf.from_dotlist([...])
+            return dotlist_tree(self.facts.rel or "", self.overrides(node.args[0].value, line))
+        if name in ("merge", "unsafe_merge") and node.args:  # OmegaConf.merge(base, {...}, ...)
+            return merged_tree([self.as_tree(a.value, depth + 1) for a in node.args])
         if name == "dict" and node.args and all(a.keyword is not None for a in node.args):
             return cst.Dict(  # `dict(batch=4)` is {"batch": 4}
                 [
@@ -662,6 +667,51 @@ class _Compiler:
             if returned is not None:
                 return self.container(returned, depth + 1)
         raise Unfollowed(f"`{text}` is read at run time", line)
+
+    def overrides(
+        self, listed: cst.BaseExpression, line: int | None
+    ) -> list[tuple[str, int | None]]:
+        """`["trainer.max_epochs=2", ...]`: literal `key=value` strings, each with its line."""
+        if not isinstance(listed, cst.List | cst.Tuple):
+            raise Unfollowed(f"`{self.code(listed)}`: overrides that are not a literal list", line)
+        found = []
+        for element in listed.elements:
+            value = self.text_value(element.value)
+            if value is None:
+                raise Unfollowed(f"the override `{self.code(element.value)}` is not literal", line)
+            found.append((value, self.line(element.value) or line))
+        return found
+
+    def as_tree(self, node: cst.BaseExpression, depth: int) -> Any:
+        """A config file, or a dict written in the driver as one (its values constants)."""
+        from guidelint.smoke.driver_configs import ConfigTree
+
+        container = self.container(node, depth)
+        if isinstance(container, ConfigTree):
+            return container
+        if not isinstance(container, cst.Dict):
+            raise Unfollowed(f"`{self.code(node)}` is not a mapping to merge", self.line(node))
+        rel = self.facts.rel or ""
+        tree = ConfigTree({}, rel)
+        for element in container.elements:
+            if not (
+                isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+            ):
+                raise Unfollowed(
+                    f"`{self.code(node)}` has a key that is not literal", self.line(node)
+                )
+            key = element.key.evaluated_value
+            if isinstance(element.value, cst.Dict):
+                inner = self.as_tree(element.value, depth + 1)
+                tree.data[key] = inner.data
+                tree.lines.update({(key, *path): at for path, at in inner.lines.items()})
+            else:
+                term = self.term(element.value, {}, depth + 1)
+                if not term.constant:
+                    raise Unfollowed(f"`{self.code(element.value)}` is not a constant", term.line)
+                tree.data[key] = term.value()
+                tree.lines[(key,)] = (rel, self.line(element.value) or 0)
+        return tree
 
     def facts_initialize(self) -> cst.BaseExpression | None:
         """The config_path of `hydra.initialize(config_path=...)` in the driver, if any."""
