@@ -529,7 +529,8 @@ class _Collector(cst.CSTVisitor):
 
     # -- row caps written as slices: rows[:30]
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if len(node.slice) != 1 or not ROWS_WORD.search(last_name(node.value)):
+        label = last_name(node.value) or called_name(node.value)  # rows[:30], load_rows()[:30]
+        if len(node.slice) != 1 or not ROWS_WORD.search(label):
             return
         part = node.slice[0].slice
         if isinstance(part, cst.Slice) and part.lower is None and part.step is None:
