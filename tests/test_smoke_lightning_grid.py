@@ -166,3 +166,19 @@ def test_the_real_lightning_trainer_agrees_on_every_case(tmp_path):
             if got != expected:
                 disagreements.append((plan, expected, got))
     assert disagreements == [], "\n".join(map(str, disagreements[:20]))
+
+
+@pytest.mark.parametrize(
+    ("gate", "counted"),
+    [
+        ('len(os.listdir("ckpts"))', True),
+        ('len(list(d.glob("epoch=*.ckpt")))', False),
+        ('len(list(d.glob("*.ckpt")))', True),
+        ('len(glob.glob(f"{d}/*.ckpt"))', True),
+        ('len(glob.glob(f"{d}/epoch*"))', False),
+    ],
+)
+def test_a_gate_counts_last_ckpt_when_its_glob_matches_it(gate, counted):
+    from guidelint.smoke.lightning_check import counts_last
+
+    assert counts_last(gate) is counted

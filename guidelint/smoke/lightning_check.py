@@ -34,13 +34,14 @@ VALUE_LABELS = {
     "save_last": "save_last",
 }
 MAX_DIAL = 10_000
-GLOB = re.compile(r"""\.(?:r?glob|listdir|iterdir)\(\s*[rbuf]*['"]([^'"]+)['"]""")
+GLOB = re.compile(r"""\.r?glob\(\s*[rbuf]*['"]([^'"]+)['"]""")
 
 
 def counts_last(gate_text: str) -> bool:
     """Whether the gate's count includes last.ckpt: a glob it matches, or no glob at all."""
     patterns = GLOB.findall(gate_text)
-    return not patterns or any(fnmatch.fnmatch("last.ckpt", p) for p in patterns)
+    names = [p.replace("\\", "/").rsplit("/", 1)[-1] for p in patterns]  # f"{d}/*.ckpt"
+    return not names or any(fnmatch.fnmatch("last.ckpt", name) for name in names)
 
 
 def plan_at(driver: _Driver, env: Env, dial: tuple[str, int] | None = None) -> LightningPlan:
