@@ -182,3 +182,29 @@ def test_a_gate_counts_last_ckpt_when_its_glob_matches_it(gate, counted):
     from guidelint.smoke.lightning_check import counts_last
 
     assert counts_last(gate) is counted
+
+
+@pytest.mark.slow
+def test_the_corpus_lightning_counterexample_is_real(tmp_path):
+    """GL301's counterexample for tests/fixtures/smoke/project/scripts/lightning_bad.py,
+    run on the real Trainer: n=1 leaves one file; the fixed twin's max_steps=2 leaves two."""
+    import re
+
+    pytest.importorskip("lightning")
+    from guidelint.config import Config
+    from guidelint.engine import Engine, build_selection
+    from guidelint.project import Project
+
+    project_root = Path(__file__).parent / "fixtures" / "smoke" / "project"
+    project = Project(project_root, Config(select=["GL301"]))
+    [finding] = Engine(project, build_selection(project.config)).check_file(
+        "scripts/lightning_bad.py"
+    )
+    rows = int(re.match(r"realized n=(\d+) row", finding.message).group(1))
+    geometry = dict(batch_size=4, accumulate_grad_batches=4, every_n_train_steps=1, save_top_k=-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bad = _fit(LightningPlan(rows, max_epochs=1, **geometry), tmp_path / "bad" / "ckpts")
+        fixed = _fit(LightningPlan(rows, max_steps=2, **geometry), tmp_path / "fixed" / "ckpts")
+    assert (bad[1], bad[2]) == (1, 1)  # one step, one file: below the gate's 2
+    assert (fixed[1], fixed[2]) == (2, 2)
