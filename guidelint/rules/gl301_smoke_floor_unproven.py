@@ -27,7 +27,8 @@ class SmokeFloorUnproven(DriverRule):
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import dial_sources, from_cap, judge, smoke_dial
+        from guidelint.smoke.driver_check import dial_sources, from_cap, smoke_dial
+        from guidelint.smoke.judging import judge
 
         refusal = driver_refusal(file, project)
         if refusal is not None:  # reported once, here: its gates are unchecked

@@ -25,7 +25,8 @@ class SmokeDialUnprovable(DriverRule):
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge, smoke_dial
+        from guidelint.smoke.driver_check import smoke_dial
+        from guidelint.smoke.judging import judge
 
         facts = driver_facts(file, project)
         if facts is None or not facts.gates or facts.guarded:

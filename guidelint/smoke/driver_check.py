@@ -12,7 +12,6 @@ rotation by save_total_limit.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -272,61 +271,19 @@ class _Driver:
         return {n for n in rows if 1 <= n <= self.cap}
 
 
-def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
-    """Search every realized n in [1, cap] (and world size) for one that breaks the floor.
-
-    Once per gate, dial and cap: GL301, GL302 and GL304 ask the same question.
-    """
-    key = (id(gate), dial.key, dial.setting.line, default_cap)
-    if key not in facts.verdicts:
-        facts.verdicts[key] = _judge(facts, gate, dial, default_cap)
-    verdict = facts.verdicts[key]
-    assert isinstance(verdict, Verdict)
-    return verdict
-
-
-def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
-    kind = FloorKind.CHECKPOINTS if gate.counts_checkpoints else FloorKind.STEPS
-    if facts.lightning:
-        return _judged(lambda: _judge_lightning(facts, gate, dial, kind, default_cap))
-    if facts.accelerate_saves and not facts.uses_trainer:
-        from guidelint.smoke.accelerate_check import judge_accelerate
-
-        return _judged(lambda: judge_accelerate(facts, gate, kind, default_cap))
-    if kind is FloorKind.CHECKPOINTS and not facts.uses_trainer:
-        return Verdict(why_unknown="a hand-written loop's saves are not modelled")
-    return _judged(lambda: _judge_trainer(facts, gate, dial, kind, default_cap))
-
-
-def _judge_trainer(
+def judge_trainer(
     facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
 ) -> Verdict:
-    driver = _driver(facts, gate, dial, kind, default_cap)
+    """The HF Trainer's verdict (guidelint.smoke.judging picks the model)."""
+    if kind is FloorKind.CHECKPOINTS and not facts.uses_trainer:
+        return Verdict(why_unknown="a hand-written loop's saves are not modelled")
+    driver = driver_of(facts, gate, dial, kind, default_cap)
     if driver is None:
         return Verdict(proven=True)
     return _search(driver)
 
 
-def _judge_lightning(
-    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
-) -> Verdict:
-    from guidelint.smoke.lightning_check import LIGHTNING_KEYS, judge_lightning
-
-    driver = _driver(facts, gate, dial, kind, default_cap, LIGHTNING_KEYS)
-    if driver is None:
-        return Verdict(proven=True)
-    return judge_lightning(driver, gate_text(facts, gate))
-
-
-def gate_text(facts: DriverFacts, gate: Gate) -> str:
-    """The gate's code and the values of the names it reads (`ckpts = list(d.glob(...))`)."""
-    text = facts.code(gate.node)
-    names = set(re.findall(r"[A-Za-z_]\w*", text))
-    values = [facts.code(v) for name in sorted(names) for v in facts.constants.get(name, [])]
-    return " ".join([text, *values])
-
-
-def _judged(judging: Callable[[], Verdict]) -> Verdict:
+def judged(judging: Callable[[], Verdict]) -> Verdict:
     """A verdict, or why there is none: a value not followed, one out of range."""
     try:
         return judging()
@@ -343,7 +300,7 @@ def _judged(judging: Callable[[], Verdict]) -> Verdict:
         return Verdict(why_unknown=str(err))
 
 
-def _driver(
+def driver_of(
     facts: DriverFacts,
     gate: Gate,
     dial: SmokeDial,

@@ -17,17 +17,12 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
-from guidelint.smoke.cst_names import called_name
-
 if TYPE_CHECKING:
-    from guidelint.smoke.driver_facts import DriverFacts, Origin
+    from guidelint.smoke.driver_facts import Origin
 
 LOADERS = ("safe_load", "load", "loads", "full_load")
 FILE_PARSERS = ("parse_json_file", "parse_yaml_file")
 MAX_CONFIG_CHARS = 1_000_000
-MAX_MODULE_DEPTH = 4  # imports followed through at most this many modules
 # TrainingArguments' defaults (transformers 5.x), for HfArgumentParser files that omit a key.
 TRAINING_DEFAULTS: dict[str, Any] = {
     "per_device_train_batch_size": 8,
@@ -306,55 +301,3 @@ def _override(tree: ConfigTree, override: str, line: int | None, driver: str) ->
         raise ConfigError(f"the override `{override}` does not name a mapping")
     node[parts[-1]] = yaml.safe_load(raw) if raw else None
     tree.lines[parts] = (driver, line or 0)
-
-
-def add_config_settings(facts: DriverFacts) -> None:
-    """Settings a config file supplies: `TrainingArguments(**cfg["train"])`, `Trainer(**cfg)`,
-    and HfArgumentParser's parsed TrainingArguments (every key, its default when omitted)."""
-    from guidelint.smoke.driver_facts import Setting
-    from guidelint.smoke.driver_reader import SETTING_KEYS, TRAINING_CONFIGS
-    from guidelint.smoke.driver_terms import Unfollowed, _Compiler
-
-    compiler = _Compiler(facts)
-    for spread in facts.spreads:
-        callee, expr, line, smoke, written = (
-            spread.callee, spread.value, spread.line, spread.smoke, spread.written,
-        )  # fmt: skip
-        try:
-            container = compiler.container(expr, 0)
-        except Unfollowed:
-            dials = {"num_train_epochs", "max_steps", "max_epochs"}
-            training = TRAINING_CONFIGS.search(callee) or (facts.lightning and callee == "Trainer")
-            if spread.star and training and not written & dials:
-                key = "max_epochs" if facts.lightning else "num_train_epochs"
-                synthetic = _entry(expr, key)
-                facts.constant_lines[id(synthetic)] = line
-                facts.settings.append(Setting("epochs", synthetic, line, smoke))
-            continue
-        if not isinstance(container, ConfigTree):
-            continue
-        keys = set(container.keys()) | set(container.defaults)
-        for key in sorted(keys):
-            setting = SETTING_KEYS.get(key) or _lightning_key(key, callee)
-            if setting is None or key in written:
-                continue
-            synthetic = _entry(expr, key)
-            facts.constant_lines[id(synthetic)] = line
-            facts.settings.append(Setting(setting, synthetic, line, smoke))
-
-
-def _lightning_key(key: str, callee: str) -> str | None:
-    from guidelint.smoke.driver_reader import LIGHTNING_KEYS
-
-    return LIGHTNING_KEYS.get(key) if callee in ("Trainer", "ModelCheckpoint", "") else None
-
-
-def _entry(expr: cst.BaseExpression, key: str) -> cst.BaseExpression:
-    """`expr["key"]`: a node the term compiler follows into the config tree."""
-    index = cst.Index(cst.SimpleString(json.dumps(key)))
-    return cst.Subscript(value=expr, slice=[cst.SubscriptElement(index)])
-
-
-def is_config_load(node: cst.BaseExpression) -> bool:
-    name = called_name(node)
-    return name in LOADERS or name in FILE_PARSERS or name == "compose"

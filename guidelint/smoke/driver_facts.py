@@ -18,6 +18,47 @@ if TYPE_CHECKING:
     import libcst as cst
     from libcst.metadata import CodeRange
 
+# Keyword / dict-key names, as the Trainer (or a DataLoader) spells them.
+SETTING_KEYS = {
+    "per_device_train_batch_size": "batch",
+    "batch_size": "batch",
+    "train_batch_size": "batch",
+    "gradient_accumulation_steps": "accum",
+    "num_train_epochs": "epochs",
+    "num_epochs": "epochs",
+    "epochs": "epochs",
+    "max_steps": "max_steps",
+    "max_train_steps": "max_steps",
+    "save_steps": "save_steps",
+    "checkpointing_steps": "save_steps",
+    "save_strategy": "save_strategy",
+    "save_total_limit": "save_total_limit",
+    "dataloader_drop_last": "drop_last",
+    "drop_last": "drop_last",
+    "world_size": "world",
+    "max_rows": "cap",
+    "smoke_max_rows": "cap",
+    "row_cap": "cap",
+}
+# Lightning's Trainer and ModelCheckpoint keywords (guidelint/smoke/lightning.py models them).
+LIGHTNING_KEYS = {
+    "max_epochs": "epochs",
+    "max_steps": "max_steps",
+    "accumulate_grad_batches": "accum",
+    "limit_train_batches": "limit_batches",
+    "every_n_train_steps": "every_n_train_steps",
+    "every_n_epochs": "every_n_epochs",
+    "save_top_k": "save_top_k",
+    "save_last": "save_last",
+    "batch_size": "batch",
+    "drop_last": "drop_last",
+}
+SETTING_KEYS.update(LIGHTNING_KEYS)
+# TRL's configs are TrainingArguments too: SFTConfig, DPOConfig, GRPOConfig, ...
+TRAINING_CONFIGS = re.compile(r"(TrainingArguments|(SFT|DPO|GRPO|ORPO|KTO|PPO|CPO|Reward)Config)$")
+# Calls whose `**config` (or `args=`) may carry settings from a config file.
+CONFIGURED_CALLS = ("Trainer", "ModelCheckpoint", "DataLoader")
+
 SMOKE_WORD = re.compile(r"smoke", re.IGNORECASE)
 AGGREGATE_WORD = re.compile(r"effective|global|total", re.IGNORECASE)
 
@@ -117,7 +158,7 @@ class DriverFacts:
     iterable: bool = False  # the training data is an IterableDataset or a stream
     guarded: bool = False  # require_floor (or dial) checks the floor at run time
     reads_world: bool = False  # reads WORLD_SIZE: the world size is the launcher's
-    verdicts: dict[tuple, object] = field(default_factory=dict)  # driver_check.judge's memo
+    verdicts: dict[tuple, object] = field(default_factory=dict)  # judging.judge's memo
     origin: Origin | None = None  # the driver's path and the project's files
     imports: dict[str, tuple[str, str, int]] = field(
         default_factory=dict

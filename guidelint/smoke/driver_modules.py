@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import posixpath
 
-from guidelint.smoke.driver_configs import MAX_MODULE_DEPTH
 from guidelint.smoke.driver_facts import DriverFacts, Origin
-from guidelint.smoke.driver_terms import Unfollowed
+from guidelint.smoke.unfollowed import Unfollowed
+
+MAX_MODULE_DEPTH = 4  # imports followed through at most this many modules
 
 
 def module_facts(facts: DriverFacts, module: str, line: int | None, depth: int) -> DriverFacts:

@@ -18,7 +18,10 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from guidelint.smoke.cst_names import called_name, code_of, last_name
 from guidelint.smoke.driver_facts import (
+    CONFIGURED_CALLS,
+    SETTING_KEYS,
     SMOKE_WORD,
+    TRAINING_CONFIGS,
     CountKind,
     DriverFacts,
     Gate,
@@ -35,53 +38,13 @@ STEP_WORD = re.compile(r"step", re.IGNORECASE)
 ROWS_WORD = re.compile(r"row|data|example|sample|train|^ds$|slice|record|line|item", re.I)
 DISK_PATTERN = re.compile(r"^[rbuf]*['\"]checkpoint-?\*?['\"]$|checkpoint-?\*", re.IGNORECASE)
 
-# Keyword / dict-key names, as the Trainer (or a DataLoader) spells them.
-SETTING_KEYS = {
-    "per_device_train_batch_size": "batch",
-    "batch_size": "batch",
-    "train_batch_size": "batch",
-    "gradient_accumulation_steps": "accum",
-    "num_train_epochs": "epochs",
-    "num_epochs": "epochs",
-    "epochs": "epochs",
-    "max_steps": "max_steps",
-    "max_train_steps": "max_steps",
-    "save_steps": "save_steps",
-    "checkpointing_steps": "save_steps",
-    "save_strategy": "save_strategy",
-    "save_total_limit": "save_total_limit",
-    "dataloader_drop_last": "drop_last",
-    "drop_last": "drop_last",
-    "world_size": "world",
-    "max_rows": "cap",
-    "smoke_max_rows": "cap",
-    "row_cap": "cap",
-}
-# Lightning's Trainer and ModelCheckpoint keywords (guidelint/smoke/lightning.py models them).
-LIGHTNING_KEYS = {
-    "max_epochs": "epochs",
-    "max_steps": "max_steps",
-    "accumulate_grad_batches": "accum",
-    "limit_train_batches": "limit_batches",
-    "every_n_train_steps": "every_n_train_steps",
-    "every_n_epochs": "every_n_epochs",
-    "save_top_k": "save_top_k",
-    "save_last": "save_last",
-    "batch_size": "batch",
-    "drop_last": "drop_last",
-}
-SETTING_KEYS.update(LIGHTNING_KEYS)
-# TRL's configs are TrainingArguments too: SFTConfig, DPOConfig, GRPOConfig, ...
-TRAINING_CONFIGS = re.compile(r"(TrainingArguments|(SFT|DPO|GRPO|ORPO|KTO|PPO|CPO|Reward)Config)$")
-# Calls whose `**config` (or `args=`) may carry settings from a config file.
-CONFIGURED_CALLS = ("Trainer", "ModelCheckpoint", "DataLoader")
-
 
 def read_driver(text: str, origin: Origin | None = None) -> DriverFacts:
     """Facts of a driver; raises cst.ParserSyntaxError on invalid Python.
 
     With an origin, constants imported from the project's modules and the config
-    files the driver loads are followed too (read inside the project root only).
+    files the driver loads are followed too (read inside the project root only);
+    driver_spreads.add_config_settings adds the settings a `**config` carries.
     """
     module = cst.parse_module(text)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
@@ -92,9 +55,6 @@ def read_driver(text: str, origin: Origin | None = None) -> DriverFacts:
     wrapper.visit(collector)
     facts = collector.facts
     _classify_gates(collector, facts)
-    from guidelint.smoke.driver_configs import add_config_settings
-
-    add_config_settings(facts)
     return facts
 
 

@@ -24,6 +24,9 @@ from guidelint.smoke.cst_names import called_name, last_name
 from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 from guidelint.smoke.driver_values import BINARY
 from guidelint.smoke.driver_values import CALLS as VALUE_CALLS
+from guidelint.smoke.unfollowed import Guarded, Unfollowed
+
+__all__ = ["Env", "Guarded", "Term", "Unfollowed", "compile_term", "const"]
 
 MAX_DEPTH = 24
 # What `len(...)` of is the realized slice: rows, dataset, train_ds; not checkpoints.
@@ -43,18 +46,6 @@ GUARD_CALLS = ("require_floor", "dial")
 class Env:
     rows: int  # the realized row count n
     world: int = 1  # the world size W when the driver reads it from WORLD_SIZE
-
-
-class Unfollowed(Exception):
-    """A value the check cannot follow statically; the message says which and why."""
-
-    def __init__(self, reason: str, line: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason, self.line = reason, line
-
-
-class Guarded(Unfollowed):
-    """A value that guidelint.smoke.require_floor (or dial) decides at run time."""
 
 
 @dataclass(frozen=True)

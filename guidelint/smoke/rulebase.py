@@ -84,6 +84,7 @@ def _read_facts(
     import libcst as cst
 
     from guidelint.smoke.driver_reader import read_driver
+    from guidelint.smoke.driver_spreads import add_config_settings
     from guidelint.smoke.parse_guard import NotPython, TooDeep, check_parsable
 
     try:
@@ -93,7 +94,9 @@ def _read_facts(
     if refusal is not None:
         return None, refusal
     try:
-        return read_driver(text, origin), None
+        facts = read_driver(text, origin)
+        add_config_settings(facts)  # `**cfg` from a config file: its keys are settings
+        return facts, None
     except cst.ParserSyntaxError:
         return None, None
     except Exception as err:  # the reader's visitors are recursive too
