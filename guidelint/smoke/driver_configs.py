@@ -194,7 +194,7 @@ class PathValue:
 def resolve(origin: Origin, path: PathValue) -> str:
     """The file's path relative to the root; ConfigError when it is not read, with why."""
     if posixpath.isabs(path.text):
-        raise ConfigError(f"`{path.text}` is outside the project root (not read)")
+        raise ConfigError(f"`{path.text}` is an absolute path, outside what the check reads")
     folder = posixpath.dirname(origin.rel)
     candidates = [path.text] if path.anchored else [path.text, posixpath.join(folder, path.text)]
     reason = ""

@@ -777,6 +777,13 @@ class _Compiler:
                 return self.joined(parts)
         if isinstance(node, cst.Attribute) and node.attr.value == "parent":
             return self.parent_of(self.path_of(node.value, depth + 1))
+        if isinstance(node, cst.Attribute):  # `args.config` with an argparse default
+            try:
+                term = self.term(node, {}, depth + 1)
+            except Unfollowed:
+                term = None
+            if term is not None and term.constant and isinstance(term.value(), str):
+                return PathValue(term.value(), anchored=False)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
             return self.joined(
                 [self.path_of(node.left, depth + 1), self.path_of(node.right, depth + 1)]
