@@ -152,3 +152,32 @@ def test_a_config_value_changes_the_verdict_and_the_cache_sees_the_file(tmp_path
     engine.check_file("scripts/drive.py")
     assert engine.lookups is not None
     assert "configs/smoke.yaml" in engine.lookups["scripts/drive.py"]
+
+
+PATHS = [
+    '"configs/smoke.yaml"',
+    'Path("configs/smoke.yaml")',
+    'Path("configs") / "smoke.yaml"',
+    'Path(__file__).parent.parent / "configs" / "smoke.yaml"',
+    'os.path.join(os.path.dirname(__file__), "..", "configs", "smoke.yaml")',
+    'Path("configs/smoke.yaml").resolve()',
+]
+LOADS = [
+    "yaml.safe_load(open({}))",
+    "yaml.safe_load(Path({}).read_text())",
+    "yaml.load(Path({}).open('r'))",
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("load", LOADS)
+def test_every_way_of_naming_the_config_file_reads_it(tmp_path, path, load):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "smoke.yaml").write_text("epochs: 1\n")
+    (tmp_path / "scripts").mkdir()
+    driver = HOSTILE_DRIVER.format(name="smoke.yaml").replace(
+        'yaml.safe_load(open("configs/smoke.yaml"))', load.format(path)
+    )
+    (tmp_path / "scripts" / "drive.py").write_text("import os\nfrom pathlib import Path\n" + driver)
+    [finding] = lint(tmp_path, "scripts/drive.py")
+    assert finding.code == "GL301" and "epochs=1 (configs/smoke.yaml:1)" in finding.message

@@ -39,6 +39,9 @@ ROWS_NAME = re.compile(
     re.I,
 )
 WORLD_VARIABLES = ("WORLD_SIZE",)
+# How a driver names the file it loads: wrappers take the path first, methods are its own.
+PATH_WRAPPERS = frozenset({"open", "Path", "PurePath", "abspath", "realpath", "fspath", "str"})
+PATH_METHODS = frozenset({"read_text", "read_bytes", "read", "resolve", "absolute", "open"})
 GUARD_CALLS = ("require_floor", "dial")
 
 
@@ -743,33 +746,12 @@ class _Compiler:
                 return self.path_of(values[0], depth + 1)
         if isinstance(node, cst.Call):
             name = called_name(node)
-            if name in (
-                "open",
-                "Path",
-                "PurePath",
-                "read_text",
-                "read",
-                "resolve",
-                "absolute",
-                "abspath",
-                "realpath",
-                "expanduser",
-                "str",
-                "fspath",
-                "read_bytes",
-            ):
-                if isinstance(node.func, cst.Attribute) and name not in (
-                    "open",
-                    "Path",
-                    "abspath",
-                    "realpath",
-                    "fspath",
-                ):
-                    return self.path_of(node.func.value, depth + 1)  # `p.read_text()`
-                if node.args:
-                    return self.path_of(node.args[0].value, depth + 1)
-                if isinstance(node.func, cst.Attribute):
-                    return self.path_of(node.func.value, depth + 1)
+            method = isinstance(node.func, cst.Attribute) and name in PATH_METHODS
+            if method:  # `p.read_text()`, `Path(p).open("rb")`: the path is the receiver
+                assert isinstance(node.func, cst.Attribute)
+                return self.path_of(node.func.value, depth + 1)
+            if name in PATH_WRAPPERS and node.args:  # open(p), Path(p), os.path.abspath(p)
+                return self.path_of(node.args[0].value, depth + 1)
             if name == "dirname" and node.args:
                 return self.parent_of(self.path_of(node.args[0].value, depth + 1))
             if name == "join" and node.args:
