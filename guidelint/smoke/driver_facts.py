@@ -174,6 +174,9 @@ class DriverFacts:
     hydra_initialize: cst.BaseExpression | None = None  # hydra.initialize(config_path=...)
     lightning: bool = False  # builds a Lightning Trainer (with max_epochs / ModelCheckpoint)
     lightning_import: bool = False  # imports lightning or pytorch_lightning
+    lightning_unmodelled: list[tuple[str, int, bool]] = field(
+        default_factory=list
+    )  # (a Lightning setting the model leaves out, its line, whether only saves depend on it)
     accelerate_saves: list[tuple[cst.BaseExpression, cst.BaseExpression, int]] = field(
         default_factory=list
     )  # `if step % K == 0: accelerator.save_state(...)`: (the counter, K, line)

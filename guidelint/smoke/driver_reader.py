@@ -404,6 +404,7 @@ class _Collector(cst.CSTVisitor):
             self.facts.uses_trainer = True
         if name == "ModelCheckpoint" or (name == "Trainer" and _lightning_keywords(node)):
             self.facts.lightning = True
+            self._lightning_unmodelled(node)
         if name in ("initialize", "initialize_config_dir"):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in ("config_path", "config_dir"):
@@ -432,6 +433,24 @@ class _Collector(cst.CSTVisitor):
                 self._setting(key, arg.value, arg, smoke)
         if name in ("select", "take", "head") and node.args:
             self._cap_from(node.args[0].value, node)
+
+    def _lightning_unmodelled(self, node: cst.Call) -> None:
+        """Settings under which Lightning's saves (or steps) are not the model's arithmetic:
+        a monitored metric, validation-timed saves, a time interval, several devices."""
+        for arg in node.args:
+            if arg.keyword is None:
+                continue
+            key, value = arg.keyword.value, code_of(arg.value)
+            saves_only = key in SAVE_ONLY_UNMODELLED and value not in ("None", "1", "1.0")
+            if key in ("devices", "num_nodes") and value not in ("1", "None", '"auto"', "'auto'"):
+                reason = f"{key}={value}: several processes are not modelled"
+            elif key == "strategy" and "ddp" in value.lower():
+                reason = f"strategy={value}: several processes are not modelled"
+            elif saves_only:
+                reason = f"{key}={value}: which checkpoints Lightning keeps is not arithmetic"
+            else:
+                continue
+            self.facts.lightning_unmodelled.append((reason, self._line(arg), saves_only))
 
     def _spreads(self, name: str, node: cst.Call) -> None:
         written = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
@@ -516,6 +535,11 @@ def _lightning_keywords(node: cst.Call) -> bool:
         keywords & {"max_epochs", "limit_train_batches", "accumulate_grad_batches", "callbacks"}
     )
 
+
+# ModelCheckpoint and Trainer keywords that change when (or whether) a checkpoint is kept.
+SAVE_ONLY_UNMODELLED = frozenset(
+    {"monitor", "train_time_interval", "val_check_interval", "check_val_every_n_epoch"}
+)
 
 AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
     cst.AddAssign: cst.Add,

@@ -13,6 +13,7 @@ from guidelint.smoke.driver_check import SmokeDial, Verdict, driver_of, judge_tr
 from guidelint.smoke.driver_facts import DriverFacts, Gate
 from guidelint.smoke.lightning_check import LIGHTNING_KEYS, judge_lightning
 from guidelint.smoke.model import FloorKind
+from guidelint.smoke.unfollowed import Unfollowed
 
 
 def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
@@ -40,6 +41,9 @@ def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) ->
 def _judge_lightning(
     facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
 ) -> Verdict:
+    for reason, line, saves_only in facts.lightning_unmodelled:
+        if kind is FloorKind.CHECKPOINTS or not saves_only:
+            raise Unfollowed(reason, line)
     driver = driver_of(facts, gate, dial, kind, default_cap, LIGHTNING_KEYS)
     if driver is None:
         return Verdict(proven=True)

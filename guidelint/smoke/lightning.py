@@ -94,6 +94,9 @@ def simulate_lightning(plan: LightningPlan) -> LightningResult:
     save_last = bool(plan.save_last)
     if batches == 0:  # the fit loop is skipped, and no callback saves anything, last.ckpt neither
         return LightningResult(LightningOutcome.NO_BATCHES, 0, 0, (), 0, False)
+    if plan.max_epochs == -1 and plan.max_steps == -1:
+        reason = "max_epochs=-1 without max_steps never ends"
+        return LightningResult(LightningOutcome.INVALID, 0, 0, (), 0, False, reason)
     per_epoch = steps_per_epoch(batches, plan.accumulate_grad_batches)
     total, epochs = _run_length(plan, per_epoch)
     saved = _saves(plan, per_epoch, total, epochs)

@@ -48,6 +48,8 @@ def plan_at(driver: _Driver, env: Env, dial: tuple[str, int] | None = None) -> L
     """The Lightning run at realized n (and a dial to try in place of the driver's)."""
     key, value = dial if dial is not None else (driver.dial.key, _dial_value(driver, env))
     top_k = driver.get("save_top_k", env, 1)
+    if any(r.startswith("monitor=") for r, _, _ in driver.facts.lightning_unmodelled):
+        top_k = -1  # any top-k is valid with a monitor; only steps are judged then
     limit = driver.get("limit_batches", env, 1.0)
     return LightningPlan(
         rows=env.rows,
