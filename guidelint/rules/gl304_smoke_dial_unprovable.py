@@ -42,6 +42,6 @@ class SmokeDialUnprovable(DriverRule):
                 file,
                 gate_span(file, gate),
                 f"dial not provable statically (floor {gate.floor_text}, "
-                f"{dial.key} at {dial.where}): {verdict.why_unknown}; guard it with "
+                f"{dial.name} at {dial.where}): {verdict.why_unknown}; guard it with "
                 "`guidelint.smoke.require_floor`",
             )
