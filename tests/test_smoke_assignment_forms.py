@@ -67,6 +67,10 @@ FORMS = {
         "ACCUM = 4\nEPOCHS = {e}"
     ),
     "with_block": "with open('log.txt') as log:\n    BATCH, ACCUM = 4, 4\nEPOCHS = {e}",
+    "with_reassigned": (
+        "BATCH, ACCUM, EPOCHS = 2, 4, 0\nwith open('log.txt') as log:\n    BATCH = BATCH * 2\n"
+        "    EPOCHS += {e}"
+    ),
     "sibling_module": "from geometry_settings import ACCUM, BATCH, EPOCHS",
     "sibling_package": (
         "from settings.geometry import ACCUM, BATCH\nfrom .geometry_settings import EPOCHS"

@@ -81,6 +81,7 @@ class _Collector(cst.CSTVisitor):
         self.loops = 0
         self.named_settings: dict[int, Setting] = {}  # id(value) -> its named Setting
         self.function_bodies: set[int] = set()
+        self.straight_bodies: set[int] = set()  # `with` bodies: no block of their own
 
     def _line(self, node: cst.CSTNode) -> int:
         position = self.positions.get(node)
@@ -91,16 +92,21 @@ class _Collector(cst.CSTVisitor):
         self.blocks.append(_Block(id(node), True))
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if id(node) in self.straight_bodies:
+            return  # a `with` body always runs: its assignments are the enclosing block's
         self.blocks.append(_Block(id(node), id(node) in self.function_bodies))
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
-        self.closed[id(original_node)] = self.blocks.pop()
+        if id(original_node) not in self.straight_bodies:
+            self.closed[id(original_node)] = self.blocks.pop()
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self.blocks.append(_Block(id(node), id(node) in self.function_bodies))
+        if id(node) not in self.straight_bodies:
+            self.blocks.append(_Block(id(node), id(node) in self.function_bodies))
 
     def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
-        self.closed[id(original_node)] = self.blocks.pop()
+        if id(original_node) not in self.straight_bodies:
+            self.closed[id(original_node)] = self.blocks.pop()
 
     def visit_For(self, node: cst.For) -> None:
         self.loops += 1
@@ -293,6 +299,7 @@ class _Collector(cst.CSTVisitor):
         self._bind(node.target, node.value, node)  # `(n := len(rows))`
 
     def visit_With(self, node: cst.With) -> None:
+        self.straight_bodies.add(id(node.body))
         for item in node.items:  # `with open("smoke.yaml") as handle:`
             if item.asname is not None:
                 self._bind(item.asname.name, item.item, node)
