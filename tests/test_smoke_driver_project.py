@@ -181,3 +181,21 @@ def test_every_way_of_naming_the_config_file_reads_it(tmp_path, path, load):
     (tmp_path / "scripts" / "drive.py").write_text("import os\nfrom pathlib import Path\n" + driver)
     [finding] = lint(tmp_path, "scripts/drive.py")
     assert finding.code == "GL301" and "epochs=1 (configs/smoke.yaml:1)" in finding.message
+
+
+def test_json_that_yaml_reads_otherwise_keeps_its_lines():
+    from guidelint.smoke.driver_configs import parse_config
+
+    tree = parse_config(
+        '{\n\t"train": {\n\t\t"epochs": 1,\n\t\t"lr": 1e-5\n\t},\n\t"floor": 2\n}\n', "c.json"
+    )
+    train = tree.get("train")
+    assert (train.get("epochs").line, train.get("lr").value, tree.get("floor").line) == (3, 1e-5, 6)
+
+
+def test_toml_values_have_their_lines():
+    from guidelint.smoke.driver_configs import parse_config
+
+    tree = parse_config("[smoke]\nbatch = 8\n\n[smoke.save]\nsteps = 2\n", "c.toml")
+    smoke = tree.get("smoke")
+    assert (smoke.get("batch").line, smoke.get("save").get("steps").line) == (2, 5)

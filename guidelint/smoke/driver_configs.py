@@ -90,11 +90,7 @@ def parse_config(text: str, rel: str) -> ConfigTree:
         if suffix == ".toml":
             return _toml(text, rel)
         if suffix == ".json":
-            data = json.loads(text)
-            tree = _yaml(text, rel)  # JSON is YAML: its composer knows the lines
-            if tree.data == data:
-                return tree
-            return ConfigTree(data, rel)
+            return _json(text, rel)
         return _yaml(text, rel)
     except ConfigError:
         raise
@@ -107,6 +103,33 @@ MAX_CONFIG_NODES = 20_000  # aliases expand: a "billion laughs" file stops here
 
 
 MAX_NESTING = 100
+
+
+def _json(text: str, rel: str) -> ConfigTree:
+    """JSON's values; the lines from YAML's composer when it reads the file the same (JSON
+    is nearly YAML), else from where each key is first written below its parent's."""
+    data = json.loads(text)
+    try:
+        tree = _yaml(text, rel)
+    except Exception:  # tabs, or a construct YAML 1.1 reads otherwise (1e-5)
+        tree = None
+    if tree is not None and tree.data == data:
+        return tree
+    lines: dict[tuple, tuple[str, int]] = {}
+    _json_lines(data, (), 0, text.splitlines(), rel, lines)
+    return ConfigTree(data, rel, lines)
+
+
+def _json_lines(data: Any, path: tuple, start: int, text: list[str], rel: str, lines: dict) -> None:
+    if not isinstance(data, dict) or len(lines) > MAX_CONFIG_NODES:
+        return
+    for key, value in data.items():
+        quoted = json.dumps(key)
+        at = next((i for i in range(start, len(text)) if quoted in text[i]), None)
+        if at is None:
+            continue
+        lines[(*path, key)] = (rel, at + 1)
+        _json_lines(value, (*path, key), at, text, rel, lines)
 
 
 def _bracket_depth(text: str) -> int:
