@@ -266,19 +266,72 @@ def hydra_tree(
     config_name: str,
     overrides: list[tuple[str, int | None]],
 ) -> ConfigTree:
-    """A Hydra config: `config_path/config_name.yaml` beside the driver, with literal
-    `key.sub=value` overrides (each with its line in the driver). A defaults list is
-    not composed."""
-    name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
+    """A Hydra config: `config_path/config_name.yaml` beside the driver, its defaults list
+    composed (`- trainer: smoke` reads `trainer/smoke.yaml` into `trainer`; the primary
+    config's own values come last unless `_self_` says otherwise), then literal
+    `key.sub=value` overrides (each with its line in the driver)."""
     folder = posixpath.join(posixpath.dirname(origin.rel) if origin else "", config_path or ".")
-    tree = load_tree(origin, PathValue(posixpath.join(folder, name), anchored=True))
-    if isinstance(tree.data, dict) and "defaults" in tree.data:
-        defaults = tree.data["defaults"]
-        if not (isinstance(defaults, list) and all(d == "_self_" for d in defaults)):
-            raise ConfigError(f"{tree.file}: a Hydra defaults list is not composed")
+    tree = _hydra_file(origin, folder, config_name)
+    tree = _compose_defaults(origin, folder, tree)
     for override, line in overrides:
+        if override.split("=", 1)[0].lstrip("+") in _groups(tree):
+            raise ConfigError(f"the override `{override}` picks a config group (not composed)")
         _override(tree, override, line, origin.rel if origin else "")
     return tree
+
+
+def _hydra_file(origin: Origin | None, folder: str, name: str) -> ConfigTree:
+    name = name if name.endswith((".yaml", ".yml")) else f"{name}.yaml"
+    return load_tree(origin, PathValue(posixpath.join(folder, name), anchored=True))
+
+
+def _groups(tree: ConfigTree) -> set[str]:
+    return set(getattr(tree, "hydra_groups", set()))
+
+
+def _compose_defaults(origin: Origin | None, folder: str, tree: ConfigTree) -> ConfigTree:
+    if not isinstance(tree.data, dict) or "defaults" not in tree.data:
+        return tree
+    defaults = tree.data.pop("defaults")
+    if not isinstance(defaults, list):
+        raise ConfigError(f"{tree.file}: a defaults list that is not a list")
+    if "_self_" not in defaults:
+        defaults = [*defaults, "_self_"]  # Hydra 1.1+: the primary config's values win
+    own = copy.deepcopy(tree)
+    result = ConfigTree({}, tree.file, {})
+    groups: set[str] = set()
+    for entry in defaults:
+        if entry == "_self_":
+            part = own
+        elif isinstance(entry, dict) and len(entry) == 1:
+            group, option = next(iter(entry.items()))
+            group = str(group).removeprefix("override ").strip()
+            if option is None:
+                continue
+            if not isinstance(option, str) or group.startswith(("optional ", "/")):
+                raise ConfigError(f"{tree.file}: the defaults entry {entry} is not composed")
+            loaded = _hydra_file(origin, posixpath.join(folder, group), option)
+            if isinstance(loaded.data, dict) and "defaults" in loaded.data:
+                raise ConfigError(f"{loaded.file}: a nested defaults list is not composed")
+            part = _nested(loaded, tuple(group.split("/")))
+            groups.add(group.replace("/", "."))
+        elif isinstance(entry, str):
+            part = _hydra_file(origin, folder, entry)
+        else:
+            raise ConfigError(f"{tree.file}: the defaults entry {entry!r} is not composed")
+        _merge_into(result.data, part.data)
+        result.lines.update(part.lines)
+    result.hydra_groups = groups  # type: ignore[attr-defined]
+    return result
+
+
+def _nested(tree: ConfigTree, package: tuple[str, ...]) -> ConfigTree:
+    """A group's file placed under its package: `trainer/smoke.yaml` under `trainer`."""
+    data: Any = tree.data
+    for key in reversed(package):
+        data = {key: data}
+    lines = {(*package, *path): at for path, at in tree.lines.items()}
+    return ConfigTree(data, tree.file, lines)
 
 
 def dotlist_tree(driver: str, overrides: list[tuple[str, int | None]]) -> ConfigTree:

@@ -409,7 +409,10 @@ class _Collector(cst.CSTVisitor):
         name = last_name(node.func)
         if name.endswith("Trainer") or TRAINING_CONFIGS.search(name):
             self.facts.uses_trainer = True
-        if name == "ModelCheckpoint" or (name == "Trainer" and _lightning_keywords(node)):
+        lightning_trainer = name == "Trainer" and (
+            _lightning_keywords(node) or self.facts.lightning_import
+        )
+        if name == "ModelCheckpoint" or lightning_trainer:
             self.facts.lightning = True
             self._lightning_unmodelled(node)
         if name in ("initialize", "initialize_config_dir"):

@@ -166,6 +166,8 @@ def _cause(
         )
     term = driver.dial.term
     assert term is not None
+    if driver.dial.key == "max_steps" and 0 <= result.steps < plan.max_steps and plan.max_epochs:
+        return f"is cut short by max_epochs={plan.max_epochs} ({_plural(result.steps, 'step')})"
     if (
         plan.accumulate_grad_batches > 1
         and not term.reads("accum")
@@ -217,6 +219,13 @@ def _suggest(
                 break
         if held:
             return f"{name}={value} holds for every n"
+    epochs = driver.dial.epochs
+    if key == "max_steps" and epochs is not None and plan.max_epochs is not None:
+        where = epochs.where(driver.facts.rel)
+        return (
+            f"no max_steps dial holds it: max_epochs={plan.max_epochs} ({where}) stops the run "
+            "first (Lightning stops at whichever comes first)"
+        )
     return f"no {name} dial up to {MAX_DIAL} holds it"
 
 
