@@ -199,3 +199,33 @@ def test_toml_values_have_their_lines():
     tree = parse_config("[smoke]\nbatch = 8\n\n[smoke.save]\nsteps = 2\n", "c.toml")
     smoke = tree.get("smoke")
     assert (smoke.get("batch").line, smoke.get("save").get("steps").line) == (2, 5)
+
+
+def _origin(files: dict[str, str]):
+    from guidelint.smoke.driver_facts import Origin
+
+    return Origin("scripts/train.py", files.get, lambda rel: True, lambda rel: rel in files)
+
+
+@pytest.mark.parametrize(
+    ("defaults", "epochs", "where"),
+    [
+        ("[{trainer: smoke}]", 5, ("conf/config.yaml", 3)),  # _self_ implied last: own wins
+        ("[_self_, {trainer: smoke}]", 1, ("conf/trainer/smoke.yaml", 1)),
+        ("[{trainer: smoke}, _self_]", 5, ("conf/config.yaml", 3)),
+    ],
+)
+def test_hydra_defaults_follow_self_order(defaults, epochs, where):
+    from guidelint.smoke.driver_configs import hydra_tree
+
+    files = {
+        "conf/config.yaml": f"defaults: {defaults}\ntrainer:\n  max_epochs: 5\n",
+        "conf/trainer/smoke.yaml": "max_epochs: 1\naccumulate_grad_batches: 4\n",
+    }
+    tree = hydra_tree(_origin(files), "../conf", "config", [("trainer.max_steps=2", 9)])
+    trainer = tree.get("trainer")
+    found = trainer.get("max_epochs")
+    assert (found.value, (found.file, found.line)) == (epochs, where)
+    assert trainer.get("accumulate_grad_batches").value == 4
+    steps = trainer.get("max_steps")
+    assert (steps.value, steps.file, steps.line) == (2, "scripts/train.py", 9)
