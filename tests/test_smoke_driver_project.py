@@ -229,3 +229,18 @@ def test_hydra_defaults_follow_self_order(defaults, epochs, where):
     assert trainer.get("accumulate_grad_batches").value == 4
     steps = trainer.get("max_steps")
     assert (steps.value, steps.file, steps.line) == (2, "scripts/train.py", 9)
+
+
+def test_a_gate_without_a_floor_is_not_a_gate_and_messages_are_one_line(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "drive.py").write_text(
+        "from transformers import TrainingArguments\n"
+        "EPOCHS = load(\n    'a very long call',\n    spread='over lines',\n)\n"
+        "args = TrainingArguments(per_device_train_batch_size=4, num_train_epochs=EPOCHS)\n"
+        "if (args.save_steps * 100) % (args.eval_steps * 100) != 0:\n    raise ValueError('x')\n"
+        "assert trainer.state.global_step >= 2\n"
+    )
+    [finding] = lint(tmp_path, "scripts/drive.py")
+    assert (finding.code, finding.line) == ("GL304", 9)
+    assert "\n" not in finding.message and "load( 'a very long call'" in finding.message

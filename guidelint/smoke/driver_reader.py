@@ -683,6 +683,8 @@ def _classify_gates(collector: _Collector, facts: DriverFacts) -> None:
             continue
         if not isinstance(floor_value, int) or isinstance(floor_value, bool):
             floor_value = None  # followed later (driver_terms), or reported as unprovable
+        elif floor_value + table[op] < 1:
+            continue  # `count >= 0`, `if x % y != 0: raise`: no floor to meet
         message = facts.code(node)
         kind, checkpoints = _count_kind(facts, count, message)
         if kind is None:

@@ -29,6 +29,7 @@ from guidelint.smoke.unfollowed import Guarded, Unfollowed
 __all__ = ["Env", "Guarded", "Term", "Unfollowed", "compile_term", "const"]
 
 MAX_DEPTH = 24
+MAX_CODE = 120  # characters of source quoted in a message
 # What `len(...)` of is the realized slice: rows, dataset, train_ds; not checkpoints.
 ROWS_WORD = re.compile(r"row|data|example|sample|train|^ds$|slice|record|item|split", re.I)
 NOT_ROWS_WORD = re.compile(r"checkpoint|ckpt|dir|path|file|glob", re.I)
@@ -154,7 +155,9 @@ class _Compiler:
         self.module_depth = depth  # how many imports away from the driver
 
     def code(self, node: cst.CSTNode) -> str:
-        return self.facts.code(node).strip()
+        """The node's source on one line, cut at MAX_CODE characters (it goes into messages)."""
+        text = " ".join(self.facts.code(node).split())
+        return text if len(text) <= MAX_CODE else text[: MAX_CODE - 3] + "..."
 
     def line(self, node: cst.CSTNode) -> int | None:
         return self.facts.line_of(node) or self.facts.line_at(node)
@@ -258,6 +261,8 @@ class _Compiler:
 
     def _same(self, terms: list[Term]) -> bool:
         if not all(t.constant for t in terms):
+            if any(len(t.text) >= MAX_CODE for t in terms):
+                return False  # a text cut short cannot tell two formulas apart
             return len({t.text for t in terms}) == 1
         try:
             return len({repr(t.value()) for t in terms}) == 1
