@@ -244,3 +244,14 @@ def test_a_gate_without_a_floor_is_not_a_gate_and_messages_are_one_line(tmp_path
     [finding] = lint(tmp_path, "scripts/drive.py")
     assert (finding.code, finding.line) == ("GL304", 9)
     assert "\n" not in finding.message and "load( 'a very long call'" in finding.message
+
+
+def test_a_check_on_a_setting_is_not_a_gate(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "drive.py").write_text(
+        "from transformers import TrainingArguments\n"
+        "gradient_accumulation_steps = 2 * 2\n"
+        "if gradient_accumulation_steps != 1:\n    raise ValueError('one plugin only')\n"
+    )
+    assert lint(tmp_path, "scripts/drive.py") == []

@@ -729,6 +729,8 @@ def _count_kind(
 def _name_kind(
     facts: DriverFacts, name: str, gate_text: str, depth: int
 ) -> tuple[CountKind | None, bool]:
+    if setting_for_name(name) is not None:
+        return None, False  # `if gradient_accumulation_steps != 1: raise`: a setting, not a count
     values = facts.constants.get(name, [])
     if depth < 3:
         for value in values:
