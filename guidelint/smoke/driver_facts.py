@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from libcst.metadata import CodeRange
 
 # Keyword / dict-key names, as the Trainer (or a DataLoader) spells them.
-SETTING_KEYS = {
+TRAINER_KEYS = {
     "per_device_train_batch_size": "batch",
     "batch_size": "batch",
     "train_batch_size": "batch",
@@ -53,7 +53,7 @@ LIGHTNING_KEYS = {
     "batch_size": "batch",
     "drop_last": "drop_last",
 }
-SETTING_KEYS.update(LIGHTNING_KEYS)
+SETTING_KEYS = {**TRAINER_KEYS, **LIGHTNING_KEYS}
 # TRL's configs are TrainingArguments too: SFTConfig, DPOConfig, GRPOConfig, ...
 TRAINING_CONFIGS = re.compile(r"(TrainingArguments|(SFT|DPO|GRPO|ORPO|KTO|PPO|CPO|Reward)Config)$")
 # Calls whose `**config` (or `args=`) may carry settings from a config file.
