@@ -6,7 +6,7 @@ Each function mirrors a piece of Lightning (2.6.6), named in its docstring:
 `Trainer.__init__` (max_epochs defaults), and `ModelCheckpoint` (`__init_triggers`,
 `on_train_batch_end`, `on_train_epoch_end`, `_save_none_monitor_checkpoint`,
 `_save_last_checkpoint`, `on_train_end`). No lightning import: pure arithmetic.
-tests/test_smoke_lightning_grid.py runs the real Trainer over a grid and compares.
+tests/smoke/test_smoke_lightning_grid.py runs the real Trainer over a grid and compares.
 
 Modelled: one process, a sized DataLoader, automatic optimization, no validation
 loop (checkpoints are saved at the end of the training epoch) and no `monitor`
