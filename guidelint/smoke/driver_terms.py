@@ -24,7 +24,7 @@ from guidelint.smoke.cst_names import called_name, last_name
 from guidelint.smoke.driver_facts import SMOKE_WORD, DriverFacts, setting_for_name
 from guidelint.smoke.driver_values import BINARY
 from guidelint.smoke.driver_values import CALLS as VALUE_CALLS
-from guidelint.smoke.unfollowed import Guarded, Unfollowed
+from guidelint.smoke.unfollowed import ConfigUnfollowed, Guarded, Unfollowed
 
 __all__ = ["Env", "Guarded", "Term", "Unfollowed", "compile_term", "const"]
 
@@ -440,10 +440,10 @@ class _Compiler:
             return None
         try:
             tree = self.container(owner, depth + 1)
-        except Unfollowed as why:
-            if why.reason.endswith("(not read)") or "cannot be parsed" in why.reason:
-                raise
-            return None
+        except ConfigUnfollowed:
+            raise  # a config file the driver loads, not read: say why
+        except Unfollowed:
+            return None  # not a config: argparse and dataclass defaults are tried next
         if isinstance(tree, cst.Dict):  # `OmegaConf.create({...})`, then `cfg.trainer.max_epochs`
             for element in tree.elements:
                 if (
@@ -567,7 +567,7 @@ class _Compiler:
             if isinstance(node, cst.Call):
                 return self.call_container(node, depth)
         except ConfigError as err:
-            raise Unfollowed(str(err), line) from None
+            raise ConfigUnfollowed(str(err), line) from None
         raise Unfollowed(f"`{text}` is not a dict written in this module", line)
 
     def named_container(self, node: cst.Name, depth: int) -> Any:

@@ -14,3 +14,7 @@ class Unfollowed(Exception):
 
 class Guarded(Unfollowed):
     """A value that guidelint.smoke.require_floor (or dial) decides at run time."""
+
+
+class ConfigUnfollowed(Unfollowed):
+    """A config file the driver loads that is not read: outside the root, missing, unparsable."""

@@ -256,3 +256,22 @@ def test_a_check_on_a_setting_is_not_a_gate(tmp_path):
         "if gradient_accumulation_steps != 1:\n    raise ValueError('one plugin only')\n"
     )
     assert lint(tmp_path, "scripts/drive.py") == []
+
+
+def test_a_missing_omegaconf_file_is_named_in_gl304(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "drive.py").write_text(
+        "import lightning as L\nfrom omegaconf import OmegaConf\n"
+        "from torch.utils.data import DataLoader\n"
+        "cfg = OmegaConf.load('conf/missing.yaml')\n"
+        "loader = DataLoader(rows[:30], batch_size=4)\n"
+        "trainer = L.Trainer(max_epochs=cfg.trainer.max_epochs)\n"
+        "trainer.fit(model, loader)\n"
+        "assert trainer.global_step >= 2\n"
+    )
+    [finding] = lint(tmp_path, "scripts/drive.py")
+    assert finding.code == "GL304"
+    assert (
+        "`conf/missing.yaml` is read at run time (no such file in the project)" in finding.message
+    )
