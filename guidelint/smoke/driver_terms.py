@@ -282,6 +282,9 @@ class _Compiler:
         default = self.environment_default(node, scope, depth)
         if default is not None:
             return default
+        entry = self.mapping_get(node, scope, depth)
+        if entry is not None:
+            return entry
         if name in CALLS and isinstance(node.func, cst.Name | cst.Attribute):
             if any(arg.keyword or arg.star for arg in node.args) or not node.args:
                 raise Unfollowed(f"`{text}` is a call the check does not follow", line)
@@ -336,6 +339,26 @@ class _Compiler:
         term = self.term(node.args[1].value, scope, depth + 1)
         note = f"the default of ${variable} (line {self.line(node)})"
         return replace(term, notes=(*term.notes, note))
+
+    def mapping_get(self, node: cst.Call, scope: Mapping[str, Term], depth: int) -> Term | None:
+        """`cfg.get("epochs", 1)` on a dict or a config file: its entry, else the default."""
+        if called_name(node) != "get" or not isinstance(node.func, cst.Attribute):
+            return None
+        if not 1 <= len(node.args) <= 2 or any(a.keyword or a.star for a in node.args):
+            return None
+        key_node, owner = node.args[0].value, node.func.value
+        if not isinstance(key_node, cst.SimpleString) or not self.may_be_config(owner):
+            return None
+        key = key_node.evaluated_value
+        text, line = self.code(node), self.line(node)
+        try:
+            return self.config_entry(owner, key, text, line, depth) or None
+        except ConfigUnfollowed:
+            raise
+        except Unfollowed as why:
+            if len(node.args) == 2 and "has no entry" in why.reason:
+                return self.term(node.args[1].value, scope, depth + 1)  # the default
+            raise
 
     def world_term(self, text: str, line: int | None) -> Term:
         return Term(lambda env: env.world, text, world=True, line=line)

@@ -275,3 +275,20 @@ def test_a_missing_omegaconf_file_is_named_in_gl304(tmp_path):
     assert (
         "`conf/missing.yaml` is read at run time (no such file in the project)" in finding.message
     )
+
+
+@pytest.mark.parametrize(
+    ("expression", "epochs"),
+    [
+        ('cfg.get("epochs", 3)', "epochs=1 (configs/smoke.yaml:1)"),
+        ('cfg.get("missing", 1)', "epochs=1 (line 5)"),
+    ],
+)
+def test_get_with_a_default_reads_the_file_or_the_default(tmp_path, expression, epochs):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "smoke.yaml").write_text("epochs: 1\n")
+    (tmp_path / "scripts").mkdir()
+    driver = HOSTILE_DRIVER.format(name="smoke.yaml").replace('cfg["epochs"]', expression)
+    (tmp_path / "scripts" / "drive.py").write_text(driver)
+    [finding] = lint(tmp_path, "scripts/drive.py")
+    assert finding.code == "GL301" and epochs in finding.message, finding.message
