@@ -218,6 +218,8 @@ class _Compiler:
         name = node.value
         if name in scope:
             return scope[name]
+        if name == "__name__" and name not in self.facts.constants:
+            return const("__main__", name, self.line(node))  # a driver is run as a script
         if name in ("True", "False", "None"):
             return const({"True": True, "False": False, "None": None}[name], name, self.line(node))
         if name in self.facts.counters:

@@ -66,6 +66,9 @@ FORMS = {
         "try:\n    import fast_kernels\n    BATCH = 4\nexcept ImportError:\n    BATCH = 4\n"
         "ACCUM = 4\nEPOCHS = {e}"
     ),
+    "main_block": (
+        "BATCH, ACCUM = 8, 1\nif __name__ == '__main__':\n    BATCH, ACCUM = 4, 4\nEPOCHS = {e}"
+    ),
     "with_block": "with open('log.txt') as log:\n    BATCH, ACCUM = 4, 4\nEPOCHS = {e}",
     "with_reassigned": (
         "BATCH, ACCUM, EPOCHS = 2, 4, 0\nwith open('log.txt') as log:\n    BATCH = BATCH * 2\n"
