@@ -25,7 +25,7 @@ class MalformedToolSource(ToolRule):
             or any(s.snapshot == file.rel for s in tools.servers.values())
         ):
             return True
-        from guidelint.tools.servers import harness_configs
+        from guidelint.tools.harnesses import harness_configs
 
         # Other harnesses' server files (`.cursor/mcp.json`, `.vscode/mcp.json`, ...).
         return any(c.path == file.rel for c in harness_configs(project))

@@ -58,7 +58,7 @@ def _servers_key(file: SourceFile, project: Project) -> tuple | None:
     """Where a file keeps its servers: another harness's server file (by its own key), or
     `mcpServers` of Claude Code's `.mcp.json`, settings and plugin manifests."""
     from guidelint.tools.claude_code import is_mcp_file, is_plugin_manifest, is_settings_file
-    from guidelint.tools.servers import harness_configs
+    from guidelint.tools.harnesses import harness_configs
 
     for config in harness_configs(project):
         if config.path == file.rel and config.format == "json":

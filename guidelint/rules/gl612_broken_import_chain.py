@@ -79,6 +79,7 @@ class BrokenImportChain(Rule):
     name = "broken-import-chain"
     severity = Severity.ERROR
     file_kinds = frozenset({FileKind.MARKDOWN})
+    needs = "imports"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if "@" not in file.text:

@@ -131,7 +131,7 @@ RULES: tuple[RuleEntry, ...] = (
         MD,
         scope="agent-files",
     ),
-    RuleEntry("GL612", "broken-import-chain", "gl612_broken_import_chain", MD),
+    RuleEntry("GL612", "broken-import-chain", "gl612_broken_import_chain", MD, needs="imports"),
     RuleEntry(
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
@@ -265,6 +265,10 @@ def _code_spans(file: SourceFile, project: Project) -> bool:
     return "`" in file.text  # markdown.may_hold_code_spans
 
 
+def _imports(file: SourceFile, project: Project) -> bool:
+    return "@" in file.text  # a Claude Code `@path` import (GL612)
+
+
 def _front_matter_in_doubt(file: SourceFile, project: Project) -> bool:
     """Front matter that may hold a problem (GL601): not plain `key: value` lines, which
     always read (`frontmatter.plainly_a_mapping`), so need not be composed to know."""
@@ -290,6 +294,7 @@ SCOPES: dict[str, Test] = {
 NEEDS: dict[str, Test] = {
     "code-spans": _code_spans,
     "front-matter-in-doubt": _front_matter_in_doubt,
+    "imports": _imports,
 }
 
 

@@ -12,8 +12,11 @@ import json
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,9 @@ class Harness:
 @lru_cache(maxsize=1)
 def harnesses() -> dict[str, Harness]:
     """Every known harness, by key (`codex`, `cursor`, ...), in the data file's order."""
-    text = resources.files("guidelint.tools").joinpath("harnesses.json").read_text("utf-8")
+    # Beside this module (not importlib.resources: it pulls tempfile and shutil into
+    # every cached check, whose key asks for the harnesses' server files).
+    text = Path(__file__).with_name("harnesses.json").read_text(encoding="utf-8")
     data = json.loads(text)["harnesses"]
     return {key: _harness(key, entry) for key, entry in data.items()}
 
@@ -97,6 +102,14 @@ def mcp_configs() -> list[McpConfig]:
     """The MCP server files of every harness but Claude Code's `.mcp.json` (which the
     `mcp-config` option names), in the data file's order."""
     return [m for h in harnesses().values() for m in h.mcp if h.key != "claude-code"]
+
+
+def harness_configs(project: Project) -> list[McpConfig]:
+    """The MCP server files of other harnesses (`.cursor/mcp.json`, `.vscode/mcp.json`,
+    `.gemini/settings.json`, `.codex/config.toml`) of the harnesses the configuration
+    selects (every one by default)."""
+    selected = project.config.harnesses
+    return [c for c in mcp_configs() if not selected or c.harness in selected]
 
 
 def codes_for(selected: list[str] | tuple[str, ...], codes: list[str]) -> list[str]:

@@ -24,7 +24,7 @@ class ToolRule(Rule):
     """A rule whose findings depend on `.mcp.json` and the snapshots, not only the file."""
 
     def cache_inputs(self, project: Project) -> list[str]:
-        from guidelint.tools.servers import harness_configs
+        from guidelint.tools.harnesses import harness_configs
 
         tools = project.config.tools
         inputs = [tools.mcp_config, *(c.path for c in harness_configs(project))]
@@ -75,7 +75,7 @@ def _no_server_declared(project: Project) -> bool:
     # project.exists first: the cache and --since then know the file's absence counts.
     if project.exists(tools.mcp_config) or os.path.lexists(project.root / tools.mcp_config):
         return False
-    from guidelint.tools.servers import harness_configs
+    from guidelint.tools.harnesses import harness_configs
 
     for config in harness_configs(project):  # another harness's server file
         if project.exists(config.path) or os.path.lexists(project.root / config.path):

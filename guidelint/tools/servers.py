@@ -170,6 +170,8 @@ def declared_servers(project: Project, environ: Mapping[str, str] | None = None)
     for name, entry in entries.items():
         specs[name] = _from_mcp_entry(name, entry, tools)
     declared.mcp_servers = set(entries)
+    from guidelint.tools.harnesses import harness_configs
+
     for config in harness_configs(project):
         found, problems = read_harness_config(project, config, environ)
         declared.problems += problems
@@ -248,15 +250,6 @@ def _merge_config(
 
 
 # --- other harnesses' server files ---------------------------------------------------
-
-
-def harness_configs(project: Project) -> list[McpConfig]:
-    """The MCP server files of other harnesses (`.cursor/mcp.json`, `.vscode/mcp.json`,
-    `.gemini/settings.json`, `.codex/config.toml`) of the selected harnesses."""
-    from guidelint.tools.harnesses import mcp_configs
-
-    selected = getattr(project.config, "harnesses", None) or []
-    return [c for c in mcp_configs() if not selected or c.harness in selected]
 
 
 def read_harness_config(
