@@ -229,3 +229,13 @@ def test_the_harness_page_names_every_harness_and_rule():
         assert f"`{key}`" in page, key
     for code in ("GL608", "GL609", "GL610", "GL611", "GL612", "GL613"):
         assert code in page
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
+def test_a_bare_tool_name_in_a_harness_file_resolves_too(tmp_path, harness):
+    config, text, doc, _ = HARNESS_FILES[harness]
+    body = "# Database\n\nCall the `read_querry` tool, then `list_tables`.\n"
+    root = write(tmp_path, {config: text, doc: body})
+    found = findings(root)
+    assert [(f[0], f[1], f[2]) for f in found] == [(doc, 3, "GL104")], found
+    assert "did you mean `read_query` of server `sqlite`?" in found[0][3]
