@@ -11,6 +11,7 @@ the other servers are still used, and the run goes on.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -106,7 +107,38 @@ def read_mcp_json(
             continue
         result[name] = _expand_entry(entry, environ)
         result[name]["#line"] = read.file.lines.position(_at(key)).line
+    for name in _declared_twice(text, servers_key):
+        key = spans.get((servers_key, name, "#key"))
+        earlier = text.rfind(json.dumps(name), 0, _at(key))
+        line = read.file.lines.position(max(earlier, 0)).line
+        message = (
+            f"server `{printable(name)}` is declared twice in this file (also at line {line}): "
+            "JSON keeps the last entry, so the other is silently dropped"
+        )
+        problems.append(read.problem(_at(key), message))
     return result, problems
+
+
+def _declared_twice(text: str, servers_key: str) -> list[str]:
+    """Server names written twice in the servers object (JSON keeps the last)."""
+    if text.count(":") < 2:
+        return []
+
+    class Pairs(dict):
+        twice: list[str]
+
+    def pairs(items: list[tuple[str, Any]]) -> Pairs:
+        found = Pairs(items)
+        keys = [k for k, _ in items]
+        found.twice = [k for i, k in enumerate(keys) if k in keys[:i]]
+        return found
+
+    try:
+        data = json.loads(text, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return []
+    servers = data.get(servers_key) if isinstance(data, dict) else None
+    return list(dict.fromkeys(servers.twice)) if isinstance(servers, Pairs) else []
 
 
 def _at(span: Span | None) -> int:

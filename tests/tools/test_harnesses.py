@@ -239,3 +239,15 @@ def test_a_bare_tool_name_in_a_harness_file_resolves_too(tmp_path, harness):
     found = findings(root)
     assert [(f[0], f[1], f[2]) for f in found] == [(doc, 3, "GL104")], found
     assert "did you mean `read_query` of server `sqlite`?" in found[0][3]
+
+
+def test_a_server_declared_twice_in_one_file_is_gl109_at_the_later_entry(tmp_path):
+    text = (
+        '{\n  "servers": {\n    "sqlite": {"command": "uvx", "args": ["mcp-server-sqlite"]},\n'
+        "    // a second copy, pasted later\n"
+        '    "sqlite": {"command": "uvx", "args": ["mcp-server-time"]},\n  }\n}\n'
+    )
+    root = write(tmp_path, {".vscode/mcp.json": text})
+    found = findings(root, ["GL109"])
+    assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 5)]
+    assert "declared twice in this file (also at line 3)" in found[0][3]
