@@ -23,6 +23,7 @@ import pytest
 from guidelint.runner.cgroup import MemoryCgroups, _mount_point
 from guidelint.runner.run import RunOptions, RunReport, run_examples
 from guidelint.runner.sandbox import SandboxFeatures, isolate_network
+from tests.conftest import scratch_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = sys.platform.startswith("linux")
@@ -244,8 +245,8 @@ for pid in (host_parent, grandparent):
 
 def test_a_killed_worker_is_replaced_and_the_rest_still_run(tmp_path):
     """Kill the warm worker (as native code might) while an example runs in it."""
-    report_dir = tmp_path / "report"
     flag = tmp_path / "killed-once"
+    name = f"worker-{os.getpid()}-{time.monotonic_ns()}"
     victim = f"""
 import os, pathlib, time
 if pathlib.Path({str(flag)!r}).exists():
@@ -255,20 +256,17 @@ else:
     def parent(pid):
         return int(open(f'/proc/{{pid}}/stat').read().rsplit(')', 1)[1].split()[1])
     worker = parent(parent(me)) if os.getpid() == 1 else parent(me)
-    pathlib.Path({str(report_dir / "victim" / "worker")!r}).write_text(str(worker))
+    pathlib.Path({name!r}).write_text(str(worker))
     time.sleep(60)
 """
     killed: list[int] = []
 
     def kill_once() -> None:
-        pid_file = report_dir / "victim" / "worker"
-        for _ in range(600):
-            if pid_file.exists() and pid_file.read_text():
-                flag.write_text("x")
-                killed.append(int(pid_file.read_text()))
-                os.kill(killed[0], signal.SIGKILL)
-                return
-            time.sleep(0.05)
+        pid_file = scratch_file(name)
+        if pid_file is not None:
+            flag.write_text("x")
+            killed.append(int(pid_file.read_text()))
+            os.kill(killed[0], signal.SIGKILL)
 
     thread = threading.Thread(target=kill_once, daemon=True)
     thread.start()
@@ -413,6 +411,7 @@ print([p.wait() for p in processes])
 def test_sigterm_ends_every_example_and_worker_and_removes_their_folders(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
     report_dir = tmp_path / "report"
+    name = f"pids-{os.getpid()}-{time.monotonic_ns()}"
     example = f"""
 import os, pathlib, time
 if os.fork() == 0:
@@ -420,7 +419,7 @@ if os.fork() == 0:
     time.sleep(120)
     os._exit(0)
 me = os.readlink('/proc/self')
-pathlib.Path({str(report_dir / "slow" / "pids")!r}).write_text(me + " " + os.getcwd())
+pathlib.Path({name!r}).write_text(me + " " + os.getcwd())
 time.sleep(120)
 """
     (tmp_path / "guide.md").write_text(_fence(example, "{id=slow timeout=100}"))
@@ -432,11 +431,8 @@ time.sleep(120)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    pid_file = report_dir / "slow" / "pids"
-    for _ in range(600):
-        if pid_file.exists() and pid_file.read_text():
-            break
-        time.sleep(0.05)
+    pid_file = scratch_file(name)
+    assert pid_file is not None
     example_pid, scratch = pid_file.read_text().split(" ", 1)
     workers = [p for p in _children(process.pid)]
     process.send_signal(signal.SIGTERM)
@@ -618,3 +614,162 @@ def test_update_never_writes_control_bytes_into_a_guide(tmp_path):
     notes = [line for line in completed.stdout.splitlines() if "not updated" in line]
     assert len(notes) == 1 and "control character" in notes[0]
     assert completed.returncode == 1
+
+
+# -- report folders the attacker does not choose (#28) -----------------------------------------
+
+
+def _run_default(root: Path, *blocks: str, config: str = "", jobs: int = 2) -> RunReport:
+    """A run with the configured report folder (no --report-dir), as CI runs it."""
+    (root / "pyproject.toml").write_text(f"[tool.guidelint.runner]\n{config}")
+    guide = root / "guide.md"
+    guide.write_text("".join(blocks))
+    return run_examples(RunOptions(paths=[guide], jobs=jobs))
+
+
+def test_slugs_are_names():
+    from guidelint.runner.plan import slug
+
+    for text in ("..", ".", "../..", "a/../../b", "/etc", "x\x00y"):
+        name = slug(text)
+        assert "/" not in name and name not in (".", "..") and "\x00" not in name
+
+
+def test_an_example_id_is_a_name_never_a_path(tmp_path):
+    name = ".."
+    planted = tmp_path / "planted.txt"
+    attack = f"""
+import os
+for target in ({str(planted)!r}, {str(tmp_path / ".guidelint_cache" / "planted.txt")!r}):
+    try:
+        open(target, "w").write("pwned")
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    (tmp_path / ".guidelint_cache").mkdir()
+    report = _run_default(tmp_path, _fence(attack, f"{{id={name}}}"))
+    assert not planted.exists()
+    assert not (tmp_path / ".guidelint_cache" / "planted.txt").exists()
+    run_dir = tmp_path / ".guidelint_cache" / "run"
+    assert all(p.parent == run_dir for p in run_dir.iterdir()), "a folder outside run/"
+    assert len(report.results[0].stdout.split()) == 2, report.results[0].message  # both refused
+
+
+def test_a_committed_symlink_for_the_report_folder_is_refused(tmp_path, outside):
+    from guidelint.config import ConfigError
+
+    (tmp_path / ".guidelint_cache").symlink_to(outside.parent, target_is_directory=True)
+    with pytest.raises(ConfigError, match="is a symlink"):
+        _run_default(tmp_path, _fence("print(1)", "{id=run}"))
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
+
+
+def test_a_symlinked_run_folder_under_the_cache_is_refused(tmp_path):
+    from guidelint.config import ConfigError
+
+    (tmp_path / ".guidelint_cache").mkdir()
+    (tmp_path / ".guidelint_cache" / "run").symlink_to("/", target_is_directory=True)
+    with pytest.raises(ConfigError, match="run is a symlink"):
+        _run_default(tmp_path, _fence("print(1)", "{id=tmp}"))
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ['report-dir = "../elsewhere"', 'report-dir = "/tmp"', 'tiny-cache = "/etc"'],
+)
+def test_configured_folders_stay_in_the_project(tmp_path, setting):
+    from guidelint.config import ConfigError
+
+    project = tmp_path / "project"
+    project.mkdir()
+    with pytest.raises(ConfigError) as raised:
+        _run_default(project, _fence("print(1)"), config=setting + "\n")
+    assert "\n" not in str(raised.value)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_an_explicit_report_dir_outside_must_be_guidelints_own(tmp_path):
+    from guidelint.config import ConfigError
+
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    guide = tmp_path / "guide.md"
+    guide.write_text(_fence("print(1)"))
+    home_like = tmp_path.parent / f"{tmp_path.name}-home"
+    home_like.mkdir()
+    (home_like / ".bashrc").write_text("keep\n")
+    with pytest.raises(ConfigError, match="not guidelint's"):
+        run_examples(RunOptions(paths=[guide], report_dir=home_like))
+    fresh = tmp_path.parent / f"{tmp_path.name}-fresh"
+    report = run_examples(RunOptions(paths=[guide], report_dir=fresh))  # made now: ours
+    assert report.ok and (fresh / ".guidelint-owned").exists()
+    assert run_examples(RunOptions(paths=[guide], report_dir=fresh)).ok  # and again
+
+
+@needs_landlock
+def test_no_part_of_the_cache_is_writable_from_an_example(tmp_path):
+    cache = tmp_path / ".guidelint_cache"
+    (cache / "results").mkdir(parents=True)
+    (cache / "results" / "entry").write_text("cached finding\n")
+    attack = f"""
+import os, shutil
+cache = {str(cache)!r}
+for action in (
+    lambda: shutil.rmtree(cache + "/results"),
+    lambda: os.remove(cache + "/results/entry"),
+    lambda: open(cache + "/run/own/evil.pth", "w").write("import os"),
+    lambda: os.symlink("/", cache + "/run/own/images"),
+    lambda: open("/proc/self/cwd/../escape.txt", "w"),
+):
+    try:
+        action()
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    report = _run_default(tmp_path, _fence(attack, "{id=own}"))
+    assert (cache / "results" / "entry").read_text() == "cached finding\n"
+    assert not (cache / "run" / "own" / "evil.pth").exists()
+    assert not (cache / "run" / "own" / "images").is_symlink()
+    assert len(report.results[0].stdout.split()) == 5, report.results[0].stdout  # all refused
+
+
+@needs_landlock
+def test_the_tiny_cache_is_not_writable_from_an_example(tmp_path):
+    (tmp_path / "tiny").mkdir()
+    attack = f"open({str(tmp_path / 'tiny' / 'model.safetensors')!r}, 'w').write('x')"
+    report = _run_default(tmp_path, _fence(attack), config='tiny-cache = "tiny"\n')
+    assert report.results[0].status.value != "passed"
+    assert not (tmp_path / "tiny" / "model.safetensors").exists()
+
+
+def test_a_symlink_saved_as_an_image_is_not_followed_into_the_report(tmp_path, outside):
+    outside.write_text("secret\n")
+    attack = f"""
+import os
+os.symlink({str(outside)!r}, "leak.png")
+os.makedirs("folder")
+os.symlink({str(outside.parent)!r}, "folder/dir.png")
+open("real.png", "wb").write(b"png")
+"""
+    report = _run(tmp_path, _fence(attack, "{id=leak}"))
+    (result,) = report.results
+    assert [Path(p).name for p in result.images] == ["real.png"]
+    kept = [p for p in (tmp_path / "report").rglob("*") if p.is_file()]
+    assert all(b"secret" not in p.read_bytes() for p in kept)
+
+
+def test_the_html_writer_never_follows_a_symlink(tmp_path, outside):
+    from guidelint.confine import Outside
+    from guidelint.runner.html_report import write_html
+
+    report = _run(tmp_path, _fence("open('a.png', 'wb').write(b'png')", "{id=pic}"))
+    html = tmp_path / "html"
+    html.mkdir()
+    (html / "index.html").symlink_to(outside)
+    (html / "images").symlink_to(outside.parent, target_is_directory=True)
+    with pytest.raises(Outside, match="symlink"):
+        write_html(report, html)
+    (html / "images").unlink()
+    write_html(report, html)  # the planted index.html link is replaced, not followed
+    assert outside.read_text() == "original\n"
+    assert not (html / "index.html").is_symlink()
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]

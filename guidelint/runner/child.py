@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -26,9 +26,6 @@ from guidelint.runner.protocol import (
     seal_record,
 )
 from guidelint.runner.verdict import classify_exception, one_line
-
-# Kept in the report folder: images, and the videos export_to_video writes.
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff", ".mp4", ".webm")
 
 
 @dataclass
@@ -60,9 +57,8 @@ def run_child(
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
         _guard_files(unit, scratch, context)
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-        images = _Images(scratch, unit["report_dir"], per_example=bool(unit["session"]))
         for index, example in enumerate(unit["examples"]):
-            record = _run_one(index, example, namespace, context, backend, images)
+            record = _run_one(index, example, namespace, context, backend)
             _boundary(marker)
             _write_all(result_fd, seal_record(record, seal))
     except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
@@ -123,10 +119,9 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
 def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
-    cache = context.settings.get("tiny_cache")
-    if cache:
-        cache = os.path.join(context.root or "", os.path.expanduser(cache))
-    writable = [scratch, unit["report_dir"], cache or ""]
+    # Only the scratch folder: nothing guidelint later reads outside the sandbox (the
+    # report folder, the tiny-model cache, .guidelint_cache) is writable from here.
+    writable = [scratch]
     features = context.sandbox
     if features is not None and features.landlock:
         devices = sandbox.writable_devices(context.gpu)
@@ -178,7 +173,6 @@ def _run_one(
     namespace: dict[str, Any],
     context: ChildContext,
     backend: _Backend,
-    images: _Images,
 ) -> ChildRecord:
     # What the backend recorded while activating applies to every example of the unit.
     activation = backend.substitutions[: backend.activation_count]
@@ -191,7 +185,7 @@ def _run_one(
         "index": index,
         "duration_s": time.perf_counter() - clock,
         "substitutions": activation + backend.substitutions[started_subs:],
-        "images": images.keep(example),
+        "images": [],  # the worker copies them from the scratch folder (keep.py)
         "pipelines": list(dict.fromkeys(backend.pipelines[started_pipelines:])),
     }
 
@@ -262,43 +256,6 @@ def _run_script(
 
 async def _await(awaitable: Any) -> Any:
     return await awaitable
-
-
-@dataclass
-class _Images:
-    """Copies the images examples write in the scratch folder into the report folder."""
-
-    scratch: str
-    report_dir: str
-    per_example: bool  # a session's: one folder per example inside the session's
-    seen: dict[str, float] = field(default_factory=dict)  # path -> mtime when copied
-
-    def keep(self, example: ExamplePayload) -> list[str]:
-        """The images this example wrote, where they were copied to."""
-        import shutil
-
-        kept = []
-        target = self.report_dir
-        if self.per_example:
-            target = os.path.join(target, example["slug"])
-        for folder, dirs, files in os.walk(self.scratch):
-            dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
-            for name in files:
-                path = os.path.join(folder, name)
-                if not name.lower().endswith(IMAGE_SUFFIXES):
-                    continue
-                try:
-                    mtime = os.path.getmtime(path)
-                    if self.seen.get(path) == mtime:
-                        continue  # an earlier example of the session wrote it
-                    self.seen[path] = mtime
-                    destination = os.path.join(target, os.path.relpath(path, self.scratch))
-                    os.makedirs(os.path.dirname(destination), exist_ok=True)
-                    shutil.copy2(path, destination)
-                    kept.append(destination)
-                except OSError:
-                    continue
-        return kept
 
 
 def _boundary(marker: str) -> None:

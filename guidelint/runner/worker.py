@@ -25,8 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from guidelint.confine import open_dir
 from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
+from guidelint.runner.keep import Keeper
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
     ChildRecord,
@@ -65,6 +67,7 @@ class Child:
     example_started: float = field(default_factory=time.monotonic)
     ended_at: float | None = None
     cgroup: str | None = None  # its memory cgroup's folder, where the worker made one
+    keeper: Keeper | None = None  # copies the images it saves into the report folder
 
 
 class Worker:
@@ -159,7 +162,7 @@ class Worker:
 
         scratch = tempfile.mkdtemp(prefix="guidelint-example-")
         seal = secrets.token_hex(16)
-        os.makedirs(unit["report_dir"], exist_ok=True)
+        keeper = _keeper(unit, scratch)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
@@ -193,6 +196,7 @@ class Worker:
             time.monotonic() + first["timeout_s"],
             seal=seal,
             cgroup=group,
+            keeper=keeper,
         )
         self.children[pid] = child
         started: UnitStarted = {"op": "started", "unit_id": unit["unit_id"]}
@@ -293,6 +297,9 @@ class Worker:
             if len(child.records) >= len(child.unit["examples"]):
                 self._tampered(child, "a record beyond the unit's last example")
                 return
+            if child.keeper is not None:
+                slug = child.unit["examples"][len(child.records)]["slug"]
+                record["images"] = child.keeper.keep(slug)
             child.records.append(record)
             child.example_started = time.monotonic()
             following = len(child.records)
@@ -427,6 +434,17 @@ class Worker:
         while view:
             written = os.write(self.result_fd, view)
             view = view[written:]
+
+
+def _keeper(unit: UnitPayload, scratch: str) -> Keeper | None:
+    """The unit's report folder, made below the checked report folder without following
+    a symlink (none if it cannot be: its images are then not kept)."""
+    parent, name = os.path.split(unit["report_dir"])
+    try:
+        os.close(open_dir(parent, name, "report folder"))
+    except (OSError, ValueError):
+        return None
+    return Keeper(scratch, unit["report_dir"], per_example=bool(unit["session"]))
 
 
 def _preload(module: Any, names: list[str] | None, settings: dict[str, Any]) -> None:
