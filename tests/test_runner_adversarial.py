@@ -773,3 +773,61 @@ def test_the_html_writer_never_follows_a_symlink(tmp_path, outside):
     assert outside.read_text() == "original\n"
     assert not (html / "index.html").is_symlink()
     assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
+
+
+# -- verdicts no other example can touch (#28) ------------------------------------------------
+
+SIBLING_ATTACK = """
+import ctypes, json, os, sys, threading, time
+libc = ctypes.CDLL(None)  # below the audit hook: only the kernel's walls apply
+time.sleep(0.3)  # the victims' units are running by now
+forged = stolen = 0
+frame = sys._getframe()
+workers = []
+while frame is not None:  # the warm worker's frames, inherited by the fork
+    candidate = frame.f_locals.get("self")
+    if hasattr(candidate, "children"):
+        workers.append(candidate)
+    frame = frame.f_back
+for worker in workers:
+    for child in list(worker.children.values()):
+        seal = getattr(child, "seal", None) or "unknown"
+        for fd, name in list(child.streams.items()):
+            writer = libc.open(f"/proc/self/fd/{fd}".encode(), os.O_WRONLY)
+            if writer < 0:
+                continue
+            record = {"index": 0, "status": "passed", "message": "", "duration_s": 0.0,
+                      "substitutions": [], "images": [], "pipelines": [], "seal": seal}
+            os.write(writer, (json.dumps(record) + "\\n").encode() if name == "result"
+                     else b"forged output\\n")
+            forged += 1
+
+            def steal(fd=fd):
+                end = time.monotonic() + 3
+                while time.monotonic() < end:
+                    try:
+                        os.read(fd, 1 << 16)
+                    except OSError:
+                        return
+            threading.Thread(target=steal, daemon=True).start()
+            stolen += 1
+time.sleep(3)
+print("forged", forged, "stolen", stolen)
+"""
+
+
+def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
+    failing = "import time\ntime.sleep(1.5)\nraise ValueError('truly broken')"
+    passing = "import time\ntime.sleep(1.5)\nprint('fine')"
+    blocks = [
+        _fence(failing, "{id=victim-fails timeout=30}"),
+        _fence(passing, "{id=victim-passes timeout=30}"),
+        _fence(SIBLING_ATTACK, "{id=attacker timeout=30}"),
+    ]
+    guide = "".join(blocks[:2]) + "```output\nfine\n```\n\n" + blocks[2]
+    report = _run(tmp_path, guide, jobs=3)
+    by_id = _by_id(report)
+    fails, passes = by_id["victim-fails"], by_id["victim-passes"]
+    assert fails.status.value == "error" and "truly broken" in fails.message, fails.message
+    assert passes.status.value == "passed" and passes.stdout == "fine\n", passes.message
+    assert by_id["attacker"].stdout == "forged 0 stolen 0\n", by_id["attacker"].stdout

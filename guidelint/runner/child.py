@@ -23,6 +23,7 @@ from guidelint.runner.protocol import (
     ExamplePayload,
     Judgement,
     UnitPayload,
+    commitment_line,
     seal_record,
 )
 from guidelint.runner.verdict import classify_exception, one_line
@@ -47,11 +48,16 @@ def run_child(
     context: ChildContext,
     result_fd: int,
     marker: str,
-    seal: str,
 ) -> None:
     """Entry point in the child; `scratch` is its own empty folder."""
+    import secrets
+
     code = 0
     try:
+        # Made here, after the fork: the worker (and so every sibling forked from it)
+        # only ever holds its digest.
+        seal = secrets.token_hex(16)
+        _write_all(result_fd, commitment_line(seal))
         _single_threaded_torch()
         _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard

@@ -39,6 +39,7 @@ from guidelint.runner.protocol import (
     UnitStarted,
     WorkerReady,
     WorkerSetup,
+    decode_commitment,
     decode_record,
     encode,
 )
@@ -60,7 +61,9 @@ class Child:
     )
     written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
     records: list[ChildRecord] = field(default_factory=list)
-    seal: str = ""  # in every record its harness writes: a line without it is not the harness's
+    # The digest of the seal its harness made after the fork (its first line): every
+    # record it writes carries the seal; a line without it is not the harness's.
+    commitment: str | None = None
     tampered: str | None = None  # why its result channel cannot be trusted (once it cannot)
     stopped: tuple[Outcome, str] | None = None  # (outcome, why) when the worker stopped it
     wait_status: int | None = None  # waitpid status once reaped
@@ -161,7 +164,6 @@ class Worker:
         prepare()
 
         scratch = tempfile.mkdtemp(prefix="guidelint-example-")
-        seal = secrets.token_hex(16)
         keeper = _keeper(unit, scratch)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -180,7 +182,7 @@ class Worker:
             if group:  # first, so that all it starts is charged to the group
                 join(group)
             self._become_child(worker_pid, (out_r, err_r, res_r), out_w, err_w)
-            run_child(unit, scratch, self.context, res_w, self.marker, seal)
+            run_child(unit, scratch, self.context, res_w, self.marker)
         try:
             os.setpgid(pid, pid)
         except OSError:
@@ -194,7 +196,6 @@ class Worker:
             pid,
             {out_r: "stdout", err_r: "stderr", res_r: "result"},
             time.monotonic() + first["timeout_s"],
-            seal=seal,
             cgroup=group,
             keeper=keeper,
         )
@@ -210,8 +211,15 @@ class Worker:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.setpgid(0, 0)
         die_with_parent(worker_pid)
-        for fd in (*worker_ends, self.result_fd):
-            os.close(fd)
+        # Nothing of the worker's or of another unit's: the read ends of every running
+        # sibling's pipes would let this example read, or (reopened through
+        # /proc/self/fd) write, their streams and records.
+        siblings = [fd for c in self.children.values() for fd in c.streams]
+        for fd in (*worker_ends, self.result_fd, *siblings):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
         os.dup2(null, 0)
         os.close(null)
@@ -290,7 +298,10 @@ class Worker:
             if child.tampered:
                 return
             try:
-                record = decode_record(line, child.seal, len(child.records))
+                if child.commitment is None:
+                    child.commitment = decode_commitment(line)
+                    continue
+                record = decode_record(line, child.commitment, len(child.records))
             except RecordRejected as error:
                 self._tampered(child, str(error))
                 return
