@@ -171,9 +171,10 @@ def seal_record(record: ChildRecord, seal: str) -> bytes:
 def decode_record(line: bytes, digest: str, index: int) -> ChildRecord:
     """The record on one line, checked field by field; RecordRejected says why not.
 
-    `digest` is the digest of the unit's random seal (its commitment), `index` the example the next record must be
-    for: a second record for one example, a line without the seal, an unknown status
-    or a malformed line is the example's own failure, never a crash of the worker.
+    `digest` is the digest of the unit's random seal (its commitment), `index` the
+    example the next record must be for: a second record for one example, a line
+    without the seal, an unknown status or a malformed line is the example's own
+    failure, never a crash of the worker.
     """
     try:
         data = json.loads(line)
