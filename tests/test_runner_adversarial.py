@@ -831,3 +831,42 @@ def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
     assert fails.status.value == "error" and "truly broken" in fails.message, fails.message
     assert passes.status.value == "passed" and passes.stdout == "fine\n", passes.message
     assert by_id["attacker"].stdout == "forged 0 stolen 0\n", by_id["attacker"].stdout
+
+
+# -- what an example prints reaches a CI log escaped (#28) ------------------------------------
+
+NOISY = r"""
+import sys
+sys.stderr.write("::error file=x.py,line=1::forged annotation\n")
+sys.stderr.write("\x1b]0;new title\x07\x1b[2J\rOVERWRITTEN\n  ::add-mask::hidden\n")
+sys.stderr.write("text ##[warning]legacy command\n")
+sys.exit(3)
+"""
+RAISES = r"""raise ValueError("::stop-commands::token\n::error::forged from the message")"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_workflow_commands_and_escapes_never_reach_the_report_raw(tmp_path, fmt):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text(_fence(NOISY, "{id=noisy}") + _fence(RAISES))
+    completed = _cli(tmp_path, "guide.md", "--format", fmt, "--report-dir", "r")
+    assert completed.returncode == 1
+    for stream in (completed.stdout, completed.stderr):
+        assert "\x1b" not in stream and "\r" not in stream and "\x07" not in stream
+        assert "##[" not in stream
+        commands = [line for line in stream.splitlines() if line.strip().startswith("::")]
+        ours = [line for line in commands if line.startswith("::error file=guide.md,line=")]
+        assert commands == ours, commands
+    if fmt == "text":
+        assert "forged annotation" in completed.stdout  # still shown, escaped
+    else:
+        assert len(completed.stdout.splitlines()) == 3  # two annotations, the summary
+
+
+def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
+    pytest.importorskip("markdown_it_pyrs")
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text("|*|[a-`\n\n" + _fence("print(1)"))
+    completed = _cli(tmp_path, "guide.md", "--report-dir", "r", "--quiet")
+    assert completed.returncode == 0, completed.stdout
+    assert "panicked" not in completed.stderr and completed.stderr == "", completed.stderr
