@@ -870,3 +870,180 @@ def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
     completed = _cli(tmp_path, "guide.md", "--report-dir", "r", "--quiet")
     assert completed.returncode == 0, completed.stdout
     assert "panicked" not in completed.stderr and completed.stderr == "", completed.stderr
+
+
+# -- the system-call allow-list, threads, disk, timeouts (#28) ------------------------------------
+
+X86_64 = os.uname().machine == "x86_64"
+
+
+@needs_seccomp
+@pytest.mark.skipif(not X86_64, reason="syscall numbers of x86_64")
+def test_io_uring_vsock_and_namespaces_are_refused_by_the_kernel(tmp_path):
+    attack = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+params = ctypes.create_string_buffer(120)
+results = {
+    "io_uring_setup": libc.syscall(425, 8, params),
+    "vsock": libc.socket(40, 1, 0),
+    "packet": libc.socket(17, 3, 0),
+    "netlink_uevent": libc.socket(16, 2, 15),
+    "unix": libc.socket(1, 1, 0),
+    "dgram_pair": libc.socketpair(1, 2, 0, ctypes.create_string_buffer(8)),
+    "unshare_user": libc.unshare(0x10000000),
+    "mount": libc.mount(b"none", b"/tmp", b"tmpfs", 0, None),
+    "ptrace": libc.ptrace(16, 1, None, None),
+}
+print(sorted(name for name, value in results.items() if value >= 0))
+print(libc.socket(2, 1, 0) >= 0, libc.socketpair(1, 1, 0, ctypes.create_string_buffer(8)))
+"""
+    (result,) = _run(tmp_path, _fence(attack)).results
+    assert result.status.value == "passed", result.message
+    assert result.stdout == "[]\nTrue 0\n", result.stdout
+
+
+@needs_seccomp
+def test_a_host_unix_datagram_socket_is_not_reachable(tmp_path):
+    path = tmp_path / "host.dgram"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(path))
+    listener.setblocking(False)
+    attack = f"""
+import socket
+for attempt in ("pair", "connect", "sendto"):
+    try:
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        if attempt == "connect":
+            a.connect({str(path)!r})
+            a.send(b"connected")
+        elif attempt == "sendto":
+            a.sendto(b"sent", {str(path)!r})
+        print(attempt, "reached")
+    except OSError as error:
+        print(attempt, type(error).__name__)
+"""
+    try:
+        (result,) = _run(tmp_path, _fence(attack)).results
+        with pytest.raises(BlockingIOError):
+            listener.recv(100)
+    finally:
+        listener.close()
+    assert "reached" not in result.stdout, result.stdout
+
+
+@needs_pid_namespace
+def test_threads_count_in_the_process_limit(tmp_path):
+    attack = """
+import threading, time
+threading.stack_size(64 * 1024)
+started = 0
+for _ in range(600):  # bounded: the limit is 256 processes and threads per example
+    try:
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+        started += 1
+    except RuntimeError:
+        break
+time.sleep(30)
+print(started)
+"""
+    (result,) = _run(tmp_path, _fence(attack, "{timeout=25}"), jobs=1).results
+    assert result.status.value == "crashed", (result.status, result.message)
+    assert "process limit" in result.message
+
+
+def test_the_scratch_folder_has_a_disk_quota(tmp_path):
+    one_file = "open('big.bin', 'wb').write(b'x' * (12 * 2**20))"
+    many_files = """
+import time
+for n in range(40):
+    open(f'part-{n}.bin', 'wb').write(b'x' * 2**20)
+    time.sleep(0.05)
+time.sleep(5)
+"""
+    config = "disk-limit-mb = 8\n"
+    report = _run(
+        tmp_path, _fence(one_file, "{id=one}"), _fence(many_files, "{id=many}"), config=config
+    )
+    by_id = _by_id(report)
+    assert by_id["one"].status.value == "error" and "File too large" in by_id["one"].message
+    assert by_id["many"].status.value == "crashed", by_id["many"].message
+    assert "disk limit exceeded" in by_id["many"].message
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e308"])
+def test_an_unbounded_timeout_directive_is_refused(tmp_path, value):
+    (result,) = _run(tmp_path, _fence("print(1)", f"{{timeout={value}}}")).results
+    assert result.status.value == "error"
+    assert "at most 86400" in result.message
+
+
+def test_an_unbounded_configured_timeout_is_one_config_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\ntimeout = inf\n")
+    (tmp_path / "guide.md").write_text(_fence("print(1)"))
+    completed = _cli(tmp_path, "guide.md", "--report-dir", "r")
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1
+    assert "timeout" in completed.stderr and "Traceback" not in completed.stderr
+
+
+# -- outcomes a user can act on (#29 item 5) ------------------------------------------------------
+
+
+@needs_landlock
+def test_a_write_outside_scratch_is_refused_naming_path_and_line(tmp_path):
+    saves = "import os\n\nos.makedirs('../images', exist_ok=True)\nprint('saved')"
+    native = (
+        "import subprocess\n"
+        "subprocess.run(['python3', '-c', 'import socket; socket.socket(socket.AF_UNIX)'])\n"
+        "import socket\nsocket.socket(socket.AF_UNIX)"
+    )
+    report = _run(tmp_path, _fence(saves, "{id=saves}"), _fence(native, "{id=socket}"))
+    by_id = _by_id(report)
+    assert by_id["saves"].status.value == "refused", by_id["saves"].message
+    assert by_id["saves"].message.startswith("line 4: ")
+    assert "../images" in by_id["saves"].message
+    assert by_id["socket"].status.value == "refused", by_id["socket"].message
+    assert "system call" in by_id["socket"].message and "socket" in by_id["socket"].message
+    assert not report.ok
+    assert report.as_json()["summary"]["refused"] == 2
+
+
+def test_multiprocessing_pools_locks_and_semaphores_run(tmp_path):
+    example = """
+import multiprocessing as mp
+
+def square(x):
+    return x * x
+
+with mp.Pool(2) as pool:
+    print(pool.map(square, range(5)))
+lock, semaphore = mp.Lock(), mp.Semaphore(2)
+with lock, semaphore:
+    queue = mp.Queue()
+    process = mp.Process(target=queue.put, args=("from a child",))
+    process.start()
+    print(queue.get(timeout=20))
+    process.join()
+open("/dev/shm/own-file", "w").write("private")
+"""
+    (result,) = _run(tmp_path, _fence(example, "{timeout=60}")).results
+    assert result.status.value == "passed", result.message
+    assert result.stdout == "[0, 1, 4, 9, 16]\nfrom a child\n"
+    assert not Path("/dev/shm/own-file").exists()  # its own /dev/shm, not the host's
+
+
+@pytest.mark.slow
+def test_a_dataloader_with_two_workers_runs(tmp_path):
+    pytest.importorskip("torch")
+    example = """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.arange(8.0).reshape(8, 1))
+loader = DataLoader(data, batch_size=2, num_workers=2)
+print(sum(float(batch[0].sum()) for batch in loader))
+"""
+    (result,) = _run(tmp_path, _fence(example, "{timeout=300}") + "```output\n28.0\n```\n").results
+    assert result.status.value == "passed", result.message

@@ -62,7 +62,7 @@ def run_child(
         _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
         _guard_files(unit, scratch, context)
-        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        namespace = _main_module()
         for index, example in enumerate(unit["examples"]):
             record = _run_one(index, example, namespace, context, backend)
             _boundary(marker)
@@ -89,8 +89,9 @@ def prepare() -> None:
     import resource  # noqa: F401
     import shutil  # noqa: F401
     import tempfile  # noqa: F401
+    from multiprocessing import resource_sharer  # noqa: F401
 
-    from guidelint.runner import repl, sandbox  # noqa: F401
+    from guidelint.runner import fdshare, repl, sandbox  # noqa: F401
 
 
 def _single_threaded_torch() -> None:
@@ -120,6 +121,10 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     if features is not None and features.network_namespace:
         # Counted per user namespace: the worker's own, so only its processes count.
         sandbox.limit_processes(context.settings.get("max_processes", 512))
+    if features is not None and features.private_shm:
+        if not sandbox.private_shm(context.settings.get("memory_limit_mb", 4096)):
+            raise RuntimeError("a private /dev/shm was available but could not be made")
+    sandbox.limit_file_size(context.settings.get("disk_limit_mb", 1024))
 
 
 def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
@@ -129,15 +134,27 @@ def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None
     # report folder, the tiny-model cache, .guidelint_cache) is writable from here.
     writable = [scratch]
     features = context.sandbox
+    if features is not None and features.private_shm:
+        writable.append("/dev/shm")  # its own tmpfs (_enter_sandbox), not the host's
     if features is not None and features.landlock:
         devices = sandbox.writable_devices(context.gpu)
-        if context.gpu and os.path.isdir("/dev/shm"):
-            writable.append("/dev/shm")  # CUDA's inter-process memory lives there
-        if not sandbox.confine_writes([p for p in writable if p], devices):
+        if not sandbox.confine_writes(writable, devices):
             raise RuntimeError("Landlock was available but could not be applied")
-    if features is not None and features.seccomp and not sandbox.refuse_unix_sockets():
+    if features is not None and features.seccomp and not sandbox.restrict_syscalls():
         raise RuntimeError("the seccomp filter was available but could not be applied")
     sandbox.install_guard(writable)
+    from guidelint.runner import fdshare
+
+    fdshare.install()  # multiprocessing passes descriptors without a Unix socket
+
+
+def _main_module() -> dict[str, Any]:
+    """The examples' namespace, as the `__main__` module: multiprocessing pickles a
+    function an example defines by looking it up there (Pool.map(square, ...))."""
+    main = ModuleType("__main__")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    return main.__dict__
 
 
 class _Backend:

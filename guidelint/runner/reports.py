@@ -23,6 +23,7 @@ MARKS = {
     Outcome.CRASHED: "CRASH",
     Outcome.MISSING_DEPENDENCY: "MISSING",
     Outcome.UNSUPPORTED_MODEL: "UNSUPPORTED",
+    Outcome.REFUSED: "REFUSED",
     Outcome.SKIPPED: "skip",
     Outcome.PENDING_PASSED: "pending ok",
     Outcome.PENDING_FAILED: "pending fail",
@@ -34,6 +35,7 @@ JUNIT_ERRORS = (
     Outcome.CRASHED,
     Outcome.MISSING_DEPENDENCY,
     Outcome.UNSUPPORTED_MODEL,
+    Outcome.REFUSED,
 )
 JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)
 

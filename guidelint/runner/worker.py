@@ -46,7 +46,11 @@ from guidelint.runner.protocol import (
 from guidelint.runner.verdict import KEEP_STREAM_BYTES, unit_results
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-MAX_PROCESSES = 256  # per example, with everything it starts (RLIMIT_NPROC and a watchdog)
+# Per example, with everything it starts: processes and their threads together (what
+# RLIMIT_NPROC counts too), held by a watchdog.
+MAX_PROCESSES = 256
+DISK_CHECK_S = 1.0  # how often the scratch folder's size is summed
+DISK_CHECK_ENTRIES = 20000  # at most this many entries summed per check
 
 
 @dataclass
@@ -71,6 +75,7 @@ class Child:
     ended_at: float | None = None
     cgroup: str | None = None  # its memory cgroup's folder, where the worker made one
     keeper: Keeper | None = None  # copies the images it saves into the report folder
+    disk_checked: float = 0.0  # when its scratch folder's size was last summed
 
 
 class Worker:
@@ -365,12 +370,30 @@ class Worker:
             elif processes > MAX_PROCESSES:
                 child.stopped = (
                     Outcome.CRASHED,
-                    f"process limit exceeded: more than {MAX_PROCESSES} processes; "
+                    f"process limit exceeded: more than {MAX_PROCESSES} processes and threads; "
                     "the example was stopped",
+                )
+            elif self._over_disk_limit(child):
+                child.stopped = (
+                    Outcome.CRASHED,
+                    f"disk limit exceeded: more than {self._disk_limit() >> 20} MB in its "
+                    "scratch folder (runner.disk-limit-mb); the example was stopped",
                 )
             else:
                 continue
             _kill_group(child.pid)
+
+    def _disk_limit(self) -> int:
+        return int(self.setup["settings"].get("disk_limit_mb", 1024)) * 1024 * 1024
+
+    def _over_disk_limit(self, child: Child) -> bool:
+        """The scratch folder's size, summed once a second (each file is also held at the
+        limit by RLIMIT_FSIZE, set in the child)."""
+        now = time.monotonic()
+        if now - child.disk_checked < DISK_CHECK_S:
+            return False
+        child.disk_checked = now
+        return _folder_bytes(child.scratch, DISK_CHECK_ENTRIES) > self._disk_limit()
 
     def _stopped_by_cgroup(self, child: Child) -> bool:
         """The kernel killed a process of the example's group at its limit: the example
@@ -509,20 +532,22 @@ def _resident(pid: int) -> int:
 
 
 def _tree_usage(pid: int, mirrored: bool) -> tuple[int, int]:
-    """(memory, processes) of a child and every descendant: forks share one budget.
+    """(memory, tasks) of a child and every descendant: forks share one budget, and
+    every thread counts as a task (3,000 threads are not one process).
 
     The example's process counts its resident memory; a process it started counts
     only its private pages (what it still shares after fork is already counted).
     With a PID namespace (`mirrored`) the example's process is the child's child.
     """
-    todo, seen, total = [(pid, 0)], 0, 0
+    todo, tasks, total = [(pid, 0)], 0, 0
     example_depth = 1 if mirrored else 0
-    while todo and seen <= MAX_PROCESSES:
+    while todo and tasks <= MAX_PROCESSES:
         current, depth = todo.pop()
-        seen += 1
         total += _resident(current) if depth <= example_depth else _private(current)
-        todo.extend((c, depth + 1) for c in _children_of(current))
-    return total, seen + len(todo)
+        children, threads = _children_of(current)
+        tasks += max(1, threads)
+        todo.extend((c, depth + 1) for c in children)
+    return total, tasks + len(todo)
 
 
 def _private(pid: int) -> int:
@@ -539,19 +564,41 @@ def _private(pid: int) -> int:
     return kilobytes * 1024
 
 
-def _children_of(pid: int) -> list[int]:
+def _children_of(pid: int) -> tuple[list[int], int]:
+    """(the child processes of `pid`, how many threads it has)."""
     found: list[int] = []
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return found
+        return found, 0
     for tid in threads:
         try:
             with open(f"/proc/{pid}/task/{tid}/children") as handle:
                 found.extend(int(n) for n in handle.read().split())
         except (OSError, ValueError):
             continue
-    return found
+    return found, len(threads)
+
+
+def _folder_bytes(folder: str, max_entries: int) -> int:
+    """Bytes the files under `folder` take on disk (links not followed), summing at
+    most `max_entries` entries (a folder of millions still costs one bounded check)."""
+    total, seen, todo = 0, 0, [folder]
+    while todo and seen < max_entries:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            total += info.st_blocks * 512
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+    return total
 
 
 def _kill_group(pid: int) -> None:
