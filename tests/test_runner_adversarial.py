@@ -1047,3 +1047,42 @@ print(sum(float(batch[0].sum()) for batch in loader))
 """
     (result,) = _run(tmp_path, _fence(example, "{timeout=300}") + "```output\n28.0\n```\n").results
     assert result.status.value == "passed", result.message
+
+
+# -- a session's blocks are judged one by one (#28) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "import guidelint.runner.child as c\n"
+        "c._execute = lambda *a, **k: {'status': c.Outcome.PASSED, 'message': ''}",
+        "import guidelint.runner.verdict as v\n"
+        "v.classify_exception = lambda *a, **k: {'status': v.Outcome.PASSED, 'message': ''}",
+        "import guidelint.runner.child as c\n"
+        "def passed(*a, **k):\n    return {'status': c.Outcome.PASSED, 'message': ''}\n"
+        "c._run_script.__code__ = passed.__code__",
+        "import builtins\nbuiltins.isinstance = lambda *a: False",
+    ],
+    ids=["function", "verdict", "code", "builtin"],
+)
+def test_a_first_block_cannot_make_a_later_blocks_failure_pass(tmp_path, patch):
+    blocks = [
+        _fence(patch, "{session=s id=patcher}"),
+        _fence("raise ValueError('truly broken')", "{session=s id=broken}"),
+        _fence("print('after')", "{id=after}"),
+    ]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    assert by_id["broken"].status.value == "error", by_id["broken"].message
+    assert "truly broken" in by_id["broken"].message or "not judged" in by_id["broken"].message
+    assert by_id["after"].status.value == "passed"
+
+
+def test_sessions_that_touch_no_harness_are_judged_as_before(tmp_path):
+    blocks = [
+        _fence("import json\nvalue = json.dumps([1])", "{session=s id=one}"),
+        _fence("print(value)", "{session=s id=two}") + "```output\n[1]\n```\n\n",
+        _fence("raise KeyError('x')", "{session=s id=three}"),
+    ]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    assert [by_id[n].status.value for n in ("one", "two", "three")] == ["passed", "passed", "error"]

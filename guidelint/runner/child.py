@@ -63,8 +63,13 @@ def run_child(
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
         _guard_files(unit, scratch, context)
         namespace = _main_module()
+        harness = HarnessState()
         for index, example in enumerate(unit["examples"]):
-            record = _run_one(index, example, namespace, context, backend)
+            changed = harness.changed() if index else None
+            if changed is None:
+                record = _run_one(index, example, namespace, context, backend)
+            else:  # an earlier block rewrote the code that judges this one
+                record = _not_judged(index, unit["session"], changed)
             _boundary(marker)
             _write_all(result_fd, seal_record(record, seal))
     except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
@@ -73,6 +78,83 @@ def run_child(
     finally:
         _flush()
         os._exit(code)
+
+
+# What judges a session's blocks, in the process their code shares: an earlier block
+# that rebinds any of it (a function, its code, a builtin the harness calls) could
+# turn a later block's failure into a pass, so such a later block is not judged.
+HARNESS_MODULES = (
+    "guidelint.runner.child",
+    "guidelint.runner.verdict",
+    "guidelint.runner.repl",
+    "guidelint.runner.protocol",
+    "guidelint.runner.outcomes",
+    "doctest",
+    "json",
+    "traceback",
+)
+HARNESS_BUILTINS = (
+    "compile", "eval", "exec", "isinstance", "issubclass", "type", "getattr", "hasattr",
+    "len", "str", "repr", "BaseException", "Exception", "SystemExit", "KeyboardInterrupt",
+)  # fmt: skip
+
+
+class HarnessState:
+    """A snapshot of the harness's functions, classes, their code and the builtins it
+    uses; `changed()` names the first one rebound since (an identity check, so a
+    block that monkeypatches or swaps `__code__` is caught)."""
+
+    def __init__(self) -> None:
+        self.snapshot = _harness_objects()
+
+    def changed(self) -> str | None:
+        now = _harness_objects()
+        for name, value in self.snapshot.items():
+            if now.get(name) is not value:
+                return name
+        return None
+
+
+def _harness_objects() -> dict[str, object]:
+    import builtins
+
+    found: dict[str, object] = {f"builtins.{n}": getattr(builtins, n) for n in HARNESS_BUILTINS}
+    found.update({"os.write": os.write, "os._exit": os._exit, "sys.modules": sys.modules})
+    for module_name in HARNESS_MODULES:
+        module = sys.modules.get(module_name)
+        found[module_name] = module
+        for name, value in list(vars(module).items()) if module else []:
+            if callable(value):
+                _with_code(found, f"{module_name}.{name}", value)
+            if isinstance(value, type) and value.__module__ == module_name:
+                for attribute, member in list(vars(value).items()):
+                    if callable(member):
+                        _with_code(found, f"{module_name}.{name}.{attribute}", member)
+    return found
+
+
+def _with_code(found: dict[str, object], name: str, value: object) -> None:
+    found[name] = value
+    code = getattr(value, "__code__", None)
+    if code is not None:
+        found[f"{name}.__code__"] = code
+        found[f"{name}.__defaults__"] = getattr(value, "__defaults__", None)
+
+
+def _not_judged(index: int, session: str | None, changed: str) -> ChildRecord:
+    message = (
+        f"not judged: an earlier example of session '{session}' rebound guidelint's "
+        f"harness in this process ({changed}); each block is judged on its own"
+    )
+    return {
+        "status": Outcome.ERROR,
+        "message": message,
+        "index": index,
+        "duration_s": 0.0,
+        "substitutions": [],
+        "images": [],
+        "pipelines": [],
+    }
 
 
 def _write_all(fd: int, data: bytes) -> None:
