@@ -212,9 +212,15 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
 def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
-    # Only the scratch folder: nothing guidelint later reads outside the sandbox (the
-    # report folder, the tiny-model cache, .guidelint_cache) is writable from here.
+    # The scratch folder: nothing guidelint later reads outside the sandbox (the report
+    # folder, .guidelint_cache) is writable from here. A configured tiny-model cache
+    # still is (checked by run.confined_folders), because the diffusers backend still
+    # builds some components on demand inside the example (docs/RUNNING.md, "It still
+    # can"); it goes once the backend builds them outside the sandbox.
     writable = [scratch]
+    cache = context.settings.get("tiny_cache")
+    if cache and unit["wants_backend"]:
+        writable.append(os.path.join(context.root or "", os.path.expanduser(cache)))
     features = context.sandbox
     if features is not None and features.private_shm:
         writable.append("/dev/shm")  # its own tmpfs (_enter_sandbox), not the host's
