@@ -374,7 +374,8 @@ def test_each_example_has_its_own_memory_cgroup_at_the_limit_removed_after(tmp_p
     else:
         mount, limit_file = _mount_point(mounts, "cgroup", "memory"), "memory.limit_in_bytes"
     probe = f"""
-line = next(line for line in open("/proc/self/cgroup") if "/guidelint-" in line)
+ours = [line.split(":", 2) for line in open("/proc/self/cgroup") if "/guidelint-" in line]
+line = ":".join(next((m for m in ours if "memory" in m[1].split(",")), ours[0]))
 folder = {mount!r} + line.rstrip().split(":", 2)[2]
 print(folder)
 print(open(folder + "/{limit_file}").read().strip())
@@ -1088,3 +1089,50 @@ def test_sessions_that_touch_no_harness_are_judged_as_before(tmp_path):
     ]
     by_id = _by_id(_run(tmp_path, *blocks))
     assert [by_id[n].status.value for n in ("one", "two", "three")] == ["passed", "passed", "error"]
+
+
+@pytest.mark.slow  # a pytest run in a subprocess
+def test_the_pytest_plugin_runs_examples_behind_the_same_walls(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    planted = tmp_path / "planted.txt"
+    escape = f"open({str(planted)!r}, 'w').write('pwned')"
+    (docs / "guide.md").write_text(_fence(escape, "{id=..}") + _fence("print('fine')"))
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA"]
+        + ["--guidelint-examples", "docs/"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    assert not planted.exists()
+    assert "refused" in completed.stdout and "1 failed, 1 passed" in completed.stdout, (
+        completed.stdout[-3000:]
+    )
+
+
+@needs_memory_cgroup
+def test_the_kernel_bounds_processes_and_threads_between_two_checks(tmp_path):
+    assert CGROUPS is not None
+    if CGROUPS.pids_root is None:
+        pytest.skip("no pids controller beside the memory cgroup here")
+    attack = """
+import threading, time
+threading.stack_size(64 * 1024)
+started = 0
+for _ in range(2000):  # faster than a watchdog that looks five times a second
+    try:
+        threading.Thread(target=time.sleep, args=(20,), daemon=True).start()
+        started += 1
+    except RuntimeError:
+        break
+print(started, flush=True)
+time.sleep(20)
+"""
+    (result,) = _run(tmp_path, _fence(attack, "{timeout=25}"), jobs=1).results
+    assert result.status.value == "crashed", (result.status, result.message)
+    assert "process limit" in result.message
+    assert int(result.stdout.split()[0]) < 300  # the kernel said no past 264 tasks

@@ -181,11 +181,14 @@ class Worker:
         worker_pid = os.getpid()
         self.forks += 1
         limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
-        group = self.cgroups.make(f"example-{self.forks}", limit) if self.cgroups else None
+        group = None
+        if self.cgroups:  # a few tasks over the watchdog's bound: it names the limit first
+            group = self.cgroups.make(f"example-{self.forks}", limit, MAX_PROCESSES + 8)
         pid = os.fork()
         if pid == 0:  # the child
-            if group:  # first, so that all it starts is charged to the group
-                join(group)
+            if group and self.cgroups:  # first, so that all it starts is charged to it
+                for folder in self.cgroups.folders(group):
+                    join(folder)
             self._become_child(worker_pid, (out_r, err_r, res_r), out_w, err_w)
             run_child(unit, scratch, self.context, res_w, self.marker)
         try:
@@ -367,7 +370,7 @@ class Worker:
                     f"memory limit exceeded: more than {limit >> 20} MB resident, with "
                     "the processes it started (runner.memory-limit-mb); the example was stopped",
                 )
-            elif processes > MAX_PROCESSES:
+            elif processes > MAX_PROCESSES or self._at_task_limit(child):
                 child.stopped = (
                     Outcome.CRASHED,
                     f"process limit exceeded: more than {MAX_PROCESSES} processes and threads; "
@@ -394,6 +397,10 @@ class Worker:
             return False
         child.disk_checked = now
         return _folder_bytes(child.scratch, DISK_CHECK_ENTRIES) > self._disk_limit()
+
+    def _at_task_limit(self, child: Child) -> bool:
+        """The kernel refused the example a process or thread at its pids limit."""
+        return bool(self.cgroups and child.cgroup and self.cgroups.task_limit_hits(child.cgroup))
 
     def _stopped_by_cgroup(self, child: Child) -> bool:
         """The kernel killed a process of the example's group at its limit: the example
