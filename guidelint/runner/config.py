@@ -7,7 +7,6 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from guidelint.config_base import Section
-from guidelint.runner.directives import MAX_TIMEOUT_S
 from guidelint.settings import (
     DEFAULT_ENV_ALLOWLIST,
     DEFAULT_LINT_IGNORE,
@@ -17,6 +16,7 @@ from guidelint.settings import (
 )
 
 OUTPUT_PATTERNS = ("addresses", "timings")
+MAX_TIMEOUT_S = 86400.0  # a day: longer is a typo or an attack on the run's own timeout
 
 
 class RunnerConfig(Section):

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guidelint.comments import Token, parse_directive, tokenize
+from guidelint.runner.config import MAX_TIMEOUT_S
 from guidelint.spans import Span
 
 FLAGS = ("skip", "pending")
-MAX_TIMEOUT_S = 86400.0  # a day: longer is a typo or an attack on the run's own timeout
 VALUED = ("id", "needs", "session", "timeout", "expect-error", "verified")
 KNOWN = FLAGS + VALUED
 NEEDS = ("gpu", "diffusers")
