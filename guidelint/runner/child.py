@@ -224,6 +224,8 @@ def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None
     features = context.sandbox
     if features is not None and features.private_shm:
         writable.append("/dev/shm")  # its own tmpfs (_enter_sandbox), not the host's
+    elif context.gpu and os.path.isdir("/dev/shm"):
+        writable.append("/dev/shm")  # CUDA's inter-process memory: the host's, shared
     if features is not None and features.landlock:
         devices = sandbox.writable_devices(context.gpu)
         if not sandbox.confine_writes(writable, devices):
