@@ -136,6 +136,11 @@ def install_guard(writable: list[str]) -> None:
                     f"guidelint run: network access is disabled for examples "
                     f"(tried to reach {address[0]}:{address[1]})"
                 )
+            if isinstance(address, (str, bytes)) and address:  # a Unix socket's path
+                raise SandboxViolation(
+                    f"guidelint run: Unix sockets outside the example are not reachable "
+                    f"(tried to reach {address!r})"
+                )
 
     sys.addaudithook(hook)
 
