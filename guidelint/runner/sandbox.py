@@ -2,7 +2,7 @@
 
 Enforced by the kernel (docs/RUNNING.md has the threat model), where it allows:
 - files: Landlock (`confine_writes`): the filesystem changes only under the
-  scratch, report and tiny-cache folders and a few device files; TCP and (ABI 6)
+  scratch folder, its own /dev/shm and a few device files; TCP and (ABI 6)
   signals and abstract sockets outside the example's domain are refused;
 - system calls: a seccomp allow-list (`restrict_syscalls`): no socket(AF_UNIX) or
   other family but AF_INET/AF_INET6, no connect(), no io_uring, no mount, namespace,
