@@ -175,6 +175,8 @@ def prepare() -> None:
 
     from guidelint.runner import fdshare, repl, sandbox  # noqa: F401
 
+    sandbox.syscall_filter(os.uname().machine)  # the seccomp program, built once here
+
 
 def _single_threaded_torch() -> None:
     """Forked after torch ran ops, its thread pool can deadlock unless we do this first."""

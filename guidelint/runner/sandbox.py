@@ -21,6 +21,7 @@ Python-level write or connection broke, before the kernel's plain EACCES.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -439,7 +440,8 @@ def _arg(index: int, high: bool = False) -> int:
     return 16 + 8 * index + (4 if high else 0)
 
 
-def syscall_filter(machine: str) -> list[tuple[int, int, int, int]] | None:
+@functools.lru_cache(maxsize=4)  # built once in the warm worker, inherited by each fork
+def syscall_filter(machine: str) -> tuple[tuple[int, int, int, int], ...] | None:
     """The classic BPF program of the allow-list for `machine`, None if unknown.
 
     Every known call is allowed but the refused ones; socket() only for AF_INET,
@@ -495,7 +497,7 @@ def syscall_filter(machine: str) -> list[tuple[int, int, int, int]] | None:
         ("label", "enosys"),
         (RET, 0, 0, RET_ENOSYS),
     ]
-    return _assemble(program)
+    return tuple(_assemble(program))
 
 
 def _assemble(program: list[tuple[Any, ...]]) -> list[tuple[int, int, int, int]]:
