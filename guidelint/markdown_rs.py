@@ -129,8 +129,10 @@ def _panic_message_held() -> Iterator[None]:
             _held_stderr.append(os.memfd_create("guidelint-stderr", os.MFD_CLOEXEC))
         except (AttributeError, OSError):
             _held_stderr.append(-1)
-    held = _held_stderr[0]
-    saved = os.dup(2) if held >= 0 else -1
+    held, saved = _held_stderr[0], -1
+    if held >= 0:
+        with contextlib.suppress(OSError):  # no fd 2 at all (a daemon): nothing to hold
+            saved = os.dup(2)
     if saved < 0:
         yield
         return
