@@ -892,6 +892,27 @@ def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
     completed = _cli(tmp_path, "guide.md", "--report-dir", "r", "--quiet")
     assert completed.returncode == 0, completed.stdout
     assert "panicked" not in completed.stderr and completed.stderr == "", completed.stderr
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    checked = subprocess.run(
+        [sys.executable, "-m", "guidelint", "check", "guide.md", "--no-cache"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "panicked" not in checked.stderr, checked.stderr
+
+
+def test_a_committed_cache_symlink_is_one_line_and_exit_2(tmp_path, outside):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text(_fence("print(1)", "{id=..}"))
+    (tmp_path / ".guidelint_cache").symlink_to(outside.parent, target_is_directory=True)
+    completed = _cli(tmp_path, "guide.md")
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+    assert "is a symlink" in completed.stderr
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
 
 
 # -- the system-call allow-list, threads, disk, timeouts (#28) ------------------------------------
