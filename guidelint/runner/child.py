@@ -90,9 +90,8 @@ HARNESS_MODULES = (
     "guidelint.runner.repl",
     "guidelint.runner.protocol",
     "guidelint.runner.outcomes",
-    "doctest",
-    "json",
-    "traceback",
+    "doctest",  # judges REPL examples
+    "json",  # writes the records
 )
 HARNESS_BUILTINS = (
     "compile", "eval", "exec", "isinstance", "issubclass", "type", "getattr", "hasattr",
