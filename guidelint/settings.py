@@ -152,14 +152,16 @@ def _jsonable(value: Any) -> Any:
 
 
 class DefaultPaths(_Defaults):
-    __slots__ = ("not_this_tree", "ignore", "links")
+    __slots__ = ("not_this_tree", "ignore", "links", "report_history")
     not_this_tree: list[str]
     ignore: list[str]
     links: list[str]
+    report_history: bool
     _factories = {
         "not_this_tree": _list(DEFAULT_NOT_THIS_TREE),
         "ignore": list,
         "links": _list(DEFAULT_LINK_FILES),
+        "report_history": lambda: False,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
+from guidelint.doc_kind import is_fixture
 from guidelint.findings import Finding, Severity
 from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
@@ -24,6 +25,10 @@ class ExampleLint(ExampleRule):
     name = "example-lint"
     summary = "ruff finds a problem in a Python example (which ruff rules is configurable)."
     severity = Severity.ERROR
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        # A test fixture's examples are inputs its tests feed a tool, wrong on purpose.
+        return super().applies_to(file, project) and not is_fixture(file.rel)
 
     def prepare(self, files: list[SourceFile], project: Project) -> None:
         """One ruff call for every example of the batch; each file keeps its share."""

@@ -16,6 +16,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from guidelint.doc_kind import reading_of
 from guidelint.findings import Finding, Severity
 from guidelint.globs import matcher
 from guidelint.lazy_re import LazyPattern
@@ -23,6 +24,7 @@ from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
 from guidelint.rules.gl502_broken_link import is_steering_file
+from guidelint.rules.gl503_broken_fence import exposed_regions, in_regions
 from guidelint.sources import SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
@@ -113,6 +115,10 @@ class StalePath(Rule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_code_spans(file.text):
             return  # no backtick, no path to check: the document need not be parsed
+        reading = reading_of(file, project)
+        if reading.skip:
+            return  # a fixture, or a plan, spec or report: what was or will be, not what is
+        severity = Severity.WARNING if reading.note else None
         doc_dir = posixpath.dirname(file.rel)
         code_spans = file.markdown.code_spans
         # Read once per file, and only once a span names a path (most spans do not).
@@ -164,8 +170,13 @@ class StalePath(Rule):
                 continue
             if not _known_file_type(path, project):
                 continue
+            if in_regions(span.span.start, exposed_regions(file.text, file.markdown)):
+                continue  # an example a broken fence left as prose: GL503 reports the fence
             yield self.finding(
-                file, span.span, f"`{path}` does not exist in this repository{_hint(path, project)}"
+                file,
+                span.span,
+                f"`{path}` does not exist in this repository{_hint(path, project)}{reading.note}",
+                severity=severity,
             )
 
     @staticmethod

@@ -22,10 +22,12 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from guidelint.doc_kind import reading_of
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
+from guidelint.rules.gl503_broken_fence import exposed_regions, in_regions
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -38,6 +40,12 @@ IMPORT = re.compile(r"@(?<![\w@/`.]@)((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
 SUBMODULE_PATH = re.compile(r"^\s*path\s*=\s*(.+)$", re.MULTILINE)
 TEMPLATE = re.compile(r"[{}]|%7B|\$\(", re.IGNORECASE)  # {{ x }}, {name}, f-strings
 STEERING_NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
+# The files a site generator serves at a page URL (`../admin/overview`): Hugo, MkDocs,
+# Docusaurus and Mintlify (`.mdx`), and GitHub's folder README.
+PAGE_FILES = (".md", ".mdx", "/index.md", "/index.mdx", "/_index.md", "/README.md")
+# A MyST target, `(unknowns)=` on its own line before a heading: Sphinx resolves
+# `[text](unknowns)` to it from any page.
+MYST_LABEL = re.compile(r"^\(([\w.:-]+)\)=[ \t]*$", re.MULTILINE)
 
 
 def is_steering_file(rel: str) -> bool:
@@ -59,6 +67,10 @@ class BrokenLink(Rule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
             return  # no link and no @import: the document need not be parsed
+        reading = reading_of(file, project)
+        if reading.skip:
+            return  # a fixture, or a plan, spec or report: its links may be to what was
+        severity = Severity.WARNING if reading.note else None
         doc = file.markdown
         folder = posixpath.dirname(file.rel)
         # A gotchas file's own `(#anchor)` links are its LESSONS index: GL203's to judge.
@@ -67,14 +79,15 @@ class BrokenLink(Rule):
             if index_owned and link.href.startswith("#"):
                 continue
             problem = self._link_problem(link.href, folder, file, project)
+            if problem and in_regions(link.span.start, exposed_regions(file.text, doc)):
+                continue  # an example a broken fence left as prose: GL503 reports the fence
             if problem:
-                yield self.finding(file, link.span, problem)
+                yield self.finding(file, link.span, problem + reading.note, severity=severity)
         if is_steering_file(file.rel):
             for span, target in _imports(file, doc):
                 if not _exists(project, _join(folder, target)):
-                    yield self.finding(
-                        file, span, f"`@{target}` imports a file that does not exist"
-                    )
+                    message = f"`@{target}` imports a file that does not exist{reading.note}"
+                    yield self.finding(file, span, message, severity=severity)
 
     def _link_problem(
         self, href: str, folder: str, file: SourceFile, project: Project
@@ -98,6 +111,8 @@ class BrokenLink(Rule):
         if found is None:
             if _slug_placeholder(path, _bases(file.rel, folder, path), project):
                 return None
+            if _myst_label(path, project):
+                return None
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
@@ -117,6 +132,23 @@ def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
         return False
     first = path.split("/", 1)[0]
     return not any(project.exists(_join(base, first)) for base in bases)
+
+
+def _myst_label(path: str, project: Project) -> bool:
+    """`[unknown](unknowns)`: a bare name that some page declares as a MyST label."""
+    if "/" in path or "." in path:
+        return False
+    return path in project.memo("GL502.myst_labels", lambda: _myst_labels(project))
+
+
+def _myst_labels(project: Project) -> frozenset[str]:
+    labels: set[str] = set()
+    for rel in project.files():
+        if rel.endswith(".md"):
+            source = project.read(rel)
+            if source is not None and ")=" in source.text:
+                labels.update(MYST_LABEL.findall(source.text))
+    return frozenset(labels)
 
 
 def _bases(rel: str, folder: str, path: str) -> list[str]:
@@ -167,7 +199,7 @@ def _found(project: Project, target: str) -> str | None:
     candidates = [target]
     if not MARKDOWN_TARGET.search(target):  # `setup` or `../install/` for a page
         bare = target.rstrip("/")
-        candidates += [f"{bare}.md", f"{bare}/index.md", f"{bare}/_index.md", f"{bare}/README.md"]
+        candidates += [f"{bare}{page}" for page in PAGE_FILES]
     return next((c for c in candidates if project.exists(c)), None)
 
 

@@ -78,6 +78,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry("GL403", "unknown-directive", "gl403_unknown_directive", MD, scope="fenced"),
     RuleEntry("GL501", "stale-path", "gl501_stale_path", MD),
     RuleEntry("GL502", "broken-link", "gl502_broken_link", MD),
+    RuleEntry("GL503", "broken-fence", "gl503_broken_fence", MD, scope="fenced"),
     RuleEntry(
         "GL601",
         "malformed-front-matter",
