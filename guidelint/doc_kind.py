@@ -42,7 +42,7 @@ FIXTURE_FOLDERS = frozenset(
 )
 TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec"})
 # Under a test folder, or in a crate's or package's `resources/`: inputs of its tests.
-FIXTURE_UNDER_TESTS = frozenset({"specs", "snapshots", "resources", "cases", "data", "inputs"})
+FIXTURE_UNDER_TESTS = re.compile(r"spec|suite|snapshot|resource|case|data|input|sample|corpus")
 HISTORY_NAME = re.compile(
     r"^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes?|releases|"
     r"upgrad\w*[-_]notes?)(?:[-_.][\w.-]*)?\.(?:md|mdx|markdown)$",
@@ -112,7 +112,7 @@ def is_fixture(rel: str) -> bool:
     if any(part in FIXTURE_FOLDERS for part in folders):
         return True
     for index, part in enumerate(folders):
-        if part in FIXTURE_UNDER_TESTS and index > 0:
+        if index > 0 and FIXTURE_UNDER_TESTS.search(part.lower()):
             above = folders[:index]
             if any(p in TEST_FOLDERS for p in above):
                 return True

@@ -17,9 +17,10 @@ links its own way).
 from __future__ import annotations
 
 import bisect
+import functools
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from guidelint.doc_kind import reading_of
@@ -100,7 +101,7 @@ class BrokenLink(Rule):
         if TEMPLATE.search(path) or TEMPLATE.search(fragment):
             return None  # filled in by a site generator
         if not path:
-            if fragment and not _templated(file) and fragment not in file.markdown.anchors():
+            if fragment and not _templated(file) and not _has_anchor(file.markdown, fragment):
                 return f"`#{fragment}` is no heading or anchor of this document"
             return None
         targets = [_join(base, path) for base in _bases(file.rel, folder, path)]
@@ -109,6 +110,8 @@ class BrokenLink(Rule):
             return None  # outside the repository, or in a checkout of another one
         found = next((f for t in inside if (f := _found(project, t)) is not None), None)
         if found is None:
+            if _symbol_reference(path, project) or any(_git_ignored(project, t) for t in inside):
+                return None
             if _slug_placeholder(path, _bases(file.rel, folder, path), project):
                 return None
             if _myst_label(path, project):
@@ -117,7 +120,7 @@ class BrokenLink(Rule):
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
             if other is not None and other.kind == "markdown":
-                if fragment not in other.markdown.anchors():
+                if not _has_anchor(other.markdown, fragment):
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
 
@@ -134,11 +137,64 @@ def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
     return not any(project.exists(_join(base, first)) for base in bases)
 
 
+def _git_ignored(project: Project, target: str) -> bool:
+    """A page a docs build writes (`docs/settings.md`, listed in `docs/.gitignore`): the
+    root's or any enclosing folder's .gitignore ignores the target."""
+    folder = posixpath.dirname(target)
+    while True:
+        spec = project.memo(
+            f"GL502.gitignore:{folder}", functools.partial(_gitignore, project, folder)
+        )
+        if spec is not None:
+            rel = target[len(folder) + 1 :] if folder else target
+            if spec(rel) or spec(rel.rstrip("/") + "/"):
+                return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
+
+
+def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
+    source = project.read(f"{folder}/.gitignore" if folder else ".gitignore")
+    if source is None or not source.text.strip():
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(source.text.splitlines()).match_file
+
+
+def _has_anchor(doc: MarkdownDocument, fragment: str) -> bool:
+    """GitHub's ids, and what docs sites also accept: an id in another case
+    (`#initiatePayment` for `initiatepayment`), or one glued to the heading's end
+    (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
+    target `(name)=`."""
+    anchors = doc.anchors()
+    if fragment in anchors or fragment.lower() in anchors:
+        return True
+    if f"({fragment})=" in doc.text and fragment in MYST_LABEL.findall(doc.text):
+        return True  # a MyST target above a heading
+    return any(heading.text.rstrip().endswith(f"#{fragment}") for heading in doc.headings)
+
+
+def _symbol_reference(path: str, project: Project) -> bool:
+    """`[Create](pulumirpc.ResourceProvider.Create)`: a dotted name with no folder whose
+    suffix is no file type of this repository names an API symbol a docs generator
+    (Sphinx, MyST) resolves, not a file."""
+    if "/" in path or "." not in path.strip("."):
+        return False
+    ext = posixpath.splitext(path)[1]
+    if ext[1:2].isupper():
+        return True  # `.Pack`, `.ResourceProvider`: a type or method, not a file suffix
+    return bool(ext) and ext.lower() not in project.extensions() and not ext[1:].isdigit()
+
+
 def _myst_label(path: str, project: Project) -> bool:
-    """`[unknown](unknowns)`: a bare name that some page declares as a MyST label."""
+    """`[unknown](unknowns)`: a bare name in a repository whose pages declare MyST
+    labels (`(unknowns)=`). Sphinx resolves such a name to a label, some of which its
+    build generates (API pages), so it cannot be judged from the files."""
     if "/" in path or "." in path:
         return False
-    return path in project.memo("GL502.myst_labels", lambda: _myst_labels(project))
+    return bool(project.memo("GL502.myst_labels", lambda: _myst_labels(project)))
 
 
 def _myst_labels(project: Project) -> frozenset[str]:
