@@ -86,7 +86,13 @@ DEFAULT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PY
 # ruff rules that find real bugs in snippets; names defined elsewhere in a guide
 # (F821), imports shown for context (F401) and the like are normal in docs.
 DEFAULT_LINT_SELECT = ["F", "E9"]
-DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"]
+DEFAULT_LINT_IGNORE = [
+    # Fragments: names defined elsewhere, imports shown once, values left unused.
+    *("F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"),
+    # Style, not defects, in an example: an f-string with no field, `Annotated` metadata
+    # strings read as forward annotations, a `.format` demo with unused arguments.
+    *("F523", "F541", "F722"),
+]
 # Modules a warm worker imports once, when a selected example imports them.
 DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
 
