@@ -59,6 +59,7 @@ USED_TO_BE = LazyPattern(
     r"was at|old path)\b[^`]*$",
     re.IGNORECASE,
 )
+CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
 SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 
@@ -231,6 +232,7 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
     # The line before, in the same paragraph, may say so: "Build creates symlinks:\n- `x`".
     previous_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
     previous = text[previous_start : max(line_start - 1, 0)] if line_start else ""
+    previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]
     return bool(
