@@ -210,3 +210,22 @@ def _reading(file: SourceFile, project: Project) -> Reading:
         report = bool(project.config.paths.report_history)
         return Reading(kind, reason, not report, f" (a history document: {reason})")
     return Reading(kind, reason, False, "")
+
+
+TEMPLATE_PARENTS = frozenset(
+    {"templates", "template", "scaffolds", "scaffold", "skeletons", "boilerplates", "starters"}
+)
+
+
+def template_root(rel: str) -> str | None:
+    """The root of a tree that is copied into other projects, when `rel` is in one:
+    `templates/<name>/` (or a folder named `template/`). Its links and paths resolve
+    from where it lands, that root, not from this repository's root."""
+    parts = rel.split("/")[:-1]
+    for index, part in enumerate(parts):
+        if part.lower() in TEMPLATE_PARENTS:
+            if part.lower() == "template":
+                return "/".join(parts[: index + 1])
+            if index + 1 < len(parts):
+                return "/".join(parts[: index + 2])
+    return None

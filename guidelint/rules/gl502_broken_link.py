@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
-from guidelint.doc_kind import reading_of
+from guidelint.doc_kind import reading_of, template_root
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
@@ -63,7 +63,13 @@ class BrokenLink(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != "markdown":
             return False
-        return in_globs(project, file.rel, project.config.paths.links)
+        if in_globs(project, file.rel, project.config.paths.links):
+            return True
+        # A template tree's files are judged as where they land: `templates/app/CLAUDE.md`
+        # and `templates/app/.claude/x.md` are steering files of the projects made from it.
+        root = template_root(file.rel)
+        inside = file.rel[len(root) + 1 :] if root else ""
+        return bool(inside) and in_globs(project, inside, project.config.paths.links)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
@@ -104,7 +110,13 @@ class BrokenLink(Rule):
             if fragment and not _templated(file) and not _has_anchor(file.markdown, fragment):
                 return f"`#{fragment}` is no heading or anchor of this document"
             return None
-        targets = [_join(base, path) for base in _bases(file.rel, folder, path)]
+        bases = _bases(file.rel, folder, path)
+        root = template_root(file.rel)
+        if root is not None:  # the project made from the template is its root, not ours
+            bases = [root if base == "" else base for base in bases]
+        targets = [_join(base, path) for base in bases]
+        if root is not None:  # a target outside the template is outside that project
+            targets = [t if t.startswith(root + "/") else "../" for t in targets]
         inside = [t for t in targets if not (t == ".." or t.startswith("../"))]
         if not inside or any(_in_submodule(project, t) for t in inside):
             return None  # outside the repository, or in a checkout of another one
@@ -112,7 +124,7 @@ class BrokenLink(Rule):
         if found is None:
             if _symbol_reference(path, project) or any(_git_ignored(project, t) for t in inside):
                 return None
-            if _slug_placeholder(path, _bases(file.rel, folder, path), project):
+            if _slug_placeholder(path, bases, project):
                 return None
             if _myst_label(path, project):
                 return None
