@@ -229,7 +229,7 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end)
     line_end = len(text) if line_end == -1 else line_end
     before, after = text[line_start:start], text[end:line_end]
-    # The line before, in the same paragraph, may say so: "Build creates symlinks:\n- `x`".
+    # A line before that introduces this one may say so: "Build creates symlinks:\n- `x`".
     previous_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
     previous = text[previous_start : max(line_start - 1, 0)] if line_start else ""
     previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
@@ -243,7 +243,7 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
         or WAS.match(after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
-        or (bool(previous.strip()) and bool(CREATED.search(previous)))
+        or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
         or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
     )
 
