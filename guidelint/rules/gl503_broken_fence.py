@@ -40,11 +40,10 @@ class BrokenFence(Rule):
         # MDX reads a JSX block (`<CodeGroup>`) differently from CommonMark: its fences
         # cannot be judged by a CommonMark parse.
         mdx = file.rel.lower().endswith(".mdx")
-        return file.kind == "markdown" and not mdx and not is_fixture(file.rel)
+        fenced = "```" in file.text or "~~~" in file.text
+        return file.kind == "markdown" and fenced and not mdx and not is_fixture(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        if "```" not in file.text and "~~~" not in file.text:
-            return
         nested = nested_fences(file.text, file.markdown)
         for fence, inner in nested:
             marker = _marker(file.text, fence)
