@@ -102,7 +102,8 @@ def _with_bodies(source: str) -> str:
         out.append(line)
         if not BLOCK_OPENER.search(line) or not line.strip():
             continue
-        following = next((later for later in lines[index + 1 :] if _code(later)), "")
+        # A comment under `try:` is no body (the snippet fails when pasted): kept as one.
+        following = next((later for later in lines[index + 1 :] if later.strip()), "")
         indent = len(line) - len(line.lstrip())
         if len(following) - len(following.lstrip()) <= indent:
             out.append(" " * (indent + 4) + "...")  # on its own line: after a comment too
