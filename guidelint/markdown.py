@@ -24,7 +24,7 @@ FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|\Z)", re.
 
 # `## Title {#custom-id}` (Hugo, MkDocs attr_list, Pandoc); `<a id="x">`, `<h2 name='y'>`.
 BLOCKQUOTE_MARKERS = re.compile(r"^(?:>[ \t]?)+")  # `> > ` before a quoted fence's close
-CUSTOM_ID = re.compile(r"\{#([\w\-.:]+)[^}]*\}\s*$")
+CUSTOM_ID = re.compile(r"\{:?\s*#([\w\-.:]+)[^}]*\}\s*$")  # {#id}, MkDocs {: #id }
 HTML_ID = re.compile(r"<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"']")
 SLUG_DROP = re.compile(r"[^\w\- ]")
 # `## Title {.notranslate lang=en}`: attributes, not part of the title's id.
