@@ -1,13 +1,12 @@
 """GL110 unlisted-server: a server of `.mcp.json` whose tool list is nowhere to be had.
 
-A server that is this project's own (a local development URL, a command that runs a
-file of this repository, or a name the project itself carries) lists its tools by
-running the project, not by a snapshot: it is not reported.
+A server that is this project's own (a local development URL, or a name the project
+itself carries) lists its tools by running the project, not by a snapshot: it is
+not reported.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -52,18 +51,12 @@ def _declared(file: SourceFile) -> dict[str, Any]:
 
 
 def _own_server(name: str, config: Any, project: Project) -> bool:
-    """This project's own server: served on this machine while developing it, started
-    from a file of this repository, or named like the project."""
+    """This project's own server: served on this machine while developing it, or
+    named like the project (sentry-mcp's `sentry`)."""
     if isinstance(config, dict):
         url = config.get("url")
         if isinstance(url, str) and LOCAL_URL.match(url.strip()):
             return True
-        args = config.get("args")
-        words = [config.get("command"), *(args if isinstance(args, list) else [])]
-        for word in words:
-            if isinstance(word, str) and "/" in word and not word.startswith(("/", "~", "-")):
-                if project.exists(posixpath.normpath(word)):
-                    return True
     return bool(set(WORD.findall(name.lower())) & _project_words(project))
 
 

@@ -36,7 +36,7 @@ PLACEHOLDER_PART = re.compile(
     r"MAJOR|MINOR|PATCH|VERSION|NNN?|N)$"  # `0.MINOR.x.md`, `SPEC-NNN`
 )
 # `some_kernel.cuh`, `my-feature.md`, `ComponentName/`: a name standing for the reader's own.
-FILLER_NAME = re.compile(r"^(?:some|my|your|new)[_-]\w|^(?:Component|Module|Package|Feature)Name\b")
+FILLER_NAME = re.compile(r"^(?:some|my|your)[_-]\w|^(?:Component|Module|Package|Feature)Name\b")
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
 WORDS = re.compile(r"[-.]")
 # Said of a path on its own line: it is an illustration, a file a run or the user creates,
