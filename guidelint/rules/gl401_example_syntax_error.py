@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.doc_kind import is_fixture
+from guidelint.fences import nested_fences
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
-from guidelint.rules.gl503_broken_fence import nested_fences
 from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guidelint.doc_kind import reading_of
+from guidelint.fences import exposed_regions, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.globs import matcher
 from guidelint.lazy_re import LazyPattern
@@ -24,7 +25,6 @@ from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
 from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.rules.gl503_broken_fence import exposed_regions, in_regions
 from guidelint.sources import SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")

@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from guidelint.doc_kind import reading_of, template_root
+from guidelint.fences import exposed_regions, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Project
 from guidelint.rules.base import Rule, in_globs
-from guidelint.rules.gl503_broken_fence import exposed_regions, in_regions
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
