@@ -112,22 +112,21 @@ def scope_paths(project: Project, paths: list[Path]) -> list[Path]:
 
 def file_scope(project: Project, paths: list[Path]) -> list[str]:
     """One line per project file: checked, or skipped and why (`--show-files`)."""
-    from guidelint.globs import matcher
+    from guidelint.printable import printable
     from guidelint.sources import MARKDOWN_SUFFIXES
 
     config = project.config
     scope = scope_paths(project, paths)
     checked = set(discover(project.root, config, scope, project.files))
-    excluded = matcher(config.exclude, lambda: _spec(config.exclude))
+    excluded = project.globs(config.exclude)
     folders = [project.rel(p).rstrip("/") for p in scope if p.is_dir()]
-    from guidelint.printable import printable
 
     lines = []
     for rel in project.files():
         shown = printable(rel)
         if rel in checked:
             lines.append(f"{shown}: checked")
-        elif config.exclude and excluded(rel):
+        elif config.exclude and excluded.matches(rel):
             lines.append(f"{shown}: skipped: matches `exclude`")
         elif scope and not any(f in (".", "") or rel.startswith(f + "/") for f in folders):
             lines.append(f"{shown}: skipped: outside the paths given")
@@ -137,12 +136,6 @@ def file_scope(project: Project, paths: list[Path]) -> list[str]:
             lines.append(f"{shown}: skipped: not Markdown, and no `include` glob selects it")
     lines.extend(project.warnings)  # symlinks out of the repository, FIFOs
     return lines
-
-
-def _spec(patterns: list[str]) -> Callable[[str], bool]:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _reached(

@@ -28,6 +28,9 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Literal
 
+from guidelint.project import Memo
+from guidelint.sources import Derived
+
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.sources import SourceFile
@@ -168,8 +171,7 @@ def doc_kind(rel: str, text: str, project: Project) -> tuple[DocKind, str]:
 def _named_by_steering(rel: str, project: Project) -> bool:
     """Whether a steering file at the top (CLAUDE.md, AGENTS.md, `.claude/`) names this
     document's path: it then tells agents what is, whatever its folder."""
-    names = project.memo("doc_kind.steering_text", lambda: _steering_text(project))
-    return rel in names
+    return rel in project.memo(STEERING_TEXT)
 
 
 def _steering_text(project: Project) -> str:
@@ -199,7 +201,7 @@ class Reading:
 def reading_of(file: SourceFile, project: Project) -> Reading:
     """Steering files and guides: read as they are. A fixture: never. A history
     document: only with `[tool.guidelint.paths] report-history`, then as a warning."""
-    return file.derived("doc_kind", lambda: _reading(file, project))
+    return file.derived(READING, project)
 
 
 def _reading(file: SourceFile, project: Project) -> Reading:
@@ -229,3 +231,8 @@ def template_root(rel: str) -> str | None:
             if index + 1 < len(parts):
                 return "/".join(parts[: index + 2])
     return None
+
+
+# Per run, the text of the steering files at the top; per file, how it is read.
+STEERING_TEXT = Memo("doc_kind.steering_text", _steering_text)
+READING = Derived("doc_kind.reading", _reading)

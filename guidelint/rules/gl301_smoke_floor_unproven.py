@@ -23,7 +23,6 @@ from guidelint.spans import Span
 class SmokeFloorUnproven(DriverRule):
     code = "GL301"
     name = "smoke-floor-unproven"
-    summary = "A post-smoke gate's floor fails for some realized slice under the driver's dial."
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -20,9 +20,6 @@ from guidelint.sources import SourceFile
 class SmokeDialFromCap(DriverRule):
     code = "GL302"
     name = "smoke-dial-from-cap"
-    summary = (
-        "The smoke dial is computed from the row cap or an assumed size, not the realized rows."
-    )
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

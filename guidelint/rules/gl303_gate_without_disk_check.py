@@ -18,7 +18,6 @@ from guidelint.sources import SourceFile
 class GateWithoutDiskCheck(DriverRule):
     code = "GL303"
     name = "gate-without-disk-check"
-    summary = "A smoke gate counts steps from config arithmetic and never checks the disk."
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -21,7 +21,6 @@ from guidelint.sources import SourceFile
 class SmokeDialUnprovable(DriverRule):
     code = "GL304"
     name = "smoke-dial-unprovable"
-    summary = "A smoke gate's dial is not provable statically; guard it at run time."
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

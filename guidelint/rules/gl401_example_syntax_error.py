@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 class ExampleSyntaxError(ExampleRule):
     code = "GL401"
     name = "example-syntax-error"
-    summary = "A Python example in a guide does not parse, or its fence is never closed."
     severity = Severity.ERROR
+    scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # A test fixture's broken example is the input its test feeds a tool.

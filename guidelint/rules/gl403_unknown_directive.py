@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 class UnknownDirective(ExampleRule):
     code = "GL403"
     name = "unknown-directive"
-    summary = "An example directive is misspelled or has a bad value, so it would be ignored."
     severity = Severity.ERROR
+    scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # A test fixture's examples are inputs its tests feed a tool, wrong on purpose.

@@ -27,9 +27,9 @@ from guidelint.doc_kind import reading_of, template_root
 from guidelint.fences import exposed_regions, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
-from guidelint.project import Project
-from guidelint.rules.base import Rule, in_globs
-from guidelint.sources import SourceFile
+from guidelint.project import Memo, Project
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -56,20 +56,20 @@ def is_steering_file(rel: str) -> bool:
 class BrokenLink(Rule):
     code = "GL502"
     name = "broken-link"
-    summary = "A relative Markdown link or an `@import` names a file or anchor that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
-        if in_globs(project, file.rel, project.config.paths.links):
+        links = project.globs(project.config.paths.links)
+        if links.matches(file.rel):
             return True
         # A template tree's files are judged as where they land: `templates/app/CLAUDE.md`
         # and `templates/app/.claude/x.md` are steering files of the projects made from it.
         root = template_root(file.rel)
         inside = file.rel[len(root) + 1 :] if root else ""
-        return bool(inside) and in_globs(project, inside, project.config.paths.links)
+        return bool(inside) and links.matches(inside)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
@@ -131,7 +131,7 @@ class BrokenLink(Rule):
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
-            if other is not None and other.kind == "markdown":
+            if other is not None and other.kind == FileKind.MARKDOWN:
                 if not _has_anchor(other.markdown, fragment):
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
@@ -206,7 +206,7 @@ def _myst_label(path: str, project: Project) -> bool:
     build generates (API pages), so it cannot be judged from the files."""
     if "/" in path or "." in path:
         return False
-    return bool(project.memo("GL502.myst_labels", lambda: _myst_labels(project)))
+    return bool(project.memo(MYST_LABELS))
 
 
 def _myst_labels(project: Project) -> frozenset[str]:
@@ -233,12 +233,12 @@ def _bases(rel: str, folder: str, path: str) -> list[str]:
 
 
 def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
-    return in_globs(project, file.rel, project.config.gotchas.files)
+    return project.globs(project.config.gotchas.files).matches(file.rel)
 
 
 def _in_submodule(project: Project, target: str) -> bool:
     """Submodules (`.gitmodules`) are other repositories, often not checked out in CI."""
-    paths = project.memo("GL502.submodules", lambda: _submodule_paths(project))
+    paths = project.memo(SUBMODULES)
     return any(target == p or target.startswith(p + "/") for p in paths)
 
 
@@ -247,6 +247,10 @@ def _submodule_paths(project: Project) -> list[str]:
     if modules is None:
         return []
     return [m.group(1).strip().rstrip("/") for m in SUBMODULE_PATH.finditer(modules.text)]
+
+
+SUBMODULES = Memo("GL502.submodules", _submodule_paths)
+MYST_LABELS = Memo("GL502.myst_labels", _myst_labels)
 
 
 def _templated(file: SourceFile) -> bool:

@@ -17,8 +17,8 @@ from guidelint.fences import fence_marker, nested_fences
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import Fence
 from guidelint.project import Project
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 PYTHON = frozenset({"python", "py", "python3", "pycon"})  # GL401 reports these unclosed
@@ -27,9 +27,9 @@ PYTHON = frozenset({"python", "py", "python3", "pycon"})  # GL401 reports these 
 class BrokenFence(Rule):
     code = "GL503"
     name = "broken-fence"
-    summary = "A code fence is closed early by a fence nested inside it, or is never closed."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "fenced"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # A test fixture's crossed fences are the input a Markdown tool is tested on.
@@ -37,7 +37,7 @@ class BrokenFence(Rule):
         # cannot be judged by a CommonMark parse.
         mdx = file.rel.lower().endswith(".mdx")
         fenced = "```" in file.text or "~~~" in file.text
-        return file.kind == "markdown" and fenced and not mdx and not is_fixture(file.rel)
+        return file.kind == FileKind.MARKDOWN and fenced and not mdx and not is_fixture(file.rel)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         nested = nested_fences(file.text, file.markdown)

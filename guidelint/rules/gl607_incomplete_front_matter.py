@@ -10,22 +10,20 @@ from guidelint.doc_kind import is_fixture
 from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
-from guidelint.rules.agent_config import facts, is_agent_file, is_skill_file, point
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, point
 
 
 class IncompleteFrontMatter(Rule):
     code = "GL607"
     name = "incomplete-front-matter"
-    summary = (
-        "An agent lacks a `name` or `description` in its front matter; a skill, a `description`."
-    )
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown" or is_fixture(file.rel):
+        if file.kind != FileKind.MARKDOWN or is_fixture(file.rel):
             return False  # a test fixture's skill is incomplete on purpose
         return is_skill_file(file.rel) or is_agent_file(file.rel, project)
 

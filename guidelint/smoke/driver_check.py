@@ -392,7 +392,7 @@ def counted_fast(
     steps and no stale or best checkpoints (the driver's case); None otherwise.
 
     ceil(S / interval) step saves, or one per epoch entered, of which rotation keeps the
-    newest save_total_limit. tests/test_smoke_driver_terms.py checks it against simulate.
+    newest save_total_limit. tests/smoke/test_smoke_driver_terms.py checks it against simulate.
     """
     if geometry.iterable or rows <= 0:
         return None

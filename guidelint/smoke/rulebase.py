@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
+from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -20,20 +21,17 @@ if TYPE_CHECKING:
 
 
 class DriverRule(Rule):
-    file_kinds = frozenset({"python"})
+    file_kinds = frozenset({FileKind.PYTHON})
+    scope = "drivers"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         return is_driver(file, project)
 
 
 def is_driver(file: SourceFile, project: Project) -> bool:
-    import pathspec
-
-    spec = project.memo(
-        "smoke.drivers",
-        lambda: pathspec.GitIgnoreSpec.from_lines(project.config.smoke.drivers),
+    return file.kind == FileKind.PYTHON and project.globs(project.config.smoke.drivers).matches(
+        file.rel
     )
-    return file.kind == "python" and bool(spec.match_file(file.rel))
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
@@ -50,7 +48,14 @@ def driver_refusal(file: SourceFile) -> TooDeep | None:
 
 
 def _reading(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
-    return file.derived("smoke.driver_facts", lambda: _read_facts(file.text))
+    return file.derived(DRIVER_FACTS)
+
+
+def _facts_of(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
+    return _read_facts(file.text)
+
+
+DRIVER_FACTS = Derived("smoke.driver_facts", _facts_of)
 
 
 def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:
