@@ -73,6 +73,6 @@ def _json_of(file: SourceFile) -> dict[str, Any]:
     """The file's JSON object, or {} when it is not one (GL109 reports bad JSON)."""
     try:
         data = file.json
-    except ValueError:
+    except (ValueError, RecursionError):  # bad or absurdly deep JSON: GL109 says so
         return {}
     return data if isinstance(data, dict) else {}
