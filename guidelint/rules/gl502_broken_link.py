@@ -170,9 +170,7 @@ def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
     source = project.read(f"{folder}/.gitignore" if folder else ".gitignore")
     if source is None or not source.text.strip():
         return None
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(source.text.splitlines()).match_file
+    return project.globs(source.text.splitlines()).matches
 
 
 def _has_anchor(doc: MarkdownDocument, fragment: str) -> bool:
