@@ -18,6 +18,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from guidelint.comments import SUPPRESSION_VERBS, Token, may_hold_directive, parse_directive
+from guidelint.findings import Edit, Finding
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -182,3 +183,37 @@ def suppressions_for(file: SourceFile) -> Suppressions:
     if file.kind == "python":
         return python_suppressions(file)
     return Suppressions()
+
+
+def suppression_edits(text: str, rel: str, finding: Finding) -> list[tuple[str, Edit]]:
+    """The comments that would suppress a finding, as insertions: ("line", ...) and,
+    in Markdown, ("file", ...) (`disable-file` after any front matter). Python takes
+    `# guidelint: ignore[CODE]` at the end of the finding's line; JSON has no
+    comments. The caller checks that an edit works where the text is unusual (a line
+    inside a fence, a Python line ending in a string)."""
+    from guidelint.markdown import front_matter_of
+
+    lines = text.splitlines(keepends=True)
+    if not 1 <= finding.line <= len(lines):
+        return []
+    line_start = sum(len(line) for line in lines[: finding.line - 1])
+    line = lines[finding.line - 1]
+    suffix = rel.lower().rsplit(".", 1)[-1]
+    if suffix == "py":
+        body = line.rstrip("\r\n")
+        end = line_start + len(body)
+        return [("line", Edit(end, end, f"  # guidelint: ignore[{finding.code}]"))]
+    if suffix == "json":
+        return []
+    newline = "\r\n" if line.endswith("\r\n") else "\n"
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    above = f"{indent}<!-- guidelint: disable-next-line {finding.code} -->{newline}"
+    front = front_matter_of(text)
+    top = front.span.end if front is not None else 0
+    if top and not text[:top].endswith("\n"):
+        return [("line", Edit(line_start, line_start, above))]
+    whole = f"<!-- guidelint: disable-file {finding.code} -->{newline}"
+    return [
+        ("line", Edit(line_start, line_start, above)),
+        ("file", Edit(top, top, whole)),
+    ]
