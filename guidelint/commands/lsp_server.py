@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
     from pygls.workspace import TextDocument
 
+    from guidelint.discovery import Lookup
     from guidelint.engine import Engine
     from guidelint.findings import Finding
     from guidelint.project import Project
@@ -73,7 +74,7 @@ class Checked:
     version: int | None
     text: str
     findings: list[Finding]
-    lookups: dict[str, str] | None = None
+    lookups: dict[Lookup, str] | None = None
 
 
 @dataclass
@@ -459,7 +460,7 @@ class ServerState:
 
     def _findings(
         self, scope: Scope, document: TextDocument
-    ) -> tuple[list[Finding], dict[str, str] | None]:
+    ) -> tuple[list[Finding], dict[Lookup, str] | None]:
         from guidelint.config import ConfigError
 
         engine = scope.engine
