@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
     from pygls.workspace import TextDocument
 
+    from guidelint.dependents import Reach
     from guidelint.discovery import Lookup
     from guidelint.engine import Engine
     from guidelint.findings import Finding
@@ -377,12 +378,17 @@ class ServerState:
             self.timer.cancel()
             self.timer = None
         events, self.pending = self.pending, []
-        reached = [uri for uri in self.open_uris() if everything or self._reaches(uri, events)]
+        reaches: dict[Path, Reach | None] = {}  # per project root: loaded once a flush
+        reached = [
+            uri for uri in self.open_uris() if everything or self._reaches(uri, events, reaches)
+        ]
         for uri in reached:
             self.forget(uri)
         self.refresh(reached)
 
-    def _reaches(self, uri: str, events: list[tuple[Path, int]]) -> bool:
+    def _reaches(
+        self, uri: str, events: list[tuple[Path, int]], reaches: dict[Path, Reach | None]
+    ) -> bool:
         from guidelint.config import ConfigError
         from guidelint.dependents import Reach
         from guidelint.discovery import Changes
@@ -406,14 +412,18 @@ class ServerState:
                 changes.deleted.add(rel)
         if not changes.paths:
             return False
-        try:
-            fresh = self._project(project.root)
-        except ConfigError:
+        if project.root not in reaches:
+            try:
+                fresh = self._project(project.root)
+            except ConfigError:
+                reaches[project.root] = None
+            else:
+                reaches[project.root] = Reach(fresh, scope.engine.rules_with_inputs(), changes)
+        reach = reaches[project.root]
+        if reach is None:
             return True  # a broken configuration is news for every document
         checked = self.checked.get(uri)
-        lookups = checked.lookups if checked is not None else None
-        reach = Reach(fresh, scope.engine.rules_with_inputs(), changes)
-        return reach.reaches(scope.rel, lookups)
+        return reach.reaches(scope.rel, checked.lookups if checked is not None else None)
 
     def refresh(self, uris: list[str]) -> None:
         """New diagnostics for these documents: pushed, or the client told to pull."""
