@@ -85,10 +85,15 @@ function startServer(root, settings) {
     asked.configurations += 1;
     return params.items.map(() => config.serverSettings(settings));
   });
-  let refreshed;
-  asked.refreshed = new Promise((resolve) => (refreshed = resolve));
+  // Each workspace/diagnostic/refresh resolves the promise waiting for it.
+  const waiting = [];
+  asked.refreshes = 0;
+  asked.nextRefresh = () => new Promise((resolve) => waiting.push(resolve));
+  asked.refreshed = asked.nextRefresh();
   connection.onRequest("workspace/diagnostic/refresh", () => {
-    refreshed();
+    asked.refreshes += 1;
+    const resolve = waiting.shift();
+    if (resolve) resolve();
     return null;
   });
   connection.onNotification("window/showMessage", (params) => {
@@ -182,5 +187,29 @@ test("a real server under the extension's settings: capabilities, watchers, pull
       settings: { guidelint: config.serverSettings({ ...settings, ignore: [] }) },
     });
     assert.deepStrictEqual(await pull(connection, guide), ["GL101", "GL501"]);
+  });
+});
+
+test("a pulling client is told to pull again when pyproject.toml changes on disk", async () => {
+  const settings = {
+    ...config.readSettings(() => undefined),
+    path: [PYTHON, "-m", "guidelint"],
+    debounceMs: 10,
+  };
+  await session(settings, async ({ root, uri, connection, asked }) => {
+    await asked.refreshed; // the settings asked for at start
+    const guide = uri("docs/guide.md");
+    await connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri: guide, languageId: "markdown", version: 1, text: GUIDE },
+    });
+    assert.deepStrictEqual(await pull(connection, guide), ["GL101", "GL501"]);
+    fs.writeFileSync(path.join(root, "pyproject.toml"), '[tool.guidelint]\nignore = ["GL501"]\n');
+    const refreshed = asked.nextRefresh();
+    // What VS Code sends for the watcher the server registered (FileChangeType.Changed).
+    await connection.sendNotification("workspace/didChangeWatchedFiles", {
+      changes: [{ uri: uri("pyproject.toml"), type: 2 }],
+    });
+    await refreshed;
+    assert.deepStrictEqual(await pull(connection, guide), ["GL101"]);
   });
 });
