@@ -575,37 +575,33 @@ class ServerState:
         )
 
     def _suppressions(self, document: TextDocument, finding: Finding) -> list[types.CodeAction]:
-        """ "Disable CODE for this line / for this file": the comment guidelint reads,
-        offered only where checking the edited text shows the finding gone (a line
-        inside a fence, say, cannot carry a Markdown comment)."""
+        """ "Disable CODE for this line / block / file": the comments guidelint reads,
+        offered only where checking the edited text shows the finding gone."""
         from lsprotocol import types
 
+        from guidelint.findings import Fix
+        from guidelint.fixes import apply_edits
         from guidelint.suppress import suppression_edits
 
         scope = self.scope(document.uri)
         if scope is None or not scope.checked:
             return []
         actions = []
-        for where, edit in suppression_edits(document.source, scope.rel, finding):
-            after = document.source[: edit.start] + edit.content + document.source[edit.end :]
-            if _still_there(finding, scope.engine.check_text(scope.rel, after), edit):
+        for where, edits in suppression_edits(document.source, scope.rel, finding):
+            after, _ = apply_edits(document.source, [Fix(edits)])
+            if _still_there(finding, scope.engine.check_text(scope.rel, after)):
                 continue
-            start = self._position(document, edit.start)
+            text_edits = []
+            for edit in edits:
+                start = self._position(document, edit.start)
+                where_at = types.Range(start=start, end=start)
+                text_edits.append(types.TextEdit(range=where_at, new_text=edit.content))
             actions.append(
                 types.CodeAction(
                     title=f"guidelint: disable {finding.code} for this {where}",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[self._diagnostic(document, finding)],
-                    edit=types.WorkspaceEdit(
-                        changes={
-                            document.uri: [
-                                types.TextEdit(
-                                    range=types.Range(start=start, end=start),
-                                    new_text=edit.content,
-                                )
-                            ]
-                        }
-                    ),
+                    edit=types.WorkspaceEdit(changes={document.uri: text_edits}),
                 )
             )
         return actions
@@ -682,12 +678,11 @@ def _checks(project: Any, rel: str) -> bool:
     return rel.lower().endswith(MARKDOWN_SUFFIXES) or included(rel)
 
 
-def _still_there(finding: Finding, after: list[Finding], edit: Any) -> bool:
-    """Whether the finding survives an inserted suppression (an inserted line above
-    it moves it down; a comment at a line's end moves nothing)."""
-    shift = edit.content.count("\n") if edit.content.endswith("\n") else 0
+def _still_there(finding: Finding, after: list[Finding]) -> bool:
+    """Whether the finding survives an inserted suppression: the same rule, text and
+    message, wherever the comment moved it (two alike elsewhere: kept, to be safe)."""
     return any(
-        f.code == finding.code and f.line == finding.line + shift and f.column == finding.column
+        f.code == finding.code and f.snippet == finding.snippet and f.message == finding.message
         for f in after
     )
 
