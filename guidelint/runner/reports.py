@@ -22,6 +22,7 @@ MARKS = {
     Outcome.CRASHED: "CRASH",
     Outcome.MISSING_DEPENDENCY: "MISSING",
     Outcome.UNSUPPORTED_MODEL: "UNSUPPORTED",
+    Outcome.BUILD_FAILED: "BUILD FAILED",
     Outcome.SKIPPED: "skip",
     Outcome.PENDING_PASSED: "pending ok",
     Outcome.PENDING_FAILED: "pending fail",
@@ -33,6 +34,7 @@ JUNIT_ERRORS = (
     Outcome.CRASHED,
     Outcome.MISSING_DEPENDENCY,
     Outcome.UNSUPPORTED_MODEL,
+    Outcome.BUILD_FAILED,
 )
 JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)
 

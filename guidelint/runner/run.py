@@ -190,7 +190,7 @@ def _setup(
 ) -> WorkerSetup:
     """One worker for the whole run: it warms up for what the units import."""
     return {
-        "settings": config.model_dump(),
+        "settings": _with_tiny_cache_env(config.model_dump()),
         "jobs": options.jobs or config.jobs or _default_jobs(),
         "warm_imports": sorted({m for p in payloads for m in p["warm_imports"]}),
         "preload_backend": any(p["wants_backend"] for p in payloads),
@@ -198,6 +198,16 @@ def _setup(
         "backend_module": options.backend_module,
         "root": str(root),
     }
+
+
+def _with_tiny_cache_env(settings: dict) -> dict:
+    """$GUIDELINT_TINY_CACHE, which the worker's filtered environment drops, passed on as
+    a setting of its own: read by the diffusers backend as its default cache, and not
+    made writable for the examples as a configured `runner.tiny-cache` is."""
+    import os
+
+    value = os.environ.get("GUIDELINT_TINY_CACHE")
+    return {**settings, "tiny_cache_env": value} if value else settings
 
 
 def backend_names(payloads: list[UnitPayload]) -> list[str]:
@@ -208,7 +218,9 @@ def backend_names(payloads: list[UnitPayload]) -> list[str]:
     sources = [e["source"] for p in payloads if p["wants_backend"] for e in p["examples"]]
     names = {name for s in sources for name in re.findall(r"\b[A-Z][A-Za-z0-9_]+", s)}
     ids = {i for s in sources for i in re.findall(r"[\"']([\w.-]+/[\w.-]+)[\"']", s)}
-    return sorted(names | ids)
+    # AutoPipeline*(enable_pag=True) loads a checkpoint planned with the PAG class's recipes
+    pag = any(re.search(r"\benable_pag\s*=\s*True", s) for s in sources)
+    return sorted(names | ids | ({"enable_pag"} if pag else set()))
 
 
 def _default_jobs() -> int:

@@ -191,8 +191,9 @@ def classify_exception(
     expected = example["expect_error"]
     if expected and _is_a(error, expected):
         return {"status": Outcome.PASSED, "message": f"raised {type(error).__name__} as expected"}
-    if _declared_outcome(error) == Outcome.UNSUPPORTED_MODEL.value:
-        return {"status": Outcome.UNSUPPORTED_MODEL, "message": described}
+    declared = _declared_outcome(error)
+    if declared in (Outcome.UNSUPPORTED_MODEL.value, Outcome.BUILD_FAILED.value):
+        return {"status": Outcome(declared), "message": described}
     package = missing_package(error)
     if package is not None:
         return {

@@ -39,6 +39,14 @@ class CannotPlan(Exception):
         self.reason = reason
 
 
+class ComponentFailed(Exception):
+    """Building one component raised: `component` names its class (the cause says how)."""
+
+    def __init__(self, component: str) -> None:
+        super().__init__(f"building {component} failed")
+        self.component = component
+
+
 @dataclass(frozen=True)
 class Slot:
     """One component of a plan: its name in the pipeline, recipe and settled config."""
@@ -382,7 +390,12 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
     cls = pipeline_type(the_plan.pipeline_class)
     built: dict[str, Any] = {}
     for slot in sorted(the_plan.slots, key=lambda s: s.recipe.derive is not None):
-        built[slot.name] = component(slot, components, built)
+        try:
+            built[slot.name] = component(slot, components, built)
+        except (CannotPlan, ImportError, MemoryError, PermissionError):
+            raise
+        except Exception as error:  # noqa: BLE001 - named by build.BuildFailed
+            raise ComponentFailed(f"{slot.class_name} ('{slot.name}')") from error
     pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
 
     def save(folder: Path) -> None:
