@@ -96,6 +96,7 @@ def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str
 def _import_shims() -> None:
     from guidelint.runner.diffusers_backend import (  # noqa: F401 - imported to be warm
         builders,
+        costwatch,
         devices,
         loading,
         remote,
@@ -210,7 +211,14 @@ def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.S
         models=dict(settings.get("models") or {}),
         fixtures=dict(settings.get("fixtures") or {}),
         pipeline_fn=settings.get("on_pipeline"),
+        budget_s=costwatch_budget(settings),
     )
+
+
+def costwatch_budget(settings: dict) -> float | None:
+    from guidelint.runner.diffusers_backend import costwatch
+
+    return costwatch.budget(settings)
 
 
 def cache_setting(settings: dict) -> str | None:
@@ -231,6 +239,7 @@ def install_once(state: backend_state.State) -> None:
     if _installed:
         return
     from guidelint.runner.diffusers_backend import (
+        costwatch,
         devices,
         loading,
         remote,
@@ -239,6 +248,7 @@ def install_once(state: backend_state.State) -> None:
     )
 
     loading.install()
+    costwatch.install()
     transformers_hub.install()
     remote.install()
     if not state.gpu:  # with a GPU, examples run as written
