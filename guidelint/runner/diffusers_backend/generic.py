@@ -97,28 +97,28 @@ def _jsonable(value):
 
 def base_dims() -> dict[str, int]:
     """Widths fixed by the offline tokenizers: the encoders' vocabularies and special ids."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
-    clip = tokenizer.special_ids()
+    clip = family_tokenizers.special_ids()
     return {
         "clip_bos": clip["bos_token_id"],
         "clip_eos": clip["eos_token_id"],
         "clip_vocab": clip["vocab_size"],
-        "t5_vocab": tokenizer.t5_vocab_size(),
-        "qwen_vocab": tokenizer.qwen_vocab_size(),
-        "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
-        **tokenizer.qwen_vision_ids(),
-        "gemma_vocab": tokenizer.gemma_vocab_size(),
-        "qwen3_vocab": tokenizer.qwen3_vocab_size(),
-        "glm_vocab": tokenizer.glm_vocab_size(),
-        "roberta_vocab": tokenizer.roberta_vocab_size(),
-        "bert_vocab": tokenizer.bert_vocab_size(),
-        "chatglm_vocab": tokenizer.chatglm_vocab_size(),
-        "llama_vocab": tokenizer.llama_vocab_size(),
-        **tokenizer.llama3_ids(),
-        "xlmr_vocab": tokenizer.xlmr_vocab_size(),
-        "mistral_vocab": tokenizer.mistral_vocab_size(),
-        **tokenizer.mistral_ids(),
+        "t5_vocab": family_tokenizers.t5_vocab_size(),
+        "qwen_vocab": family_tokenizers.qwen_vocab_size(),
+        "qwen_pad": family_tokenizers.qwen_vocabulary()["<|endoftext|>"],
+        **family_tokenizers.qwen_vision_ids(),
+        "gemma_vocab": family_tokenizers.gemma_vocab_size(),
+        "qwen3_vocab": family_tokenizers.qwen3_vocab_size(),
+        "glm_vocab": family_tokenizers.glm_vocab_size(),
+        "roberta_vocab": family_tokenizers.roberta_vocab_size(),
+        "bert_vocab": family_tokenizers.bert_vocab_size(),
+        "chatglm_vocab": family_tokenizers.chatglm_vocab_size(),
+        "llama_vocab": family_tokenizers.llama_vocab_size(),
+        **family_tokenizers.llama3_ids(),
+        "xlmr_vocab": family_tokenizers.xlmr_vocab_size(),
+        "mistral_vocab": family_tokenizers.mistral_vocab_size(),
+        **family_tokenizers.mistral_ids(),
     }
 
 
@@ -347,12 +347,12 @@ def plan(
 
 def require_libraries(keys) -> None:
     """Raises the ImportError (transformers' own) a chosen component's class meets here."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     for key in keys:
         recipe = recipe_at(key)
         if recipe.kind == "tokenizer" and recipe.builder:
-            tokenizer.require_libraries(recipe.builder)
+            family_tokenizers.require_libraries(recipe.builder)
 
 
 def with_sources(slots: list[Slot]) -> list[Slot]:
@@ -464,9 +464,9 @@ def _save_component(made, staging: Path) -> None:
 def make(slot: Slot, built: dict[str, Any]):
     recipe, cls = slot.recipe, library_class(slot.class_name)
     if recipe.kind == "tokenizer":
-        from guidelint.runner.diffusers_backend import tokenizer
+        from guidelint.runner.diffusers_backend import family_tokenizers
 
-        return getattr(tokenizer, recipe.builder or "")()
+        return getattr(family_tokenizers, recipe.builder or "")()
     if recipe.kind == "processor":
         return cls(**slot.config)
     seeded()
@@ -495,11 +495,11 @@ def with_local_tokenizer(recipe: Recipe, model_of):
     """`model_of(path)` for a model whose __init__ loads the tokenizer its config names
     (Recipe.loads_tokenizer), given a local one built for the while; the path is then
     dropped from its config, as the real config names none (its __init__'s hub default)."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     key, builder = recipe.loads_tokenizer or ("", "")
     with tempfile.TemporaryDirectory(prefix="guidelint-tokenizer-") as folder:
-        getattr(tokenizer, builder)().save_pretrained(folder)
+        getattr(family_tokenizers, builder)().save_pretrained(folder)
         model = model_of(folder).eval()
     delattr(model.config, key)
     return model
