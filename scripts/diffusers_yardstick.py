@@ -522,7 +522,15 @@ def main() -> None:
     )
     parser.add_argument("--tiny-cache", help="tiny checkpoint cache (default: the user cache)")
     parser.add_argument("--write", action="store_true", help="update docs/DIFFUSERS.md")
+    parser.add_argument(
+        "--device",
+        choices=("auto", "gpu", "cpu"),
+        help="the diffusers backend's GPU path ($GUIDELINT_DIFFUSERS_DEVICE; default auto)",
+    )
     args = parser.parse_args()
+    if args.device:
+        os.environ["GUIDELINT_DIFFUSERS_DEVICE"] = args.device
+    cpu_shims: list[str] = []  # with --device gpu: examples that still fell back to the CPU
 
     import importlib.metadata
 
@@ -547,6 +555,11 @@ def main() -> None:
             clock = time.perf_counter()
             entries = run_batch(project, [project / "docs" / f"{i}.md" for i in batch], args.jobs)
             found = {e["id"]: e for e in entries}
+            cpu_shims += [
+                i
+                for i, e in found.items()
+                if any("(no GPU)" in s for s in e.get("substitutions", []))
+            ]
             for example_id in batch:
                 entry = found.get(example_id)
                 if entry is None:
@@ -559,6 +572,8 @@ def main() -> None:
             )
     text = table(rows, scope)
     print(text)
+    if args.device == "gpu":  # the GPU path: nothing may have been moved to the CPU
+        print(f"GPU path: {len(cpu_shims)} examples with a '(no GPU)' substitution", cpu_shims)
     if args.write:
         write_section(text)
 

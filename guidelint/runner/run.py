@@ -200,14 +200,18 @@ def _setup(
     }
 
 
+# The diffusers backend's variables, which the worker's filtered environment drops,
+# passed on as settings of their own: $GUIDELINT_TINY_CACHE, its default cache (not made
+# writable for the examples as a configured `runner.tiny-cache` is), and
+# $GUIDELINT_DIFFUSERS_DEVICE, the one switch of its GPU path (auto, gpu, cpu).
+BACKEND_ENV = {"GUIDELINT_TINY_CACHE": "tiny_cache_env", "GUIDELINT_DIFFUSERS_DEVICE": "device"}
+
+
 def _with_tiny_cache_env(settings: dict) -> dict:
-    """$GUIDELINT_TINY_CACHE, which the worker's filtered environment drops, passed on as
-    a setting of its own: read by the diffusers backend as its default cache, and not
-    made writable for the examples as a configured `runner.tiny-cache` is."""
     import os
 
-    value = os.environ.get("GUIDELINT_TINY_CACHE")
-    return {**settings, "tiny_cache_env": value} if value else settings
+    passed = {key: os.environ[name] for name, key in BACKEND_ENV.items() if os.environ.get(name)}
+    return {**settings, **passed}
 
 
 def backend_names(payloads: list[UnitPayload]) -> list[str]:

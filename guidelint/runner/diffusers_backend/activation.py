@@ -201,11 +201,28 @@ def activate(settings: dict, record: Callable[[str], None]) -> None:
     install_once(state)
 
 
+DEVICES = ("auto", "gpu", "cpu")
+
+
+def gpu_path(settings: dict) -> bool:
+    """Whether examples run as written on the GPU (no device or dtype substitutions,
+    offloading and xformers real): $GUIDELINT_DIFFUSERS_DEVICE, the one switch. `auto`
+    (the default): when the worker sees CUDA; `cpu`: never, the substitutions apply even
+    on a GPU machine (what CI without one gets); `gpu`: always, and no GPU is an error."""
+    device = settings.get("device") or "auto"
+    if device not in DEVICES:
+        raise ValueError(f"GUIDELINT_DIFFUSERS_DEVICE={device!r}: one of {', '.join(DEVICES)}")
+    seen = bool(settings.get("gpu"))
+    if device == "gpu" and not seen:
+        raise RuntimeError("GUIDELINT_DIFFUSERS_DEVICE=gpu, but the runner sees no CUDA device")
+    return seen and device != "cpu"
+
+
 def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.State:
     root = Path(settings.get("root") or os.getcwd())
     return backend_state.State(
         record_fn=record,
-        gpu=bool(settings.get("gpu")),
+        gpu=gpu_path(settings),
         cache_override=_absolute(cache_setting(settings), root),
         root=root,
         models=dict(settings.get("models") or {}),
