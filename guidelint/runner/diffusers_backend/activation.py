@@ -83,7 +83,7 @@ def preload(names: Iterable[str] | None = None, settings: dict | None = None) ->
     cache = None
     if settings:
         cache = _absolute(cache_setting(settings), Path(settings.get("root") or os.getcwd()))
-    _build_default_cache(names, cache)
+    _build_default_cache(names, cache, settings or {})
 
 
 def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str]:
@@ -104,7 +104,9 @@ def _import_shims() -> None:
     )
 
 
-def _build_default_cache(names: Iterable[str] | None, cache_override: str | None) -> None:
+def _build_default_cache(
+    names: Iterable[str] | None, cache_override: str | None, settings: dict
+) -> None:
     """Children may not write outside their sandbox, so the cache (the default one, or
     `runner.tiny-cache`) is filled here: the tiny pipelines the examples name, by class
     or by a hub id the table knows."""
@@ -131,10 +133,10 @@ def _build_default_cache(names: Iterable[str] | None, cache_override: str | None
         except Exception:  # noqa: BLE001 - a read-only cache, a constraint: the child says why
             continue
     if names is not None:
-        build_loads_ahead(names, cache_override)
+        build_loads_ahead(names, cache_override, settings)
 
 
-def build_loads_ahead(names: list[str], cache_override: str | None) -> None:
+def build_loads_ahead(names: list[str], cache_override: str | None, settings: dict) -> None:
     """Build what each `Class.from_pretrained(id)` the examples may make would build, for
     every class and hub id they name (the loaders' own resolution, so exactly the same
     folders): components (a DPT depth estimator, a processor), pipelines through
@@ -144,8 +146,12 @@ def build_loads_ahead(names: list[str], cache_override: str | None) -> None:
     from guidelint.runner.diffusers_backend import loading
     from guidelint.runner.diffusers_backend.state import State
 
-    silent = State(
-        record_fn=lambda _message: None, gpu=True, cache_override=cache_override, root=Path.cwd()
+    silent = State(  # the children's resolution (the user's [models] too), recording nothing
+        record_fn=lambda _message: None,
+        gpu=True,
+        cache_override=cache_override,
+        root=Path(settings.get("root") or os.getcwd()),
+        models=dict(settings.get("models") or {}),
     )
     ids = [name for name in names if "/" in name]
     loaders = [found for name in names if (found := _loader_kind(name)) is not None]
