@@ -76,6 +76,7 @@ def test_tokens_are_latent_positions_over_the_patch():
     wan = _Model(patch_size=(1, 2, 2))
     assert costwatch._tokens((1, 16, 21, 90, 160), wan) == 75_600
     assert costwatch._tokens((2, 6930, 128), None) == 6930  # packed: (batch, tokens, width)
+    assert costwatch._tokens((1, 2, 64000), None) is None  # a 1-D UNet's audio samples
     assert costwatch._tokens((1, 4, 128, 128), _Model(patch_size=2)) == 4096
     assert costwatch._tokens((1, 4, 128, 128), None) is None
 

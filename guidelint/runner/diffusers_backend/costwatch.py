@@ -6,6 +6,8 @@ diffusers pipeline reports its steps through `DiffusionPipeline.progress_bar`; t
 the second step (the first pays for warm-up) gives the loop's cost, and when the steps
 left need more than twice the example's timeout the example stops there, as `timeout`,
 with the measured figures: seconds a step, the denoiser's input and its token count.
+A first call so slow that a tenth of it for every step still cannot fit stops the
+loop before step 2 (Wan at 720p: 51 s for one call over 75,600 tokens).
 Nothing the example computes changes; a loop that fits runs to its end untouched.
 """
 
@@ -17,6 +19,10 @@ import time
 from guidelint.runner.diffusers_backend.state import current, remember_original
 
 MARGIN = 2.0  # stop only when the steps left need more than this many timeouts
+# The denoiser's first call pays for warm-up (kernel choices, allocations at new shapes):
+# measured 3.1-3.3 s for Kandinsky 2.2's and the T2I-Adapter's UNets whose later calls
+# take tenths of a second. Judged on it alone, the loop counts at a tenth of that.
+FIRST_CALL_DISCOUNT = 10.0
 
 
 class TooSlow(TimeoutError):
@@ -78,14 +84,14 @@ class _TimedSteps:
     def first_call(self, call_s: float) -> None:
         """The denoiser's first call took `call_s`: the loop makes at least one a step."""
         total = self.total or 0
-        if total > 2 and call_s * (total - 1) > MARGIN * self.budget_s:
+        if total > 2 and call_s / FIRST_CALL_DISCOUNT * (total - 1) > MARGIN * self.budget_s:
             name = type(self.pipeline).__name__
             self._close()
             raise TooSlow(
                 f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
-                f"its {total} steps make at least {total} calls, about "
-                f"{call_s * total:.0f} s, more than {MARGIN:g}x this example's "
-                f"{self.budget_s:g} s timeout (runner.timeout): stopped there"
+                f"its {total} steps make at least {total} calls, more than {MARGIN:g}x "
+                f"this example's {self.budget_s:g} s timeout (runner.timeout) even were "
+                f"each later call {FIRST_CALL_DISCOUNT:g}x faster: stopped there"
             )
 
     def _message(self, step_s: float, done: int, total: int) -> str:
@@ -154,9 +160,10 @@ def _watch_input(pipeline, steps: _TimedSteps):
 
 def _tokens(shape: tuple[int, ...], model) -> int | None:
     """The sequence a transformer attends over: packed (batch, tokens, width), or the
-    latent's positions over its patch size."""
+    latent's positions over its patch size; None for what has no tokens (a 1-D UNet's
+    (batch, channels, samples))."""
     if len(shape) == 3:
-        return shape[1]
+        return shape[1] if shape[1] > shape[2] else None
     config = getattr(model, "config", None)
     patch = getattr(config, "patch_size", None)
     if len(shape) < 4 or patch is None:
