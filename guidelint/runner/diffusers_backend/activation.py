@@ -262,6 +262,7 @@ def install_once(state: backend_state.State) -> None:
     if _installed:
         return
     from guidelint.runner.diffusers_backend import (
+        adapters,
         costwatch,
         devices,
         loading,
@@ -271,6 +272,7 @@ def install_once(state: backend_state.State) -> None:
     )
 
     loading.install()
+    adapters.install()
     costwatch.install()
     transformers_hub.install()
     remote.install()
