@@ -13,7 +13,7 @@ def run() -> None:
     if sys.argv[1:] == ["--version"]:
         print(f"guidelint, version {__version__}")  # as click's version_option says it
         return
-    from guidelint.cli import main
+    from guidelint.commands.cli import main
 
     main()
 

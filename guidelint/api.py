@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.findings import Finding
 from guidelint.reporters import Report
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
 
 
 def check(
@@ -60,3 +65,12 @@ def report(
         dry_run=dry_run,
     )
     return run_check(options)
+
+
+def lint_files(project: Project, files: list[SourceFile]) -> list[Finding]:
+    """What the rules selected in `project` find in files that may not be on disk yet
+    (the `gotcha add` plan's texts): the engine's work, passed into the gotchas pillar."""
+    from guidelint.engine import Engine, build_selection
+
+    engine = Engine(project, build_selection(project.config))
+    return [finding for file in files for finding in engine.check_source(file)]

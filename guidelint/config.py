@@ -94,7 +94,7 @@ class Config(Section):
 
 
 # What a run's configuration is: the defaults (no file read, no pydantic) or a
-# file's validated table. Both answer the same attributes (tests/test_settings.py).
+# file's validated table. Both answer the same attributes (tests/core/test_settings.py).
 Settings = Config | DefaultConfig
 
 

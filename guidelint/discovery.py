@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -11,53 +10,71 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from guidelint.errors import ConfigError
+from guidelint.globs import Globs
 from guidelint.printable import printable
 from guidelint.sources import MARKDOWN_SUFFIXES
 
 if TYPE_CHECKING:
-    import pathspec
-
     from guidelint.config import Settings
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
-NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
-def _spec(patterns: list[str]) -> pathspec.PathSpec:
-    import pathspec  # on first use: checking one named file needs no globs
+# -- what a file's findings rest on (the result cache's and `--since`'s lookups)
 
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def matcher(spec: pathspec.PathSpec) -> Callable[[str], bool]:
-    """`spec.match_file` for normalised POSIX relpaths, as one regex when that is exact.
-
-    pathspec tries every pattern in turn (about 0.1 ms a file on a big .gitignore);
-    without negations, "any pattern matches" is one alternation, many times faster.
-    """
-    patterns = [p for p in spec.patterns if p.include is not None]
-    if any(p.include is False or getattr(p, "regex", None) is None for p in patterns):
-        return spec.match_file
-    if not patterns:
-        return lambda rel: False
-    # Group names repeat across patterns; the matcher needs none of them.
-    alternatives = (NAMED_GROUP.sub("(?:", p.regex.pattern) for p in patterns)
-    try:
-        combined = re.compile("|".join(f"(?:{a})" for a in alternatives))
-    except re.error:
-        return spec.match_file
-    return lambda rel: combined.match(rel) is not None
+# How a lookup is stored in a cache file: a path as it is, a view after this prefix.
+VIEW = "view:"
+CHECKED = "checked:"  # after VIEW: whether a plain check checks one file
 
 
-def plain_matcher(patterns: list[str]) -> Callable[[str], bool]:
-    """`GitIgnoreSpec.from_lines(patterns).match_file`, answered from the patterns'
-    text where `globs.decided` can (pathspec is imported and compiled only for the
-    paths it leaves open): for the few paths a folder argument asks about."""
-    if not any(p.strip() and not p.startswith("#") for p in patterns):
-        return lambda rel: False
-    from guidelint import globs
+@dataclass(frozen=True, slots=True)
+class PathLookup:
+    """`Project.exists()` or `Project.read()` of a path."""
 
-    return globs.matcher(patterns, lambda: matcher(_spec(patterns)))
+    path: str
+
+    @property
+    def key(self) -> str:
+        return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class ViewLookup:
+    """A view of the file list: "listing" (all of it), "checked" (the files a plain
+    check checks) or "extensions" (the set of suffixes)."""
+
+    view: str
+
+    @property
+    def key(self) -> str:
+        return VIEW + self.view
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedLookup:
+    """Whether a plain check checks one file (not the whole checked set)."""
+
+    rel: str
+
+    @property
+    def key(self) -> str:
+        return VIEW + CHECKED + self.rel
+
+
+Lookup = PathLookup | ViewLookup | CheckedLookup
+LISTING = ViewLookup("listing")
+CHECKED_FILES = ViewLookup("checked")
+EXTENSIONS = ViewLookup("extensions")
+
+
+def lookup_from_key(key: str) -> Lookup:
+    """The lookup a cache file's key (`Lookup.key`) stores."""
+    if not key.startswith(VIEW):
+        return PathLookup(key)
+    view = key.removeprefix(VIEW)
+    if view.startswith(CHECKED):
+        return CheckedLookup(view.removeprefix(CHECKED))
+    return ViewLookup(view)
 
 
 class Listing(list[str]):
@@ -66,7 +83,9 @@ class Listing(list[str]):
     which notes one on what it selects (`on_use("checked")`): adding a `.txt` changes
     the list, not the files a check checks."""
 
-    def __init__(self, names: list[str], on_use: Callable[[str], None]) -> None:
+    def __init__(
+        self, names: list[str], on_use: Callable[[ViewLookup | CheckedLookup], None]
+    ) -> None:
         super().__init__(names)
         self.on_use = on_use
 
@@ -75,19 +94,19 @@ class Listing(list[str]):
         return list(super().__iter__())
 
     def __iter__(self) -> Iterator[str]:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__iter__()
 
     def __len__(self) -> int:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__len__()
 
     def __contains__(self, name: object) -> bool:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__contains__(name)
 
     def __getitem__(self, index):  # untyped: list.__getitem__ is overloaded
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__getitem__(index)
 
 
@@ -140,9 +159,9 @@ def _listed_files(root: Path, config: Settings) -> list[str]:
         gitignore = root / ".gitignore"
         if gitignore.is_file():
             lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-            return walk_files(root, matcher(_spec(lines + [f"{config.cache_dir}/"])))
+            return walk_files(root, Globs([*lines, f"{config.cache_dir}/"]).compiled())
     # The cache folder alone: a plain name, decided without pathspec.
-    return walk_files(root, plain_matcher([f"{config.cache_dir}/"]))
+    return walk_files(root, Globs([f"{config.cache_dir}/"]).matches)
 
 
 def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
@@ -187,14 +206,17 @@ def discover(
     """
     if paths:
         return _from_paths(root, config, paths, listing)
-    included = matcher(_spec(config.include + config.extend_include))
-    excluded = matcher(_spec(config.exclude))
-    candidates = _candidates(root, config, listing, "checked")
+    included = Globs(config.include + config.extend_include).compiled()
+    excluded = Globs(config.exclude).compiled()
+    candidates = _candidates(root, config, listing, CHECKED_FILES)
     return [f for f in candidates if included(f) and not excluded(f)]
 
 
 def _candidates(
-    root: Path, config: Settings, listing: list[str] | Callable[[], list[str]] | None, use: str
+    root: Path,
+    config: Settings,
+    listing: list[str] | Callable[[], list[str]] | None,
+    use: ViewLookup,
 ) -> list[str]:
     if callable(listing):
         listing = listing()
@@ -235,8 +257,8 @@ def _from_paths(
         return sorted(chosen)
     # Include is asked only of the folders' files that are not Markdown; exclude of
     # every file (one compiled pathspec when there is any).
-    included = plain_matcher(config.include + config.extend_include)
-    excluded = plain_matcher([]) if not config.exclude else matcher(_spec(config.exclude))
+    included = Globs(config.include + config.extend_include).matches
+    excluded = Globs(config.exclude).compiled()
     candidates: list[str] | None = None
     for absolute, rel in folders:
         if rel is None:
@@ -247,7 +269,7 @@ def _from_paths(
                     chosen.add((sub_root / f).as_posix())
             continue
         if candidates is None:
-            candidates = _candidates(root, config, listing, "listing")
+            candidates = _candidates(root, config, listing, LISTING)
         prefix = "" if rel == "." else rel.rstrip("/") + "/"
         for f in candidates:
             if f.startswith(prefix) and not excluded(f):

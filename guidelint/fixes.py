@@ -1,8 +1,9 @@
-"""Applying fixes: non-overlapping edits, written atomically (fsio), repeated until stable."""
+"""Applying fixes: non-overlapping edits, written atomically (fsio), repeated until stable;
+and the one unified-diff writer for what they change."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from guidelint.findings import Edit, Finding, Fix
@@ -85,3 +86,34 @@ def _next_text(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, i
     if applied == 0 or new_text == text:
         return None
     return new_text, applied
+
+
+NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def unified_diff(changes: Mapping[str, tuple[str, str]]) -> str:
+    """One unified diff per file whose text changes (`a/` before, `b/` after), by path.
+
+    `changes` maps a path relative to the root to its text before and after. A last
+    line without a newline is followed by `\\ No newline at end of file`, as diff and
+    git write it, so `patch` and `git apply` take the result as it is.
+    """
+    import difflib  # only a diff needs it, not every check that loads fixes
+
+    parts: list[str] = []
+    for rel, (before, after) in sorted(changes.items()):
+        if before == after:
+            continue
+        for line in difflib.unified_diff(
+            _lines(before), _lines(after), fromfile=f"a/{rel}", tofile=f"b/{rel}"
+        ):
+            parts.append(line if line.endswith("\n") else f"{line}\n{NO_NEWLINE}")
+    return "".join(parts)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a text as patch sees them: ended by "\\n" only (a lone CR or a
+    form feed is part of its line), the last without one when the text has none."""
+    lines = text.split("\n")
+    ended = [line + "\n" for line in lines[:-1]]
+    return [*ended, lines[-1]] if lines[-1] else ended

@@ -4,17 +4,81 @@ Importing pathspec costs about as much as the rest of a one-file check's rules, 
 most questions a check asks are plain: `README.md` against `CLAUDE.md` or `README.md`.
 `decided()` answers those from the patterns' text; anything subtler (a negation that
 could apply, a character class, an escape) stays undecided and goes to pathspec, the
-reference (tests/test_globs.py compares the two on both corpora's paths).
+reference (tests/core/test_globs.py compares the two on both corpora's paths).
+
+`Globs` is the one answer to "is this path in these globs" (`Project.globs()` keeps
+one per pattern list for a run): `matches()` asks `decided()` first and pathspec only
+for what it leaves open; `compiled()` is pathspec alone, as one regular expression
+where that is exact, for walks that ask of every path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    import pathspec
 
 WILDCARDS = frozenset("*?[\\")
+NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+class Globs:
+    """`.gitignore`-style globs, compiled once and only if a path needs pathspec:
+    `matches(rel)` is `GitIgnoreSpec.from_lines(patterns).match_file(rel)`."""
+
+    __slots__ = ("patterns", "_compiled")
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.patterns = tuple(patterns)
+        self._compiled: Callable[[str], bool] | None = None
+
+    def __reduce__(self) -> tuple[type[Globs], tuple[tuple[str, ...]]]:
+        # The compiled matcher is a closure: a copy for another process compiles anew.
+        return (Globs, (self.patterns,))
+
+    def matches(self, rel: str) -> bool:
+        """Whether rel is in the globs: from their text where it shows, else pathspec."""
+        answer = decided(self.patterns, rel)
+        return self.compiled()(rel) if answer is None else answer
+
+    def compiled(self) -> Callable[[str], bool]:
+        """pathspec's answer for every path (imported and compiled on first call)."""
+        if self._compiled is None:
+            self._compiled = _compile(self.patterns)
+        return self._compiled
+
+
+def _compile(patterns: Sequence[str]) -> Callable[[str], bool]:
+    if not any(p.strip() and not p.startswith("#") for p in patterns):
+        return lambda rel: False  # no pattern at all: pathspec need not load
+    import pathspec  # on first use: most questions are decided from the text
+
+    return fast_match(pathspec.GitIgnoreSpec.from_lines(patterns))
+
+
+def fast_match(spec: pathspec.PathSpec) -> Callable[[str], bool]:
+    """`spec.match_file` for normalised POSIX relpaths, as one regex when that is exact.
+
+    pathspec tries every pattern in turn (about 0.1 ms a file on a big .gitignore);
+    without negations, "any pattern matches" is one alternation, many times faster.
+    """
+    patterns = [p for p in spec.patterns if p.include is not None]
+    if any(p.include is False or getattr(p, "regex", None) is None for p in patterns):
+        return spec.match_file
+    if not patterns:
+        return lambda rel: False
+    # Group names repeat across patterns; the matcher needs none of them.
+    alternatives = (NAMED_GROUP.sub("(?:", p.regex.pattern) for p in patterns)
+    try:
+        combined = re.compile("|".join(f"(?:{a})" for a in alternatives))
+    except re.error:
+        return spec.match_file
+    return lambda rel: combined.match(rel) is not None
 
 
 def decided(patterns: Sequence[str], rel: str) -> bool | None:
@@ -30,24 +94,6 @@ def decided(patterns: Sequence[str], rel: str) -> bool | None:
     if not negated and any(p.surely_matches(rel, segments) for p in positive):
         return True
     return None
-
-
-def matcher(
-    patterns: Sequence[str], compile_spec: Callable[[], Callable[[str], bool]]
-) -> Callable[[str], bool]:
-    """A `rel -> bool` that asks `compile_spec()` (built once, on first need) only for
-    the paths `decided()` leaves open."""
-    spec: list[Callable[[str], bool]] = []
-
-    def matches(rel: str) -> bool:
-        answer = decided(patterns, rel)
-        if answer is not None:
-            return answer
-        if not spec:
-            spec.append(compile_spec())
-        return spec[0](rel)
-
-    return matches
 
 
 class _Positive(NamedTuple):

@@ -4,6 +4,10 @@ markdown-it-py gives block tokens line maps only. We recover character offsets i
 one place: the inline rules that build code spans, links and inline HTML are
 wrapped to record their start/end position in the inline source, and each inline
 block knows how its (container-stripped) lines map back onto the file.
+
+This module is also the public home of what both builders share (front matter
+blanked, line spans, HTML comments recorded): `guidelint.markdown_rs` imports those
+by their public names, never a private one.
 """
 
 from __future__ import annotations
@@ -336,7 +340,7 @@ class MarkdownDocument(Record):
     def tokens(self) -> list[Token]:
         """markdown-it-py's token stream (the gotchas parser reads it)."""
         if self._tokens is None:
-            source, _ = _blank_front_matter(self.text)
+            source, _ = blank_front_matter(self.text)
             self._tokens = _parser().parse(source)
         return self._tokens
 
@@ -463,7 +467,11 @@ _BLANK_ASCII = "".join(c if c in "\r\n" else " " for c in map(chr, range(128)))
 _NOT_LINE_BREAKS = re.compile(r"[^\r\n]+")
 
 
-def _blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
+# What both builders share (this one and `guidelint.markdown_rs`): front matter
+# blanked, line spans, HTML comments recorded.
+
+
+def blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
     """Replace front matter with spaces so offsets and lines stay exact."""
     match = FRONT_MATTER.match(text)
     if not match:
@@ -476,23 +484,42 @@ def _blank_front_matter(text: str) -> tuple[str, FrontMatter | None]:
     return blanked + text[match.end() :], _front_matter(match)
 
 
+def line_span(lines: LineIndex, first: int, last: int) -> Span:
+    """Span from the start of 1-based line `first` to the end of line `last`."""
+    start = lines.offset(first, 1)
+    return Span(start, max(start, lines.line_end(min(last, lines.line_count))))
+
+
+def add_comment(doc: MarkdownDocument, raw: str, span: Span) -> None:
+    """Record the HTML comment `raw` (`<!--` ... `-->`, or unclosed) found at span."""
+    body = raw[4:]
+    body = body[:-3] if body.endswith("-->") else body
+    start = doc.lines.position(span.start)
+    end = doc.lines.position(max(span.start, span.end - 1))
+    doc.html_comments.append(HtmlComment(body.strip(), span, start.line, end.line))
+
+
+def add_block_comments(doc: MarkdownDocument, line_map: list[int]) -> None:
+    """Record every HTML comment of an HTML block (0-based [first, last) lines)."""
+    first, last = line_map
+    region = line_span(doc.lines, first + 1, last)
+    text = doc.text[region.start : region.end]
+    for match in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.DOTALL):
+        span = Span(region.start + match.start(), region.start + match.end())
+        add_comment(doc, doc.text[span.start : span.end], span)
+
+
 def parse_markdown(text: str, lines: LineIndex | None = None) -> MarkdownDocument:
     """Parse Markdown into a document whose every element has an exact span.
 
     `lines` may pass in the text's LineIndex when the caller has one already.
     """
-    source, front = _blank_front_matter(text)
+    source, front = blank_front_matter(text)
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
     tokens = _parser().parse(source)
     doc = MarkdownDocument(text=text, lines=lines, _tokens=tokens, front_matter=front)
     _walk(doc, tokens)
     return doc
-
-
-def _line_span(lines: LineIndex, first: int, last: int) -> Span:
-    """Span from the start of 1-based line `first` to the end of line `last`."""
-    start = lines.offset(first, 1)
-    return Span(start, max(start, lines.line_end(min(last, lines.line_count))))
 
 
 # Block tokens that carry nothing the model records (the common case: skip fast).
@@ -532,7 +559,7 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
                 last -= 1  # markdown-it counts the blank line after an item as its own
             doc.list_items.append(
                 ListItem(
-                    span=_line_span(lines, first + 1, last),
+                    span=line_span(lines, first + 1, last),
                     line=first + 1,
                     end_line=max(first + 1, last),
                     depth=list_depth,
@@ -584,7 +611,7 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
             if block_kind == "heading":
                 text = token.content.strip()
                 first, last = token.map
-                span = _line_span(lines, first + 1, last)
+                span = line_span(lines, first + 1, last)
                 plain = _plain_text(token.children or [])
                 doc.headings.append(Heading(heading_level, text, span, first + 1, plain))
                 section = text
@@ -592,7 +619,7 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
         elif kind in ("fence", "code_block") and token.map:
             _add_fence(doc, token, token.map, section)
         elif kind == "html_block" and token.map:
-            _add_block_comments(doc, token.map)
+            add_block_comments(doc, token.map)
 
 
 def github_slug(text: str) -> str:
@@ -623,24 +650,7 @@ def _collect_inline(doc: MarkdownDocument, block: Block, children: list[Token]) 
         elif child.type == "link_open":
             doc.links.append(Link(str(child.attrs.get("href", "")), span, block))
         elif child.type == "html_inline" and child.content.startswith("<!--"):
-            _add_comment(doc, child.content, span)
-
-
-def _add_comment(doc: MarkdownDocument, raw: str, span: Span) -> None:
-    body = raw[4:]
-    body = body[:-3] if body.endswith("-->") else body
-    start = doc.lines.position(span.start)
-    end = doc.lines.position(max(span.start, span.end - 1))
-    doc.html_comments.append(HtmlComment(body.strip(), span, start.line, end.line))
-
-
-def _add_block_comments(doc: MarkdownDocument, line_map: list[int]) -> None:
-    first, last = line_map
-    region = _line_span(doc.lines, first + 1, last)
-    text = doc.text[region.start : region.end]
-    for match in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.DOTALL):
-        span = Span(region.start + match.start(), region.start + match.end())
-        _add_comment(doc, doc.text[span.start : span.end], span)
+            add_comment(doc, child.content, span)
 
 
 def _add_fence(doc: MarkdownDocument, token: Token, line_map: list[int], section: str) -> None:
@@ -658,7 +668,7 @@ def _add_fence(doc: MarkdownDocument, token: Token, line_map: list[int], section
             info=info,
             lang=info.split()[0].lower() if info else "",
             content=token.content,
-            span=_line_span(lines, first + 1, last),
+            span=line_span(lines, first + 1, last),
             line=first + 1,
             content_line=first + 2 if is_fence else first + 1,
             closed=closed,

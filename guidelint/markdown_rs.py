@@ -5,7 +5,7 @@ parses about eight times faster than markdown-it-py and gives every node its
 source range (`srcmap`, in UTF-8 bytes), so code spans, links and comments need no
 position recording. `parse_document` uses it where it is installed and the text
 is one it maps exactly, else falls back to `guidelint.markdown.parse_markdown`,
-the reference. `tests/test_markdown_equivalence.py` holds both to the same spans
+the reference. `tests/core/test_markdown_equivalence.py` holds both to the same spans
 and the same findings over real corpora.
 
 What differs by construction: a `Block`'s `text` is its source as written (with
@@ -38,10 +38,10 @@ from guidelint.markdown import (
     Link,
     ListItem,
     MarkdownDocument,
-    _add_block_comments,
-    _add_comment,
-    _blank_front_matter,
-    _line_span,
+    add_block_comments,
+    add_comment,
+    blank_front_matter,
+    line_span,
     parse_markdown,
 )
 from guidelint.spans import LineIndex, Span
@@ -118,7 +118,7 @@ def _maps_exactly(text: str) -> bool:
 
 def parse_rs(text: str, lines: LineIndex | None = None, parser: Any = None) -> MarkdownDocument:
     """Parse with markdown-it-pyrs (which must be installed)."""
-    source, front = _blank_front_matter(text)
+    source, front = blank_front_matter(text)
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
     parser = parser or _rs_parser()
     root = parser.tree(source)
@@ -427,7 +427,7 @@ class _Walk:
             self.fence(node)
         elif name == "html_block":
             first, last = self.line_range(node)
-            _add_block_comments(self.doc, [first - 1, last])
+            add_block_comments(self.doc, [first - 1, last])
         elif node.children:
             self.children(node, depth, quoted)
 
@@ -489,7 +489,7 @@ class _Walk:
             last > first and len(closing) >= len(marker) and closing == marker[:1] * len(closing)
         )
         lang = info.split()[0].lower() if info else ""
-        span = _line_span(lines, first, last)
+        span = line_span(lines, first, last)
         content_line = first + 1 if is_fence else first
         # Positional, in Fence's field order (keywords cost more).
         fence = Fence(info, lang, content, span, first, content_line, closed, self.section)
@@ -574,7 +574,7 @@ class _Walk:
                 if verify or text.startswith("<!--", start):
                     content = str(node.meta.get("content", ""))
                     if content.startswith("<!--"):
-                        _add_comment(doc, content, self.checked(node, "<!--"))
+                        add_comment(doc, content, self.checked(node, "<!--"))
             elif name in ("em", "strong"):
                 self.collect(block, node.children)
             # An image's alt text is its own inline parse in markdown-it: the
@@ -697,7 +697,7 @@ def _built_headings(
             end = char(end_byte)
         first = bisect.bisect_right(line_starts, opening)
         last = bisect.bisect_right(line_starts, max(opening, end - 1))
-        span = _line_span(lines, first, last)
+        span = line_span(lines, first, last)
         plain = "".join(_plain(inline)).strip()
         headings.append(Heading(node.meta["level"], text, span, first, plain))
     return headings
@@ -717,7 +717,7 @@ def _list_items(
         last = bisect.bisect_right(lines.line_starts, max(start, end - 1))
         while last > first and not lines.line_text(last).strip():
             last -= 1  # a loose item's srcmap runs over the blank line after it
-        items.append(ListItem(_line_span(lines, first, last), first, last, depth, ordered))
+        items.append(ListItem(line_span(lines, first, last), first, last, depth, ordered))
     return items
 
 

@@ -2,20 +2,22 @@
 
 This is the whole door a rule has onto the world beyond the file it checks:
 `files()` (the project's file list; rules never run git themselves), `exists()`,
-`read()`, `memo()` for per-run shared state, `live` and `warn()`.
+`read()`, `globs()` (is a path in these globs), `memo()` for per-run shared state,
+`live` and `warn()`.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
+from guidelint.globs import Globs
 from guidelint.settings import DefaultConfig, find_config_file, plain_config, read_table
 from guidelint.sources import SourceFile, Unreadable, load
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from guidelint.config import Settings
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class Project:
@@ -144,17 +147,40 @@ class Project:
             del files[next(iter(files))]  # the least recently used
         return file
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
-        """A value computed once per run and shared by rules (e.g. the tool catalog).
+    @overload
+    def memo(self, key: Memo[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T: ...
+
+    @overload
+    def memo(self, key: str, factory: Callable[[], T], /) -> T: ...
+
+    def memo(self, key: Memo[Any, T] | str, /, *args: Any, **kwargs: Any) -> T:
+        """A value computed once per run and shared by rules (e.g. the tool catalog):
+        a `Memo` key computes it from the project (and what else it takes); a name
+        made at run time (a list of globs) comes with its factory.
 
         For data derived from one file, use `SourceFile.derived` instead: it lives
         and dies with the file.
         """
+        if isinstance(key, Memo):
+            return self._memoized(key, lambda: key.compute(self, *args, **kwargs))
+        [factory] = args
+        return self._memoized(key, factory)
+
+    def _memoized(self, key: Memo[Any, T] | str, factory: Callable[[], T]) -> T:
         memo = self._lookups.memo
         if key not in memo:
             memo[key] = factory()
         value: T = memo[key]
         return value
+
+    def globs(self, patterns: Iterable[str]) -> Globs:
+        """These `.gitignore`-style globs, compiled once for the run: ask
+        `.matches(rel)`. They read nothing, so the result cache records nothing."""
+        key = tuple(patterns)
+        found = self._lookups.globs.get(key)
+        if found is None:
+            found = self._lookups.globs[key] = Globs(key)
+        return found
 
     @property
     def warnings(self) -> list[str]:
@@ -167,8 +193,23 @@ class Project:
 
 
 # Files `Project.read` keeps: enough for what one batch of files asks again and again,
-# few enough that memory stays flat however large the tree (tests/test_project_read.py).
+# few enough that memory stays flat however large the tree (tests/core/test_project_read.py).
 READ_CACHE = 256
+
+
+class Memo(Generic[P, T]):
+    """What `Project.memo` keeps for a run: a name paired with the function that
+    computes the value from the project (and what else it takes, given by the first
+    asker). Keys compare by identity."""
+
+    __slots__ = ("name", "compute")
+
+    def __init__(self, name: str, compute: Callable[Concatenate[Project, P], T]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __repr__(self) -> str:
+        return f"Memo({self.name!r})"
 
 
 @dataclass
@@ -181,7 +222,8 @@ class _Lookups:
     extensions: frozenset[str] | None = None
     real_root: str | None = None
     real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
-    memo: dict[str, Any] = field(default_factory=dict)
+    memo: dict[Memo[Any, Any] | str, Any] = field(default_factory=dict)
+    globs: dict[tuple[str, ...], Globs] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 

@@ -11,7 +11,7 @@ equal only to an instance of the same class with equal fields (in order), repr
 are left out of equality and hash, as `field(compare=False)`), and for
 `FrozenRecord` a hash of the fields, `dataclasses.FrozenInstanceError` on
 assignment or deletion, and pickling by field values.
-`tests/test_records.py` holds each converted class to its dataclass twin.
+`tests/core/test_records.py` holds each converted class to its dataclass twin.
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
-from guidelint.findings import Finding
 from guidelint.markdown import parse_markdown
 from guidelint.project import Project
 
@@ -132,7 +131,3 @@ def run_example(code: str, example: PageExample, fixtures: dict[str, str], fix: 
 def _write(path: Path, content: str, encoding: str = "utf-8") -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content.encode(encoding))
-
-
-def finding_lines(findings: list[Finding]) -> list[int]:
-    return sorted(f.line for f in findings)

@@ -1,4 +1,12 @@
-"""Shared fixtures: scratch projects and running the real CLI."""
+"""Shared fixtures: scratch projects, running the real CLI, and the shared corpus.
+
+The corpus (`../shared/corpus` beside the checkout, or wherever GUIDELINT_CORPUS
+points) is not part of the repository. A test that reads it carries
+`@pytest.mark.corpus("agent-repos")` (a path under the corpus): where that path is
+absent the test is skipped with a reason, and under GUIDELINT_REQUIRE_CORPUS=1
+(set by .ci/run) it fails instead. Parametrise over corpus folders with
+`corpus_folders(...)`, which never fails at collection.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +18,48 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+CORPUS_ENV = "GUIDELINT_CORPUS"
+REQUIRE_CORPUS_ENV = "GUIDELINT_REQUIRE_CORPUS"
+CORPUS = Path(os.environ.get(CORPUS_ENV) or REPO.parent / "shared" / "corpus")
+
+
+def shared_corpus(*parts: str) -> Path:
+    """A path under the shared corpus; it may be absent, so mark the test `corpus`."""
+    return CORPUS.joinpath(*parts)
+
+
+def corpus_folders(*parts: str) -> list[Path]:
+    """The folders in shared_corpus(*parts), sorted, to parametrise over.
+
+    Where that folder is absent, the folder itself: one case, which its `corpus`
+    mark skips (or fails under GUIDELINT_REQUIRE_CORPUS=1), instead of an error at
+    collection or a silently empty parametrisation.
+    """
+    base = shared_corpus(*parts)
+    if not base.is_dir():
+        return [base]
+    return sorted(path for path in base.iterdir() if path.is_dir())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "corpus(*parts): reads shared_corpus(*parts); skipped where it is absent, "
+        f"failed there under {REQUIRE_CORPUS_ENV}=1",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or, where CI requires the corpus, fail) a test whose corpus is absent."""
+    for mark in item.iter_markers("corpus"):
+        path = shared_corpus(*mark.args)
+        if path.is_dir():
+            continue
+        reason = f"corpus not found at {path} (set {CORPUS_ENV} to where it is)"
+        if os.environ.get(REQUIRE_CORPUS_ENV) == "1":
+            pytest.fail(f"{reason}; {REQUIRE_CORPUS_ENV}=1 requires it", pytrace=False)
+        pytest.skip(reason)
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -6,7 +6,6 @@ passes in how to lint (`Lint`).
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 from collections.abc import Callable
 from pathlib import Path
@@ -161,16 +160,3 @@ def _index_update(project: Project, rel: str, new_text: str) -> dict[str, str]:
 
 def _apply(text: str, fix: Fix | None) -> str:
     return apply_edits(text, [fix])[0] if fix is not None else text
-
-
-def unified_diff(project: Project, texts: dict[str, str]) -> str:
-    chunks: list[str] = []
-    for rel, new_text in texts.items():
-        old = read_or_empty(project, rel) or ""
-        chunks += difflib.unified_diff(
-            old.splitlines(keepends=True),
-            new_text.splitlines(keepends=True),
-            fromfile=f"a/{rel}",
-            tofile=f"b/{rel}",
-        )
-    return "".join(chunks)

@@ -10,17 +10,18 @@ from guidelint.gotchas import files as gfiles
 from guidelint.gotchas.index import IndexProblemKind
 from guidelint.gotchas.index_report import index_report
 from guidelint.project import Project
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
 
 
 class GotchasRule(Rule):
     """A rule that runs on the configured gotchas files only."""
 
     roles: ClassVar[frozenset[str]] = frozenset({gfiles.GOTCHAS})
+    scope = "gotchas"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and gfiles.role(file.rel, project) in self.roles
+        return file.kind == FileKind.MARKDOWN and gfiles.role(file.rel, project) in self.roles
 
 
 class IndexRule(GotchasRule):
@@ -30,7 +31,6 @@ class IndexRule(GotchasRule):
     """
 
     roles = frozenset({gfiles.GOTCHAS, gfiles.INDEX})
-    fixable = True
     problem_kind: ClassVar[IndexProblemKind]
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

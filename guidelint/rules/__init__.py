@@ -1,35 +1,24 @@
 """The rule registry: every `glNNN_*.py` module in this package holds one rule.
 
-Adding a rule means adding its module here, its row in `index.py` (which the engine
-reads to import a rule only for a file it may apply to; a test keeps the two equal)
-and its page in `rules/GLNNN.md`; nothing else registers it.
+Adding a rule means adding its module here and its page in `rules/GLNNN.md`, then
+running scripts/gen_rule_index.py, which writes its row in `index.py` (the engine
+reads that to import a rule only for a file it may apply to); nothing else registers
+it.
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 
 
 @lru_cache(maxsize=1)
 def all_rules() -> dict[str, type[Rule]]:
-    """Rule classes by code, in code order."""
-    import pkgutil
+    """Rule classes by code, in code order (every rule's module imported now)."""
+    from guidelint.rules.index import RULES, load
 
-    found: dict[str, type[Rule]] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("gl"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule:
-                if value.__module__ == module.__name__ and getattr(value, "code", None):
-                    if value.code in found:
-                        raise RuntimeError(f"rule code {value.code} defined twice")
-                    found[value.code] = value
-    return dict(sorted(found.items()))
+    return {entry.code: load(entry) for entry in RULES}
 
 
 def rule_rows() -> list[dict[str, object]]:

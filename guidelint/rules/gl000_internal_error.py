@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 
@@ -11,7 +11,6 @@ from guidelint.spans import Span
 class InternalError(Rule):
     code = "GL000"
     name = "internal-error"
-    summary = "A rule raised an exception on a file; the other rules and files were still checked."
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine, never run as a check
 

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import Unreadable
 
 
 class UnreadableFile(Rule):
     code = "GL001"
     name = "unreadable-file"
-    summary = (
-        "A file selected for checking is binary, not valid UTF-8, unreadable, "
-        "or larger than `max-file-size`."
-    )
     severity = Severity.ERROR
     file_kinds = frozenset()  # produced by the engine when loading fails
 

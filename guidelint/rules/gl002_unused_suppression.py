@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from guidelint.findings import Finding, Severity
-from guidelint.rules.base import Rule
+from guidelint.rule import Rule
 from guidelint.sources import SourceFile
 from guidelint.spans import Span
 from guidelint.suppress import Suppression
@@ -12,7 +12,6 @@ from guidelint.suppress import Suppression
 class UnusedSuppression(Rule):
     code = "GL002"
     name = "unused-suppression"
-    summary = "A `guidelint:` suppression comment that suppresses no finding."
     severity = Severity.WARNING
     file_kinds = frozenset()  # produced by the engine after suppressions are applied
 

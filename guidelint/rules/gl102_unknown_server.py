@@ -6,17 +6,16 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 
 class UnknownServer(ToolRule):
     code = "GL102"
     name = "unknown-server"
-    summary = "An `mcp__<server>__...` reference names a server that no source declares."
     severity = Severity.ERROR
-    fixable = True
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

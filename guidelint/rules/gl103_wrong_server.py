@@ -6,17 +6,16 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
 class WrongServer(ToolRule):
     code = "GL103"
     name = "wrong-server"
-    summary = "An `mcp__<server>__<tool>` reference names a tool that lives on another server."
     severity = Severity.ERROR
-    fixable = True
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not self.may_qualify(file, project):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 class UnknownArgument(ToolRule):
     code = "GL105"
     name = "unknown-argument"
-    summary = "A call form such as `job_submit(gpu=...)` passes an argument the schema lacks."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if no_server_declared(project):

@@ -16,7 +16,6 @@ NAMED = 3  # oldest entries named in the message; the rest are counted
 class RowCapExceeded(GotchasRule):
     code = "GL201"
     name = "row-cap-exceeded"
-    summary = "A gotchas file holds more entries than its row cap."
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -14,6 +14,5 @@ from guidelint.gotchas.rulebase import IndexRule
 class UnindexedEntry(IndexRule):
     code = "GL202"
     name = "unindexed-entry"
-    summary = "An entry of a gotchas file has no row in the LESSONS index."
     severity = Severity.ERROR
     problem_kind = IndexProblemKind.UNINDEXED_ENTRY

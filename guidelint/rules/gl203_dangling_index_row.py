@@ -14,6 +14,5 @@ from guidelint.gotchas.rulebase import IndexRule
 class DanglingIndexRow(IndexRule):
     code = "GL203"
     name = "dangling-index-row"
-    summary = "A LESSONS index row points to no entry."
     severity = Severity.ERROR
     problem_kind = IndexProblemKind.DANGLING_INDEX_ROW

@@ -14,6 +14,5 @@ from guidelint.gotchas.rulebase import IndexRule
 class IndexOutOfStep(IndexRule):
     code = "GL204"
     name = "index-out-of-step"
-    summary = "LESSONS index rows are out of entry order or show a stale headline."
     severity = Severity.ERROR
     problem_kind = IndexProblemKind.INDEX_OUT_OF_STEP

@@ -16,7 +16,6 @@ from guidelint.sources import SourceFile
 class DuplicateGotcha(GotchasRule):
     code = "GL205"
     name = "duplicate-gotcha"
-    summary = "Two gotcha entries share a fingerprint, or one headline repeats another."
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

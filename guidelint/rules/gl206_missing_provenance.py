@@ -14,7 +14,6 @@ from guidelint.sources import SourceFile
 class MissingProvenance(GotchasRule):
     code = "GL206"
     name = "missing-provenance"
-    summary = "A gotcha entry names no issue id (#1489) it was learned from."
     severity = Severity.WARNING  # the configured provenance-severity decides
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

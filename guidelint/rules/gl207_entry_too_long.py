@@ -14,7 +14,6 @@ from guidelint.sources import SourceFile
 class EntryTooLong(GotchasRule):
     code = "GL207"
     name = "entry-too-long"
-    summary = "A gotcha entry is longer than the configured character budget."
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -15,7 +15,6 @@ from guidelint.spans import Span
 class MalformedEntry(GotchasRule):
     code = "GL208"
     name = "malformed-entry"
-    summary = "A top-level list item in a gotchas file has no bold headline, so it is no entry."
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -20,16 +20,14 @@ from guidelint.sources import SourceFile
 class SmokeDialFromCap(DriverRule):
     code = "GL302"
     name = "smoke-dial-from-cap"
-    summary = (
-        "The smoke dial is computed from the row cap or an assumed size, not the realized rows."
-    )
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import from_cap, judge, smoke_dial
+        from guidelint.smoke.driver_check import from_cap, smoke_dial
+        from guidelint.smoke.judging import judge
         from guidelint.spans import Span
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None:
             return
         dial = smoke_dial(facts)

@@ -18,13 +18,12 @@ from guidelint.sources import SourceFile
 class GateWithoutDiskCheck(DriverRule):
     code = "GL303"
     name = "gate-without-disk-check"
-    summary = "A smoke gate counts steps from config arithmetic and never checks the disk."
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import arithmetic_gates
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None or facts.disk_check:
             return
         for gate in arithmetic_gates(facts):

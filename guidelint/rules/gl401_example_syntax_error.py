@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 class ExampleSyntaxError(ExampleRule):
     code = "GL401"
     name = "example-syntax-error"
-    summary = "A Python example in a guide does not parse, or its fence is never closed."
     severity = Severity.ERROR
+    scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import source_offset, syntax_errors_of

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 class UnknownDirective(ExampleRule):
     code = "GL403"
     name = "unknown-directive"
-    summary = "An example directive is misspelled or has a bad value, so it would be ignored."
     severity = Severity.ERROR
+    scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         for example in self.examples(file):

@@ -7,17 +7,17 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
-from guidelint.rules.agent_config import point
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.claude_code import point
 
 
 class MalformedFrontMatter(Rule):
     code = "GL601"
     name = "malformed-front-matter"
-    summary = "A file's YAML front matter cannot be read: the keys on the broken lines are lost."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    needs = "front-matter-in-doubt"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)

@@ -6,18 +6,17 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import did_you_mean, hooks_table, json_doc, names
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
+from guidelint.tools.claude_code import did_you_mean, hooks_table, json_doc, names
 
 
 class UnknownHookEvent(Rule):
     code = "GL602"
     name = "unknown-hook-event"
-    summary = "A hook is registered under an event name Claude Code does not have: it never runs."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)

@@ -9,8 +9,8 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import JsonDoc, facts, hooks_table, json_doc, names
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.claude_code import JsonDoc, facts, hooks_table, json_doc, names
 from guidelint.tools.rulebase import ToolRule
 
 LITERAL = re.compile(r"^[A-Za-z0-9_\-]+$")  # a tool name, not a pattern
@@ -20,9 +20,8 @@ MATCH_ALL = ("", "*", ".*")
 class UnknownHookMatcher(ToolRule):
     code = "GL603"
     name = "unknown-hook-matcher"
-    summary = "A hook `matcher` is not a valid pattern, or names a tool that does not exist."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)

@@ -9,7 +9,10 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import (
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.spans import Span
+from guidelint.tools.claude_code import (
     JsonDoc,
     did_you_mean,
     facts,
@@ -22,9 +25,6 @@ from guidelint.rules.agent_config import (
     point,
     script_paths,
 )
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
-from guidelint.spans import Span
 
 # Longer than an hour is almost always milliseconds written for seconds.
 PLAUSIBLE_TIMEOUT = 3600
@@ -33,13 +33,12 @@ PLAUSIBLE_TIMEOUT = 3600
 class MalformedHook(Rule):
     code = "GL604"
     name = "malformed-hook"
-    summary = "A hook cannot run as written: wrong shape or type, missing script, bad timeout."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_settings_file(rel) or is_plugin_manifest(rel) or is_hooks_file(rel)
         )
 

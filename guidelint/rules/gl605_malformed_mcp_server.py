@@ -10,7 +10,10 @@ from urllib.parse import urlparse
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import (
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.catalog import close_names
+from guidelint.tools.claude_code import (
     JsonDoc,
     facts,
     is_mcp_file,
@@ -20,9 +23,6 @@ from guidelint.rules.agent_config import (
     mcp_servers_path,
     point,
 )
-from guidelint.rules.base import Rule
-from guidelint.sources import SourceFile
-from guidelint.tools.catalog import close_names
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}")
 # Values that are credentials whatever their key: GitHub, OpenAI/Anthropic, Slack,
@@ -41,13 +41,12 @@ STRING_FIELDS = ("type", "command", "cwd", "url")
 class MalformedMcpServer(Rule):
     code = "GL605"
     name = "malformed-mcp-server"
-    summary = "An MCP server declaration cannot start or be reached as written, or holds a secret."
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_mcp_file(rel) or is_settings_file(rel) or is_plugin_manifest(rel)
         )
 

@@ -15,7 +15,11 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.rules.agent_config import (
+from guidelint.rule import Rule
+from guidelint.rules.gl502_broken_link import is_steering_file
+from guidelint.sources import FileKind, SourceFile
+from guidelint.spans import Span
+from guidelint.tools.claude_code import (
     defined_agents,
     did_you_mean,
     is_agent_file,
@@ -23,10 +27,6 @@ from guidelint.rules.agent_config import (
     names,
     plugin_roots,
 )
-from guidelint.rules.base import Rule
-from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.sources import SourceFile
-from guidelint.spans import Span
 
 CALL = re.compile(r"""["']?subagent_type["']?\s*[:=]\s*["'](?P<name>[^"'\s{}<>$]+)["']""")
 # The lookahead (a verb's first letter) lets the scanner skip most positions at once.
@@ -48,13 +48,13 @@ DENSE = re.compile(r"(?:\s+\S+){5}\s")  # six runs of whitespace
 class UnknownSubagent(Rule):
     code = "GL606"
     name = "unknown-subagent"
-    summary = "A command, agent or skill delegates to a subagent that no agent file defines."
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return (
             is_steering_file(rel)

@@ -4,7 +4,7 @@ Each function mirrors a piece of the Trainer (5.24.0, accelerate 1.15.0), named
 in its docstring, so that a reader can check it against the source:
 `Trainer.set_initial_training_values`, `Trainer._run_epoch`,
 `DefaultFlowCallback.on_step_end/on_epoch_end`, `trainer_utils.rotate_checkpoints`
-and `Trainer._finalize_training`. tests/test_smoke_trainer_grid.py proves it on disk.
+and `Trainer._finalize_training`. tests/smoke/test_smoke_trainer_grid.py proves it on disk.
 """
 
 from __future__ import annotations

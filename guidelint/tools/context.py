@@ -45,16 +45,12 @@ PROHIBITION = re.compile(
 
 @dataclass
 class SpanPlaces:
-    """For one file: which code spans lead their block, which sit in a lead's
-    description, and which runs and lists they belong to (ids are span starts)."""
+    """For one file: which code spans sit in a lead's description, and which runs
+    and lists they belong to (ids are span starts)."""
 
-    leads: set[int] = field(default_factory=set)
     descriptions: set[int] = field(default_factory=set)
     runs: dict[int, list[CodeSpan]] = field(default_factory=dict)  # start -> its run
     lead_groups: dict[int, list[CodeSpan]] = field(default_factory=dict)  # start -> its list
-
-    def leads_block(self, span: CodeSpan) -> bool:
-        return span.span.start in self.leads
 
     def in_description(self, span: CodeSpan) -> bool:
         return span.span.start in self.descriptions
@@ -80,7 +76,6 @@ def span_places(spans: list[CodeSpan], text: str) -> SpanPlaces:
                 for member in run:
                     places.runs[member.span.start] = run
         lead_run = runs[0] if runs and _is_lead(runs[0][0], text) else []
-        places.leads.update(s.span.start for s in lead_run)
         itemized = block.list_depth > 0 or block.kind == "table_cell"
         if itemized and (lead_run or BOLD_LEAD.match(block.text)):
             lead_ids = {s.span.start for s in lead_run}

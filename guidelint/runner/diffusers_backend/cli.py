@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from guidelint.cli_base import fail
+from guidelint.commands.cli_base import fail
 from guidelint.runner.diffusers_backend import cache
 from guidelint.runner.diffusers_backend.families import FAMILIES
 

@@ -221,7 +221,7 @@ def kinds_missing(difference: LayoutDifference, tiny: Mapping[str, str]) -> tupl
 # sees (an attention kind left out, attention where the real model has none), and why.
 # Fewer repeats of a block the tiny has (1 of Flux's 19 double blocks) are not listed:
 # tiny means few layers; the PAG stand-ins, whose examples name a block by its index,
-# keep the real count (`*/pag` recipes). tests/test_diffusers_layouts.py fails on any
+# keep the real count (`*/pag` recipes). tests/diffusers/test_diffusers_layouts.py fails on any
 # difference not listed here, and on a listed one that no longer differs.
 VAE_ATTENTION = (
     "its mid-block attention is left out: attention over every latent pixel (64x64 at "

@@ -1,0 +1,255 @@
+"""Claude Code's facts (claude_code.json, each with its source), which files hold hooks
+and MCP servers, the JSON of a file with the span of every value, and the agents and
+skills a project defines: what the GL6xx agent-configuration rules share."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from guidelint.project import Memo
+from guidelint.sources import Derived, FileKind
+from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
+
+SETTINGS_NAMES = ("settings.json", "settings.local.json")
+SCRIPT_EXTENSIONS = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl")
+ROOT_VARIABLE = re.compile(r"\$\{?CLAUDE_PROJECT_DIR\}?")
+PLUGIN_VARIABLE = re.compile(r"\$\{?CLAUDE_PLUGIN_ROOT\}?")
+
+
+@lru_cache(maxsize=1)
+def facts() -> dict[str, Any]:
+    from importlib import resources
+
+    text = resources.files("guidelint.tools").joinpath("claude_code.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def names(key: str) -> list[str]:
+    return list(facts()[key]["names"])
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    from guidelint.tools.catalog import close_names
+
+    close = close_names(name, candidates, n=1)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def point(file: SourceFile, offset: int) -> Span:
+    """One character at offset, or an empty span on a line break (it ends its line)."""
+    start = max(0, min(offset, len(file.text)))
+    at_break = file.text[start : start + 1] in ("\r", "\n")
+    return Span(start, start if at_break else min(start + 1, len(file.text)))
+
+
+@dataclass(frozen=True)
+class JsonDoc:
+    """A JSON file's value and the span of every value (`jsonpos.value_spans` paths),
+    or the problem that stops it being read."""
+
+    data: Any
+    spans: dict[tuple, Span]
+    problem: tuple[int, str] | None = None
+
+    def span(self, file: SourceFile, path: tuple) -> Span:
+        """The value's span, else its key's, else its container's (never nothing)."""
+        for candidate in (path, (*path, "#key")):
+            if candidate in self.spans:
+                return self.spans[candidate]
+        while path:
+            path = path[:-1]
+            if path in self.spans:
+                return self.spans[path]
+        return point(file, 0)
+
+    def key_span(self, file: SourceFile, path: tuple) -> Span:
+        return self.spans.get((*path, "#key")) or self.span(file, path)
+
+
+def json_doc(file: SourceFile) -> JsonDoc:
+    return file.derived(JSON_DOC)
+
+
+def _read_json(file: SourceFile) -> JsonDoc:
+    from guidelint.tools.jsonpos import JSON_SPANS, JsonProblem, parse
+
+    try:
+        data = parse(file.text)
+    except JsonProblem as err:
+        return JsonDoc(None, {}, (err.offset, err.message))
+    return JsonDoc(data, file.derived(JSON_SPANS))
+
+
+JSON_DOC = Derived("agent_config.json", _read_json)
+
+
+def is_settings_file(rel: str) -> bool:
+    folder, name = posixpath.split(rel)
+    return name in SETTINGS_NAMES and posixpath.basename(folder) == ".claude"
+
+
+def is_plugin_manifest(rel: str) -> bool:
+    return rel.endswith(".claude-plugin/plugin.json") and (
+        rel == ".claude-plugin/plugin.json" or rel.endswith("/.claude-plugin/plugin.json")
+    )
+
+
+def is_hooks_file(rel: str) -> bool:
+    """A plugin's `hooks/hooks.json` (not another harness's, under `.codex-plugin/`)."""
+    if not (rel == "hooks/hooks.json" or rel.endswith("/hooks/hooks.json")):
+        return False
+    return not any(p.startswith(".") and p != ".claude" for p in rel.split("/")[:-2])
+
+
+def hooks_path(file: SourceFile, doc: JsonDoc) -> tuple | None:
+    """Where the file keeps its `hooks` object (settings, plugin.json, hooks.json)."""
+    if not isinstance(doc.data, dict):
+        return None
+    if is_settings_file(file.rel) or is_plugin_manifest(file.rel):
+        return ("hooks",) if "hooks" in doc.data else None
+    if is_hooks_file(file.rel):
+        return ("hooks",) if "hooks" in doc.data else ()
+    return None
+
+
+def hooks_table(file: SourceFile, doc: JsonDoc) -> tuple[tuple, dict] | None:
+    """(where, the `hooks` mapping) of a file that registers hooks as one; None when it
+    has none or it is not a mapping (GL604 reports the shape)."""
+    where = hooks_path(file, doc)
+    if where is None:
+        return None
+    hooks = doc.data.get("hooks") if where else doc.data
+    return (where, hooks) if isinstance(hooks, dict) else None
+
+
+def plugin_root(rel: str) -> str:
+    """The plugin folder a hooks.json or plugin.json belongs to ('' for the root)."""
+    folder = posixpath.dirname(posixpath.dirname(rel))
+    return folder
+
+
+def is_mcp_file(rel: str) -> bool:
+    return posixpath.basename(rel) == ".mcp.json"
+
+
+def mcp_servers_path(file: SourceFile, doc: JsonDoc, project: Project) -> tuple | None:
+    """Where the servers are: `mcpServers` of .mcp.json, settings or plugin.json; a
+    plugin's .mcp.json may also list them at its top level."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return None
+    if "mcpServers" in data:
+        return ("mcpServers",)
+    if is_mcp_file(file.rel) and file.rel != project.config.tools.mcp_config:
+        return ()
+    return None
+
+
+def script_paths(command: str, plugin: str | None) -> Iterator[tuple[str, int]]:
+    """Paths in this repository that a hook command runs, with their offsets in the
+    command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`, `${CLAUDE_PLUGIN_ROOT}/x.py`,
+    `./scripts/check.sh`, `python .claude/hooks/x.py`. Anything else (a program on
+    PATH, `npx pkg`, an absolute or home path) is not looked up. `plugin` is the plugin
+    folder of a plugin's hooks (None for settings): its relative paths are the user's."""
+    for match in re.finditer(r"""[^\s;&|<>()]+""", command):
+        token = match.group(0)
+        raw = token.replace('"', "").replace("'", "")
+        if ROOT_VARIABLE.match(raw):
+            if plugin is not None:
+                continue  # a plugin's $CLAUDE_PROJECT_DIR is its user's project, not this one
+            path = ROOT_VARIABLE.sub("", raw, count=1).lstrip("/")
+        elif PLUGIN_VARIABLE.match(raw):
+            if plugin is None:
+                continue
+            path = posixpath.join(plugin, PLUGIN_VARIABLE.sub("", raw, count=1).lstrip("/"))
+        elif (
+            plugin is None
+            and raw.startswith(("./", ".claude/"))
+            or (plugin is None and "/" in raw and raw.endswith(SCRIPT_EXTENSIONS))
+        ):
+            path = raw
+        else:
+            continue
+        if "$" in path or "*" in path or not path.strip("/."):
+            continue
+        if not path.endswith(SCRIPT_EXTENSIONS) and not raw.startswith("./"):
+            if not (ROOT_VARIABLE.match(raw) or PLUGIN_VARIABLE.match(raw)):
+                continue
+        yield posixpath.normpath(path), match.start()
+
+
+# --- agents and skills --------------------------------------------------------------
+
+
+def plugin_roots(project: Project) -> frozenset[str]:
+    return project.memo(PLUGIN_ROOTS)
+
+
+def _plugin_roots(project: Project) -> frozenset[str]:
+    return frozenset(plugin_root(rel) for rel in project.files() if is_plugin_manifest(rel))
+
+
+PLUGIN_ROOTS = Memo("GL6xx.plugin_roots", _plugin_roots)
+
+
+def is_agent_file(rel: str, project: Project) -> bool:
+    """`.claude/agents/**.md`, or `agents/**.md` at a plugin's root (a marketplace's
+    `plugins/*/agents` too). Prompt files elsewhere (`references/agents/`) are not agents."""
+    if not rel.endswith(".md") or posixpath.basename(rel).lower() == "readme.md":
+        return False
+    parts = rel.split("/")
+    if "agents" not in parts[:-1]:
+        return False
+    index = parts.index("agents")
+    owner = "/".join(parts[:index])
+    if owner == ".claude" or owner.endswith("/.claude"):
+        return True
+    roots = plugin_roots(project)
+    return owner in roots or (owner.startswith("plugins/") and owner.count("/") == 1)
+
+
+def is_skill_file(rel: str) -> bool:
+    parts = rel.split("/")
+    return parts[-1] == "SKILL.md" and len(parts) >= 3 and parts[-3] == "skills"
+
+
+def defined_agents(project: Project) -> frozenset[str]:
+    """Names of every agent the project defines (front matter `name`, else the file's stem)."""
+
+    return project.memo(AGENTS)
+
+
+def _agents(project: Project) -> frozenset[str]:
+    from guidelint.frontmatter import front_matter, front_text, plain_string
+
+    found: set[str] = set()
+    for rel in project.files():
+        if not is_agent_file(rel, project):
+            continue
+        found.add(posixpath.splitext(posixpath.basename(rel))[0])
+        file = project.read(rel)
+        if file is None or file.kind != FileKind.MARKDOWN:
+            continue
+        # `name: reviewer` read from the lines where that is sure; else composed.
+        front = front_text(file)
+        known, name = plain_string(front.text, "name") if front else (True, None)
+        if not known:
+            data = front_matter(file)
+            name = data.get("name") if data else None
+        if isinstance(name, str) and name.strip():
+            found.add(name.strip())
+    return frozenset(found)
+
+
+AGENTS = Memo("GL6xx.agents", _agents)

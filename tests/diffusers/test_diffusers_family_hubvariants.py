@@ -1,0 +1,165 @@
+"""Checkpoints of one class told apart by hub id or subfolder (recipes/hubvariants.py and
+[variants] in known_models.toml): GLIGEN's inpainting and generation checkpoints, the
+SDXL T2I-Adapters' one-channel sketch input."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("diffusers")
+
+from guidelint.runner.diffusers_backend import build, generic, tiny_table  # noqa: E402
+from guidelint.runner.diffusers_backend.resolve import (  # noqa: E402
+    Target,
+    known_variants,
+    resolve_component,
+    resolve_pipeline,
+)
+from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
+
+GLIGEN = "StableDiffusionGLIGENPipeline"
+GLIGEN_TEXT_IMAGE = "StableDiffusionGLIGENTextImagePipeline"
+SDXL_ADAPTER = "StableDiffusionXLAdapterPipeline"
+BUILDABLE = [GLIGEN, GLIGEN_TEXT_IMAGE, SDXL_ADAPTER]
+
+
+def variant_of(hub_id, class_name):
+    found = resolve_pipeline(hub_id, class_name, models={})
+    assert isinstance(found, Target)
+    return found.variant
+
+
+def test_every_pipeline_made_buildable_plans():
+    assert [name for name in BUILDABLE if not build.buildable(name)] == []
+
+
+@pytest.mark.parametrize(
+    ("class_name", "inpainting", "generation"),
+    [
+        (
+            GLIGEN,
+            "masterful/gligen-1-4-inpainting-text-box",
+            "masterful/gligen-1-4-generation-text-box",
+        ),
+        (GLIGEN, "masterful/gligen-1-4-inpainting-text-box", "gligen/gligen-generation-text-box"),
+        (GLIGEN_TEXT_IMAGE, "anhnct/Gligen_Inpainting_Text_Image", "anhnct/Gligen_Text_Image"),
+    ],
+)
+def test_two_ids_of_one_class_get_their_own_unet_and_their_own_folder(
+    class_name, inpainting, generation
+):
+    inpaint_variant, plain_variant = (
+        variant_of(inpainting, class_name),
+        variant_of(generation, class_name),
+    )
+    assert (inpaint_variant, plain_variant) == ("inpaint", None)
+    inpaint_plan = generic.plan(class_name, hub_variant=inpaint_variant)
+    plain_plan = generic.plan(class_name, hub_variant=plain_variant)
+    # the masked image's latents and the mask beside the noise: 4 + 4 + 1
+    assert slot(inpaint_plan, "unet").config["in_channels"] == 9
+    assert slot(plain_plan, "unet").config["in_channels"] == 4
+    assert inpaint_plan.key() != plain_plan.key()
+    assert inpaint_plan.key().startswith(f"{class_name}-inpaint-")
+
+
+def test_an_id_the_table_does_not_name_plans_as_its_class_did():
+    assert variant_of("someone/my-own-gligen", GLIGEN) is None
+    assert generic.plan(GLIGEN, hub_variant=None) == generic.plan(GLIGEN)
+
+
+def test_a_variant_no_row_names_changes_only_the_folder():
+    # a variant is a fact about a checkpoint: one with no rows of its own builds the class's
+    # components, yet never shares their folder
+    named, plain = generic.plan(SDXL_ADAPTER, hub_variant="unheard-of"), generic.plan(SDXL_ADAPTER)
+    assert named.slots == plain.slots
+    assert named.key() != plain.key()
+
+
+def test_tagged_rows_never_match_the_plain_class():
+    unet = tiny_table.recipe_name(GLIGEN, "unet", "UNet2DConditionModel")
+    assert unet == "UNet2DConditionModel/gligen"
+    tagged = tiny_table.recipe_name(GLIGEN, "unet", "UNet2DConditionModel", "inpaint")
+    assert tagged == "UNet2DConditionModel/gligen-inpaint"
+    # a shared row of another class is not reached through a tag
+    assert tiny_table.recipe_name("StableDiffusionPipeline", "unet", "X", "inpaint") == "X"
+
+
+def test_every_variant_the_table_names_has_rows_and_a_real_pipeline():
+    import diffusers
+
+    tags = {
+        pattern.split("@")[1].rstrip("$") for pattern, _, _ in tiny_table.VARIANTS if "@" in pattern
+    }
+    for key, entry in known_variants().items():
+        assert key == key.lower(), key
+        assert entry.variant in tags, key
+        assert entry.pipeline is None or hasattr(diffusers, entry.pipeline), key
+
+
+def test_a_component_repos_subfolder_names_its_variant_and_where_the_tiny_one_holds_it():
+    sketch = resolve_component(
+        "Adapter/t2iadapter", "T2IAdapter", models={}, subfolder="sketch_sdxl_1.0"
+    )
+    assert (sketch.pipeline, sketch.variant, sketch.holds) == (SDXL_ADAPTER, "gray", "adapter")
+    # a subfolder the table does not name resolves by the class, as before
+    other = resolve_component("Adapter/t2iadapter", "T2IAdapter", models={}, subfolder="x")
+    assert (other.component, other.variant) == ("T2IAdapter", None)
+    # a component of a pipeline repo with a variant comes from that variant's checkpoint
+    unet = resolve_component(
+        "masterful/gligen-1-4-inpainting-text-box", "UNet2DConditionModel", models={}
+    )
+    assert (unet.pipeline, unet.variant) == (GLIGEN, "inpaint")
+
+
+def test_the_sdxl_adapter_gives_one_feature_map_per_unet_level_and_one_for_the_mid_block():
+    plain, gray = generic.plan(SDXL_ADAPTER), generic.plan(SDXL_ADAPTER, hub_variant="gray")
+    adapter, unet = slot(plain, "adapter").config, slot(plain, "unet").config
+    widths = unet["block_out_channels"]
+    assert adapter["adapter_type"] == "full_adapter_xl"
+    assert list(adapter["channels"]) == [*widths, widths[-1]]
+    assert unet["down_block_types"][1:] == ("CrossAttnDownBlock2D",) * 2
+    assert (adapter["in_channels"], slot(gray, "adapter").config["in_channels"]) == (3, 1)
+    assert slot(gray, "unet") == slot(plain, "unet")  # the SDXL base UNet either adapter serves
+
+
+def test_gligen_text_images_image_feature_is_projected_to_the_grounding_width():
+    plan = generic.plan(GLIGEN_TEXT_IMAGE)
+    unet = slot(plan, "unet").config
+    assert unet["attention_type"] == "gated-text-image"
+    assert slot(plan, "image_encoder").config["projection_dim"] == unet["cross_attention_dim"]
+    assert slot(plan, "image_project").config["hidden_size"] == unet["cross_attention_dim"]
+
+
+@pytest.fixture(scope="module")
+def tiny_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("tiny-hubvariants")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("class_name", "variant"),
+    [(GLIGEN, "inpaint"), (GLIGEN_TEXT_IMAGE, None), (SDXL_ADAPTER, "gray")],
+)
+def test_a_variants_checkpoint_builds_loads_and_runs(tiny_cache, class_name, variant):
+    from PIL import Image
+
+    folder = build.checkpoint_for(class_name, cache_override=tiny_cache, hub_variant=variant)
+    image = Image.new("RGB", (64, 64), (120, 30, 200))
+    grounding = {"gligen_phrases": ["a cat"], "gligen_boxes": [[0.1, 0.1, 0.6, 0.6]]}
+    extra = {
+        GLIGEN: {**grounding, "gligen_inpaint_image": image},
+        GLIGEN_TEXT_IMAGE: {**grounding, "gligen_images": [image]},
+        SDXL_ADAPTER: {"image": Image.new("L", (64, 64), 255)},  # a one-channel sketch
+    }[class_name]
+    pipe, out = run_tiny(class_name, folder, **extra)
+    assert type(pipe).__name__ == class_name
+    assert out.images.shape[-2:] == (64, 64)
+
+
+def test_the_variants_an_examples_ids_name_are_built_ahead():
+    from guidelint.runner.diffusers_backend.resolve import variants_named
+
+    names = ["StableDiffusionGLIGENPipeline", "masterful/gligen-1-4-inpainting-text-box"]
+    assert variants_named(names) == [(GLIGEN, "inpaint")]
+    assert variants_named(["Adapter/t2iadapter"]) == [(SDXL_ADAPTER, "gray")]
+    assert variants_named(["masterful/gligen-1-4-generation-text-box"]) == []
