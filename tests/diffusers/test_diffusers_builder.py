@@ -79,6 +79,7 @@ def test_variants_follow_the_pipeline_class():
 
 
 def test_a_width_two_components_disagree_on_is_cannot_build(monkeypatch):
+    monkeypatch.setattr(generic, "_PLANS", {})  # plans of the patched table only
     monkeypatch.setitem(
         tiny_table.RECIPES,
         "T5EncoderModel",
@@ -96,6 +97,7 @@ def test_a_width_two_components_disagree_on_is_cannot_build(monkeypatch):
 
 
 def test_a_width_no_component_provides_is_cannot_build(monkeypatch):
+    monkeypatch.setattr(generic, "_PLANS", {})  # plans of the patched table only
     monkeypatch.setitem(
         tiny_table.RECIPES, "DiTTransformer2DModel", Recipe("model", {"in_channels": Dim("t5")})
     )

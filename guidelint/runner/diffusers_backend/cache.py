@@ -6,6 +6,7 @@ workers never see half a checkpoint and the first finished build wins.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -19,6 +20,7 @@ BUILD_FORMAT = 4  # bump when a builder changes, so old checkpoints are not reus
 KEYED_PACKAGES = ("torch", "diffusers", "transformers")
 
 
+@functools.cache  # reading package metadata costs ms a call, and a run asks hundreds of times
 def version_key() -> str:
     parts = []
     for package in KEYED_PACKAGES:

@@ -304,7 +304,30 @@ def _dims_of(value) -> set[str]:
     return set()
 
 
+# Plans by (class, recipes_of, variant), and the CannotPlan or ImportError a class meets:
+# the table does not change in a process, and the warm worker's look-ahead
+# (activation.build_loads_ahead) asks for the same classes many times. Forked children
+# inherit what the worker planned.
+_PLANS: dict[tuple[str, str | None, str | None], Plan | CannotPlan | ImportError] = {}
+
+
 def plan(
+    pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None
+) -> Plan:
+    """`plan_uncached`, remembered per process (see _PLANS)."""
+    key = (pipeline_class, recipes_of, hub_variant)
+    if key not in _PLANS:
+        try:
+            _PLANS[key] = plan_uncached(pipeline_class, recipes_of, hub_variant)
+        except (CannotPlan, ImportError) as error:
+            _PLANS[key] = error
+    found = _PLANS[key]
+    if isinstance(found, BaseException):
+        raise found.with_traceback(None)  # not the tracebacks of every earlier raise
+    return found
+
+
+def plan_uncached(
     pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None
 ) -> Plan:
     """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing.
