@@ -17,6 +17,9 @@ class Outcome(str, enum.Enum):
     UNSUPPORTED_MODEL = "unsupported-model"
     # guidelint could not build a stand-in it needed: its own fault, not the example's
     BUILD_FAILED = "build-failed"
+    # the sandbox refused a write outside the scratch folder or a system call: the
+    # message names the path or call and the example's line
+    REFUSED = "refused"
     SKIPPED = "skipped"
     PENDING_PASSED = "pending-passed"
     PENDING_FAILED = "pending-failed"

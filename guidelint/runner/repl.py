@@ -61,6 +61,7 @@ OWN_MESSAGE = (
     Outcome.UNSUPPORTED_MODEL,
     Outcome.BUILD_FAILED,
     Outcome.CRASHED,
+    Outcome.REFUSED,
 )
 
 
