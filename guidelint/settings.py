@@ -95,7 +95,13 @@ DEFAULT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PY
 # ruff rules that find real bugs in snippets; names defined elsewhere in a guide
 # (F821), imports shown for context (F401) and the like are normal in docs.
 DEFAULT_LINT_SELECT = ["F", "E9"]
-DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"]
+DEFAULT_LINT_IGNORE = [
+    # Fragments: names defined elsewhere, imports shown once, values left unused.
+    *("F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"),
+    # Style, not defects, in an example: an f-string with no field, `Annotated` metadata
+    # strings read as forward annotations, a `.format` demo with unused arguments.
+    *("F523", "F541", "F722"),
+]
 # Modules a warm worker imports once, when a selected example imports them.
 DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
 
@@ -163,14 +169,16 @@ def _jsonable(value: Any) -> Any:
 
 
 class DefaultPaths(_Defaults):
-    __slots__ = ("not_this_tree", "ignore", "links")
+    __slots__ = ("not_this_tree", "ignore", "links", "report_history")
     not_this_tree: list[str]
     ignore: list[str]
     links: list[str]
+    report_history: bool
     _factories = {
         "not_this_tree": _list(DEFAULT_NOT_THIS_TREE),
         "ignore": list,
         "links": _list(DEFAULT_LINK_FILES),
+        "report_history": lambda: False,
     }
 
 
@@ -249,6 +257,7 @@ class DefaultRunner(_Defaults):
         "memory_limit_mb",
         "memory_cgroup",
         "max_output_mb",
+        "disk_limit_mb",
         "jobs",
         "env_allowlist",
         "output_patterns",
@@ -265,6 +274,7 @@ class DefaultRunner(_Defaults):
     memory_limit_mb: int
     memory_cgroup: bool
     max_output_mb: float
+    disk_limit_mb: int
     jobs: int | None
     env_allowlist: list[str]
     output_patterns: list[str]
@@ -281,6 +291,7 @@ class DefaultRunner(_Defaults):
         "memory_limit_mb": lambda: 4096,
         "memory_cgroup": lambda: True,
         "max_output_mb": lambda: 10.0,
+        "disk_limit_mb": lambda: 1024,
         "jobs": lambda: None,
         "env_allowlist": _list(DEFAULT_ENV_ALLOWLIST),
         "output_patterns": list,

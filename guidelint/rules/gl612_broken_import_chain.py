@@ -82,18 +82,21 @@ class BrokenImportChain(Rule):
     needs = "imports"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        if "@" not in file.text:
-            return
+        from guidelint.rules.gl502_broken_link import memory_imports
+
+        # Only a file that imports something asks for the graph (the whole file list):
+        # renaming a page then re-checks no page without an import.
+        imports = [
+            (span, target) for span, target in memory_imports(file) if project.exists(target)
+        ]
+        if not imports:
+            return  # nothing imported, or only missing files (GL502's)
         graph = project.memo(IMPORT_GRAPH)
         hops = graph.hops.get(file.rel)
         if hops is None:
             return  # not loaded from any CLAUDE.md
-        from guidelint.rules.gl502_broken_link import memory_imports
-
         limit = _max_hops()
-        for span, target in memory_imports(file):
-            if not project.exists(target):
-                continue  # GL502 reports it
+        for span, target in imports:
             if hops == limit and graph.hops.get(target, hops + 1) > limit:
                 chain = " -> ".join(f"`{r}`" for r in [*graph.chain(file.rel), target])
                 yield self.finding(
