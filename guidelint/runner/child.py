@@ -315,7 +315,9 @@ def _precheck(
     if "gpu" in example["needs"] and not context.gpu:
         return {"status": Outcome.SKIPPED, "message": "needs=gpu: no GPU on this machine"}
     if example["requires_backend"] and backend.module is None:
-        reason = backend.error or "the diffusers backend is not installed"
+        reason = backend.error or (
+            "the diffusers backend is not installed: install guidelint[diffusers]"
+        )
         return {"status": Outcome.MISSING_DEPENDENCY, "message": reason}
     return None
 
