@@ -13,7 +13,11 @@ a kind of attention the tiny leaves out, fails unless `LAYOUT_GAPS` records why.
 from __future__ import annotations
 
 import inspect
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -48,9 +52,11 @@ def diffusers_model_recipes() -> list[tuple[str, str]]:
 
 
 RECIPES = diffusers_model_recipes()
+REPO = Path(__file__).resolve().parents[2]
 
 
-def layouts_of(key: str, name: str):
+def _layouts_here(key: str, name: str) -> dict:
+    """Both layouts of one recipe, built in this process: {"tiny", "real"} or {"skip"}."""
     recipe = tiny_table.RECIPES[key]
     config = generic.settle(dict(recipe.config), _AnyWidth(generic.base_dims()))
     tiny = layouts.attention_layout(layouts.tiny_model_on_meta(name, config))
@@ -59,14 +65,43 @@ def layouts_of(key: str, name: str):
     except (TypeError, ValueError) as error:
         if key in layouts.REAL_LAYOUTS:
             raise
-        pytest.skip(f"{key}: {layouts.NO_DEFAULTS} ({error})")
-    return tiny, real
+        return {"skip": f"{key}: {layouts.NO_DEFAULTS} ({error})"}
+    return {"tiny": tiny, "real": real}
+
+
+def dump_layouts(keys: list[str]) -> None:
+    """Print the layouts of `keys` as JSON (run by `every_layout` in a fresh process)."""
+    names = dict(RECIPES)
+    print(json.dumps({key: _layouts_here(key, names[key]) for key in keys}))
+
+
+@pytest.fixture(scope="module")
+def every_layout() -> dict:
+    """Every recipe's layouts, built in a fresh interpreter: a test that ran an example's
+    diffusers code in this process may leave torch patched so that a factory's tensor
+    lands on the CPU beside meta ones (seen with MMAudioVAE's mel filterbank)."""
+    keys = [key for key, _ in RECIPES]
+    script = "import sys, json; from tests.diffusers import test_diffusers_layouts as m; "
+    script += "m.dump_layouts(json.loads(sys.argv[1]))"
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(keys)],
+        cwd=REPO, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def layouts_of(every_layout: dict, key: str):
+    found = every_layout[key]
+    if "skip" in found:
+        pytest.skip(found["skip"])
+    return found["tiny"], found["real"]
 
 
 @pytest.mark.slow  # some 190 models, each twice on the meta device: about a minute
 @pytest.mark.parametrize(("key", "name"), RECIPES, ids=[key for key, _ in RECIPES])
-def test_the_tiny_model_has_the_real_attention_layout(key, name):
-    tiny, real = layouts_of(key, name)
+def test_the_tiny_model_has_the_real_attention_layout(every_layout, key, name):
+    tiny, real = layouts_of(every_layout, key)
     difference = layouts.compare(tiny, real)
     assert not difference.processors, difference.summary()
     unexplained = difference.extra or layouts.kinds_missing(difference, tiny)
@@ -87,8 +122,8 @@ def test_every_recorded_gap_and_layout_names_a_recipe_of_the_table():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", ["PixArtTransformer2DModel/pag", "SD3Transformer2DModel/pag"])
-def test_the_pag_stand_ins_keep_every_block_of_the_real_model(key):
-    tiny, real = layouts_of(key, tiny_table.RECIPES[key].builds or key.split("/")[0])
+def test_the_pag_stand_ins_keep_every_block_of_the_real_model(every_layout, key):
+    tiny, real = layouts_of(every_layout, key)
     assert layouts.compare(tiny, real).missing == ()
 
 
