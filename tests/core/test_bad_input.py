@@ -337,3 +337,67 @@ KINDS = {
 def test_every_file_kind_never_crashes_and_positions_stay_in_file(tmp_path, rel, data):
     pieces = st.sampled_from(KINDS[rel] + HOSTILE)
     check_crashes_nothing(tmp_path, rel, "".join(data.draw(st.lists(pieces, max_size=50))))
+
+
+# --- #28: no write follows a committed symlink out of the project ----------------------
+
+
+def test_check_never_writes_its_cache_through_a_committed_symlink(make_project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("home")
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / ".guidelint_cache").symlink_to(outside, target_is_directory=True)
+    for _ in range(2):  # the second run would read what the first one wrote
+        result = run_cli("check", cwd=root)
+        assert result.returncode == 1 and "scripts/gone.py" in result.stdout
+        assert ".guidelint_cache is a symlink; guidelint does not write through it" in (
+            result.stderr
+        )
+        assert "Traceback" not in result.stderr
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_gotcha_add_never_writes_through_a_symlink_out(tmp_path, link):
+    import shutil
+
+    from tests.core.test_mcp_server import GOTCHAS, WORKSPACE
+
+    root, outside = tmp_path / "workspace", tmp_path / "outside"
+    shutil.copytree(WORKSPACE, root, ignore=shutil.ignore_patterns("workspaces"))
+    assert run_cli("check", "--fix", "--select", "GL2", cwd=root).returncode == 0
+    gotchas = root / GOTCHAS
+    moved, linked = (gotchas, gotchas) if link == "file" else (gotchas.parent, gotchas.parent)
+    outside.mkdir()
+    target = outside / moved.name
+    shutil.move(moved, target)
+    linked.symlink_to(target, target_is_directory=link == "folder")
+    before = {p.name: p.read_bytes() for p in target.parent.rglob("*") if p.is_file()}
+    args = ["--headline", "Seeds are fixed per run", "--body", "B.", "--provenance", "#7"]
+    for dry_run in ([], ["--dry-run"]):
+        result = run_cli("gotcha", "add", *args, *dry_run, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode != 0 and len(lines) == 1, result.stderr
+        assert "leads outside the project" in lines[0] and GOTCHAS in lines[0]
+    assert {p.name: p.read_bytes() for p in target.parent.rglob("*") if p.is_file()} == before
+
+
+def test_the_writer_confined_to_a_project_never_follows_a_link_out(tmp_path):
+    from guidelint.fsio import write_atomic
+
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "victim.md").write_text("theirs\n")
+    (root / "docs/out.md").symlink_to(outside / "victim.md")
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "docs/real.md").write_text("ours\n")
+    (root / "docs/in.md").symlink_to("real.md")
+    for path in (root / "docs/out.md", root / "linked/victim.md", root / "linked/new.md"):
+        with pytest.raises(PermissionError, match="outside the project"):
+            write_atomic(path, "pwned\n", root)
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.md"]
+    assert (outside / "victim.md").read_text() == "theirs\n"
+    write_atomic(root / "docs/in.md", "ours, fixed\n", root)  # a link inside: its target
+    assert (root / "docs/in.md").is_symlink() and (root / "docs/real.md").read_text() == (
+        "ours, fixed\n"
+    )
