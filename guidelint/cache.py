@@ -13,7 +13,7 @@ Everything else a file's findings rest on is what its rules looked up, recorded 
 file while it is checked (rules see a `RecordingProject`): `Project.exists()` and
 `Project.read()` of a path, and the file list (`Project.files()`: the whole list;
 through `discover()`: only the files a plain check checks; `Project.extensions()`:
-only the set of suffixes; `Listing.on_use("checked:REL")`: only whether a plain
+only the set of suffixes; `Listing.on_use(CheckedLookup(rel))`: only whether a plain
 check checks that one file, as the tool catalog asks to place its GL109 problems).
 Each entry keeps its lookups and the cache file the answer each got; a later run
 uses an entry only while all its answers still hold. Editing a script re-checks the
@@ -31,26 +31,32 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint import __version__
 from guidelint.confine import Outside, open_dir, write_at
-from guidelint.discovery import Listing, discover
-from guidelint.findings import Edit, Finding, Fix, Severity
-from guidelint.project import Project
+from guidelint.discovery import (
+    EXTENSIONS,
+    CheckedLookup,
+    Listing,
+    Lookup,
+    PathLookup,
+    ViewLookup,
+    discover,
+    lookup_from_key,
+)
+from guidelint.findings import Finding
+from guidelint.project import Memo, Project
 from guidelint.sources import SourceFile
 
 if TYPE_CHECKING:
     from guidelint.rule import Rule
 
 T = TypeVar("T")
-# Lookup keys that name a view of the file list rather than a path.
-VIEW = "view:"
-# A view that asks whether a plain check checks one file: "view:checked:docs/a.md".
-CHECKED = "checked:"
 
-FORMAT = 2  # 2: each entry keeps its own lookups
+FORMAT = 3  # 2: each entry keeps its own lookups; 3: findings as Finding.as_json
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
 
 
@@ -179,6 +185,16 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
+@dataclass(frozen=True)
+class Slot:
+    """A file's place in the cache (`ResultCache.lookup`): its key, and the findings
+    held there with the lookups they rest on (None: none hold, check it)."""
+
+    key: str
+    findings: list[Finding] | None
+    lookups: dict[Lookup, str]
+
+
 def cacheable(findings: list[Finding]) -> bool:
     """A rule that crashed (GL000) may work next time: never replay its crash."""
     return not any(f.code == "GL000" for f in findings)
@@ -201,107 +217,58 @@ class RecordingProject(Project):
     def __init__(self, project: Project) -> None:
         # A view, not a new project: the same configuration and the same caches.
         self.__dict__.update(project.__dict__)
-        self.recorded: dict[str, str] = {}  # lookup key -> "exists", "read" or "view"
-        self._memo_lookups: dict[str, dict[str, str]] = {}
+        self.recorded: dict[Lookup, str] = {}  # lookup -> "exists", "read" or "view"
+        self._memo_lookups: dict[Memo[Any, Any] | str, dict[Lookup, str]] = {}
         self._listing: Listing | None = None
 
-    def _note(self, key: str, kind: str) -> None:
-        if kind == "read" or key not in self.recorded:
-            self.recorded[key] = kind
+    def _note(self, lookup: Lookup, kind: str) -> None:
+        if kind == "read" or lookup not in self.recorded:
+            self.recorded[lookup] = kind
 
     def exists(self, path: str) -> bool:
-        self._note(path, "exists")
+        self._note(PathLookup(path), "exists")
         return super().exists(path)
 
     def read(self, rel: str) -> SourceFile | None:
-        self._note(rel, "read")
+        self._note(PathLookup(rel), "read")
         return super().read(rel)
 
     def files(self) -> list[str]:
         if self._listing is None:
-            self._listing = Listing(super().files(), lambda view: self._note(VIEW + view, "view"))
+            self._listing = Listing(super().files(), lambda view: self._note(view, "view"))
         return self._listing
 
     def extensions(self) -> frozenset[str]:
-        self._note(VIEW + "extensions", "view")
+        self._note(EXTENSIONS, "view")
         return super().extensions()
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
+    def _memoized(self, key: Memo[Any, T] | str, factory: Callable[[], T]) -> T:
         lookups = self._memo_lookups.get(key)
         if lookups is None:
             outer, self.recorded = self.recorded, {}
             try:
-                value = super().memo(key, factory)
+                value = super()._memoized(key, factory)
             finally:
                 lookups, self.recorded = self.recorded, outer
             self._memo_lookups[key] = lookups
         else:
-            value = super().memo(key, factory)
+            value = super()._memoized(key, factory)
         for looked_up, kind in lookups.items():
             self._note(looked_up, kind)
         return value
 
-    def take_recorded(self) -> dict[str, str]:
+    def take_recorded(self) -> dict[Lookup, str]:
         """What was asked since the last call."""
         recorded, self.recorded = self.recorded, {}
         return recorded
-
-
-# -- findings as JSON ------------------------------------------------------------
-
-
-def finding_to_json(finding: Finding) -> dict[str, Any]:
-    fix = finding.fix
-    return {
-        "code": finding.code,
-        "name": finding.name,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "path": finding.path,
-        "position": [finding.line, finding.column, finding.end_line, finding.end_column],
-        "snippet": finding.snippet,
-        "context": finding.context,
-        "fix": None
-        if fix is None
-        else {
-            "edits": [[e.start, e.end, e.content] for e in fix.edits],
-            "description": fix.description,
-            "safe": fix.safe,
-        },
-    }
-
-
-def finding_from_json(data: dict[str, Any]) -> Finding:
-    """Raises KeyError/TypeError/ValueError on anything malformed."""
-    line, column, end_line, end_column = (int(n) for n in data["position"])
-    fix = data["fix"]
-    return Finding(
-        code=str(data["code"]),
-        name=str(data["name"]),
-        severity=Severity(data["severity"]),
-        message=str(data["message"]),
-        path=str(data["path"]),
-        line=line,
-        column=column,
-        end_line=end_line,
-        end_column=end_column,
-        snippet=str(data["snippet"]),
-        context=str(data["context"]),
-        fix=None
-        if fix is None
-        else Fix(
-            edits=tuple(Edit(int(s), int(e), str(c)) for s, e, c in fix["edits"]),
-            description=str(fix["description"]),
-            safe=bool(fix["safe"]),
-        ),
-    )
 
 
 # -- the cache ---------------------------------------------------------------------
 
 
 class ResultCache:
-    """Cached findings for one context; `put` collects new ones until `save`.
+    """Cached findings for one context: `lookup` a file, `store` what checking it
+    found, `finish` the run (new entries are written then).
 
     Each entry keeps the lookups its file's rules made; the answer each lookup got is
     stored once per cache file. An entry is used only while every one of its answers
@@ -367,27 +334,48 @@ class ResultCache:
         self.answers = {key: answers[key] for key, held in holds.items() if held}
         self.notices = [n for n in notices if isinstance(n, str)]
 
-    def get(self, key: str) -> list[Finding] | None:
+    def lookup(self, rel: str, data: bytes) -> Slot:
+        """The file's place in the cache: its findings when an entry still holds, and
+        the lookups they rest on; else a slot for `store`."""
+        key = entry_key(rel, data)
+        findings = self._get(key)
+        if findings is None:
+            return Slot(key, None, {})
+        return Slot(key, findings, self._lookups_of(key))
+
+    def _get(self, key: str) -> list[Finding] | None:
         entry = self.entries.get(key)
         if entry is None:
             return None
         try:
-            findings = [finding_from_json(item) for item in entry["findings"]]
+            findings = [Finding.from_json(item) for item in entry["findings"]]
         except (KeyError, TypeError, ValueError):
             del self.entries[key]  # one mangled entry: check that file again
             return None
         self.hits += 1
         return findings
 
-    def lookups_of(self, key: str) -> dict[str, str]:
-        """The lookups (key -> kind) a cached entry's findings rest on."""
+    def _lookups_of(self, key: str) -> dict[Lookup, str]:
+        """The lookups (-> kind) a cached entry's findings rest on."""
         entry = self.entries.get(key) or self.fresh.get(key) or {}
-        return {k: self.answers[k][0] for k in entry.get("lookups", ()) if k in self.answers}
+        answers = self.answers
+        return {lookup_from_key(k): answers[k][0] for k in entry.get("lookups", ()) if k in answers}
 
     # ---- writing
 
-    def put(self, key: str, findings: list[Finding], lookups: dict[str, str]) -> None:
-        self.merge({key: entry_json(findings, lookups)})
+    def store(self, slot: Slot, findings: list[Finding], lookups: dict[Lookup, str]) -> None:
+        """Keep a checked file's findings and what they rest on, unless a rule
+        crashed (GL000): that may work next time, and its crash is never replayed."""
+        if cacheable(findings):
+            self.merge({slot.key: entry_json(findings, lookups)})
+
+    def take_fresh(self) -> dict[str, dict[str, Any]]:
+        """The entries stored since the last call, each with its lookups' kinds, for
+        the parent's `merge` (a pool worker's): the parent computes the answers."""
+        fresh, self.fresh = self.fresh, {}
+        for entry in fresh.values():
+            entry["kinds"] = {k: self.answers[k][0] for k in entry["lookups"]}
+        return fresh
 
     def merge(self, fresh: dict[str, dict[str, Any]]) -> None:
         """Take in new entries (this process's or a worker's), with today's answers."""
@@ -399,19 +387,18 @@ class ResultCache:
         self.fresh.update(fresh)
 
     def answer(self, key: str, kind: str) -> Any:
-        """What a lookup answers now (computed once per run)."""
+        """What a lookup (stored as `key`) answers now (computed once per run)."""
         if (key, kind) not in self._current:
-            self._current[key, kind] = self._compute(key, kind)
+            self._current[key, kind] = self._compute(lookup_from_key(key), kind)
         return self._current[key, kind]
 
-    def _compute(self, key: str, kind: str) -> Any:
+    def _compute(self, lookup: Lookup, kind: str) -> Any:
         project = self.project
-        if kind == "view":
-            view = key.removeprefix(VIEW)
-            if view.startswith(CHECKED):  # one file's place, not the whole checked set
-                return view.removeprefix(CHECKED) in self._checked()
-            return _view_digest(project, view)
-        full = project.root / key
+        if isinstance(lookup, CheckedLookup):  # one file's place, not the whole checked set
+            return lookup.rel in self._checked()
+        if isinstance(lookup, ViewLookup):
+            return _view_digest(project, lookup.view)
+        full = project.root / lookup.path
         if kind == "read":
             return _file_digest(full, project.config.max_file_size)
         return os.path.exists(full)
@@ -426,11 +413,13 @@ class ResultCache:
             )
         return self._checked_now
 
-    def note(self, notices: list[str]) -> bool:
-        """Remember this run's notes; True when one is new."""
+    def finish(self, notices: list[str]) -> list[str]:
+        """Remember this run's notes and save; the notes of every run this context
+        has seen, which a run must say even when no rule ran."""
         new = [n for n in notices if n not in self.notices]
         self.notices.extend(new)
-        return bool(new)
+        self.save(notices_changed=bool(new))
+        return self.notices
 
     def save(self, notices_changed: bool = False) -> None:
         """Write atomically; a read-only or vanished folder just means no cache."""
@@ -489,12 +478,13 @@ def _mtime_at(folder: int, name: str) -> float:
         return 0.0
 
 
-def entry_json(findings: list[Finding], lookups: dict[str, str]) -> dict[str, Any]:
+def entry_json(findings: list[Finding], lookups: dict[Lookup, str]) -> dict[str, Any]:
     """A new cache entry; `kinds` travels to `merge`, which turns it into answers."""
+    kinds = {lookup.key: kind for lookup, kind in lookups.items()}
     return {
-        "findings": [finding_to_json(f) for f in findings],
-        "lookups": sorted(lookups),
-        "kinds": dict(lookups),
+        "findings": [f.as_json(stored=True) for f in findings],
+        "lookups": sorted(kinds),
+        "kinds": kinds,
     }
 
 

@@ -2,12 +2,12 @@
 file whose rules looked up something that changed (`--since`, the pre-commit hook).
 
 The lookups are those the result cache keys on (`cache.RecordingProject`): a path
-asked with `exists()` or `read()` (a linked file, a snapshot, `.mcp.json`, a
-settings file), a folder above an added or deleted path, a view of the file list
-(the whole list, the files a plain check checks, the set of suffixes) that the
-change alters, or whether a plain check checks one file (`checked:REL`: that file
-changed). A changed configuration file or a file a rule declares in `cache_inputs()`
-reaches every file.
+asked with `exists()` or `read()` (`PathLookup`: a linked file, a snapshot,
+`.mcp.json`, a settings file), a folder above an added or deleted path, a view of the
+file list (`ViewLookup`: the whole list, the files a plain check checks, the set of
+suffixes) that the change alters, or whether a plain check checks one file
+(`CheckedLookup`: that file changed). A changed configuration file or a file a rule
+declares in `cache_inputs()` reaches every file.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from guidelint.cache import CHECKED, VIEW
-from guidelint.discovery import Changes, discover
+from guidelint.discovery import Changes, CheckedLookup, Lookup, ViewLookup, discover
 from guidelint.project import Project
 from guidelint.rule import Rule
 
@@ -43,21 +42,21 @@ class Reach:
         declared = {_normal(rel) for rule in rules for rel in rule.cache_inputs(project)}
         return bool(declared & self.paths)
 
-    def reaches(self, rel: str, lookups: dict[str, str] | None) -> bool:
+    def reaches(self, rel: str, lookups: dict[Lookup, str] | None) -> bool:
         if self.everything or _normal(rel) in self.paths:
             return True
         if lookups is None:
             return True  # not recorded (unreadable, say): say too much, never too little
-        for key in lookups:
-            if key.startswith(VIEW):
-                view = key.removeprefix(VIEW)
-                if view.startswith(CHECKED):  # whether one file is checked: only it moves that
-                    if self.relisted or _normal(view.removeprefix(CHECKED)) in self.paths:
-                        return True
-                elif view in self._views:
+        for lookup in lookups:
+            if isinstance(lookup, CheckedLookup):  # whether one file is checked: only it moves that
+                if self.relisted or _normal(lookup.rel) in self.paths:
                     return True
                 continue
-            path = _normal(key)
+            if isinstance(lookup, ViewLookup):
+                if lookup.view in self._views:
+                    return True
+                continue
+            path = _normal(lookup.path)
             if path in self.paths or path in self.folders:
                 return True
         return False

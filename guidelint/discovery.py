@@ -20,13 +20,72 @@ if TYPE_CHECKING:
 ALWAYS_SKIPPED = {".git", ".hg", ".svn"}
 
 
+# -- what a file's findings rest on (the result cache's and `--since`'s lookups)
+
+# How a lookup is stored in a cache file: a path as it is, a view after this prefix.
+VIEW = "view:"
+CHECKED = "checked:"  # after VIEW: whether a plain check checks one file
+
+
+@dataclass(frozen=True, slots=True)
+class PathLookup:
+    """`Project.exists()` or `Project.read()` of a path."""
+
+    path: str
+
+    @property
+    def key(self) -> str:
+        return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class ViewLookup:
+    """A view of the file list: "listing" (all of it), "checked" (the files a plain
+    check checks) or "extensions" (the set of suffixes)."""
+
+    view: str
+
+    @property
+    def key(self) -> str:
+        return VIEW + self.view
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedLookup:
+    """Whether a plain check checks one file (not the whole checked set)."""
+
+    rel: str
+
+    @property
+    def key(self) -> str:
+        return VIEW + CHECKED + self.rel
+
+
+Lookup = PathLookup | ViewLookup | CheckedLookup
+LISTING = ViewLookup("listing")
+CHECKED_FILES = ViewLookup("checked")
+EXTENSIONS = ViewLookup("extensions")
+
+
+def lookup_from_key(key: str) -> Lookup:
+    """The lookup a cache file's key (`Lookup.key`) stores."""
+    if not key.startswith(VIEW):
+        return PathLookup(key)
+    view = key.removeprefix(VIEW)
+    if view.startswith(CHECKED):
+        return CheckedLookup(view.removeprefix(CHECKED))
+    return ViewLookup(view)
+
+
 class Listing(list[str]):
     """The project's file list as a recording project hands it to rules: any use
     notes a dependency on the whole list (`on_use("listing")`), except `discover()`,
     which notes one on what it selects (`on_use("checked")`): adding a `.txt` changes
     the list, not the files a check checks."""
 
-    def __init__(self, names: list[str], on_use: Callable[[str], None]) -> None:
+    def __init__(
+        self, names: list[str], on_use: Callable[[ViewLookup | CheckedLookup], None]
+    ) -> None:
         super().__init__(names)
         self.on_use = on_use
 
@@ -35,19 +94,19 @@ class Listing(list[str]):
         return list(super().__iter__())
 
     def __iter__(self) -> Iterator[str]:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__iter__()
 
     def __len__(self) -> int:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__len__()
 
     def __contains__(self, name: object) -> bool:
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__contains__(name)
 
     def __getitem__(self, index):  # untyped: list.__getitem__ is overloaded
-        self.on_use("listing")
+        self.on_use(LISTING)
         return super().__getitem__(index)
 
 
@@ -149,12 +208,15 @@ def discover(
         return _from_paths(root, config, paths, listing)
     included = Globs(config.include + config.extend_include).compiled()
     excluded = Globs(config.exclude).compiled()
-    candidates = _candidates(root, config, listing, "checked")
+    candidates = _candidates(root, config, listing, CHECKED_FILES)
     return [f for f in candidates if included(f) and not excluded(f)]
 
 
 def _candidates(
-    root: Path, config: Settings, listing: list[str] | Callable[[], list[str]] | None, use: str
+    root: Path,
+    config: Settings,
+    listing: list[str] | Callable[[], list[str]] | None,
+    use: ViewLookup,
 ) -> list[str]:
     if callable(listing):
         listing = listing()
@@ -207,7 +269,7 @@ def _from_paths(
                     chosen.add((sub_root / f).as_posix())
             continue
         if candidates is None:
-            candidates = _candidates(root, config, listing, "listing")
+            candidates = _candidates(root, config, listing, LISTING)
         prefix = "" if rel == "." else rel.rstrip("/") + "/"
         for f in candidates:
             if f.startswith(prefix) and not excluded(f):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guidelint.cache import RecordingProject, ResultCache, cacheable, entry_key, open_cache
-from guidelint.comments import Token
+from guidelint import suppress
+from guidelint.cache import RecordingProject, ResultCache, Slot, open_cache
+from guidelint.discovery import Lookup
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
@@ -24,14 +25,7 @@ from guidelint.rules.gl001_unreadable_file import UnreadableFile
 from guidelint.rules.gl002_unused_suppression import UnusedSuppression
 from guidelint.rules.index import BY_CODE, RuleEntry, idle_on, in_scope, load, rule_names
 from guidelint.settings import table_name
-from guidelint.sources import SourceFile, Unreadable, from_bytes, read_bytes
-from guidelint.suppress import (
-    Suppression,
-    SuppressionProblem,
-    Suppressions,
-    resolve_codes,
-    suppressions_for,
-)
+from guidelint.sources import Derived, SourceFile, Unreadable, from_bytes, read_bytes
 
 if TYPE_CHECKING:
     import pathspec
@@ -143,13 +137,14 @@ class Engine:
         self.rules: list[Rule] = []
         self._unloaded = [e for e in BY_CODE.values() if e.code in selection.codes and e.kinds]
         self._gated = [entry for entry in self._unloaded if entry.needs]
+        self._idle = Derived("engine.idle", self._load_for)  # this engine's, per file
         # The engine's own rules: it reports what no other rule can see.
         self._internal_error = InternalError()
         self._unreadable_file = UnreadableFile()
         self._unused_suppression = UnusedSuppression()
         self.cache: ResultCache | None = None
         # While recording: what each checked file's findings rest on (lookup -> kind).
-        self.lookups: dict[str, dict[str, str]] | None = None
+        self.lookups: dict[str, dict[Lookup, str]] | None = None
 
     def use_cache(self) -> ResultCache | None:
         """Turn on the result cache for check_files (None when off or not possible).
@@ -195,7 +190,7 @@ class Engine:
         that apply but find nothing in it (`RuleEntry.needs`): they are not run.
         Asked twice per file (prepare, check): the second time is the first's answer,
         as every rule the file wanted is loaded by then."""
-        return file.derived(f"engine.idle:{id(self)}", lambda: self._load_for(file))
+        return file.derived(self._idle)
 
     def _load_for(self, file: SourceFile) -> set[str]:
         idle = {
@@ -219,7 +214,7 @@ class Engine:
         self._load_where(wanted)
         return idle
 
-    def _take_recorded(self) -> dict[str, str]:
+    def _take_recorded(self) -> dict[Lookup, str]:
         project = self.project
         return project.take_recorded() if isinstance(project, RecordingProject) else {}
 
@@ -235,7 +230,7 @@ class Engine:
         for the batch), then each is checked and let go."""
         findings: list[Finding] = []
         for start in range(0, len(rels), BATCH_SIZE):
-            pending: list[tuple[SourceFile, str | None]] = []
+            pending: list[tuple[SourceFile, Slot | None]] = []
             for rel in rels[start : start + BATCH_SIZE]:
                 loaded = self._load(rel, findings)
                 if loaded is not None:
@@ -243,13 +238,13 @@ class Engine:
             self.prepare([file for file, _ in pending])
             pending.reverse()
             while pending:  # popped: a checked file is let go before the next one
-                file, key = pending.pop()
+                file, slot = pending.pop()
                 self._take_recorded()  # nothing asked before this file counts for it
                 found = self.check_source(file)
                 recorded = self._take_recorded()
                 self._note_lookups(file.rel, recorded)
-                if key is not None and self.cache is not None and cacheable(found):
-                    self.cache.put(key, found, recorded)
+                if slot is not None and self.cache is not None:
+                    self.cache.store(slot, found, recorded)
                 findings.extend(found)
         return findings
 
@@ -258,8 +253,8 @@ class Engine:
         self.prepare(files)
         return [finding for file in files for finding in self.check_source(file)]
 
-    def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, str | None] | None:
-        """The file to check and its cache key; None when its findings are known
+    def _load(self, rel: str, findings: list[Finding]) -> tuple[SourceFile, Slot | None] | None:
+        """The file to check and its cache slot; None when its findings are known
         already (unreadable, or cached), which then go to `findings`."""
         path = self.project.root / rel
         try:
@@ -268,16 +263,15 @@ class Engine:
             self._note_lookups(rel, {})  # it rests on its own bytes alone
             findings.extend(self._unreadable(rel, error))
             return None
-        key = None
+        slot = None
         if self.cache is not None:
-            key = entry_key(rel, data)
-            cached = self.cache.get(key)
-            if cached is not None:
-                self._note_lookups(rel, self.cache.lookups_of(key))
-                findings.extend(cached)
+            slot = self.cache.lookup(rel, data)
+            if slot.findings is not None:
+                self._note_lookups(rel, slot.lookups)
+                findings.extend(slot.findings)
                 return None
         try:
-            return from_bytes(path, rel, data, self.project.config.max_file_size), key
+            return from_bytes(path, rel, data, self.project.config.max_file_size), slot
         except Unreadable as error:
             self._note_lookups(rel, {})
             findings.extend(self._unreadable(rel, error))
@@ -306,7 +300,7 @@ class Engine:
             except Exception:  # its check() does the work again, and reports the crash
                 continue
 
-    def _note_lookups(self, rel: str, lookups: dict[str, str]) -> None:
+    def _note_lookups(self, rel: str, lookups: dict[Lookup, str]) -> None:
         if self.lookups is not None:
             self.lookups[rel] = lookups
 
@@ -363,44 +357,23 @@ class Engine:
         return finding.replace(severity=severity)
 
     def _suppress(self, file: SourceFile, findings: list[Finding], ran: set[str]) -> list[Finding]:
-        try:
-            suppressions = suppressions_for(file)
-        except Exception:  # a malformed directive never costs the real findings
-            suppressions = Suppressions()
-        if not suppressions.found and not suppressions.problems:
-            return findings
-        problems = [*suppressions.problems]
-        for sup in suppressions.found:
-            sup.codes = self._resolve_codes(sup.written, problems)
-        kept = [f for f in findings if not _suppressed(f, suppressions.found)]
+        applied = suppress.apply(file, findings, ran, self._known_rules)
+        if not applied.unused and not applied.problems:
+            return applied.kept
+        kept = applied.kept
         if self.selection.enabled_for(UnusedSuppression.code, file.rel):
-            kept.extend(self._unused(file, suppressions.found, ran))
             gl002 = self._unused_suppression
-            kept.extend(gl002.from_problem(file, p.span, p.message) for p in problems)
+            kept.extend(
+                gl002.from_suppression(file, u.directive, list(u.codes)) for u in applied.unused
+            )
+            kept.extend(gl002.from_problem(file, p.span, p.message) for p in applied.problems)
         return kept
 
-    def _resolve_codes(
-        self, written: tuple[Token, ...], problems: list[SuppressionProblem]
-    ) -> frozenset[str] | None:
-        # Every rule the registry has, and any this engine was given besides.
+    def _known_rules(self) -> suppress.KnownRules:
+        """Every rule the registry has, and any this engine was given besides."""
         names = {**rule_names(), **{rule.name: rule.code for rule in self.rules}}
         codes = list({**BY_CODE, **{rule.code: rule for rule in self.rules}})
-        return resolve_codes(written, codes, names, problems)
-
-    def _unused(
-        self, file: SourceFile, suppressions: list[Suppression], ran: set[str]
-    ) -> Iterator[Finding]:
-        for sup in suppressions:
-            if sup.codes is None:
-                if not sup.used:
-                    yield self._unused_suppression.from_suppression(file, sup, [])
-                continue
-            # Only judge codes that actually ran here: a disabled rule proves nothing.
-            idle = sorted(
-                c for c in sup.codes if c not in sup.used and any(r.startswith(c) for r in ran)
-            )
-            if idle:
-                yield self._unused_suppression.from_suppression(file, sup, idle)
+        return suppress.KnownRules(codes, names)
 
     # -- many files -------------------------------------------------------------
 
@@ -431,7 +404,8 @@ class Engine:
         asked = jobs or self.project.config.jobs
         jobs = asked or os.cpu_count() or 1
         if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD and (asked or self._worth_a_pool(todo)):
-            findings.extend(_check_in_pool(self, todo, jobs, heard))
+            for result in _check_in_pool(self._check_chunk, todo, jobs, heard):
+                findings.extend(self._take_in(result))
         else:
             every = max(1, progress_every) if progress is not None else max(1, len(todo))
             for start in range(0, len(todo), every):
@@ -439,10 +413,8 @@ class Engine:
                 findings.extend(self.check_batch(part))
                 heard.done(len(part))
         if self.cache is not None:
-            changed = self.cache.note(self.project.warnings)
-            for notice in self.cache.notices:
+            for notice in self.cache.finish(self.project.warnings):
                 self.project.warn(notice)  # what the cached files' rules said before
-            self.cache.save(notices_changed=changed)
         return sorted(findings, key=lambda f: f.sort_key)
 
     def _worth_a_pool(self, rels: list[str]) -> bool:
@@ -464,20 +436,30 @@ class Engine:
             data = read_bytes(self.project.root / rel, self.project.config.max_file_size)
         except Unreadable:
             return None
-        key = entry_key(rel, data)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self._note_lookups(rel, self.cache.lookups_of(key))
-        return cached
+        slot = self.cache.lookup(rel, data)
+        if slot.findings is not None:
+            self._note_lookups(rel, slot.lookups)
+        return slot.findings
 
+    # -- in a pool worker, and back in the parent
 
-def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
-    hit = False
-    for sup in suppressions:
-        if sup.covers(finding.code, finding.line):
-            sup.used.update(c for c in (sup.codes or {finding.code}) if finding.code.startswith(c))
-            hit = True
-    return hit
+    def _check_chunk(self, chunk: list[str]) -> _ChunkResult:
+        """A pool worker's part: its files' findings, and what the parent must learn."""
+        if self.lookups is not None:
+            self.lookups = {}  # only this chunk's go back
+        findings = self.check_batch(chunk)
+        fresh = self.cache.take_fresh() if self.cache is not None else {}
+        return _ChunkResult(findings, fresh, self.lookups or {}, list(self.project.warnings))
+
+    def _take_in(self, result: _ChunkResult) -> list[Finding]:
+        """What a worker learnt, made this process's; its findings."""
+        for message in result.warnings:
+            self.project.warn(message)
+        if self.cache is not None:
+            self.cache.merge(result.fresh)
+        if self.lookups is not None:
+            self.lookups.update(result.lookups)
+        return result.findings
 
 
 Progress = Callable[[int, int], None]
@@ -508,42 +490,37 @@ class _Heard:
             self.next_mark += self.every
 
 
-_POOL_ENGINE: Engine | None = None
-
-
 @dataclass
 class _ChunkResult:
     """What a worker sends back: findings, and what the parent must learn."""
 
     findings: list[Finding]
     fresh: dict[str, dict[str, Any]]  # new cache entries
-    lookups: dict[str, dict[str, str]]  # per file, what its rules looked up
+    lookups: dict[str, dict[Lookup, str]]  # per file, what its rules looked up
     warnings: list[str]  # Project.warn() notes
 
 
+ChunkCheck = Callable[[list[str]], _ChunkResult]
+# The function a forked worker runs: set while a pool runs (the workers inherit it).
+_POOL_CHECK: ChunkCheck | None = None
+
+
 def _pool_check(chunk: list[str]) -> _ChunkResult:
-    engine = _POOL_ENGINE
-    assert engine is not None
-    if engine.lookups is not None:
-        engine.lookups = {}  # only this chunk's go back
-    findings = engine.check_batch(chunk)
-    warnings = list(engine.project.warnings)
-    fresh: dict[str, dict[str, Any]] = {}
-    if engine.cache is not None:
-        fresh, engine.cache.fresh = engine.cache.fresh, {}
-        for entry in fresh.values():  # the parent computes the answers, once
-            entry["kinds"] = {k: engine.cache.answers[k][0] for k in entry["lookups"]}
-    return _ChunkResult(findings, fresh, engine.lookups or {}, warnings)
+    assert _POOL_CHECK is not None
+    return _POOL_CHECK(chunk)
 
 
-def _check_in_pool(engine: Engine, rels: list[str], jobs: int, heard: _Heard) -> list[Finding]:
-    """Fork workers that inherit the engine; interleaved chunks balance big files.
-    With progress to tell, no chunk holds more than its `every` files."""
+def _check_in_pool(
+    check: ChunkCheck, rels: list[str], jobs: int, heard: _Heard
+) -> list[_ChunkResult]:
+    """Run `check` over chunks of `rels` in forked workers (they inherit it);
+    interleaved chunks balance big files. With progress to tell, no chunk holds more
+    than its `every` files. The results come in chunk order, whichever finished first."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    global _POOL_ENGINE
-    _POOL_ENGINE = engine
+    global _POOL_CHECK
+    _POOL_CHECK = check
     count = jobs * 4
     if heard.progress is not None:
         count = max(count, -(-len(rels) // heard.every))
@@ -560,18 +537,8 @@ def _check_in_pool(engine: Engine, rels: list[str], jobs: int, heard: _Heard) ->
         results = []
         heard.restart()
         for chunk in chunks:
-            results.append(_pool_check(chunk))
+            results.append(check(chunk))
             heard.done(len(chunk))
     finally:
-        _POOL_ENGINE = None
-    findings: list[Finding] = []
-    for result in results:  # in chunk order, whichever finished first
-        assert result is not None
-        findings.extend(result.findings)
-        for message in result.warnings:
-            engine.project.warn(message)
-        if engine.cache is not None:
-            engine.cache.merge(result.fresh)
-        if engine.lookups is not None:
-            engine.lookups.update(result.lookups)
-    return findings
+        _POOL_CHECK = None
+    return [result for result in results if result is not None]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 
+from guidelint.printable import encodable
 from guidelint.records import FrozenRecord
 
 
@@ -36,6 +38,22 @@ class Fix(FrozenRecord):
         object.__setattr__(self, "edits", edits)
         object.__setattr__(self, "description", description)
         object.__setattr__(self, "safe", safe)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "description": self.description,
+            "safe": self.safe,
+            "edits": [{"start": e.start, "end": e.end, "content": e.content} for e in self.edits],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fix:
+        edits = data["edits"]
+        return cls(
+            edits=tuple(Edit(int(e["start"]), int(e["end"]), str(e["content"])) for e in edits),
+            description=str(data["description"]),
+            safe=bool(data["safe"]),
+        )
 
 
 class Finding(FrozenRecord):
@@ -113,6 +131,54 @@ class Finding(FrozenRecord):
     def message_fingerprint(self) -> str:
         """The identity of baseline format 1 (it held the message), for old baselines."""
         return _digest("\0".join((self.code, self.path, self.message, self.snippet.strip())))
+
+    # -- the one JSON codec: the report (docs/OUTPUT.md), the MCP tools and the cache
+
+    def as_json(self, *, stored: bool = False) -> dict[str, Any]:
+        """The finding as a JSON object of the report schema (docs/OUTPUT.md).
+
+        `stored` (the result cache): the fingerprint's basis (snippet, context) in place
+        of the fingerprint, and the path as held, so `from_json` gives back an equal
+        finding; a report writes the fingerprint, and the path printable.
+        """
+        data: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path if stored else encodable(self.path),
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "fix": None if self.fix is None else self.fix.as_json(),
+        }
+        if stored:
+            data["snippet"] = self.snippet
+            data["context"] = self.context
+        else:
+            data["fingerprint"] = self.fingerprint()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        """A finding from `as_json(stored=True)`; KeyError/TypeError/ValueError on
+        anything malformed."""
+        fix = data["fix"]
+        return cls(
+            code=str(data["code"]),
+            name=str(data["name"]),
+            severity=Severity(data["severity"]),
+            message=str(data["message"]),
+            path=str(data["path"]),
+            line=int(data["line"]),
+            column=int(data["column"]),
+            end_line=int(data["end_line"]),
+            end_column=int(data["end_column"]),
+            fix=None if fix is None else Fix.from_json(fix),
+            snippet=str(data["snippet"]),
+            context=str(data["context"]),
+        )
 
 
 def normal_context(line: str) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from guidelint.sources import Derived
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -64,15 +65,22 @@ class FrontMatterData:
 
 def front_matter(file: SourceFile) -> FrontMatterData | None:
     """The file's front matter, parsed once per file; None when it has none."""
-    return file.derived("frontmatter.yaml", lambda: _parse(file))
+    return file.derived(FRONT_MATTER)
 
 
 def front_text(file: SourceFile) -> FrontMatter | None:
     """The file's front matter as text (`markdown.front_matter_of`), found once per file:
     GL601's `needs`, GL107 and the YAML reading each ask."""
+    return file.derived(FRONT_TEXT)
+
+
+def _front_text(file: SourceFile) -> FrontMatter | None:
     from guidelint.markdown import front_matter_of
 
-    return file.derived("frontmatter.text", lambda: front_matter_of(file.text))
+    return front_matter_of(file.text)
+
+
+FRONT_TEXT = Derived("frontmatter.text", _front_text)
 
 
 def _parse(file: SourceFile) -> FrontMatterData | None:
@@ -109,6 +117,9 @@ def _parse(file: SourceFile) -> FrontMatterData | None:
 # Such front matter has no problem to report, so GL601 need not compose it (most front
 # matter is this: Hugo's title and weight). Anything else (tabs, CR, anchors, tags,
 # `: ` inside a plain value, deeper nesting, unusual characters) is for the composer.
+FRONT_MATTER = Derived("frontmatter.yaml", _parse)
+
+
 _ASCII_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tab and CR included
 _KEY_LINE = re.compile(r"([A-Za-z_][\w\-]*(?:[:.][\w\-]+)*):(?: +(.*))?")
 # A plain scalar's first character: none of YAML's indicators, no space.

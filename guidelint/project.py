@@ -13,7 +13,7 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from guidelint.config import Settings
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class Project:
@@ -146,12 +147,26 @@ class Project:
             del files[next(iter(files))]  # the least recently used
         return file
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
-        """A value computed once per run and shared by rules (e.g. the tool catalog).
+    @overload
+    def memo(self, key: Memo[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T: ...
+
+    @overload
+    def memo(self, key: str, factory: Callable[[], T], /) -> T: ...
+
+    def memo(self, key: Memo[Any, T] | str, /, *args: Any, **kwargs: Any) -> T:
+        """A value computed once per run and shared by rules (e.g. the tool catalog):
+        a `Memo` key computes it from the project (and what else it takes); a name
+        made at run time (a list of globs) comes with its factory.
 
         For data derived from one file, use `SourceFile.derived` instead: it lives
         and dies with the file.
         """
+        if isinstance(key, Memo):
+            return self._memoized(key, lambda: key.compute(self, *args, **kwargs))
+        [factory] = args
+        return self._memoized(key, factory)
+
+    def _memoized(self, key: Memo[Any, T] | str, factory: Callable[[], T]) -> T:
         memo = self._lookups.memo
         if key not in memo:
             memo[key] = factory()
@@ -182,6 +197,21 @@ class Project:
 READ_CACHE = 256
 
 
+class Memo(Generic[P, T]):
+    """What `Project.memo` keeps for a run: a name paired with the function that
+    computes the value from the project (and what else it takes, given by the first
+    asker). Keys compare by identity."""
+
+    __slots__ = ("name", "compute")
+
+    def __init__(self, name: str, compute: Callable[Concatenate[Project, P], T]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __repr__(self) -> str:
+        return f"Memo({self.name!r})"
+
+
 @dataclass
 class _Lookups:
     """The per-run caches, shared by every view of one project (cache.RecordingProject)."""
@@ -192,7 +222,7 @@ class _Lookups:
     extensions: frozenset[str] | None = None
     real_root: str | None = None
     real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
-    memo: dict[str, Any] = field(default_factory=dict)
+    memo: dict[Memo[Any, Any] | str, Any] = field(default_factory=dict)
     globs: dict[tuple[str, ...], Globs] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 

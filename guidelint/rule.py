@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.findings import Finding, Fix, Severity, normal_context
+from guidelint.sources import FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -22,8 +23,8 @@ class Rule:
     # index (`rules.index.load`, written by scripts/gen_rule_index.py).
     summary: ClassVar[str] = ""  # one line
     fixable: ClassVar[bool] = False
-    # Which files the engine hands to `check`: "markdown", "json", "python".
-    file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+    # Which files the engine hands to `check`.
+    file_kinds: ClassVar[frozenset[FileKind]] = frozenset({FileKind.MARKDOWN})
     # For the index the engine reads before importing a rule (`rules.index`): a key of
     # its SCOPES, a cheap superset of `applies_to()`; and for a rule that applies to
     # every file of its kinds, a key of its NEEDS, what a file's text must hold for

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from guidelint.spans import LineIndex
 
@@ -16,20 +17,34 @@ if TYPE_CHECKING:
     from guidelint.markdown import MarkdownDocument
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 
-def file_kind(rel: str) -> str:
-    """'markdown', 'json', 'python' or 'other', from the file name."""
+class FileKind(str, enum.Enum):
+    """What a file is to the rules (`Rule.file_kinds`), from its name. Each kind is
+    equal to, and hashes as, its name, so the index's rows and a set of them stay as
+    cheap to test as strings."""
+
+    MARKDOWN = "markdown"
+    JSON = "json"
+    PYTHON = "python"
+    OTHER = "other"
+
+    __hash__ = str.__hash__
+
+
+def file_kind(rel: str) -> FileKind:
+    """The kind of file a name says."""
     lower = rel.lower()
     if lower.endswith(MARKDOWN_SUFFIXES):
-        return "markdown"
+        return FileKind.MARKDOWN
     if lower.endswith(".json"):
-        return "json"
+        return FileKind.JSON
     if lower.endswith(".py"):
-        return "python"
-    return "other"
+        return FileKind.PYTHON
+    return FileKind.OTHER
 
 
 class Unreadable(Exception):
@@ -40,25 +55,47 @@ class Unreadable(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+class Derived(Generic[P, T]):
+    """What `SourceFile.derived` keeps: a name paired with the function that computes
+    the value from the file (and what else it takes, given by the first asker: the
+    same for every asker of one run's file). Keys compare by identity."""
+
+    __slots__ = ("name", "compute")
+
+    def __init__(self, name: str, compute: Callable[Concatenate[SourceFile, P], T]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __repr__(self) -> str:
+        return f"Derived({self.name!r})"
+
+
 @dataclass
 class SourceFile:
     path: Path  # absolute
     rel: str  # relative to the project root, POSIX separators
     text: str
-    kind: str = field(default="")
-    _derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    kind: FileKind | None = None  # None: from the name (`file_kind`)
+    _derived: dict[Derived[Any, Any], Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.kind = self.kind or file_kind(self.rel)
+        if self.kind is None:
+            self.kind = file_kind(self.rel)
 
-    def derived(self, key: str, factory: Callable[[], T]) -> T:
+    def derived(self, key: Derived[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Data computed from this file once and shared by every rule that asks
         (its examples, its gotchas document, its tool references). It lives as long
         as the file object, so memory stays flat however many files a run checks."""
-        if key not in self._derived:
-            self._derived[key] = factory()
-        value: T = self._derived[key]
+        known = self._derived
+        if key not in known:
+            known[key] = key.compute(self, *args, **kwargs)
+        value: T = known[key]
         return value
+
+    def keep(self, key: Derived[P, T], value: T) -> None:
+        """Keep a value `key` would compute, worked out for many files at once
+        (`Rule.prepare`)."""
+        self._derived[key] = value
 
     @cached_property
     def lines(self) -> LineIndex:

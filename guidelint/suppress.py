@@ -6,8 +6,10 @@ Markdown:  <!-- guidelint: disable-next-line GL101 -->
            <!-- guidelint: disable-file GL101 -->
 Python:    x = 1  # guidelint: ignore[GL301]
 With no codes a directive covers every rule. Codes are rule codes, prefixes (`GL5`)
-or rule names (`stale-path`); the engine resolves them against the registry (this
-module knows no rule) and reports what does not resolve as GL002.
+or rule names (`stale-path`). `apply` resolves them against the rules the caller
+knows (this module imports no rule), drops the findings they cover, and returns the
+directives that covered nothing and the problems found, which the engine reports as
+GL002.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from guidelint.comments import SUPPRESSION_VERBS, Token, may_hold_directive, parse_directive
-from guidelint.sources import SourceFile
+from guidelint.findings import Finding
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 PY_DIRECTIVE = re.compile(r"#\s*guidelint:\s*ignore(?:\[([^\]]*)\])?")
@@ -28,19 +32,38 @@ _CODE_SEPARATORS = re.compile(r"[^\s,]+")
 _SUPPRESSION_LIKE = ("disable", "enable", "ignore", "noqa")
 
 
+@dataclass(frozen=True)
+class All:
+    """What a directive with no codes covers: every rule."""
+
+    def covers(self, code: str) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Codes:
+    """What a directive with codes covers: the rules whose code starts with one."""
+
+    codes: frozenset[str]
+
+    def covers(self, code: str) -> bool:
+        return any(code.startswith(c) for c in self.codes)
+
+
+EVERY_RULE = All()
+
+
 @dataclass
 class Suppression:
     written: tuple[Token, ...]  # the codes as written, each with its span; () = every rule
     first_line: int
     last_line: int
     span: Span  # the directive itself, where GL002 points
-    codes: frozenset[str] | None = None  # resolved by the engine; None: every code
+    rules: All | Codes = EVERY_RULE  # `written` resolved by `apply`
     used: set[str] = field(default_factory=set)
 
     def covers(self, code: str, line: int) -> bool:
-        if not self.first_line <= line <= self.last_line:
-            return False
-        return self.codes is None or any(code.startswith(c) for c in self.codes)
+        return self.first_line <= line <= self.last_line and self.rules.covers(code)
 
 
 @dataclass(frozen=True)
@@ -55,6 +78,82 @@ class SuppressionProblem:
 class Suppressions:
     found: list[Suppression] = field(default_factory=list)
     problems: list[SuppressionProblem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class KnownRules:
+    """The rules a directive's codes resolve against: every code, and name -> code."""
+
+    codes: list[str]
+    names: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Unused:
+    """A directive that suppressed nothing: `codes` those of its codes that ran here
+    and covered no finding; () for a directive of every rule that covered none."""
+
+    directive: Suppression
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What `apply` leaves: the findings no directive covers, the directives that
+    covered nothing, and the comments meant as directives that are not ones."""
+
+    kept: list[Finding]
+    unused: list[Unused]
+    problems: list[SuppressionProblem]
+
+
+def apply(
+    file: SourceFile, findings: list[Finding], ran: set[str], known: Callable[[], KnownRules]
+) -> Applied:
+    """The file's directives applied to its findings. `ran`: the codes of the rules
+    that ran on it (a directive of a rule that did not run proves nothing); `known`
+    is asked only when the file holds a directive."""
+    try:
+        suppressions = suppressions_for(file)
+    except Exception:  # a malformed directive never costs the real findings
+        return Applied(findings, [], [])
+    if not suppressions.found and not suppressions.problems:
+        return Applied(findings, [], [])
+    problems = [*suppressions.problems]
+    if suppressions.found:
+        rules = known()
+        for sup in suppressions.found:
+            sup.rules = resolve_codes(sup.written, rules.codes, rules.names, problems)
+    kept = [f for f in findings if not _suppressed(f, suppressions.found)]
+    return Applied(kept, list(_unused(suppressions.found, ran)), problems)
+
+
+def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
+    """Whether a directive covers the finding; each that does notes the codes it used."""
+    hit = False
+    for sup in suppressions:
+        if sup.covers(finding.code, finding.line):
+            rules = sup.rules
+            if isinstance(rules, Codes):
+                sup.used.update(c for c in rules.codes if finding.code.startswith(c))
+            else:
+                sup.used.add(finding.code)
+            hit = True
+    return hit
+
+
+def _unused(suppressions: list[Suppression], ran: set[str]) -> Iterator[Unused]:
+    for sup in suppressions:
+        if isinstance(sup.rules, All):
+            if not sup.used:
+                yield Unused(sup, ())
+            continue
+        # Only judge codes that actually ran here: a disabled rule proves nothing.
+        idle = sorted(
+            c for c in sup.rules.codes if c not in sup.used and any(r.startswith(c) for r in ran)
+        )
+        if idle:
+            yield Unused(sup, tuple(idle))
 
 
 def _code_tokens(text: str, offset: int) -> tuple[Token, ...]:
@@ -122,15 +221,15 @@ def resolve_codes(
     codes: list[str],
     names: dict[str, str],
     problems: list[SuppressionProblem],
-) -> frozenset[str] | None:
-    """Codes, prefixes and rule names as written -> rule codes; None: every rule.
+) -> All | Codes:
+    """Codes, prefixes and rule names as written -> the rules they cover.
 
     `codes` and `names` (name -> code) are the known rules. A code that names no rule
     covers nothing (`GL5O1` must not hide all of GL5) and is a problem with a
     did-you-mean.
     """
     if not written:
-        return None
+        return EVERY_RULE
     resolved = set()
     for token in written:
         upper = token.key.upper()
@@ -145,7 +244,7 @@ def resolve_codes(
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             message = f"unknown rule code '{token.key}'{suggestion}; it suppresses nothing"
             problems.append(SuppressionProblem(token.span, message))
-    return frozenset(resolved)
+    return Codes(frozenset(resolved))
 
 
 def _next_nonblank_line(file: SourceFile, line: int) -> int:
@@ -177,8 +276,8 @@ def python_suppressions(file: SourceFile) -> Suppressions:
 
 
 def suppressions_for(file: SourceFile) -> Suppressions:
-    if file.kind == "markdown":
+    if file.kind == FileKind.MARKDOWN:
         return markdown_suppressions(file)
-    if file.kind == "python":
+    if file.kind == FileKind.PYTHON:
         return python_suppressions(file)
     return Suppressions()

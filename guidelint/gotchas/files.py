@@ -5,6 +5,8 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from guidelint.sources import Derived
+
 if TYPE_CHECKING:  # the parser loads only for a gotchas file (role() decides without it)
     from guidelint.gotchas.model import GotchasDocument, Index
     from guidelint.project import Project
@@ -25,25 +27,34 @@ def role(rel: str, project: Project) -> str | None:
 
 def parsed(file: SourceFile, project: Project) -> GotchasDocument:
     """The gotchas document of a source file, parsed once for all GL2xx rules."""
+    return file.derived(GOTCHAS_DOCUMENT, project.config.gotchas.index_heading)
+
+
+def _parse(file: SourceFile, heading: str) -> GotchasDocument:
     from guidelint.gotchas.parse import parse_gotchas
 
-    heading = project.config.gotchas.index_heading
-    return file.derived("gotchas.document", lambda: parse_gotchas(file.text, heading))
+    return parse_gotchas(file.text, heading)
+
+
+GOTCHAS_DOCUMENT = Derived("gotchas.document", _parse)
 
 
 def index_of(file: SourceFile, project: Project) -> Index:
     """The rows of a separate index file: its index section, else the whole file."""
+    return file.derived(INDEX_ROWS, project)
 
+
+def _index_rows(file: SourceFile, project: Project) -> Index:
     from guidelint.gotchas.parse import parse_index
 
-    def build() -> Index:
-        own = parsed(file, project)
-        if own.index is not None:
-            return own.index
-        doc = file.markdown
-        return parse_index(doc, 1, doc.lines.line_count, None)
+    own = parsed(file, project)
+    if own.index is not None:
+        return own.index
+    doc = file.markdown
+    return parse_index(doc, 1, doc.lines.line_count, None)
 
-    return file.derived("gotchas.index-rows", build)
+
+INDEX_ROWS = Derived("gotchas.index-rows", _index_rows)
 
 
 def gotchas_files(project: Project) -> list[str]:

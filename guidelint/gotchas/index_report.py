@@ -19,7 +19,7 @@ from guidelint.gotchas.index import (
 )
 from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import Derived, SourceFile
 from guidelint.spans import Span
 
 
@@ -34,7 +34,7 @@ NO_PROBLEMS = IndexReport((), None)
 
 def index_report(file: SourceFile, project: Project) -> IndexReport:
     """The file's report, built once for the three rules that each report one kind."""
-    return file.derived("gotchas.index-report", lambda: _build(file, project))
+    return file.derived(INDEX_REPORT, project)
 
 
 def _build(file: SourceFile, project: Project) -> IndexReport:
@@ -47,6 +47,9 @@ def _build(file: SourceFile, project: Project) -> IndexReport:
     if separate:
         return _missing_index_file(file, project, separate)
     return _own_index(file, project)
+
+
+INDEX_REPORT = Derived("gotchas.index-report", _build)
 
 
 def _row_key(index_rel: str) -> RowKey:

@@ -11,7 +11,7 @@ from guidelint.gotchas.index import IndexProblemKind
 from guidelint.gotchas.index_report import index_report
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 
 
 class GotchasRule(Rule):
@@ -21,7 +21,7 @@ class GotchasRule(Rule):
     scope = "gotchas"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and gfiles.role(file.rel, project) in self.roles
+        return file.kind == FileKind.MARKDOWN and gfiles.role(file.rel, project) in self.roles
 
 
 class IndexRule(GotchasRule):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -14,7 +14,7 @@ class UnknownTool(ToolRule):
     code = "GL101"
     name = "unknown-tool"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

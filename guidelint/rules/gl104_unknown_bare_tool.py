@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import Derived, FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class UnknownBareTool(ToolRule):
     code = "GL104"
     name = "unknown-bare-tool"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
@@ -44,7 +44,7 @@ class UnknownBareTool(ToolRule):
         tools = catalog(project)
         if not tools.has_servers:
             return
-        from guidelint.tools.context import about_another_agent, in_prohibition, span_places
+        from guidelint.tools.context import about_another_agent, in_prohibition
         from guidelint.tools.references import Context, never_a_tool
         from guidelint.tools.resolve import markdown_references
 
@@ -52,9 +52,7 @@ class UnknownBareTool(ToolRule):
         ignored = tools.non_tool_names()
         references = markdown_references(file, tools)
         tool_document = any(ref.name in known for _, ref in references)
-        places = file.derived(
-            "tools.places", lambda: span_places(file.markdown.code_spans, file.text)
-        )
+        places = file.derived(PLACES)
         headings = file.markdown.headings
         title = headings[0].text if headings and headings[0].level == 1 else ""
         for span, ref in references:
@@ -186,3 +184,12 @@ def is_known_tool(name: str, tools: Catalog) -> bool:
         home = tools.server(server)
         return home is not None and bool(home.tools) and tool in (home.tools or {})
     return name in tools.all_tool_names() or tools.builtins.known(name)
+
+
+def _places(file: SourceFile) -> SpanPlaces:
+    from guidelint.tools.context import span_places
+
+    return span_places(file.markdown.code_spans, file.text)
+
+
+PLACES = Derived("tools.places", _places)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class UnknownArgument(ToolRule):
     code = "GL105"
     name = "unknown-argument"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     needs = "code-spans"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

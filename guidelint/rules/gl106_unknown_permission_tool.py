@@ -8,7 +8,7 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -20,14 +20,14 @@ class UnknownPermissionTool(ToolRule):
     code = "GL106"
     name = "unknown-permission-tool"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         folder, name = posixpath.split(file.rel)
-        return file.kind == "json" and name in SETTINGS_FILES and folder.endswith(".claude")
+        return file.kind == FileKind.JSON and name in SETTINGS_FILES and folder.endswith(".claude")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import JsonProblem, parse, value_spans
+        from guidelint.tools.jsonpos import JSON_SPANS, JsonProblem, parse
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_tool_name
 
@@ -43,7 +43,7 @@ class UnknownPermissionTool(ToolRule):
         permissions = _permissions(data)
         if permissions is None:
             return  # no permissions: nothing of ours to check
-        spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+        spans = file.derived(JSON_SPANS)
         if not spans:
             return
         tools = catalog(project)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule
 
 
@@ -14,11 +14,11 @@ class UnknownAgentTool(ToolRule):
     code = "GL107"
     name = "unknown-agent-tool"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     scope = "front-matter"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and file.text.startswith("---")
+        return file.kind == FileKind.MARKDOWN and file.text.startswith("---")
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.frontmatter import may_name_tools, tool_entries

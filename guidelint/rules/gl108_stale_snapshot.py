@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, server_key
 
 
@@ -14,10 +14,10 @@ class StaleSnapshot(ToolRule):
     code = "GL108"
     name = "stale-snapshot"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "json" and file.rel == project.config.tools.mcp_config
+        return file.kind == FileKind.JSON and file.rel == project.config.tools.mcp_config
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.diff import diff_servers

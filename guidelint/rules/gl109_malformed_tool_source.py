@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.rulebase import ToolRule
 
@@ -15,7 +15,7 @@ class MalformedToolSource(ToolRule):
     code = "GL109"
     name = "malformed-tool-source"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         tools = project.config.tools
@@ -26,7 +26,7 @@ class MalformedToolSource(ToolRule):
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import value_spans
+        from guidelint.tools.jsonpos import JSON_SPANS
         from guidelint.tools.load import problems_reported_in
 
         for problem in problems_reported_in(project, file.rel):
@@ -34,7 +34,7 @@ class MalformedToolSource(ToolRule):
                 yield self.finding(file, _point(file, problem.offset), problem.message)
                 continue
             # A snapshot the run does not check: reported on its server's entry.
-            keys = file.derived("tools.json_spans", lambda: value_spans(file.text))
+            keys = file.derived(JSON_SPANS)
             key = keys.get(("mcpServers", problem.server, "#key"))
             span = key if key is not None else _point(file, 0)
             yield self.finding(file, span, f"snapshot {problem}")

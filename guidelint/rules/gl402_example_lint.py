@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Memo
 from guidelint.runner.rulebase import ExampleRule
+from guidelint.sources import Derived
 from guidelint.spans import Span
 
-_T = TypeVar("_T")
-
 if TYPE_CHECKING:
+    from guidelint.config import RunnerConfig
     from guidelint.project import Project
     from guidelint.runner.examples import Example
+    from guidelint.runner.lint import LintMessage
+    from guidelint.settings import DefaultRunner
     from guidelint.sources import SourceFile
-
-LINT_KEY = "GL402.lint"  # ruff's messages per lintable example, kept on the file
 
 
 class ExampleLint(ExampleRule):
@@ -43,37 +44,24 @@ class ExampleLint(ExampleRule):
         for file, examples in wanted:
             share = results[index : index + len(examples)]
             index += len(examples)
-            file.derived(LINT_KEY, _constant(share))
+            file.keep(LINT, share)
 
     def _lintable(self, file: SourceFile) -> list[Example]:
-        from guidelint.runner.examples import syntax_errors_of
-
-        return file.derived(
-            "GL402.lintable",
-            lambda: [
-                e
-                for e, error in zip(self.examples(file), syntax_errors_of(file), strict=True)
-                if e.closed and not e.settings.skip and error is None
-            ],
-        )
+        return file.derived(LINTABLE, self)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import source_offset
-        from guidelint.runner.lint import RuffUnavailable, lint_sources
+        from guidelint.runner.lint import RuffUnavailable
 
         examples = self._lintable(file)
         if not examples:
             return
         config = project.config.runner
         try:
-            results = file.derived(  # from prepare(), else one call for this file
-                LINT_KEY,
-                lambda: lint_sources(
-                    [e.python_source() for e in examples], config.lint_select, config.lint_ignore
-                ),
-            )
+            # From prepare(), else one call for this file.
+            results = file.derived(LINT, examples, config)
         except RuffUnavailable as error:
-            warned: list[bool] = project.memo("GL402.warned", list)  # once per run
+            warned: list[bool] = project.memo(WARNED)  # once per run
             if not warned:
                 warned.append(True)
                 start = file.lines.offset(examples[0].line)
@@ -88,5 +76,25 @@ class ExampleLint(ExampleRule):
                 )
 
 
-def _constant(value: _T) -> Callable[[], _T]:
-    return lambda: value
+def _lintable(file: SourceFile, rule: ExampleRule) -> list[Example]:
+    from guidelint.runner.examples import syntax_errors_of
+
+    return [
+        e
+        for e, error in zip(rule.examples(file), syntax_errors_of(file), strict=True)
+        if e.closed and not e.settings.skip and error is None
+    ]
+
+
+def _lint(
+    file: SourceFile, examples: list[Example], config: RunnerConfig | DefaultRunner
+) -> list[list[LintMessage]]:
+    from guidelint.runner.lint import lint_sources
+
+    sources = [e.python_source() for e in examples]
+    return lint_sources(sources, config.lint_select, config.lint_ignore)
+
+
+WARNED = Memo("GL402.warned", lambda project: list[bool]())
+LINTABLE = Derived("GL402.lintable", _lintable)
+LINT = Derived("GL402.lint", _lint)  # ruff's messages per lintable example, kept on the file

@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.rule import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
@@ -101,10 +101,10 @@ class StalePath(Rule):
     code = "GL501"
     name = "stale-path"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return not project.globs(project.config.paths.not_this_tree).matches(file.rel)
 
@@ -146,14 +146,12 @@ class StalePath(Rule):
             if any(project.exists(_join(base, path)) for base in bases):
                 continue
             # Asked only for a missing path: the file list, the sentence's patterns.
-            if path.startswith(".claude/") and project.memo(
-                "GL501.plugin_repo", lambda: _is_plugin_repository(project)
-            ):
+            if path.startswith(".claude/") and project.memo(PLUGIN_REPOSITORY):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
             if _not_a_claim(file.text, span.span.start, span.span.end):
                 continue
             # Asked only here: a file whose paths all exist never reads .gitignore.
-            ignored = project.memo("GL501.ignored", lambda: _ignored_matcher(project))
+            ignored = project.memo(IGNORED)
             if any(ignored(_join(base, path)) for base in bases):
                 continue
             if posixpath.basename(path.rstrip("/")).startswith(".env"):
@@ -223,12 +221,15 @@ def _top_level_folder(path: str, project: Project) -> bool:
     and no folder of that name anywhere (else it names that subfolder)."""
     if not path.endswith("/") or path.count("/") != 1 or path.startswith("."):
         return False
-    folders = project.memo("GL501.folder_names", lambda: _folder_names(project))
+    folders = project.memo(FOLDER_NAMES)
     return path.rstrip("/") not in folders
 
 
 def _folder_names(project: Project) -> set[str]:
     return {part for rel in project.files() for part in rel.split("/")[:-1]}
+
+
+FOLDER_NAMES = Memo("GL501.folder_names", _folder_names)
 
 
 def _component_roots(rel: str, project: Project) -> list[str]:
@@ -246,7 +247,7 @@ def _component_roots(rel: str, project: Project) -> list[str]:
 def _in_some_component(path: str, project: Project) -> bool:
     """`scripts/x.py` in a document outside any skill, when some skill, plugin or
     package has it: the document speaks from that component's root."""
-    by_name, _ = project.memo("GL501.file_index", lambda: _file_index(project))
+    by_name, _ = project.memo(FILE_INDEX)
     for rel in by_name.get(posixpath.basename(path.rstrip("/")), []):
         if rel.endswith("/" + path.rstrip("/")):
             root = rel[: -len(path.rstrip("/")) - 1]
@@ -258,6 +259,9 @@ def _in_some_component(path: str, project: Project) -> bool:
 def _is_plugin_repository(project: Project) -> bool:
     """A Claude Code plugin or marketplace (a `.claude-plugin/` manifest anywhere)."""
     return any("/.claude-plugin/" in f"/{rel}" for rel in project.files())
+
+
+PLUGIN_REPOSITORY = Memo("GL501.plugin_repo", _is_plugin_repository)
 
 
 def _explained_names(code_spans: list[CodeSpan]) -> dict[int, set[str]]:
@@ -295,6 +299,9 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     return ignored
 
 
+IGNORED = Memo("GL501.ignored", _ignored_matcher)
+
+
 def _known_file_type(path: str, project: Project) -> bool:
     """`config/routes.rb` in a repository without Ruby is about someone else's app."""
     name = posixpath.basename(path.rstrip("/"))
@@ -312,7 +319,7 @@ def _hint(path: str, project: Project) -> str:
     """Did-you-mean: a project file with the same name, else a close name in the same folder."""
     import difflib
 
-    by_name, by_folder = project.memo("GL501.file_index", lambda: _file_index(project))
+    by_name, by_folder = project.memo(FILE_INDEX)
     name = posixpath.basename(path.rstrip("/"))
     same_name = by_name.get(name)
     if same_name:
@@ -336,3 +343,6 @@ def _file_index(project: Project) -> tuple[dict[str, list[str]], dict[str, list[
         by_name.setdefault(name, []).append(rel)
         by_folder.setdefault(folder, []).append(rel)
     return by_name, by_folder
+
+
+FILE_INDEX = Memo("GL501.file_index", _file_index)

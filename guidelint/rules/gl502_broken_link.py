@@ -24,9 +24,9 @@ from urllib.parse import unquote
 
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -48,10 +48,10 @@ class BrokenLink(Rule):
     code = "GL502"
     name = "broken-link"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return project.globs(project.config.paths.links).matches(file.rel)
 
@@ -100,7 +100,7 @@ class BrokenLink(Rule):
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
-            if other is not None and other.kind == "markdown":
+            if other is not None and other.kind == FileKind.MARKDOWN:
                 if fragment not in other.markdown.anchors():
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
@@ -137,7 +137,7 @@ def _is_gotchas_file(file: SourceFile, project: Project) -> bool:
 
 def _in_submodule(project: Project, target: str) -> bool:
     """Submodules (`.gitmodules`) are other repositories, often not checked out in CI."""
-    paths = project.memo("GL502.submodules", lambda: _submodule_paths(project))
+    paths = project.memo(SUBMODULES)
     return any(target == p or target.startswith(p + "/") for p in paths)
 
 
@@ -146,6 +146,9 @@ def _submodule_paths(project: Project) -> list[str]:
     if modules is None:
         return []
     return [m.group(1).strip().rstrip("/") for m in SUBMODULE_PATH.finditer(modules.text)]
+
+
+SUBMODULES = Memo("GL502.submodules", _submodule_paths)
 
 
 def _templated(file: SourceFile) -> bool:

@@ -8,7 +8,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.claude_code import point
 
 
@@ -16,7 +16,7 @@ class MalformedFrontMatter(Rule):
     code = "GL601"
     name = "malformed-front-matter"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     needs = "front-matter-in-doubt"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
 from guidelint.tools.claude_code import did_you_mean, hooks_table, json_doc, names
 
@@ -16,7 +16,7 @@ class UnknownHookEvent(Rule):
     code = "GL602"
     name = "unknown-hook-event"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)

@@ -9,7 +9,7 @@ from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.claude_code import JsonDoc, facts, hooks_table, json_doc, names
 from guidelint.tools.rulebase import ToolRule
 
@@ -21,7 +21,7 @@ class UnknownHookMatcher(ToolRule):
     code = "GL603"
     name = "unknown-hook-matcher"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)

@@ -10,7 +10,7 @@ from typing import Any
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.claude_code import (
     JsonDoc,
@@ -34,11 +34,11 @@ class MalformedHook(Rule):
     code = "GL604"
     name = "malformed-hook"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_settings_file(rel) or is_plugin_manifest(rel) or is_hooks_file(rel)
         )
 

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
 from guidelint.tools.claude_code import (
     JsonDoc,
@@ -42,11 +42,11 @@ class MalformedMcpServer(Rule):
     code = "GL605"
     name = "malformed-mcp-server"
     severity = Severity.ERROR
-    file_kinds = frozenset({"json"})
+    file_kinds = frozenset({FileKind.JSON})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        return file.kind == "json" and (
+        return file.kind == FileKind.JSON and (
             is_mcp_file(rel) or is_settings_file(rel) or is_plugin_manifest(rel)
         )
 

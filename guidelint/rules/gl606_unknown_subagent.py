@@ -17,7 +17,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.claude_code import (
     defined_agents,
@@ -49,12 +49,12 @@ class UnknownSubagent(Rule):
     code = "GL606"
     name = "unknown-subagent"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
-        if file.kind != "markdown":
+        if file.kind != FileKind.MARKDOWN:
             return False
         return (
             is_steering_file(rel)

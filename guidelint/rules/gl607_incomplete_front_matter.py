@@ -10,7 +10,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.sources import SourceFile
+from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, point
 
 
@@ -18,11 +18,11 @@ class IncompleteFrontMatter(Rule):
     code = "GL607"
     name = "incomplete-front-matter"
     severity = Severity.ERROR
-    file_kinds = frozenset({"markdown"})
+    file_kinds = frozenset({FileKind.MARKDOWN})
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == "markdown" and (
+        return file.kind == FileKind.MARKDOWN and (
             is_skill_file(file.rel) or is_agent_file(file.rel, project)
         )
 

@@ -27,22 +27,24 @@ import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from guidelint.sources import FileKind
+
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.rule import Rule
     from guidelint.sources import SourceFile
 
-MD = frozenset({"markdown"})
-JSON = frozenset({"json"})
-PY = frozenset({"python"})
-ENGINE = frozenset[str]()  # produced by the engine itself, never run as a check
+MD = frozenset({FileKind.MARKDOWN})
+JSON = frozenset({FileKind.JSON})
+PY = frozenset({FileKind.PYTHON})
+ENGINE = frozenset[FileKind]()  # produced by the engine itself, never run as a check
 
 
 class RuleEntry(NamedTuple):
     code: str
     name: str
     module: str  # under guidelint.rules
-    kinds: frozenset[str]
+    kinds: frozenset[FileKind]
     inputs: bool = False  # overrides Rule.cache_inputs
     scope: str = "kinds"  # a key of SCOPES
     needs: str = ""  # a key of NEEDS, or none

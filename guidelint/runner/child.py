@@ -14,11 +14,11 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
+    Backend,
     ChildRecord,
     ExamplePayload,
     Judgement,
@@ -39,7 +39,7 @@ class ChildContext:
     root: str | None  # the project root
     removed_env: list[str]  # variables the allowlist removed
     gpu: bool = False
-    backend: ModuleType | None = None  # preloaded
+    backend: Backend | None = None  # preloaded
     backend_error: str | None = None  # why preloading failed
     sandbox: Any = None  # the worker's SandboxFeatures: which kernel walls to raise
 
@@ -142,7 +142,7 @@ def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None
 class _Backend:
     """The diffusers backend's hook for this child, and what it recorded."""
 
-    def __init__(self, module: ModuleType | None, error: str | None) -> None:
+    def __init__(self, module: Backend | None, error: str | None) -> None:
         self.module, self.error = module, error
         self.substitutions: list[str] = []
         self.pipelines: list[str] = []  # classes instantiated, in order, repeats kept

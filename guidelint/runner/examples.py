@@ -26,7 +26,7 @@ from guidelint.runner.directives import (
     info_tokens,
     validate,
 )
-from guidelint.sources import SourceFile
+from guidelint.sources import Derived, SourceFile
 from guidelint.spans import Span
 
 PYTHON_LANGS = ("python", "py", "python3", "pycon")
@@ -210,15 +210,26 @@ def syntax_error(example: Example) -> SyntaxError | None:
 
 def examples_of(file: SourceFile) -> list[Example]:
     """A SourceFile's examples, extracted once and shared by GL401-GL403."""
-    return file.derived("runner.examples", lambda: extract(file.markdown, file.rel))
+    return file.derived(EXAMPLES)
+
+
+def _extract(file: SourceFile) -> list[Example]:
+    return extract(file.markdown, file.rel)
+
+
+EXAMPLES = Derived("runner.examples", _extract)
 
 
 def syntax_errors_of(file: SourceFile) -> list[SyntaxError | None]:
     """Each example's syntax error (None: it parses, or is skipped or never closed),
     in the order of `examples_of`: compiled once, shared by GL401 and GL402."""
-    return file.derived(
-        "runner.syntax_errors",
-        lambda: [
-            syntax_error(e) if e.closed and not e.settings.skip else None for e in examples_of(file)
-        ],
-    )
+    return file.derived(SYNTAX_ERRORS)
+
+
+def _syntax_errors(file: SourceFile) -> list[SyntaxError | None]:
+    return [
+        syntax_error(e) if e.closed and not e.settings.skip else None for e in examples_of(file)
+    ]
+
+
+SYNTAX_ERRORS = Derived("runner.syntax_errors", _syntax_errors)

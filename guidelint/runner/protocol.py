@@ -15,10 +15,39 @@ the member on the reading side.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from guidelint.runner.outcomes import Outcome
+
+
+class Backend(Protocol):
+    """What the warm worker asks of a backend (`guidelint.runner.diffusers_backend`,
+    or the module `WorkerSetup.backend_module` names): a module with these two.
+
+    `preload` runs once in the worker; it may take `names` (those the examples use)
+    and `settings` (the runner's, with `root`), which the worker passes only where
+    its signature names them. `activate` runs in each child whose unit wants the
+    backend; `settings` holds the runner's settings, `report_dir`, `gpu`, `root`
+    and `on_pipeline` (called with each pipeline class built); `record` hears each
+    substitution made.
+    """
+
+    preload: Callable[..., object]
+
+    def activate(self, settings: dict[str, Any], record: Callable[[str], None]) -> object: ...
+
+
+DEFAULT_BACKEND = "guidelint.runner.diffusers_backend"
+
+
+def load_backend(name: str | None) -> Backend:
+    """The backend module `name` names (default: the diffusers one); ImportError if
+    it cannot be imported."""
+    import importlib
+
+    module: Backend = importlib.import_module(name or DEFAULT_BACKEND)
+    return module
 
 
 class ExamplePayload(TypedDict):

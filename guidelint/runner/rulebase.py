@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.rule import Rule
+from guidelint.sources import Derived, FileKind
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -15,12 +16,12 @@ if TYPE_CHECKING:
 class ExampleRule(Rule):
     """A rule over the fenced examples of a guide, extracted once per file."""
 
-    file_kinds: ClassVar[frozenset[str]] = frozenset({"markdown"})
+    file_kinds: ClassVar[frozenset[FileKind]] = frozenset({FileKind.MARKDOWN})
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # No fence, no example: skip the extraction (most Markdown files). Asked by each
         # GL4xx rule and GL402's prepare: the text is searched once per file.
-        return file.kind == "markdown" and file.derived("runner.fenced", lambda: _fenced(file))
+        return file.kind == FileKind.MARKDOWN and file.derived(FENCED)
 
     def examples(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import examples_of
@@ -30,3 +31,6 @@ class ExampleRule(Rule):
 
 def _fenced(file: SourceFile) -> bool:
     return "```" in file.text or "~~~" in file.text
+
+
+FENCED = Derived("runner.fenced", _fenced)

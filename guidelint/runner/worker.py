@@ -29,6 +29,7 @@ from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
+    Backend,
     ChildRecord,
     RecordRejected,
     RunRequest,
@@ -39,6 +40,7 @@ from guidelint.runner.protocol import (
     WorkerSetup,
     decode_record,
     encode,
+    load_backend,
 )
 from guidelint.runner.verdict import KEEP_STREAM_BYTES, unit_results
 
@@ -118,18 +120,17 @@ class Worker:
 
     def _preload_backend(self) -> None:
         self.backend_tried = True
-        name = self.setup.get("backend_module") or "guidelint.runner.diffusers_backend"
         try:
-            module = importlib.import_module(name)
+            backend = load_backend(self.setup.get("backend_module"))
             settings = {**self.setup["settings"], "root": self.setup.get("root")}
-            _preload(module, self.setup.get("backend_names"), settings)
+            _preload(backend, self.setup.get("backend_names"), settings)
         except ImportError as error:
             self.context.backend_error = f"the diffusers backend is unavailable: {error}"
             return
         except Exception as error:  # noqa: BLE001 - one line in each example's report
             self.context.backend_error = f"the diffusers backend failed to load: {error}"
             return
-        self.context.backend = module
+        self.context.backend = backend
 
     # -- main loop ------------------------------------------------------------
 
@@ -429,16 +430,16 @@ class Worker:
             view = view[written:]
 
 
-def _preload(module: Any, names: list[str] | None, settings: dict[str, Any]) -> None:
+def _preload(backend: Backend, names: list[str] | None, settings: dict[str, Any]) -> None:
     """The backend's preload, told the names the examples use and the runner's
     settings when it takes them (a third party's backend may take neither)."""
     import inspect
 
-    parameters = inspect.signature(module.preload).parameters
+    parameters = inspect.signature(backend.preload).parameters
     kwargs: dict[str, Any] = {"settings": settings} if "settings" in parameters else {}
     if names is not None and "names" in parameters:
         kwargs["names"] = names
-    module.preload(**kwargs)
+    backend.preload(**kwargs)
 
 
 def _warm_import(name: str) -> bool:

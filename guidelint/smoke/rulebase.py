@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guidelint.rule import Rule
+from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
+
     from guidelint.project import Project
     from guidelint.smoke.driver_check import SmokeDial
     from guidelint.smoke.driver_facts import DriverFacts, Gate
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class DriverRule(Rule):
-    file_kinds = frozenset({"python"})
+    file_kinds = frozenset({FileKind.PYTHON})
     scope = "drivers"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
@@ -28,7 +30,9 @@ class DriverRule(Rule):
 
 
 def is_driver(file: SourceFile, project: Project) -> bool:
-    return file.kind == "python" and project.globs(project.config.smoke.drivers).matches(file.rel)
+    return file.kind == FileKind.PYTHON and project.globs(project.config.smoke.drivers).matches(
+        file.rel
+    )
 
 
 def driver_facts(file: SourceFile) -> DriverFacts | None:
@@ -45,7 +49,14 @@ def driver_refusal(file: SourceFile) -> TooDeep | None:
 
 
 def _reading(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
-    return file.derived("smoke.driver_facts", lambda: _read_facts(file.text))
+    return file.derived(DRIVER_FACTS)
+
+
+def _facts_of(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
+    return _read_facts(file.text)
+
+
+DRIVER_FACTS = Derived("smoke.driver_facts", _facts_of)
 
 
 def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from guidelint.project import Memo
+from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -76,16 +78,20 @@ class JsonDoc:
 
 
 def json_doc(file: SourceFile) -> JsonDoc:
-    from guidelint.tools.jsonpos import JsonProblem, parse, value_spans
+    return file.derived(JSON_DOC)
 
-    def read() -> JsonDoc:
-        try:
-            data = parse(file.text)
-        except JsonProblem as err:
-            return JsonDoc(None, {}, (err.offset, err.message))
-        return JsonDoc(data, file.derived("tools.json_spans", lambda: value_spans(file.text)))
 
-    return file.derived("agent_config.json", read)
+def _read_json(file: SourceFile) -> JsonDoc:
+    from guidelint.tools.jsonpos import JSON_SPANS, JsonProblem, parse
+
+    try:
+        data = parse(file.text)
+    except JsonProblem as err:
+        return JsonDoc(None, {}, (err.offset, err.message))
+    return JsonDoc(data, file.derived(JSON_SPANS))
+
+
+JSON_DOC = Derived("agent_config.json", _read_json)
 
 
 def is_settings_file(rel: str) -> bool:
@@ -187,10 +193,14 @@ def script_paths(command: str, plugin: str | None) -> Iterator[tuple[str, int]]:
 
 
 def plugin_roots(project: Project) -> frozenset[str]:
-    return project.memo(
-        "GL6xx.plugin_roots",
-        lambda: frozenset(plugin_root(rel) for rel in project.files() if is_plugin_manifest(rel)),
-    )
+    return project.memo(PLUGIN_ROOTS)
+
+
+def _plugin_roots(project: Project) -> frozenset[str]:
+    return frozenset(plugin_root(rel) for rel in project.files() if is_plugin_manifest(rel))
+
+
+PLUGIN_ROOTS = Memo("GL6xx.plugin_roots", _plugin_roots)
 
 
 def is_agent_file(rel: str, project: Project) -> bool:
@@ -217,25 +227,29 @@ def is_skill_file(rel: str) -> bool:
 def defined_agents(project: Project) -> frozenset[str]:
     """Names of every agent the project defines (front matter `name`, else the file's stem)."""
 
-    def collect() -> frozenset[str]:
-        from guidelint.frontmatter import front_matter, front_text, plain_string
+    return project.memo(AGENTS)
 
-        found: set[str] = set()
-        for rel in project.files():
-            if not is_agent_file(rel, project):
-                continue
-            found.add(posixpath.splitext(posixpath.basename(rel))[0])
-            file = project.read(rel)
-            if file is None or file.kind != "markdown":
-                continue
-            # `name: reviewer` read from the lines where that is sure; else composed.
-            front = front_text(file)
-            known, name = plain_string(front.text, "name") if front else (True, None)
-            if not known:
-                data = front_matter(file)
-                name = data.get("name") if data else None
-            if isinstance(name, str) and name.strip():
-                found.add(name.strip())
-        return frozenset(found)
 
-    return project.memo("GL6xx.agents", collect)
+def _agents(project: Project) -> frozenset[str]:
+    from guidelint.frontmatter import front_matter, front_text, plain_string
+
+    found: set[str] = set()
+    for rel in project.files():
+        if not is_agent_file(rel, project):
+            continue
+        found.add(posixpath.splitext(posixpath.basename(rel))[0])
+        file = project.read(rel)
+        if file is None or file.kind != FileKind.MARKDOWN:
+            continue
+        # `name: reviewer` read from the lines where that is sure; else composed.
+        front = front_text(file)
+        known, name = plain_string(front.text, "name") if front else (True, None)
+        if not known:
+            data = front_matter(file)
+            name = data.get("name") if data else None
+        if isinstance(name, str) and name.strip():
+            found.add(name.strip())
+    return frozenset(found)
+
+
+AGENTS = Memo("GL6xx.agents", _agents)

@@ -14,9 +14,13 @@ from __future__ import annotations
 import json
 import re
 from json.decoder import scanstring  # type: ignore[attr-defined]  # there, but not in typeshed
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from guidelint.sources import Derived
 from guidelint.spans import Span
+
+if TYPE_CHECKING:
+    from guidelint.sources import SourceFile
 
 WHITESPACE = re.compile(r"[ \t\n\r]*")
 # Numbers, literals, and the NaN / Infinity the standard parser accepts too.
@@ -79,6 +83,14 @@ def value_spans(text: str) -> dict[Path, Span]:
     except (ValueError, IndexError):
         return {}
     return spans if _skip(text, end) == len(text) else {}
+
+
+def _spans_of(file: SourceFile) -> dict[Path, Span]:
+    return value_spans(file.text)
+
+
+# Walked once per file, whichever of GL106, GL109, GL6xx and the tool rules asks.
+JSON_SPANS = Derived("tools.json_spans", _spans_of)
 
 
 def _skip(text: str, pos: int) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guidelint.errors import ConfigError
+from guidelint.project import Memo
 from guidelint.tools.builtins import builtins
 from guidelint.tools.catalog import Catalog, ServerTools, Sources
 from guidelint.tools.jsonfile import FileProblem
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 def sources(project: Project) -> Sources:
     """The shared per-run view (memoized on the project, failures included)."""
-    state = project.memo("tools.sources", lambda: _built_or_error(project))
+    state = project.memo(SOURCES)
     if isinstance(state, ConfigError):
         raise state
     return state
@@ -34,6 +35,9 @@ def _built_or_error(project: Project) -> Sources | ConfigError:
         return err
     built.placed = _place(project, built)
     return built
+
+
+SOURCES = Memo("tools.sources", _built_or_error)
 
 
 def catalog(project: Project) -> Catalog:
@@ -82,13 +86,13 @@ def _note_places(project: Project, state: Sources) -> None:
     this file rest on whether a plain check checks each problem's file and
     `.mcp.json`: one lookup per file (`checked:REL`), not the whole checked set, so
     renaming an unrelated page reaches no GL109 result."""
-    from guidelint.discovery import Listing
+    from guidelint.discovery import CheckedLookup, Listing
 
     listing = project.files() if state.problems else None
     if not isinstance(listing, Listing):
         return
     for rel in sorted({p.rel for p in state.problems} | {project.config.tools.mcp_config}):
-        listing.on_use(f"checked:{rel}")
+        listing.on_use(CheckedLookup(rel))
 
 
 def build_sources(project: Project, live: bool | None = None) -> Sources:

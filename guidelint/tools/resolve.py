@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Edit, Fix
+from guidelint.sources import Derived
 from guidelint.tools.catalog import Catalog, Tool, close_names, normalize_server, same_family
 from guidelint.tools.references import Reference, parse_reference
 
@@ -158,7 +159,7 @@ def markdown_references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSp
     Five rules ask this of every file: it is computed once and kept with the file
     (one run's file, checked against that run's one catalog).
     """
-    return file.derived("tools.references", lambda: _references(file, catalog))
+    return file.derived(REFERENCES, catalog)
 
 
 def _references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSpan, Reference]]:
@@ -173,6 +174,9 @@ def _references(file: SourceFile, catalog: Catalog) -> list[tuple[CodeSpan, Refe
         if ref is not None:
             found.append((span, ref))
     return found
+
+
+REFERENCES = Derived("tools.references", _references)
 
 
 def rewrite_fix(file: SourceFile, span: CodeSpan, ref: Reference, new_token: str, what: str) -> Fix:

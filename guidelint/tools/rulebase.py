@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guidelint.project import Memo
 from guidelint.rule import Rule
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def no_server_declared(project: Project) -> bool:
     (each needs a server's tool), so they need not build it. Answered once per run (five
     rules ask it of every file with a code span); the memo notes its `exists()` lookup
     again for each file that asks, for the cache and --since."""
-    return project.memo("tools.no_server_declared", lambda: _no_server_declared(project))
+    return project.memo(NO_SERVER_DECLARED)
 
 
 def _no_server_declared(project: Project) -> bool:
@@ -74,12 +75,15 @@ def _no_server_declared(project: Project) -> bool:
     return not (project.root / tools.snapshot_dir).is_dir()
 
 
+NO_SERVER_DECLARED = Memo("tools.no_server_declared", _no_server_declared)
+
+
 def server_key(file: SourceFile, name: str) -> Span:
     """Where `.mcp.json` names the server (its key), for a finding about the server."""
     from guidelint.spans import Span
-    from guidelint.tools.jsonpos import value_spans
+    from guidelint.tools.jsonpos import JSON_SPANS
 
     # Walked once per file, not once per server.
-    spans = file.derived("tools.json_spans", lambda: value_spans(file.text))
+    spans = file.derived(JSON_SPANS)
     span = spans.get(("mcpServers", name, "#key"))
     return span or Span(0, min(1, len(file.text)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guidelint.sources import FileKind
 from guidelint.tools.references import parse_reference
 
 if TYPE_CHECKING:
@@ -25,14 +26,14 @@ def lines_naming(project: Project, server: str, names: set[str]) -> Iterator[tup
             file = load(project.root / rel, rel, project.config.max_file_size)
         except Unreadable:
             continue
-        if file.kind == "markdown":
+        if file.kind == FileKind.MARKDOWN:
             offsets = [
                 s.span.start for s in file.markdown.code_spans if _names(s.content, server, names)
             ]
             offsets += [
                 span.start for _, entry, span in tool_entries(file) if _names(entry, server, names)
             ]
-        elif file.kind == "json":
+        elif file.kind == FileKind.JSON:
             offsets = _json_offsets(file, server, names)
         else:
             continue

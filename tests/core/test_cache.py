@@ -403,7 +403,7 @@ CORPUS_FOLDERS = ("concepts", "contributing", "platforms", "guidance", "security
 
 def _all_findings(root: Path, cached: bool) -> list[dict]:
     report = run_check(CheckOptions(paths=[root], jobs=2, use_cache=cached))
-    return [cache_module.finding_to_json(f) for f in report.findings]
+    return [f.as_json(stored=True) for f in report.findings]
 
 
 def _committed_copy(source: Path, into: Path, folders: tuple[str, ...] = ()) -> Path:
@@ -523,7 +523,7 @@ def _run(root: Path, cached: bool, jobs: int = 1) -> tuple[list[dict], list[str]
         assert cache is not None
         again = {rel for rel in rels if _key(root, rel) in cache.fresh}
         assert len(again) == report.files_checked - cache.hits
-    return [cache_module.finding_to_json(f) for f in report.findings], report.notices, again
+    return [f.as_json(stored=True) for f in report.findings], report.notices, again
 
 
 def _key(root: Path, rel: str) -> str:

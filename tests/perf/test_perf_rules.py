@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
-from guidelint.project import Project, real_path
+from guidelint.project import Memo, Project, real_path
 from guidelint.runner import examples, lint
+from guidelint.sources import Derived
 
 GUIDE = """\
 # Guide
@@ -113,7 +114,9 @@ def test_no_server_question_is_answered_once_per_run(make_project, monkeypatch):
         asked.append("no-server")
         return real(project)
 
-    monkeypatch.setattr(rulebase, "_no_server_declared", counting)
+    # The question's key pairs its name with the function that answers it.
+    counted = Memo(rulebase.NO_SERVER_DECLARED.name, counting)
+    monkeypatch.setattr(rulebase, "NO_SERVER_DECLARED", counted)
     config = Config()
     engine = Engine(Project(root, config), build_selection(config))
     assert engine.check_batch(sorted(files)) == []
@@ -124,13 +127,14 @@ def test_no_server_answer_still_notes_the_mcp_lookup_for_each_file(make_project)
     """The memo replays its `exists(".mcp.json")` for every file that asks, so the
     cache and --since still know each file's findings rest on its absence."""
     from guidelint.cache import RecordingProject
+    from guidelint.discovery import PathLookup
     from guidelint.tools.rulebase import no_server_declared
 
     root = make_project({"a.md": "`x`\n"})
     project = RecordingProject(Project(root, Config()))
     for _ in range(2):
         assert no_server_declared(project)
-        assert project.take_recorded().get(".mcp.json") == "exists"
+        assert project.take_recorded().get(PathLookup(".mcp.json")) == "exists"
 
 
 def _prose_everywhere(text: str) -> list[tuple[int, int, str]]:
@@ -242,6 +246,8 @@ def test_gl4xx_search_a_file_for_fences_once_and_gl501_reads_its_folder_once(
             return _real(*args)
 
         monkeypatch.setattr(module, name, counting)
+    # The fence search's key pairs its name with the function: a key of the counted one.
+    monkeypatch.setattr(rulebase, "FENCED", Derived(rulebase.FENCED.name, rulebase._fenced))
     config = Config(select=["GL401", "GL402", "GL403", "GL501"])
     engine = Engine(Project(root, config), build_selection(config))
     found = engine.check_batch(["docs/guide.md"])
