@@ -184,11 +184,17 @@ class StalePath(Rule):
         return any(project.exists(_join(base, first)) for base in bases)
 
 
+CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
+
+
 def _not_a_claim(text: str, start: int, end: int) -> bool:
     """The path's sentence says it is an example, created later, not there yet, or old."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end == -1 else line_end
+    # Only the text near the span: a sentence is short, and on a 75 KB line reading the
+    # whole line for each of its spans would cost time quadratic in its length.
+    near_start, near_end = max(0, start - CLAIM_WINDOW), min(len(text), end + CLAIM_WINDOW)
+    line_start = max(text.rfind("\n", near_start, start) + 1, near_start)
+    line_end = text.find("\n", end, near_end)
+    line_end = near_end if line_end == -1 else line_end
     before, after = text[line_start:start], text[end:line_end]
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]

@@ -26,7 +26,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Memo, Project
 from guidelint.rule import Rule
-from guidelint.sources import FileKind, SourceFile
+from guidelint.sources import Derived, FileKind, SourceFile
 from guidelint.spans import Span
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -86,7 +86,7 @@ class BrokenLink(Rule):
         if TEMPLATE.search(path) or TEMPLATE.search(fragment):
             return None  # filled in by a site generator
         if not path:
-            if fragment and not _templated(file) and fragment not in file.markdown.anchors():
+            if fragment and not _templated(file) and fragment not in file.derived(ANCHORS):
                 return f"`#{fragment}` is no heading or anchor of this document"
             return None
         targets = [_join(base, path) for base in _bases(file.rel, folder, path)]
@@ -101,7 +101,7 @@ class BrokenLink(Rule):
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
             if other is not None and other.kind == FileKind.MARKDOWN:
-                if fragment not in other.markdown.anchors():
+                if fragment not in other.derived(ANCHORS):
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
 
@@ -153,7 +153,12 @@ SUBMODULES = Memo("GL502.submodules", _submodule_paths)
 
 def _templated(file: SourceFile) -> bool:
     """Headings a site generator's shortcodes may add: anchors cannot be known."""
-    return "{{<" in file.text or "{{%" in file.text
+    return file.derived(TEMPLATED)
+
+
+# Once per file, not per link: both read the whole text (a paragraph of 10k links).
+ANCHORS = Derived("GL502.anchors", lambda file: file.markdown.anchors())
+TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)
 
 
 def _join(folder: str, path: str) -> str:
