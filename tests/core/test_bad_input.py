@@ -401,3 +401,26 @@ def test_the_writer_confined_to_a_project_never_follows_a_link_out(tmp_path):
     assert (root / "docs/in.md").is_symlink() and (root / "docs/real.md").read_text() == (
         "ours, fixed\n"
     )
+
+
+def test_a_one_line_mcp_json_gives_a_bounded_excerpt_per_finding(make_project):
+    """300 servers on one line (36 KB): each finding's excerpt is a window of the line
+    around its span, not the line (8,000 servers gave a 1.3 GB report, then a
+    MemoryError)."""
+    servers = {
+        f"s{i}": {"command": "npx", "args": ["-y", f"p{i}"], "env": {"KEY": "sk-" + "a" * 40}}
+        for i in range(300)
+    }
+    root = make_project({".mcp.json": json.dumps({"mcpServers": servers})})
+    result = run_cli("check", "--select", "GL110,GL605", cwd=root)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    excerpts = [line for line in result.stdout.splitlines() if line.startswith("    1 | ")]
+    assert len(excerpts) == 600  # two findings per server, each with its excerpt
+    assert max(len(line) for line in excerpts) <= 200
+    assert all("\u2026" in line for line in excerpts)  # cut, and it says so
+    lines = result.stdout.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("    1 | "):  # the caret under it marks the span, in the window
+            caret = lines[number + 1]
+            marked = line[caret.index("^") : caret.rindex("^") + 1]
+            assert re.fullmatch(r'"s\d+"|"sk-a{40}"', marked), (line, caret)
