@@ -18,6 +18,7 @@ from guidelint.cache import RecordingProject, ResultCache, Slot, open_cache
 from guidelint.discovery import Lookup
 from guidelint.errors import ConfigError
 from guidelint.findings import Finding, Severity
+from guidelint.globs import Globs
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.gl000_internal_error import InternalError
@@ -28,8 +29,6 @@ from guidelint.settings import table_name
 from guidelint.sources import Derived, SourceFile, Unreadable, from_bytes, read_bytes
 
 if TYPE_CHECKING:
-    import pathspec
-
     from guidelint.config import Settings
 
 # Below this many files a process pool costs more than it saves.
@@ -51,14 +50,14 @@ class Selection:
     """Which rule codes run, and per-file exceptions."""
 
     codes: frozenset[str]
-    per_file_ignores: tuple[tuple[pathspec.PathSpec, tuple[str, ...]], ...] = ()
+    per_file_ignores: tuple[tuple[Globs, tuple[str, ...]], ...] = ()
     severity: tuple[tuple[str, Severity], ...] = ()
 
     def enabled_for(self, code: str, rel: str) -> bool:
         if code not in self.codes:
             return False
-        for spec, prefixes in self.per_file_ignores:
-            if spec.match_file(rel) and any(_matches(code, p) for p in prefixes):
+        for globs, prefixes in self.per_file_ignores:
+            if globs.matches(rel) and any(_matches(code, p) for p in prefixes):
                 return False
         return True
 
@@ -91,10 +90,8 @@ def build_selection(config: Settings, source: Path | None = None) -> Selection:
     where it was written (the configuration file `source`, else the command line)."""
     check_selectors(config, source)
     codes = select_codes(BY_CODE, config.select + config.extend_select, config.ignore)
-    if config.per_file_ignores:
-        import pathspec  # only for per-file-ignores: the defaults have none
     per_file = tuple(
-        (pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
+        (Globs([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()
     )
     return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))

@@ -37,6 +37,10 @@ class Globs:
         self.patterns = tuple(patterns)
         self._compiled: Callable[[str], bool] | None = None
 
+    def __reduce__(self) -> tuple[type[Globs], tuple[tuple[str, ...]]]:
+        # The compiled matcher is a closure: a copy for another process compiles anew.
+        return (Globs, (self.patterns,))
+
     def matches(self, rel: str) -> bool:
         """Whether rel is in the globs: from their text where it shows, else pathspec."""
         answer = decided(self.patterns, rel)

@@ -24,8 +24,11 @@ line). The corpora's one such file gives the reference's model.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache, partial
 from itertools import accumulate, chain
 from typing import Any
@@ -99,7 +102,8 @@ def parse_document(text: str, lines: LineIndex | None = None) -> MarkdownDocumen
     if parser is None or not _maps_exactly(text) or os.environ.get(PARSER_ENV) == REFERENCE:
         return parse_markdown(text, lines)
     try:
-        doc = parse_rs(text, lines, parser)
+        with _panic_message_held():
+            doc = parse_rs(text, lines, parser)
     except (RecursionError, Misplaced):  # see Misplaced
         return parse_markdown(text, lines)
     except BaseException as error:  # pyo3's PanicException is a BaseException
@@ -107,6 +111,55 @@ def parse_document(text: str, lines: LineIndex | None = None) -> MarkdownDocumen
             raise
         return parse_markdown(text, lines)  # markdown-it.rs panicked (`|*|[a-` + "`")
     return doc
+
+
+_held_stderr: list[int] = []  # a memory file that takes fd 2 while markdown-it.rs parses
+
+
+@contextmanager
+def _panic_message_held() -> Iterator[None]:
+    """Rust's panic hook prints to fd 2 even when pyo3 turns the panic into an
+    exception we catch (`thread '<unnamed>' panicked at ...` and a backtrace, on the
+    stderr of `check` and `run`). While the parser runs, fd 2 points at a memory
+    file; what anything else wrote there meanwhile is passed on, a panic's message
+    is dropped. Three descriptor calls per parse; where the kernel has no memfd,
+    nothing is held."""
+    if not _held_stderr:
+        try:
+            _held_stderr.append(os.memfd_create("guidelint-stderr", os.MFD_CLOEXEC))
+        except (AttributeError, OSError):
+            _held_stderr.append(-1)
+    held, saved = _held_stderr[0], -1
+    if held >= 0:
+        with contextlib.suppress(OSError):  # no fd 2 at all (a daemon): nothing to hold
+            saved = os.dup(2)
+    if saved < 0:
+        yield
+        return
+    os.dup2(held, 2)
+    panicked = True
+    try:
+        yield
+        panicked = False
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        _pass_on(held, panicked)
+
+
+def _pass_on(held: int, panicked: bool) -> None:
+    """Write what landed in the memory file to the real stderr (unless it is a
+    panic's message), and empty it."""
+    size = os.lseek(held, 0, os.SEEK_CUR)
+    if not size:
+        return
+    if not panicked:
+        os.lseek(held, 0, os.SEEK_SET)
+        data = os.read(held, size)
+        with contextlib.suppress(OSError):
+            os.write(2, data)
+    os.ftruncate(held, 0)
+    os.lseek(held, 0, os.SEEK_SET)
 
 
 def _maps_exactly(text: str) -> bool:

@@ -33,3 +33,16 @@ def _escape(char: str) -> str:
     if 0xD800 <= code <= 0xDFFF:
         return f"\\u{code:04x}"
     return repr(char)[1:-1]
+
+
+def log_safe(text: str) -> str:
+    """Text an example produced, made safe for a CI log, over several lines: each line
+    `printable` (a CR cannot overwrite a line, an OSC or ANSI escape cannot reach the
+    terminal), and no line a GitHub runner would take as a workflow command
+    (`::error::`, `::add-mask::`, `::stop-commands::`, and the older `##[error]`
+    anywhere in a line): such a line starts with a backslash."""
+    lines = []
+    for line in text.split("\n"):
+        line = printable(line).replace("##[", "#\\#[")
+        lines.append("\\" + line if line.strip().startswith("::") else line)
+    return "\n".join(lines)

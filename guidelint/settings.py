@@ -239,6 +239,7 @@ class DefaultRunner(_Defaults):
         "memory_limit_mb",
         "memory_cgroup",
         "max_output_mb",
+        "disk_limit_mb",
         "jobs",
         "env_allowlist",
         "output_patterns",
@@ -255,6 +256,7 @@ class DefaultRunner(_Defaults):
     memory_limit_mb: int
     memory_cgroup: bool
     max_output_mb: float
+    disk_limit_mb: int
     jobs: int | None
     env_allowlist: list[str]
     output_patterns: list[str]
@@ -271,6 +273,7 @@ class DefaultRunner(_Defaults):
         "memory_limit_mb": lambda: 4096,
         "memory_cgroup": lambda: True,
         "max_output_mb": lambda: 10.0,
+        "disk_limit_mb": lambda: 1024,
         "jobs": lambda: None,
         "env_allowlist": _list(DEFAULT_ENV_ALLOWLIST),
         "output_patterns": list,

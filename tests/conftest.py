@@ -98,3 +98,20 @@ def run_cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Comple
         env=full_env,
         timeout=600,
     )
+
+
+def scratch_file(name: str, seconds: float = 30.0) -> Path | None:
+    """A file a running example wrote in its scratch folder (its working folder), found
+    where the warm worker makes scratch folders: examples cannot write anywhere else
+    (not even their report folder), so tests that must watch one read it there."""
+    import glob
+    import tempfile
+    import time
+
+    pattern = f"{tempfile.gettempdir()}/guidelint-worker-*/guidelint-example-*/{name}"
+    for _ in range(int(seconds / 0.05)):
+        found = [Path(p) for p in glob.glob(pattern)]
+        if found and found[0].read_text():
+            return found[0]
+        time.sleep(0.05)
+    return None

@@ -131,10 +131,13 @@ def _number(name: str) -> int:
 
 def _write_html(report, folder: Path) -> None:
     from guidelint.commands.cli_base import fail
+    from guidelint.confine import Outside
     from guidelint.runner.html_report import write_html
 
     try:
         page = write_html(report, folder)
+    except Outside as error:
+        fail(str(error))
     except OSError as error:
         fail(f"{folder}: cannot write the HTML report: {error}")
     click.echo(f"HTML report: {page}", err=True)

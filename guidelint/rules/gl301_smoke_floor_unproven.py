@@ -26,15 +26,16 @@ class SmokeFloorUnproven(DriverRule):
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import dial_sources, from_cap, judge, smoke_dial
+        from guidelint.smoke.driver_check import dial_sources, from_cap, smoke_dial
+        from guidelint.smoke.judging import judge
 
-        refusal = driver_refusal(file)
+        refusal = driver_refusal(file, project)
         if refusal is not None:  # reported once, here: its gates are unchecked
             line = min(refusal.line, file.lines.line_count)
             span = Span(file.lines.offset(line), file.lines.line_end(line))
             yield self.finding(file, span, refusal.message, severity=Severity.WARNING)
             return
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None or not facts.gates:
             return
         dial = smoke_dial(facts)
@@ -44,7 +45,9 @@ class SmokeFloorUnproven(DriverRule):
             verdict = judge(facts, gate, dial, project.config.smoke.default_cap)
             if verdict.counterexample:
                 message = (
-                    f"{verdict.counterexample}: dial {dial.describe()} at line {dial.line}"
+                    f"{verdict.counterexample}: dial {dial.describe()} at {dial.where}"
                     f"{dial_sources(dial)} {verdict.cause} ({verdict.suggestion})"
                 )
+                if verdict.values:
+                    message += f"; values used: {verdict.values}"
                 yield self.finding(file, gate_span(file, gate), message)

@@ -23,10 +23,11 @@ class SmokeDialFromCap(DriverRule):
     severity = Severity.ERROR
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import from_cap, judge, smoke_dial
+        from guidelint.smoke.driver_check import from_cap, smoke_dial
+        from guidelint.smoke.judging import judge
         from guidelint.spans import Span
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None:
             return
         dial = smoke_dial(facts)

@@ -23,7 +23,7 @@ class GateWithoutDiskCheck(DriverRule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.smoke.driver_check import arithmetic_gates
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None or facts.disk_check:
             return
         for gate in arithmetic_gates(facts):

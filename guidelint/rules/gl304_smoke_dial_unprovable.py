@@ -24,9 +24,10 @@ class SmokeDialUnprovable(DriverRule):
     severity = Severity.WARNING
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.smoke.driver_check import judge, smoke_dial
+        from guidelint.smoke.driver_check import smoke_dial
+        from guidelint.smoke.judging import judge
 
-        facts = driver_facts(file)
+        facts = driver_facts(file, project)
         if facts is None or not facts.gates or facts.guarded:
             return
         dial = smoke_dial(facts)
@@ -40,6 +41,6 @@ class SmokeDialUnprovable(DriverRule):
                 file,
                 gate_span(file, gate),
                 f"dial not provable statically (floor {gate.floor_text}, "
-                f"{dial.key} at line {dial.line}): {verdict.why_unknown}; guard it with "
+                f"{dial.name} at {dial.where}): {verdict.why_unknown}; guard it with "
                 "`guidelint.smoke.require_floor`",
             )

@@ -28,6 +28,10 @@ PREFIX = "guidelint-"  # the worker's group: guidelint-<pid>, one subgroup per e
 class MemoryCgroups:
     root: str  # the worker's group, holding one subgroup per running example
     v2: bool
+    # Where the kernel also counts each example's tasks (processes and threads) and
+    # refuses past `pids.max`: cgroup v1's own `pids` hierarchy (the worker's group
+    # there), or the same v2 group when it hands out `pids` too. None: no such bound.
+    pids_root: str | None = None
 
     @classmethod
     def create(cls) -> MemoryCgroups | None:
@@ -45,20 +49,51 @@ class MemoryCgroups:
         except OSError:
             _rmdir(root)
             return None
-        return cls(root, v2)
+        return cls(root, v2, _pids_root(base, root, v2))
 
-    def make(self, name: str, limit_bytes: int) -> str | None:
-        """A subgroup limited to `limit_bytes` of memory (and no swap); None on failure."""
+    def make(self, name: str, limit_bytes: int, max_tasks: int | None = None) -> str | None:
+        """A subgroup limited to `limit_bytes` of memory (and no swap), and to
+        `max_tasks` processes and threads where pids are counted; None on failure."""
         path = os.path.join(self.root, name)
         try:
             os.mkdir(path)
             for file, value in self._limits(limit_bytes):
                 if os.path.exists(os.path.join(path, file)):
                     _write(os.path.join(path, file), value)
+            if max_tasks is not None and self.pids_root is not None:
+                tasks = self._pids_path(path)
+                if tasks != path:
+                    os.mkdir(tasks)
+                if os.path.exists(os.path.join(tasks, "pids.max")):
+                    _write(os.path.join(tasks, "pids.max"), str(max_tasks))
         except OSError:
-            _rmdir(path)
+            self.remove(path)
             return None
         return path
+
+    def _pids_path(self, path: str) -> str:
+        """The example's group that counts tasks: its own (v2), or its namesake in the
+        pids hierarchy (v1)."""
+        if self.pids_root is None or self.v2:
+            return path
+        return os.path.join(self.pids_root, os.path.basename(path))
+
+    def folders(self, path: str) -> list[str]:
+        """Every group folder a process of the example joins."""
+        tasks = self._pids_path(path)
+        return [path] if tasks == path else [path, tasks]
+
+    def task_limit_hits(self, path: str) -> int:
+        """How many forks or new threads the kernel refused at `pids.max`."""
+        try:
+            with open(os.path.join(self._pids_path(path), "pids.events")) as handle:
+                for line in handle:
+                    key, _, value = line.partition(" ")
+                    if key == "max":
+                        return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
 
     def _limits(self, limit_bytes: int) -> tuple[tuple[str, str], ...]:
         if self.v2:
@@ -84,15 +119,60 @@ class MemoryCgroups:
 
     def remove(self, path: str) -> None:
         """Remove an emptied subgroup (its last processes may take a moment to go)."""
-        for _ in range(20):
-            if _rmdir(path):
-                return
-            time.sleep(0.01)
+        for folder in reversed(self.folders(path)):
+            for _ in range(20):
+                if _rmdir(folder):
+                    break
+                time.sleep(0.01)
 
     def close(self) -> None:
         for name in _subgroups(self.root):
             self.remove(os.path.join(self.root, name))
         _rmdir(self.root)
+        if self.pids_root is not None and not self.v2:
+            for name in _subgroups(self.pids_root):
+                _rmdir(os.path.join(self.pids_root, name))
+            _rmdir(self.pids_root)
+
+
+def _pids_root(memory_base: str, root: str, v2: bool) -> str | None:
+    """The worker's group counting tasks (see MemoryCgroups.pids_root), made now."""
+    if v2:
+        try:
+            with open(os.path.join(memory_base, "cgroup.subtree_control")) as handle:
+                if "pids" not in handle.read().split():
+                    return None
+            _write(os.path.join(root, "cgroup.subtree_control"), "+pids")
+        except OSError:
+            return None
+        return root
+    found = _own_v1_cgroup("pids")
+    if found is None:
+        return None
+    _remove_stale(found)
+    pids = os.path.join(found, os.path.basename(root))
+    try:
+        os.mkdir(pids)
+    except OSError:
+        return None
+    return pids
+
+
+def _own_v1_cgroup(controller: str) -> str | None:
+    """The folder of this process's group in cgroup v1's `controller` hierarchy."""
+    try:
+        with open("/proc/self/cgroup") as handle:
+            memberships = [line.rstrip("\n").split(":", 2) for line in handle]
+        with open("/proc/self/mountinfo") as handle:
+            mounts = [line.split() for line in handle]
+    except OSError:
+        return None
+    for _hierarchy, controllers, path in (m for m in memberships if len(m) == 3):
+        if controller in controllers.split(","):
+            mount = _mount_point(mounts, "cgroup", controller)
+            if mount:
+                return os.path.join(mount, path.lstrip("/"))
+    return None
 
 
 def join(path: str) -> bool:

@@ -13,7 +13,8 @@ import os
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from guidelint.runner.outcomes import Outcome
@@ -23,12 +24,10 @@ from guidelint.runner.protocol import (
     ExamplePayload,
     Judgement,
     UnitPayload,
+    commitment_line,
     seal_record,
 )
 from guidelint.runner.verdict import classify_exception, one_line
-
-# Kept in the report folder: images, and the videos export_to_video writes.
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tiff", ".mp4", ".webm")
 
 
 @dataclass
@@ -50,19 +49,28 @@ def run_child(
     context: ChildContext,
     result_fd: int,
     marker: str,
-    seal: str,
 ) -> None:
     """Entry point in the child; `scratch` is its own empty folder."""
+    import secrets
+
     code = 0
     try:
+        # Made here, after the fork: the worker (and so every sibling forked from it)
+        # only ever holds its digest.
+        seal = secrets.token_hex(16)
+        _write_all(result_fd, commitment_line(seal))
         _single_threaded_torch()
         _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
         _guard_files(unit, scratch, context)
-        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-        images = _Images(scratch, unit["report_dir"], per_example=bool(unit["session"]))
+        namespace = _main_module()
+        harness = HarnessState()
         for index, example in enumerate(unit["examples"]):
-            record = _run_one(index, example, namespace, context, backend, images)
+            changed = harness.changed() if index else None
+            if changed is None:
+                record = _run_one(index, example, namespace, context, backend)
+            else:  # an earlier block rewrote the code that judges this one
+                record = _not_judged(index, unit["session"], changed)
             _boundary(marker)
             _write_all(result_fd, seal_record(record, seal))
     except BaseException:  # noqa: BLE001 - the worker reports a crash from the exit code
@@ -71,6 +79,82 @@ def run_child(
     finally:
         _flush()
         os._exit(code)
+
+
+# What judges a session's blocks, in the process their code shares: an earlier block
+# that rebinds any of it (a function, its code, a builtin the harness calls) could
+# turn a later block's failure into a pass, so such a later block is not judged.
+HARNESS_MODULES = (
+    "guidelint.runner.child",
+    "guidelint.runner.verdict",
+    "guidelint.runner.repl",
+    "guidelint.runner.protocol",
+    "guidelint.runner.outcomes",
+    "doctest",  # judges REPL examples
+    "json",  # writes the records
+)
+HARNESS_BUILTINS = (
+    "compile", "eval", "exec", "isinstance", "issubclass", "type", "getattr", "hasattr",
+    "len", "str", "repr", "BaseException", "Exception", "SystemExit", "KeyboardInterrupt",
+)  # fmt: skip
+
+
+class HarnessState:
+    """A snapshot of the harness's functions, classes, their code and the builtins it
+    uses; `changed()` names the first one rebound since (an identity check, so a
+    block that monkeypatches or swaps `__code__` is caught)."""
+
+    def __init__(self) -> None:
+        self.snapshot = _harness_objects()
+
+    def changed(self) -> str | None:
+        now = _harness_objects()
+        for name, value in self.snapshot.items():
+            if now.get(name) is not value:
+                return name
+        return None
+
+
+def _harness_objects() -> dict[str, object]:
+    import builtins
+
+    found: dict[str, object] = {f"builtins.{n}": getattr(builtins, n) for n in HARNESS_BUILTINS}
+    found.update({"os.write": os.write, "os._exit": os._exit, "sys.modules": sys.modules})
+    for module_name in HARNESS_MODULES:
+        module = sys.modules.get(module_name)
+        found[module_name] = module
+        for name, value in list(vars(module).items()) if module else []:
+            if callable(value):
+                _with_code(found, f"{module_name}.{name}", value)
+            if isinstance(value, type) and value.__module__ == module_name:
+                for attribute, member in list(vars(value).items()):
+                    if callable(member):
+                        _with_code(found, f"{module_name}.{name}.{attribute}", member)
+    return found
+
+
+def _with_code(found: dict[str, object], name: str, value: object) -> None:
+    found[name] = value
+    code = getattr(value, "__code__", None)
+    if code is not None:
+        found[f"{name}.__code__"] = code
+        found[f"{name}.__defaults__"] = getattr(value, "__defaults__", None)
+
+
+def _not_judged(index: int, session: str | None, changed: str) -> ChildRecord:
+    message = (
+        f"not judged: an earlier example of session '{session}' rebound guidelint's "
+        f"harness in this process ({changed}); each block is judged on its own"
+    )
+    return {
+        "status": Outcome.ERROR,
+        "message": message,
+        "index": index,
+        "duration_s": 0.0,
+        "substitutions": [],
+        "images": [],
+        "pipelines": [],
+    }
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -87,8 +171,11 @@ def prepare() -> None:
     import resource  # noqa: F401
     import shutil  # noqa: F401
     import tempfile  # noqa: F401
+    from multiprocessing import resource_sharer  # noqa: F401
 
-    from guidelint.runner import repl, sandbox  # noqa: F401
+    from guidelint.runner import fdshare, repl, sandbox  # noqa: F401
+
+    sandbox.syscall_filter(os.uname().machine)  # the seccomp program, built once here
 
 
 def _single_threaded_torch() -> None:
@@ -118,25 +205,48 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     if features is not None and features.network_namespace:
         # Counted per user namespace: the worker's own, so only its processes count.
         sandbox.limit_processes(context.settings.get("max_processes", 512))
+    if features is not None and features.private_shm:
+        if not sandbox.private_shm(context.settings.get("memory_limit_mb", 4096)):
+            raise RuntimeError("a private /dev/shm was available but could not be made")
+    sandbox.limit_file_size(context.settings.get("disk_limit_mb", 1024))
 
 
 def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
+    # The scratch folder: nothing guidelint later reads outside the sandbox (the report
+    # folder, .guidelint_cache) is writable from here. A configured tiny-model cache
+    # still is (checked by run.confined_folders), because the diffusers backend still
+    # builds some components on demand inside the example (docs/RUNNING.md, "It still
+    # can"); it goes once the backend builds them outside the sandbox.
+    writable = [scratch]
     cache = context.settings.get("tiny_cache")
-    if cache:
-        cache = os.path.join(context.root or "", os.path.expanduser(cache))
-    writable = [scratch, unit["report_dir"], cache or ""]
+    if cache and unit["wants_backend"]:
+        writable.append(os.path.join(context.root or "", os.path.expanduser(cache)))
     features = context.sandbox
+    if features is not None and features.private_shm:
+        writable.append("/dev/shm")  # its own tmpfs (_enter_sandbox), not the host's
+    elif context.gpu and os.path.isdir("/dev/shm"):
+        writable.append("/dev/shm")  # CUDA's inter-process memory: the host's, shared
     if features is not None and features.landlock:
         devices = sandbox.writable_devices(context.gpu)
-        if context.gpu and os.path.isdir("/dev/shm"):
-            writable.append("/dev/shm")  # CUDA's inter-process memory lives there
-        if not sandbox.confine_writes([p for p in writable if p], devices):
+        if not sandbox.confine_writes(writable, devices):
             raise RuntimeError("Landlock was available but could not be applied")
-    if features is not None and features.seccomp and not sandbox.refuse_unix_sockets():
+    if features is not None and features.seccomp and not sandbox.restrict_syscalls():
         raise RuntimeError("the seccomp filter was available but could not be applied")
     sandbox.install_guard(writable)
+    from guidelint.runner import fdshare
+
+    fdshare.install()  # multiprocessing passes descriptors without a Unix socket
+
+
+def _main_module() -> dict[str, Any]:
+    """The examples' namespace, as the `__main__` module: multiprocessing pickles a
+    function an example defines by looking it up there (Pool.map(square, ...))."""
+    main = ModuleType("__main__")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    return main.__dict__
 
 
 class _Backend:
@@ -178,7 +288,6 @@ def _run_one(
     namespace: dict[str, Any],
     context: ChildContext,
     backend: _Backend,
-    images: _Images,
 ) -> ChildRecord:
     # What the backend recorded while activating applies to every example of the unit.
     activation = backend.substitutions[: backend.activation_count]
@@ -191,7 +300,7 @@ def _run_one(
         "index": index,
         "duration_s": time.perf_counter() - clock,
         "substitutions": activation + backend.substitutions[started_subs:],
-        "images": images.keep(example),
+        "images": [],  # the worker copies them from the scratch folder (keep.py)
         "pipelines": list(dict.fromkeys(backend.pipelines[started_pipelines:])),
     }
 
@@ -262,43 +371,6 @@ def _run_script(
 
 async def _await(awaitable: Any) -> Any:
     return await awaitable
-
-
-@dataclass
-class _Images:
-    """Copies the images examples write in the scratch folder into the report folder."""
-
-    scratch: str
-    report_dir: str
-    per_example: bool  # a session's: one folder per example inside the session's
-    seen: dict[str, float] = field(default_factory=dict)  # path -> mtime when copied
-
-    def keep(self, example: ExamplePayload) -> list[str]:
-        """The images this example wrote, where they were copied to."""
-        import shutil
-
-        kept = []
-        target = self.report_dir
-        if self.per_example:
-            target = os.path.join(target, example["slug"])
-        for folder, dirs, files in os.walk(self.scratch):
-            dirs[:] = [d for d in dirs if d not in ("home", "tmp")]
-            for name in files:
-                path = os.path.join(folder, name)
-                if not name.lower().endswith(IMAGE_SUFFIXES):
-                    continue
-                try:
-                    mtime = os.path.getmtime(path)
-                    if self.seen.get(path) == mtime:
-                        continue  # an earlier example of the session wrote it
-                    self.seen[path] = mtime
-                    destination = os.path.join(target, os.path.relpath(path, self.scratch))
-                    os.makedirs(os.path.dirname(destination), exist_ok=True)
-                    shutil.copy2(path, destination)
-                    kept.append(destination)
-                except OSError:
-                    continue
-        return kept
 
 
 def _boundary(marker: str) -> None:

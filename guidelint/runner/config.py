@@ -16,17 +16,23 @@ from guidelint.settings import (
 )
 
 OUTPUT_PATTERNS = ("addresses", "timings")
+MAX_TIMEOUT_S = 86400.0  # a day: longer is a typo or an attack on the run's own timeout
 
 
 class RunnerConfig(Section):
     """How `guidelint run` executes examples and how GL402 lints them."""
 
-    timeout: float = Field(default=60.0, gt=0, description="seconds per example")
+    timeout: float = Field(
+        default=60.0, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False, description="seconds per example"
+    )
     memory_limit_mb: int = Field(default=4096, gt=0, description="memory per example")
     memory_cgroup: bool = Field(
         default=True, description="each example in its own memory cgroup, where one can be made"
     )
     max_output_mb: float = Field(default=10.0, gt=0, description="stdout+stderr per example")
+    disk_limit_mb: int = Field(
+        default=1024, gt=0, description="what an example may write in its scratch folder"
+    )
     jobs: int | None = Field(default=None, ge=1, description="examples run in parallel")
     env_allowlist: list[str] = Field(default_factory=lambda: list(DEFAULT_ENV_ALLOWLIST))
     output_patterns: list[str] = Field(

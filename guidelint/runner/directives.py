@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guidelint.comments import Token, parse_directive, tokenize
+from guidelint.runner.config import MAX_TIMEOUT_S
 from guidelint.spans import Span
 
 FLAGS = ("skip", "pending")
@@ -102,7 +103,10 @@ def validate(token: Token) -> str | None:
     if not value:
         return f"'{key}' needs a value ({key}=...)"
     if key == "timeout" and not _positive(_number(value)):
-        return f"timeout must be a positive number of seconds (got '{value}')"
+        return (
+            f"timeout must be a positive number of seconds, at most {MAX_TIMEOUT_S:g} "
+            f"(got '{value}')"
+        )
     if key == "needs":
         for need in value.split(","):
             if need not in NEEDS:
@@ -123,7 +127,8 @@ def _number(value: str | None) -> float | None:
 
 
 def _positive(number: float | None) -> bool:
-    return number is not None and number > 0
+    """A usable timeout: finite, above 0, at most a day (`inf`, `nan`, `1e308` are not)."""
+    return number is not None and 0 < number <= MAX_TIMEOUT_S
 
 
 def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import shutil
+import os
+import re
 from html import escape
 from pathlib import Path
 
+from guidelint.confine import copy_into, open_dir, open_subdir, write_at
+from guidelint.runner.keep import MAX_IMAGE_BYTES
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.reports import MARKS, summary_line
 from guidelint.runner.run import RunReport
 
 PAGE = "index.html"
 IMAGES = "images"
+OUR_COPY = re.compile(r"[0-9]{4}-[0-9]{2}\.\w+")  # the names _copy_images gives
 # Tail kept per example, as in the other reports: a page must open, whatever was printed.
 MAX_TEXT = 20000
 
@@ -51,34 +55,56 @@ apply();
 
 
 def write_html(report: RunReport, folder: Path) -> Path:
-    """Write the page and copy the images it shows; returns the page's path."""
-    folder.mkdir(parents=True, exist_ok=True)
-    images = folder / IMAGES
-    images.mkdir(exist_ok=True)
-    for old in images.glob("[0-9][0-9][0-9][0-9]-[0-9][0-9].*"):
-        old.unlink()  # a previous report's copies (ours only: DIR may hold other files)
-    sections = [
-        _section(index, result, _copy_images(index, result, images))
-        for index, result in enumerate(report.results, 1)
-    ]
-    page = folder / PAGE
-    page.write_text(_page(report, sections), encoding="utf-8")
-    return page
+    """Write the page and copy the images it shows; returns the page's path.
+
+    `folder` must lie inside the project root or be guidelint's own
+    (guidelint/confine.py), and nothing in it is written through a symlink: an
+    `index.html` or `images` planted as a link is an error, not a way out.
+    """
+    root = report.root or Path.cwd()
+    folder = folder.absolute()  # as given on the command line: relative to the cwd
+    folder_fd = open_dir(root, folder, "HTML report folder")
+    try:
+        images = open_subdir(folder_fd, IMAGES)
+        try:
+            for old in os.listdir(images):
+                if OUR_COPY.fullmatch(old):  # a previous report's (DIR may hold other files)
+                    os.unlink(old, dir_fd=images)
+            sections = [
+                _section(index, result, _copy_images(index, result, images))
+                for index, result in enumerate(report.results, 1)
+            ]
+        finally:
+            os.close(images)
+        write_at(folder_fd, PAGE, _page(report, sections).encode("utf-8"))
+    finally:
+        os.close(folder_fd)
+    return Path(os.path.normpath(folder)) / PAGE
 
 
-def _copy_images(index: int, result: ExampleResult, images: Path) -> list[tuple[str, str | None]]:
+def _copy_images(index: int, result: ExampleResult, images: int) -> list[tuple[str, str | None]]:
     """Copy the example's kept images: (kept path, path relative to the page or None)."""
     copied: list[tuple[str, str | None]] = []
     for number, image in enumerate(result.images, 1):
-        source = Path(image)
-        target = images / f"{index:04d}-{number:02d}{source.suffix.lower()}"
-        try:
-            shutil.copyfile(source, target)
-        except OSError:  # removed since the run: the page names it without a picture
+        name = f"{index:04d}-{number:02d}{Path(image).suffix.lower()}"
+        if _copy_one(image, images, name):
+            copied.append((image, f"{IMAGES}/{name}"))
+        else:  # removed since the run: the page names it without a picture
             copied.append((image, None))
-        else:
-            copied.append((image, f"{IMAGES}/{target.name}"))
     return copied
+
+
+def _copy_one(image: str, images: int, name: str) -> bool:
+    try:
+        source = os.open(image, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return copy_into(source, images, name, MAX_IMAGE_BYTES)
+    except OSError:
+        return False
+    finally:
+        os.close(source)
 
 
 def _page(report: RunReport, sections: list[str]) -> str:

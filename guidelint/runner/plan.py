@@ -7,9 +7,9 @@ A unit is what one forked child runs: a lone example, or every example of one
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
+from guidelint.confine import safe_name
 from guidelint.runner.config import RunnerConfig, RunnerSettings
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome, settle_pending
@@ -21,7 +21,8 @@ BACKEND_FRIENDLY = {"diffusers", "torch", "transformers"}  # the backend may hel
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", text).strip("_")[:120] or "example"
+    """A folder name for an id: a name, never a path (`..` and `/` cannot lead out)."""
+    return safe_name(text)
 
 
 def imports_of(example: Example) -> set[str]:

@@ -14,6 +14,8 @@ the member on the reading side.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
@@ -167,17 +169,41 @@ RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
+def seal_digest(seal: str) -> str:
+    return hashlib.sha256(seal.encode()).hexdigest()
+
+
+def commitment_line(seal: str) -> bytes:
+    """The first line a child's harness writes, before any example code runs: the
+    digest of the seal it made after the fork. The worker keeps only the digest, so a
+    child forked later (a copy of the worker's memory) never holds another's seal."""
+    return encode({"commit": seal_digest(seal)})
+
+
+def decode_commitment(line: bytes) -> str:
+    """The seal digest on a child's first line; RecordRejected if it is not one."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise RecordRejected("a first line that is not the harness's commitment") from None
+    digest = data.get("commit") if isinstance(data, dict) else None
+    if not isinstance(digest, str) or len(digest) != 64:
+        raise RecordRejected("a first line that is not the harness's commitment")
+    return digest
+
+
 def seal_record(record: ChildRecord, seal: str) -> bytes:
     """The line a child's harness writes: its record and the unit's seal."""
     return encode({**record, "seal": seal})
 
 
-def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
+def decode_record(line: bytes, digest: str, index: int) -> ChildRecord:
     """The record on one line, checked field by field; RecordRejected says why not.
 
-    `seal` is the unit's random token, `index` the example the next record must be
-    for: a second record for one example, a line without the seal, an unknown status
-    or a malformed line is the example's own failure, never a crash of the worker.
+    `digest` is the digest of the unit's random seal (its commitment), `index` the
+    example the next record must be for: a second record for one example, a line
+    without the seal, an unknown status or a malformed line is the example's own
+    failure, never a crash of the worker.
     """
     try:
         data = json.loads(line)
@@ -189,7 +215,7 @@ def decode_record(line: bytes, seal: str, index: int) -> ChildRecord:
         value = data.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise RecordRejected(f"a record without a valid {name!r}")
-    if data["seal"] != seal:
+    if not hmac.compare_digest(seal_digest(data["seal"]), digest):
         raise RecordRejected("a record without the unit's seal")
     if data["index"] != index:
         raise RecordRejected(f"a record for example {data['index']} where {index} was next")

@@ -56,7 +56,12 @@ class StatedOutputChecker(doctest.OutputChecker):
 
 MAX_REPORT_CHARS = 2000  # of doctest's report of a failing statement
 # Outcomes whose own message says more than doctest's report of the statement.
-OWN_MESSAGE = (Outcome.MISSING_DEPENDENCY, Outcome.UNSUPPORTED_MODEL, Outcome.CRASHED)
+OWN_MESSAGE = (
+    Outcome.MISSING_DEPENDENCY,
+    Outcome.UNSUPPORTED_MODEL,
+    Outcome.CRASHED,
+    Outcome.REFUSED,
+)
 
 
 def run_repl(

@@ -10,6 +10,7 @@ import json
 from xml.etree import ElementTree
 
 from guidelint.annotations import workflow_command
+from guidelint.printable import log_safe
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.run import RunReport
 
@@ -22,6 +23,7 @@ MARKS = {
     Outcome.CRASHED: "CRASH",
     Outcome.MISSING_DEPENDENCY: "MISSING",
     Outcome.UNSUPPORTED_MODEL: "UNSUPPORTED",
+    Outcome.REFUSED: "REFUSED",
     Outcome.SKIPPED: "skip",
     Outcome.PENDING_PASSED: "pending ok",
     Outcome.PENDING_FAILED: "pending fail",
@@ -33,6 +35,7 @@ JUNIT_ERRORS = (
     Outcome.CRASHED,
     Outcome.MISSING_DEPENDENCY,
     Outcome.UNSUPPORTED_MODEL,
+    Outcome.REFUSED,
 )
 JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)
 
@@ -50,28 +53,28 @@ def result_line(result: ExampleResult) -> str:
     label = f"{result.path}:{result.line}"
     if result.id != label:
         label += f" [{result.id}]"
+    label = log_safe(label)
     return f"{MARKS[result.status]:<12} {label} ({result.duration_s:.2f}s)"
 
 
 def render_text(report: RunReport) -> str:
     lines = []
     for result in report.results:
+        where = log_safe(f"{result.path}:{result.line}")
         if not result.status.ok or result.status is Outcome.PENDING_FAILED:
-            lines.append(
-                f"{result.path}:{result.line}: {result.status.value}: {_indent(result.message)}"
-            )
+            message = _indent(log_safe(result.message))
+            lines.append(f"{where}: {result.status.value}: {message}")
             if result.details.strip() and result.status is not Outcome.FAILED:
-                lines.append(_block(result.details.rstrip()))
+                lines.append(_block(log_safe(result.details.rstrip())))
         if result.status is Outcome.PENDING_PASSED:
             done = "marked verified" if report.promoted else "ready: run with --promote"
-            lines.append(f"{result.path}:{result.line}: {result.status.value}: {done}")
+            lines.append(f"{where}: {result.status.value}: {done}")
         if result.substitutions:
-            lines.append(
-                f"{result.path}:{result.line}: substitutions: " + "; ".join(result.substitutions)
-            )
+            substitutions = log_safe("; ".join(result.substitutions))
+            lines.append(f"{where}: substitutions: {substitutions}")
         for image in result.images:
-            lines.append(f"{result.path}:{result.line}: image kept: {image}")
-    lines.extend(report.notes)
+            lines.append(f"{where}: image kept: {log_safe(image)}")
+    lines.extend(log_safe(note) for note in report.notes)
     lines.append(summary_table(report))
     return "\n".join(lines) + "\n"
 
@@ -164,7 +167,8 @@ def render_github(report: RunReport) -> str:
             "line": result.line,
             "title": f"example {result.status.value}",
         }
-        lines.append(workflow_command(level, result.message or result.status.value, props))
+        message = log_safe(result.message or result.status.value)
+        lines.append(workflow_command(level, message, props))
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 

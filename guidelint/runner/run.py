@@ -41,6 +41,7 @@ class RunReport:
     promoted: bool = False  # --promote rewrote the pending examples that passed
     unreadable: list[str] = field(default_factory=list)  # guides that could not be read
     sandbox: dict[str, Any] | None = None  # the worker's SandboxFeatures.as_json()
+    root: Path | None = None  # the project root: --html must stay inside it (confine.py)
 
     @property
     def ok(self) -> bool:
@@ -81,7 +82,6 @@ Progress = Callable[[ExampleResult, int, int], None]
 
 
 def run_examples(options: RunOptions, progress: Progress | None = None) -> RunReport:
-    from guidelint.config import ConfigError
     from guidelint.discovery import discover
     from guidelint.project import Project
     from guidelint.sources import MARKDOWN_SUFFIXES, Unreadable, load
@@ -89,11 +89,7 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     clock = time.perf_counter()
     project = Project.load(options.paths, options.config_file)
     config = project.config.runner
-    report_dir = (options.report_dir or project.root / config.report_dir).absolute()
-    try:
-        report_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ConfigError(f"{report_dir}: cannot create the report folder: {error}") from None
+    report_dir = confined_folders(project.root, config, options.report_dir)
     notes: list[str] = []
     unreadable: list[str] = []
     documents: dict[str, tuple[Path, str, list[Example]]] = {}
@@ -127,11 +123,47 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
         promoted=options.promote,
         unreadable=unreadable,
         sandbox=sandbox[0] if sandbox else None,
+        root=project.root,
     )
     if options.update or options.promote:
         notes.extend(_rewrite(documents, results, options))
     report.duration_s = time.perf_counter() - clock
     return report
+
+
+def confined_folders(root: Path, config: RunnerSettings, report_dir: Path | None) -> Path:
+    """The report folder, made and checked (guidelint/confine.py): the configured one
+    (from a file a pull request may change) must lie inside the project, an explicit
+    `--report-dir` inside it or be guidelint's own; no component may be a symlink.
+    `runner.tiny-cache` is checked the same way. ConfigError (one line) when not."""
+    import os
+
+    from guidelint.config import ConfigError
+    from guidelint.confine import Outside, open_dir
+
+    # --report-dir is relative to the working folder, runner.report-dir to the root.
+    wanted = report_dir.absolute() if report_dir is not None else Path(config.report_dir)
+    folders = [(wanted, "report folder", report_dir is not None)]
+    if config.tiny_cache:
+        folders.append((Path(config.tiny_cache), "runner.tiny-cache", True))
+    for folder, what, outside_ok in folders:
+        full = Path(os.path.normpath(root / os.path.expanduser(folder)))
+        try:
+            if not outside_ok and not _lexically_inside(root, full):
+                raise Outside(f"{folder}: {what} leads outside the project ({root})")
+            os.close(open_dir(root, full, what))
+        except Outside as error:
+            raise ConfigError(str(error)) from None
+        except OSError as error:
+            raise ConfigError(f"{full}: cannot create the {what}: {error}") from None
+    return Path(os.path.normpath(root / wanted)).absolute()
+
+
+def _lexically_inside(root: Path, path: Path) -> bool:
+    import os
+
+    relative = os.path.relpath(path, root.absolute())
+    return relative != ".." and not relative.startswith(".." + os.sep)
 
 
 def _select_ids(units: list[list[Example]], examples: list[Example], ids: list[str]):

@@ -2,9 +2,12 @@
 
 Enforced by the kernel (docs/RUNNING.md has the threat model), where it allows:
 - files: Landlock (`confine_writes`): the filesystem changes only under the
-  scratch, report and tiny-cache folders and a few device files; TCP and (ABI 6)
+  scratch folder, its own /dev/shm and a few device files; TCP and (ABI 6)
   signals and abstract sockets outside the example's domain are refused;
-- host sockets: a seccomp filter refuses socket(AF_UNIX) (`refuse_unix_sockets`);
+- system calls: a seccomp allow-list (`restrict_syscalls`): no socket(AF_UNIX) or
+  other family but AF_INET/AF_INET6, no connect(), no io_uring, no mount, namespace,
+  ptrace or kernel-module call;
+- /dev/shm: a tmpfs of the example's own in its own mount namespace (`private_shm`);
 - processes: a PID namespace per child (`enter_pid_namespace`): when the example
   ends, every process it started dies; RLIMIT_NPROC in the worker's user namespace;
 - network: the warm worker moves into a fresh, empty network namespace;
@@ -18,6 +21,7 @@ Python-level write or connection broke, before the kernel's plain EACCES.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -26,7 +30,7 @@ from typing import Any
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
-ALWAYS_WRITABLE = ("/dev/null", "/dev/tty", "/dev/shm")
+ALWAYS_WRITABLE = ("/dev/null", "/dev/tty")
 # Audit events that change a path: (index of the path, index of its dir_fd or None).
 PATH_EVENTS: dict[str, tuple[tuple[int, int | None], ...]] = {
     "os.remove": ((0, 1),),
@@ -133,6 +137,11 @@ def install_guard(writable: list[str]) -> None:
                     f"guidelint run: network access is disabled for examples "
                     f"(tried to reach {address[0]}:{address[1]})"
                 )
+            if isinstance(address, (str, bytes)) and address:  # a Unix socket's path
+                raise SandboxViolation(
+                    f"guidelint run: Unix sockets outside the example are not reachable "
+                    f"(tried to reach {address!r})"
+                )
 
     sys.addaudithook(hook)
 
@@ -157,9 +166,8 @@ NET_TCP_RIGHTS = 0b11  # BIND_TCP | CONNECT_TCP (ABI 4): handled with no rule, s
 SCOPES = 0b11  # ABSTRACT_UNIX_SOCKET | SIGNAL (ABI 6): nothing outside the example's domain
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
 GPU_DEVICE_PREFIXES = ("nvidia", "dri")
-# seccomp: refuse socket(AF_UNIX, ...) so no pathname socket of a host service is reachable.
+# seccomp: the socket family socketpair() must have.
 AF_UNIX = 1
-AUDIT_ARCH = {"x86_64": (0xC000003E, 41), "aarch64": (0xC00000B7, 198)}
 
 
 def _libc() -> ctypes.CDLL:
@@ -275,28 +283,252 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_SockFilter))]
 
 
-def refuse_unix_sockets() -> bool:
-    """A seccomp filter: socket(AF_UNIX, ...) fails with EPERM (socketpair still works),
-    so a pathname socket of a host service (a database, a Docker daemon) is not
-    reachable even though it lies in a readable folder. False where it is not set."""
-    arch = AUDIT_ARCH.get(os.uname().machine)
-    if arch is None or not sys.platform.startswith("linux"):
-        return False
-    audit_arch, sys_socket = arch
-    ld_abs, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ERRNO | EPERM
-    program = [
-        (ld_abs, 0, 0, 4),  # 0: arch
-        (jeq, 1, 0, audit_arch),  # 1: ours -> 3
-        (ret, 0, 0, refuse),  # 2: another ABI (i386 socketcall): refuse everything
-        (ld_abs, 0, 0, 0),  # 3: syscall number
-        (jge, 4, 0, 0x40000000),  # 4: x32 -> 9
-        (jeq, 0, 2, sys_socket),  # 5: socket -> 6, else -> 8
-        (ld_abs, 0, 0, 16),  # 6: domain (low word of the first argument)
-        (jeq, 1, 0, AF_UNIX),  # 7: AF_UNIX -> 9
-        (ret, 0, 0, allow),  # 8
-        (ret, 0, 0, refuse),  # 9
+# -- seccomp: an allow-list of system calls ----------------------------------------------
+
+# Per architecture: the syscall numbers this filter knows (anything above, added to
+# kernels later, is refused with ENOSYS), and the numbers of the calls it treats
+# specially. Names as in the kernel's unistd tables.
+SECCOMP_ARCHES: dict[str, dict[str, Any]] = {
+    "x86_64": {
+        "audit": 0xC000003E,
+        "ranges": ((0, 334), (424, 469)),
+        "calls": {
+            "socket": 41,
+            "socketpair": 53,
+            "connect": 42,
+            "sendto": 44,
+            "clone": 56,
+            "clone3": 435,
+            "io_uring_setup": 425,
+            "io_uring_enter": 426,
+            "io_uring_register": 427,
+            "ptrace": 101,
+            "process_vm_readv": 310,
+            "process_vm_writev": 311,
+            "kexec_load": 246,
+            "kexec_file_load": 320,
+            "init_module": 175,
+            "finit_module": 313,
+            "delete_module": 176,
+            "mount": 165,
+            "umount2": 166,
+            "pivot_root": 155,
+            "chroot": 161,
+            "swapon": 167,
+            "swapoff": 168,
+            "reboot": 169,
+            "sethostname": 170,
+            "setdomainname": 171,
+            "iopl": 172,
+            "ioperm": 173,
+            "acct": 163,
+            "quotactl": 179,
+            "quotactl_fd": 443,
+            "unshare": 272,
+            "setns": 308,
+            "bpf": 321,
+            "perf_event_open": 298,
+            "userfaultfd": 323,
+            "keyctl": 250,
+            "add_key": 248,
+            "request_key": 249,
+            "open_by_handle_at": 304,
+            "name_to_handle_at": 303,
+            "lookup_dcookie": 212,
+            "fanotify_init": 300,
+            "settimeofday": 164,
+            "clock_settime": 227,
+            "clock_adjtime": 305,
+            "adjtimex": 159,
+            "syslog": 103,
+            "vhangup": 153,
+            "mount_setattr": 442,
+            "move_mount": 429,
+            "open_tree": 428,
+            "fsopen": 430,
+            "fsconfig": 431,
+            "fsmount": 432,
+            "fspick": 433,
+            "open_tree_attr": 467,
+            "uselib": 134,
+            "nfsservctl": 180,
+            "_sysctl": 156,
+            "create_module": 174,
+        },
+    },
+    "aarch64": {
+        "audit": 0xC00000B7,
+        "ranges": ((0, 469),),
+        "calls": {
+            "socket": 198,
+            "socketpair": 199,
+            "connect": 203,
+            "sendto": 206,
+            "clone": 220,
+            "clone3": 435,
+            "io_uring_setup": 425,
+            "io_uring_enter": 426,
+            "io_uring_register": 427,
+            "ptrace": 117,
+            "process_vm_readv": 270,
+            "process_vm_writev": 271,
+            "kexec_load": 104,
+            "kexec_file_load": 294,
+            "init_module": 105,
+            "finit_module": 273,
+            "delete_module": 106,
+            "mount": 40,
+            "umount2": 39,
+            "pivot_root": 41,
+            "chroot": 51,
+            "swapon": 224,
+            "swapoff": 225,
+            "reboot": 142,
+            "sethostname": 161,
+            "setdomainname": 162,
+            "acct": 89,
+            "quotactl": 60,
+            "quotactl_fd": 443,
+            "unshare": 97,
+            "setns": 268,
+            "bpf": 280,
+            "perf_event_open": 241,
+            "userfaultfd": 282,
+            "keyctl": 219,
+            "add_key": 217,
+            "request_key": 218,
+            "open_by_handle_at": 265,
+            "name_to_handle_at": 264,
+            "lookup_dcookie": 18,
+            "fanotify_init": 262,
+            "settimeofday": 170,
+            "clock_settime": 112,
+            "clock_adjtime": 266,
+            "adjtimex": 171,
+            "syslog": 116,
+            "vhangup": 58,
+            "mount_setattr": 442,
+            "move_mount": 429,
+            "open_tree": 428,
+            "fsopen": 430,
+            "fsconfig": 431,
+            "fsmount": 432,
+            "fspick": 433,
+            "open_tree_attr": 467,
+            "nfsservctl": 42,
+        },
+    },
+}
+# Refused with EPERM: io_uring (it makes sockets without socket(2)), what reaches
+# another process's memory, the kernel, mounts, namespaces, clocks and keyrings, and
+# connect(2) (no socket of a host service, whatever its family).
+REFUSED_CALLS = tuple(
+    name
+    for name in SECCOMP_ARCHES["x86_64"]["calls"]
+    if name not in ("socket", "socketpair", "sendto", "clone", "clone3")
+)
+ALLOWED_FAMILIES = (2, 10)  # AF_INET, AF_INET6 (the network namespace is empty)
+AF_NETLINK, NETLINK_ROUTE = 16, 0  # glibc's getaddrinfo asks the (empty) namespace
+PAIR_TYPES = (1, 5)  # socketpair(AF_UNIX, SOCK_STREAM | SOCK_SEQPACKET): no re-targeting
+NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
+RET_ALLOW, RET_EPERM, RET_ENOSYS = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+LD, JEQ, JGT, JGE, JSET, AND, RET = 0x20, 0x15, 0x25, 0x35, 0x45, 0x54, 0x06
+
+
+def _arg(index: int, high: bool = False) -> int:
+    """Offset of a syscall argument's low (or high) 32 bits in seccomp_data."""
+    return 16 + 8 * index + (4 if high else 0)
+
+
+@functools.lru_cache(maxsize=4)  # built once in the warm worker, inherited by each fork
+def syscall_filter(machine: str) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The classic BPF program of the allow-list for `machine`, None if unknown.
+
+    Every known call is allowed but the refused ones; socket() only for AF_INET,
+    AF_INET6 and NETLINK_ROUTE (so no AF_UNIX, AF_VSOCK, AF_PACKET...), socketpair()
+    only AF_UNIX stream/seqpacket, clone() without namespace flags, sendto() without
+    an address, clone3() ENOSYS (glibc falls back to clone, whose flags are visible).
+    """
+    arch = SECCOMP_ARCHES.get(machine)
+    if arch is None:
+        return None
+    calls = arch["calls"]
+    program: list[tuple[Any, ...]] = [
+        (LD, 0, 0, 4),
+        (JEQ, 0, "eperm", arch["audit"]),  # another ABI (i386 on x86_64): refused
+        (LD, 0, 0, 0),
+        (JGE, "eperm", 0, 0x40000000),  # x32
     ]
+    for name, label in (("socket", "socket"), ("socketpair", "pair"), ("clone", "clone")):
+        program.append((JEQ, label, 0, calls[name]))
+    program.append((JEQ, "sendto", 0, calls["sendto"]))
+    program.append((JEQ, "enosys", 0, calls["clone3"]))
+    program += [(JEQ, "eperm", 0, calls[name]) for name in REFUSED_CALLS if name in calls]
+    for low, high in arch["ranges"]:
+        program += [(JGE, 0, "next_range", low), (JGT, "next_range", "allow", high)]
+        program.append(("label", "next_range"))
+    program += [
+        (RET, 0, 0, RET_ENOSYS),
+        ("label", "socket"),
+        (LD, 0, 0, _arg(0)),
+        *[(JEQ, "allow", 0, family) for family in ALLOWED_FAMILIES],
+        (JEQ, 0, "eperm", AF_NETLINK),
+        (LD, 0, 0, _arg(2)),
+        (JEQ, "allow", "eperm", NETLINK_ROUTE),
+        ("label", "pair"),
+        (LD, 0, 0, _arg(0)),
+        (JEQ, 0, "eperm", AF_UNIX),
+        (LD, 0, 0, _arg(1)),
+        (AND, 0, 0, 0xF),
+        *[(JEQ, "allow", 0, kind) for kind in PAIR_TYPES],
+        (RET, 0, 0, RET_EPERM),
+        ("label", "clone"),
+        (LD, 0, 0, _arg(0)),
+        (JSET, "eperm", "allow", NAMESPACE_FLAGS),
+        ("label", "sendto"),
+        (LD, 0, 0, _arg(4)),
+        (JEQ, 0, "eperm", 0),
+        (LD, 0, 0, _arg(4, high=True)),
+        (JEQ, "allow", "eperm", 0),
+        ("label", "allow"),
+        (RET, 0, 0, RET_ALLOW),
+        ("label", "eperm"),
+        (RET, 0, 0, RET_EPERM),
+        ("label", "enosys"),
+        (RET, 0, 0, RET_ENOSYS),
+    ]
+    return tuple(_assemble(program))
+
+
+def _assemble(program: list[tuple[Any, ...]]) -> list[tuple[int, int, int, int]]:
+    """Resolve jump labels to offsets. A label names the next instruction; a reused
+    name (`next_range`) means its next definition after the jump."""
+    rows: list[tuple[Any, ...]] = []
+    labels: list[tuple[str, int]] = []
+    for row in program:
+        if row[0] == "label":
+            labels.append((row[1], len(rows)))
+        else:
+            rows.append(row)
+
+    def target(at: int, label: Any) -> int:
+        if isinstance(label, int):
+            return label
+        where = next(index for name, index in labels if name == label and index > at)
+        offset = where - at - 1
+        if not 0 <= offset <= 255:
+            raise ValueError(f"seccomp jump to {label} out of range")
+        return offset
+
+    return [(c, target(i, jt), target(i, jf), k) for i, (c, jt, jf, k) in enumerate(rows)]
+
+
+def restrict_syscalls() -> bool:
+    """Install the allow-list (`syscall_filter`) on this process and all it starts;
+    False where it is not set (another architecture, no seccomp)."""
+    program = syscall_filter(os.uname().machine) if sys.platform.startswith("linux") else None
+    if program is None:
+        return False
     filters = (_SockFilter * len(program))(*[_SockFilter(*row) for row in program])
     fprog = _SockFprog(len(program), filters)
     try:
@@ -306,6 +538,43 @@ def refuse_unix_sockets() -> bool:
         return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+# -- /dev/shm of its own ---------------------------------------------------------------------
+
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
+
+
+def private_shm(size_mb: int) -> bool:
+    """A mount namespace of its own whose /dev/shm is a fresh tmpfs of `size_mb`:
+    multiprocessing's locks and semaphores (sem_open) and torch's shared tensors work,
+    and nothing of another process's /dev/shm is reachable. False where the kernel
+    refuses (no user namespace and no root)."""
+    if not sys.platform.startswith("linux") or not os.path.isdir("/dev/shm"):
+        return False
+    try:
+        libc = _libc()
+        if libc.unshare(CLONE_NEWNS) != 0:
+            return False
+        if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            return False
+        options = f"size={max(1, size_mb)}m,mode=1777".encode()
+        return libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, options) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def limit_file_size(megabytes: int) -> None:
+    """RLIMIT_FSIZE: no file written grows past `megabytes` (EFBIG, or SIGXFSZ for a
+    program that does not ignore it)."""
+    import resource
+
+    limit = megabytes * 1024 * 1024
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    except (ValueError, OSError):
+        pass
 
 
 def enter_pid_namespace() -> bool:
@@ -374,9 +643,10 @@ class SandboxFeatures:
 
     landlock: int = 0  # the Landlock ABI applied to examples, 0 when none
     pid_namespace: bool = False
-    seccomp: bool = False  # AF_UNIX sockets refused
+    seccomp: bool = False  # the syscall allow-list (AF_UNIX sockets, io_uring refused)
     network_namespace: bool = False
     memory_cgroup: bool = False  # each example in its own memory cgroup (runner/cgroup.py)
+    private_shm: bool = False  # a /dev/shm of its own (a tmpfs in its own mount namespace)
 
     @classmethod
     def probe(cls, network_namespace: bool, memory_cgroup: bool = False) -> SandboxFeatures:
@@ -387,13 +657,21 @@ class SandboxFeatures:
         if pid == 0:
             code = 0
             try:
-                code |= 1 if refuse_unix_sockets() else 0
                 code |= 2 if _can_unshare_pid() else 0
+                code |= 4 if private_shm(1) else 0  # before the filter refuses mount()
+                code |= 1 if restrict_syscalls() else 0
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 0
-        return cls(landlock_abi(), bool(code & 2), bool(code & 1), network_namespace, memory_cgroup)
+        return cls(
+            landlock_abi(),
+            bool(code & 2),
+            bool(code & 1),
+            network_namespace,
+            memory_cgroup,
+            bool(code & 4),
+        )
 
     def gaps(self) -> list[str]:
         """One line per wall that is missing: what it leaves unconfined."""
@@ -410,7 +688,14 @@ class SandboxFeatures:
                 "sandbox: pid namespace unavailable, daemons an example starts may outlive it"
             )
         if not self.seccomp:
-            missing.append("sandbox: seccomp unavailable, unix sockets of host services reachable")
+            missing.append(
+                "sandbox: seccomp unavailable, unix sockets of host services and io_uring reachable"
+            )
+        if not self.private_shm:
+            missing.append(
+                "sandbox: no mount namespace, /dev/shm closed to examples (multiprocessing "
+                "locks fail)"
+            )
         if not self.network_namespace:
             missing.append(
                 "sandbox: network namespace unavailable, native code can reach the network"
@@ -429,6 +714,7 @@ class SandboxFeatures:
             "seccomp_unix_sockets": self.seccomp,
             "network_namespace": self.network_namespace,
             "memory_cgroup": self.memory_cgroup,
+            "private_shm": self.private_shm,
             "gaps": self.gaps(),
         }
 
@@ -440,6 +726,7 @@ class SandboxFeatures:
             bool(data.get("seccomp_unix_sockets")),
             bool(data.get("network_namespace")),
             bool(data.get("memory_cgroup")),
+            bool(data.get("private_shm")),
         )
 
 

@@ -193,6 +193,9 @@ def classify_exception(
         return {"status": Outcome.PASSED, "message": f"raised {type(error).__name__} as expected"}
     if _declared_outcome(error) == Outcome.UNSUPPORTED_MODEL.value:
         return {"status": Outcome.UNSUPPORTED_MODEL, "message": described}
+    refusal = sandbox_refusal(error, example["filename"])
+    if refusal is not None and not expected:
+        return {"status": Outcome.REFUSED, "message": f"{where}{refusal}"}
     package = missing_package(error)
     if package is not None:
         return {
@@ -210,6 +213,54 @@ def classify_exception(
     if expected:
         return {"status": Outcome.FAILED, "message": f"expected {expected}, got {described}"}
     return {"status": Outcome.ERROR, "message": described, "traceback": _traceback(error)}
+
+
+def sandbox_refusal(error: BaseException, filename: str) -> str | None:
+    """What the sandbox refused, when that is why the example failed: a write outside
+    the scratch folder (the audit hook's SandboxViolation, or the kernel's EACCES /
+    EPERM / EROFS on a path outside it), or a system call the seccomp allow-list does
+    not let through (EPERM with no path). None for any other error."""
+    import errno
+
+    if type(error).__name__ == "SandboxViolation":
+        return f"the sandbox refused it: {full_message(error).removeprefix('guidelint run: ')}"
+    if not isinstance(error, OSError) or error.errno not in (
+        errno.EACCES,
+        errno.EPERM,
+        errno.EROFS,
+        errno.EXDEV,
+    ):
+        return None
+    path = error.filename
+    if path is not None:
+        if _in_scratch(os.fsdecode(path) if isinstance(path, bytes) else str(path)):
+            return None
+        return (
+            f"the sandbox refused a write outside the example's scratch folder: {path} "
+            f"({error.strerror})"
+        )
+    if error.errno != errno.EPERM:
+        return None
+    call = _innermost_call(error, filename)
+    return f"the sandbox refused the system call behind {call} ({error.strerror})"
+
+
+def _in_scratch(path: str) -> bool:
+    """Whether a path lies in the example's scratch folder (its working folder)."""
+    scratch = os.path.realpath(os.getcwd())
+    target = os.path.realpath(os.path.abspath(path))
+    return target == scratch or target.startswith(scratch + os.sep)
+
+
+def _innermost_call(error: BaseException, filename: str) -> str:
+    """`socket.socket()` or the like: the call the example's line made that failed."""
+    frames = traceback.extract_tb(error.__traceback__)
+    inner = [f for f in frames if f.filename != filename]
+    if inner:
+        frame = inner[-1]
+        return f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}()"
+    own = [f for f in frames if f.filename == filename]
+    return (own[-1].line or "the statement").strip() if own else "the statement"
 
 
 def _declared_outcome(error: BaseException) -> str | None:

@@ -25,8 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from guidelint.confine import open_dir
 from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
+from guidelint.runner.keep import Keeper
 from guidelint.runner.outcomes import Outcome
 from guidelint.runner.protocol import (
     Backend,
@@ -38,6 +40,7 @@ from guidelint.runner.protocol import (
     UnitStarted,
     WorkerReady,
     WorkerSetup,
+    decode_commitment,
     decode_record,
     encode,
     load_backend,
@@ -45,7 +48,11 @@ from guidelint.runner.protocol import (
 from guidelint.runner.verdict import KEEP_STREAM_BYTES, unit_results
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-MAX_PROCESSES = 256  # per example, with everything it starts (RLIMIT_NPROC and a watchdog)
+# Per example, with everything it starts: processes and their threads together (what
+# RLIMIT_NPROC counts too), held by a watchdog.
+MAX_PROCESSES = 256
+DISK_CHECK_S = 1.0  # how often the scratch folder's size is summed
+DISK_CHECK_ENTRIES = 20000  # at most this many entries summed per check
 
 
 @dataclass
@@ -60,13 +67,17 @@ class Child:
     )
     written: int = 0  # bytes of stdout + stderr, counted even beyond what is kept
     records: list[ChildRecord] = field(default_factory=list)
-    seal: str = ""  # in every record its harness writes: a line without it is not the harness's
+    # The digest of the seal its harness made after the fork (its first line): every
+    # record it writes carries the seal; a line without it is not the harness's.
+    commitment: str | None = None
     tampered: str | None = None  # why its result channel cannot be trusted (once it cannot)
     stopped: tuple[Outcome, str] | None = None  # (outcome, why) when the worker stopped it
     wait_status: int | None = None  # waitpid status once reaped
     example_started: float = field(default_factory=time.monotonic)
     ended_at: float | None = None
     cgroup: str | None = None  # its memory cgroup's folder, where the worker made one
+    keeper: Keeper | None = None  # copies the images it saves into the report folder
+    disk_checked: float = 0.0  # when its scratch folder's size was last summed
 
 
 class Worker:
@@ -159,8 +170,7 @@ class Worker:
         prepare()
 
         scratch = tempfile.mkdtemp(prefix="guidelint-example-")
-        seal = secrets.token_hex(16)
-        os.makedirs(unit["report_dir"], exist_ok=True)
+        keeper = _keeper(unit, scratch)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
@@ -172,13 +182,16 @@ class Worker:
         worker_pid = os.getpid()
         self.forks += 1
         limit = self.setup["settings"]["memory_limit_mb"] * 1024 * 1024
-        group = self.cgroups.make(f"example-{self.forks}", limit) if self.cgroups else None
+        group = None
+        if self.cgroups:  # a few tasks over the watchdog's bound: it names the limit first
+            group = self.cgroups.make(f"example-{self.forks}", limit, MAX_PROCESSES + 8)
         pid = os.fork()
         if pid == 0:  # the child
-            if group:  # first, so that all it starts is charged to the group
-                join(group)
+            if group and self.cgroups:  # first, so that all it starts is charged to it
+                for folder in self.cgroups.folders(group):
+                    join(folder)
             self._become_child(worker_pid, (out_r, err_r, res_r), out_w, err_w)
-            run_child(unit, scratch, self.context, res_w, self.marker, seal)
+            run_child(unit, scratch, self.context, res_w, self.marker)
         try:
             os.setpgid(pid, pid)
         except OSError:
@@ -192,8 +205,8 @@ class Worker:
             pid,
             {out_r: "stdout", err_r: "stderr", res_r: "result"},
             time.monotonic() + first["timeout_s"],
-            seal=seal,
             cgroup=group,
+            keeper=keeper,
         )
         self.children[pid] = child
         started: UnitStarted = {"op": "started", "unit_id": unit["unit_id"]}
@@ -207,8 +220,15 @@ class Worker:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.setpgid(0, 0)
         die_with_parent(worker_pid)
-        for fd in (*worker_ends, self.result_fd):
-            os.close(fd)
+        # Nothing of the worker's or of another unit's: the read ends of every running
+        # sibling's pipes would let this example read, or (reopened through
+        # /proc/self/fd) write, their streams and records.
+        siblings = [fd for c in self.children.values() for fd in c.streams]
+        for fd in (*worker_ends, self.result_fd, *siblings):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         null = os.open(os.devnull, os.O_RDONLY)  # input() gets EOF, not our protocol
         os.dup2(null, 0)
         os.close(null)
@@ -287,13 +307,19 @@ class Worker:
             if child.tampered:
                 return
             try:
-                record = decode_record(line, child.seal, len(child.records))
+                if child.commitment is None:
+                    child.commitment = decode_commitment(line)
+                    continue
+                record = decode_record(line, child.commitment, len(child.records))
             except RecordRejected as error:
                 self._tampered(child, str(error))
                 return
             if len(child.records) >= len(child.unit["examples"]):
                 self._tampered(child, "a record beyond the unit's last example")
                 return
+            if child.keeper is not None:
+                slug = child.unit["examples"][len(child.records)]["slug"]
+                record["images"] = child.keeper.keep(slug)
             child.records.append(record)
             child.example_started = time.monotonic()
             following = len(child.records)
@@ -345,15 +371,37 @@ class Worker:
                     f"memory limit exceeded: more than {limit >> 20} MB resident, with "
                     "the processes it started (runner.memory-limit-mb); the example was stopped",
                 )
-            elif processes > MAX_PROCESSES:
+            elif processes > MAX_PROCESSES or self._at_task_limit(child):
                 child.stopped = (
                     Outcome.CRASHED,
-                    f"process limit exceeded: more than {MAX_PROCESSES} processes; "
+                    f"process limit exceeded: more than {MAX_PROCESSES} processes and threads; "
                     "the example was stopped",
+                )
+            elif self._over_disk_limit(child):
+                child.stopped = (
+                    Outcome.CRASHED,
+                    f"disk limit exceeded: more than {self._disk_limit() >> 20} MB in its "
+                    "scratch folder (runner.disk-limit-mb); the example was stopped",
                 )
             else:
                 continue
             _kill_group(child.pid)
+
+    def _disk_limit(self) -> int:
+        return int(self.setup["settings"].get("disk_limit_mb", 1024)) * 1024 * 1024
+
+    def _over_disk_limit(self, child: Child) -> bool:
+        """The scratch folder's size, summed once a second (each file is also held at the
+        limit by RLIMIT_FSIZE, set in the child)."""
+        now = time.monotonic()
+        if now - child.disk_checked < DISK_CHECK_S:
+            return False
+        child.disk_checked = now
+        return _folder_bytes(child.scratch, DISK_CHECK_ENTRIES) > self._disk_limit()
+
+    def _at_task_limit(self, child: Child) -> bool:
+        """The kernel refused the example a process or thread at its pids limit."""
+        return bool(self.cgroups and child.cgroup and self.cgroups.task_limit_hits(child.cgroup))
 
     def _stopped_by_cgroup(self, child: Child) -> bool:
         """The kernel killed a process of the example's group at its limit: the example
@@ -430,6 +478,17 @@ class Worker:
             view = view[written:]
 
 
+def _keeper(unit: UnitPayload, scratch: str) -> Keeper | None:
+    """The unit's report folder, made below the checked report folder without following
+    a symlink (none if it cannot be: its images are then not kept)."""
+    parent, name = os.path.split(unit["report_dir"])
+    try:
+        os.close(open_dir(parent, name, "report folder"))
+    except (OSError, ValueError):
+        return None
+    return Keeper(scratch, unit["report_dir"], per_example=bool(unit["session"]))
+
+
 def _preload(backend: Backend, names: list[str] | None, settings: dict[str, Any]) -> None:
     """The backend's preload, told the names the examples use and the runner's
     settings when it takes them (a third party's backend may take neither)."""
@@ -481,20 +540,22 @@ def _resident(pid: int) -> int:
 
 
 def _tree_usage(pid: int, mirrored: bool) -> tuple[int, int]:
-    """(memory, processes) of a child and every descendant: forks share one budget.
+    """(memory, tasks) of a child and every descendant: forks share one budget, and
+    every thread counts as a task (3,000 threads are not one process).
 
     The example's process counts its resident memory; a process it started counts
     only its private pages (what it still shares after fork is already counted).
     With a PID namespace (`mirrored`) the example's process is the child's child.
     """
-    todo, seen, total = [(pid, 0)], 0, 0
+    todo, tasks, total = [(pid, 0)], 0, 0
     example_depth = 1 if mirrored else 0
-    while todo and seen <= MAX_PROCESSES:
+    while todo and tasks <= MAX_PROCESSES:
         current, depth = todo.pop()
-        seen += 1
         total += _resident(current) if depth <= example_depth else _private(current)
-        todo.extend((c, depth + 1) for c in _children_of(current))
-    return total, seen + len(todo)
+        children, threads = _children_of(current)
+        tasks += max(1, threads)
+        todo.extend((c, depth + 1) for c in children)
+    return total, tasks + len(todo)
 
 
 def _private(pid: int) -> int:
@@ -511,19 +572,41 @@ def _private(pid: int) -> int:
     return kilobytes * 1024
 
 
-def _children_of(pid: int) -> list[int]:
+def _children_of(pid: int) -> tuple[list[int], int]:
+    """(the child processes of `pid`, how many threads it has)."""
     found: list[int] = []
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return found
+        return found, 0
     for tid in threads:
         try:
             with open(f"/proc/{pid}/task/{tid}/children") as handle:
                 found.extend(int(n) for n in handle.read().split())
         except (OSError, ValueError):
             continue
-    return found
+    return found, len(threads)
+
+
+def _folder_bytes(folder: str, max_entries: int) -> int:
+    """Bytes the files under `folder` take on disk (links not followed), summing at
+    most `max_entries` entries (a folder of millions still costs one bounded check)."""
+    total, seen, todo = 0, 0, [folder]
+    while todo and seen < max_entries:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            total += info.st_blocks * 512
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+    return total
 
 
 def _kill_group(pid: int) -> None:

@@ -1,4 +1,5 @@
-"""Smoke-gate arithmetic exact to the Hugging Face Trainer (transformers 5.x).
+"""Smoke-gate arithmetic exact to the Hugging Face Trainer (transformers 5.x), and to
+PyTorch Lightning's Trainer and ModelCheckpoint (2.6: `simulate_lightning`).
 
 Light on purpose (pydantic and the standard library only): drivers import it
 before they import torch, and `guidelint check` may import it too.
@@ -27,6 +28,12 @@ if TYPE_CHECKING:
         steps_per_epoch,
     )
     from guidelint.smoke.guard import Dial, SmokeFloorError, require_floor
+    from guidelint.smoke.lightning import (
+        LightningOutcome,
+        LightningPlan,
+        LightningResult,
+        simulate_lightning,
+    )
     from guidelint.smoke.model import (
         FloorKind,
         Geometry,
@@ -55,6 +62,10 @@ _LAZY = {
     "Dial": "guard",
     "SmokeFloorError": "guard",
     "require_floor": "guard",
+    "LightningOutcome": "lightning",
+    "LightningPlan": "lightning",
+    "LightningResult": "lightning",
+    "simulate_lightning": "lightning",
     "FloorKind": "model",
     "Geometry": "model",
     "Plan": "model",
@@ -92,6 +103,9 @@ __all__ = [
     "DialResult",
     "FloorKind",
     "Geometry",
+    "LightningOutcome",
+    "LightningPlan",
+    "LightningResult",
     "PlanOutcome",
     "Plan",
     "PlanResult",
@@ -111,6 +125,7 @@ __all__ = [
     "require_floor",
     "rule_of_thumb",
     "simulate",
+    "simulate_lightning",
     "solve_dial",
     "steps_per_epoch",
     "updates_per_epoch",

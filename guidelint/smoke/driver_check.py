@@ -12,7 +12,7 @@ rotation by save_total_limit.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,11 @@ class SmokeDial:
     term: Term | None  # None when it cannot be followed: see why
     why: Unfollowed | None = None
     epochs: Term | None = None  # the epochs dial behind a max_steps one that may be <= 0
+    lightning: bool = False  # Lightning's Trainer: the epochs dial is spelled max_epochs
+
+    @property
+    def name(self) -> str:
+        return "max_epochs" if self.lightning and self.key == "epochs" else self.key
 
     @property
     def constant(self) -> bool:
@@ -65,20 +70,30 @@ class SmokeDial:
 
     @property
     def line(self) -> int:
-        return (self.term.line if self.term else None) or self.setting.line
+        """The driver's line for it (a value from a config file: where the driver reads it)."""
+        if self.term is not None and self.term.line and not self.term.file:
+            return self.term.line
+        return self.setting.line
+
+    @property
+    def where(self) -> str:
+        """`line 9`, or `configs/smoke.yaml:3` when a config file or a module decides it."""
+        if self.term is not None and self.term.file:
+            return self.term.where()
+        return f"line {self.line}"
 
     def describe(self) -> str:
         if self.term is None:
-            return f"{self.key}={self.why.reason if self.why else '?'}"
+            return f"{self.name}={self.why.reason if self.why else '?'}"
         if self.term.constant:
             try:
                 number = self.term.value()
             except (TypeError, ArithmeticError):  # `10 ** 10 ** 10`: say it as written
-                return f"{self.key}={self.term.text}"
+                return f"{self.name}={self.term.text}"
             if isinstance(number, float) and number.is_integer():
                 number = int(number)
-            return f"{self.key}={number}"
-        return f"{self.key}={self.term.text}"
+            return f"{self.name}={number}"
+        return f"{self.name}={self.term.text}"
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,7 @@ class Verdict:
     world: int | None = None
     predicted: int | None = None  # what the gate counts at the counterexample
     guarded: bool = False  # require_floor decides it at run time
+    values: str = ""  # every value the counterexample used, with its file and line
 
 
 def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
@@ -104,14 +120,15 @@ def smoke_dial(facts: DriverFacts) -> SmokeDial | None:
         if term is not None and term.constant and _number(term.value()) is not None:
             if _number(term.value()) <= 0:  # type: ignore[operator]
                 continue  # -1: the Trainer runs by epochs
-        return SmokeDial("max_steps", setting, term, why, epochs.term if epochs else None)
+        epochs_term = epochs.term if epochs else None
+        return SmokeDial("max_steps", setting, term, why, epochs_term, facts.lightning)
     return epochs
 
 
 def _dial_of(facts: DriverFacts, key: str) -> SmokeDial | None:
     for setting in _ordered(facts, key):
         term, why = _follow(facts, setting.value)
-        return SmokeDial(key, setting, term, why)
+        return SmokeDial(key, setting, term, why, lightning=facts.lightning)
     return None
 
 
@@ -159,6 +176,7 @@ class _Driver:
     kind: FloorKind
     terms: dict[str, Term | None] = field(default_factory=dict)
     cap: int = 1
+    cap_term: Term | None = None
     models: dict[tuple, Any] = field(default_factory=dict)  # pydantic models by their values
 
     def _model(self, cls: type, **values: Any) -> Any:
@@ -253,28 +271,22 @@ class _Driver:
         return {n for n in rows if 1 <= n <= self.cap}
 
 
-def judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
-    """Search every realized n in [1, cap] (and world size) for one that breaks the floor.
-
-    Once per gate, dial and cap: GL301, GL302 and GL304 ask the same question.
-    """
-    key = (id(gate), dial.key, dial.setting.line, default_cap)
-    if key not in facts.verdicts:
-        facts.verdicts[key] = _judge(facts, gate, dial, default_cap)
-    verdict = facts.verdicts[key]
-    assert isinstance(verdict, Verdict)
-    return verdict
-
-
-def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) -> Verdict:
-    kind = FloorKind.CHECKPOINTS if gate.counts_checkpoints else FloorKind.STEPS
+def judge_trainer(
+    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
+) -> Verdict:
+    """The HF Trainer's verdict (guidelint.smoke.judging picks the model)."""
     if kind is FloorKind.CHECKPOINTS and not facts.uses_trainer:
         return Verdict(why_unknown="a hand-written loop's saves are not modelled")
+    driver = driver_of(facts, gate, dial, kind, default_cap)
+    if driver is None:
+        return Verdict(proven=True)
+    return _search(driver)
+
+
+def judged(judging: Callable[[], Verdict]) -> Verdict:
+    """A verdict, or why there is none: a value not followed, one out of range."""
     try:
-        driver = _driver(facts, gate, dial, kind, default_cap)
-        if driver is None:
-            return Verdict(proven=True)
-        return _search(driver)
+        return judging()
     except Guarded as why:
         return Verdict(proven=True, guarded=True, why_unknown=why.reason)
     except Unfollowed as why:
@@ -288,13 +300,19 @@ def _judge(facts: DriverFacts, gate: Gate, dial: SmokeDial, default_cap: int) ->
         return Verdict(why_unknown=str(err))
 
 
-def _driver(
-    facts: DriverFacts, gate: Gate, dial: SmokeDial, kind: FloorKind, default_cap: int
+def driver_of(
+    facts: DriverFacts,
+    gate: Gate,
+    dial: SmokeDial,
+    kind: FloorKind,
+    default_cap: int,
+    keys: tuple[str, ...] = (*GEOMETRY_KEYS, *SAVE_KEYS),
 ) -> _Driver | None:
     if dial.term is None:
         raise dial.why or Unfollowed(f"{dial.key} cannot be followed")
     if gate.floor is not None:
-        floor = const(gate.floor, str(gate.floor))
+        line = facts.line_at(gate.bound) if gate.bound is not None else None
+        floor = const(gate.floor, str(gate.floor), line or gate.line)
     else:
         assert gate.bound is not None
         bound = compile_term(facts, gate.bound)
@@ -306,16 +324,18 @@ def _driver(
             world=bound.world,
             notes=bound.notes,
             numbers=bound.numbers,
+            line=bound.line,
+            file=bound.file,
         )
     if floor.constant and (_number(floor.value()) or 0) < 1:
         return None
-    terms = {key: _setting(facts, key) for key in (*GEOMETRY_KEYS, *SAVE_KEYS)}
+    terms = {key: _setting(facts, key) for key in keys}
     if terms["batch"] is None:
         raise Unfollowed("the batch size is not decided in this module")
     cap_term = _optional(facts, "cap")
     cap_value = cap_term.value() if cap_term is not None and cap_term.constant else None
     cap = cap_value if isinstance(cap_value, int) and cap_value >= 1 else default_cap
-    return _Driver(facts, dial, floor, kind, terms, cap)
+    return _Driver(facts, dial, floor, kind, terms, cap, cap_term=cap_term)
 
 
 def _optional(facts: DriverFacts, key: str) -> Term | None:
@@ -440,7 +460,46 @@ def _verdict(driver: _Driver, failure: _Failure, failing: dict[int, int]) -> Ver
         rows=env.rows,
         world=env.world,
         predicted=result.floor_value(driver.kind),
+        values=values_used(driver, env),
     )
+
+
+VALUE_LABELS = {
+    "batch": "batch",
+    "accum": "gradient accumulation",
+    "world": "world size",
+    "drop_last": "drop_last",
+    "save_strategy": "save_strategy",
+    "save_steps": "save_steps",
+    "save_total_limit": "save_total_limit",
+}
+
+
+def values_used(driver: _Driver, env: Env) -> str:
+    """`epochs=1 (line 9), batch=4 (configs/smoke.yaml:3), ...`: each value the
+    counterexample was computed from, where it is written."""
+    driver_rel = driver.facts.rel
+    parts: list[str] = []
+
+    def add(label: str, term: Term | None) -> None:
+        if term is None:
+            return
+        try:
+            value = term.at(env)
+        except Exception:  # a value that does not evaluate here is not one it used
+            return
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        where = term.where(driver_rel) if term.line or term.file else None
+        parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
+
+    add(driver.dial.key, driver.dial.term)
+    for key, label in VALUE_LABELS.items():
+        add(label, driver.terms.get(key))
+    add("floor", driver.floor)
+    if driver.cap_term is not None and driver.cap_term.constant:
+        add("cap", driver.cap_term)
+    return ", ".join(parts)
 
 
 def _cause(driver: _Driver, failure: _Failure) -> str:

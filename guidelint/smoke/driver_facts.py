@@ -10,13 +10,54 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import libcst as cst
     from libcst.metadata import CodeRange
+
+# Keyword / dict-key names, as the Trainer (or a DataLoader) spells them.
+TRAINER_KEYS = {
+    "per_device_train_batch_size": "batch",
+    "batch_size": "batch",
+    "train_batch_size": "batch",
+    "gradient_accumulation_steps": "accum",
+    "num_train_epochs": "epochs",
+    "num_epochs": "epochs",
+    "epochs": "epochs",
+    "max_steps": "max_steps",
+    "max_train_steps": "max_steps",
+    "save_steps": "save_steps",
+    "checkpointing_steps": "save_steps",
+    "save_strategy": "save_strategy",
+    "save_total_limit": "save_total_limit",
+    "dataloader_drop_last": "drop_last",
+    "drop_last": "drop_last",
+    "world_size": "world",
+    "max_rows": "cap",
+    "smoke_max_rows": "cap",
+    "row_cap": "cap",
+}
+# Lightning's Trainer and ModelCheckpoint keywords (guidelint/smoke/lightning.py models them).
+LIGHTNING_KEYS = {
+    "max_epochs": "epochs",
+    "max_steps": "max_steps",
+    "accumulate_grad_batches": "accum",
+    "limit_train_batches": "limit_batches",
+    "every_n_train_steps": "every_n_train_steps",
+    "every_n_epochs": "every_n_epochs",
+    "save_top_k": "save_top_k",
+    "save_last": "save_last",
+    "batch_size": "batch",
+    "drop_last": "drop_last",
+}
+SETTING_KEYS = {**TRAINER_KEYS, **LIGHTNING_KEYS}
+# TRL's configs are TrainingArguments too: SFTConfig, DPOConfig, GRPOConfig, ...
+TRAINING_CONFIGS = re.compile(r"(TrainingArguments|(SFT|DPO|GRPO|ORPO|KTO|PPO|CPO|Reward)Config)$")
+# Calls whose `**config` (or `args=`) may carry settings from a config file.
+CONFIGURED_CALLS = ("Trainer", "ModelCheckpoint", "DataLoader")
 
 SMOKE_WORD = re.compile(r"smoke", re.IGNORECASE)
 AGGREGATE_WORD = re.compile(r"effective|global|total", re.IGNORECASE)
@@ -33,6 +74,20 @@ NAME_PATTERNS = [
 ]
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a driver lives and how it may read the project's other files (never outside it).
+
+    `read(rel)` is the text of a file inside the project root, or None; `contains(rel)`
+    says whether a path, symlinks resolved, stays inside the root.
+    """
+
+    rel: str  # the driver's path, relative to the project root (POSIX)
+    read: Callable[[str], str | None]
+    contains: Callable[[str], bool]
+    exists: Callable[[str], bool] = lambda rel: False
+
+
 class CountKind(str, enum.Enum):
     DISK = "disk"  # checkpoint-* dirs counted on disk
     STATE = "state"  # trainer.state.global_step
@@ -47,6 +102,19 @@ class Setting:
     line: int
     smoke: bool  # on the smoke path
     named: bool = False  # a named constant (BATCH_SIZE = 4), not a keyword or dict entry
+
+
+@dataclass(frozen=True)
+class Spread:
+    """`TrainingArguments(**cfg["train"])` or `Trainer(args=training_args)`: settings that
+    may come from a config file (driver_configs.add_config_settings)."""
+
+    callee: str
+    value: cst.BaseExpression
+    line: int
+    smoke: bool
+    written: frozenset[str]  # keywords the call writes itself
+    star: bool  # `**value`, not `args=value`
 
 
 @dataclass
@@ -90,7 +158,32 @@ class DriverFacts:
     iterable: bool = False  # the training data is an IterableDataset or a stream
     guarded: bool = False  # require_floor (or dial) checks the floor at run time
     reads_world: bool = False  # reads WORLD_SIZE: the world size is the launcher's
-    verdicts: dict[tuple, object] = field(default_factory=dict)  # driver_check.judge's memo
+    verdicts: dict[tuple, object] = field(default_factory=dict)  # judging.judge's memo
+    origin: Origin | None = None  # the driver's path and the project's files
+    imports: dict[str, tuple[str, str, int]] = field(
+        default_factory=dict
+    )  # local name -> (module as written, imported name or "" for the module, line)
+    hydra: dict[str, tuple[cst.BaseExpression | None, cst.BaseExpression | None, int]] = field(
+        default_factory=dict
+    )  # the config parameter of a @hydra.main function -> (config_path, config_name, line)
+    spreads: list[Spread] = field(default_factory=list)  # `**cfg`, `args=training_args`
+    modules: dict[str, object] = field(default_factory=dict)  # imported modules' facts, memo
+    enumerated: set[str] = field(default_factory=set)  # `for step, batch in enumerate(...)`
+    syncs: bool = False  # `if accelerator.sync_gradients:`: a counter under it counts steps
+    stepped: set[int] = field(default_factory=set)  # id() of `X += k` as X = before + k
+    hydra_initialize: cst.BaseExpression | None = None  # hydra.initialize(config_path=...)
+    lightning: bool = False  # builds a Lightning Trainer (with max_epochs / ModelCheckpoint)
+    lightning_import: bool = False  # imports lightning or pytorch_lightning
+    lightning_unmodelled: list[tuple[str, int, bool]] = field(
+        default_factory=list
+    )  # (a Lightning setting the model leaves out, its line, whether only saves depend on it)
+    accelerate_saves: list[tuple[cst.BaseExpression, cst.BaseExpression, int]] = field(
+        default_factory=list
+    )  # `if step % K == 0: accelerator.save_state(...)`: (the counter, K, line)
+
+    @property
+    def rel(self) -> str | None:
+        return self.origin.rel if self.origin else None
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node) if self.module else ""

@@ -13,10 +13,9 @@ from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
-
     from guidelint.project import Project
     from guidelint.smoke.driver_check import SmokeDial
-    from guidelint.smoke.driver_facts import DriverFacts, Gate
+    from guidelint.smoke.driver_facts import DriverFacts, Gate, Origin
     from guidelint.smoke.parse_guard import TooDeep
     from guidelint.sources import SourceFile
 
@@ -35,34 +34,62 @@ def is_driver(file: SourceFile, project: Project) -> bool:
     )
 
 
-def driver_facts(file: SourceFile) -> DriverFacts | None:
+def driver_facts(file: SourceFile, project: Project | None = None) -> DriverFacts | None:
     """The driver's facts, or None when it is not valid Python (not these rules' business)
-    or too deeply nested to read (GL301 says so: see `driver_refusal`)."""
-    facts, _ = _reading(file)
+    or too deeply nested to read (GL301 says so: see `driver_refusal`). With the project,
+    the config files and modules it reads are followed (inside the root only)."""
+    facts, _ = _reading(file, project)
     return facts
 
 
-def driver_refusal(file: SourceFile) -> TooDeep | None:
+def driver_refusal(file: SourceFile, project: Project | None = None) -> TooDeep | None:
     """Why a valid driver was not read: nested too deeply for libcst to parse safely."""
-    _, refusal = _reading(file)
+    _, refusal = _reading(file, project)
     return refusal
 
 
-def _reading(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
-    return file.derived(DRIVER_FACTS)
+def _reading(
+    file: SourceFile, project: Project | None
+) -> tuple[DriverFacts | None, TooDeep | None]:
+    return file.derived(DRIVER_FACTS, project)
 
 
-def _facts_of(file: SourceFile) -> tuple[DriverFacts | None, TooDeep | None]:
-    return _read_facts(file.text)
+def _facts_of(
+    file: SourceFile, project: Project | None
+) -> tuple[DriverFacts | None, TooDeep | None]:
+    return _read_facts(file.text, _origin(file, project))
 
 
 DRIVER_FACTS = Derived("smoke.driver_facts", _facts_of)
 
 
-def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:
+def _origin(file: SourceFile, project: Project | None) -> Origin | None:
+    """The driver's door onto the project: reads and lookups go through Project (recorded
+    for the cache), and nothing outside the root is read."""
+    from guidelint.smoke.driver_facts import Origin
+
+    if project is None:
+        return None
+
+    def read(rel: str) -> str | None:
+        found = project.read(rel)
+        return found.text if found is not None else None
+
+    return Origin(
+        file.rel,
+        read,
+        lambda rel: project.contains(project.root / rel),
+        lambda rel: project.exists(rel),
+    )
+
+
+def _read_facts(
+    text: str, origin: Origin | None = None
+) -> tuple[DriverFacts | None, TooDeep | None]:
     import libcst as cst
 
     from guidelint.smoke.driver_reader import read_driver
+    from guidelint.smoke.driver_spreads import add_config_settings
     from guidelint.smoke.parse_guard import NotPython, TooDeep, check_parsable
 
     try:
@@ -72,7 +99,9 @@ def _read_facts(text: str) -> tuple[DriverFacts | None, TooDeep | None]:
     if refusal is not None:
         return None, refusal
     try:
-        return read_driver(text), None
+        facts = read_driver(text, origin)
+        add_config_settings(facts)  # `**cfg` from a config file: its keys are settings
+        return facts, None
     except cst.ParserSyntaxError:
         return None, None
     except Exception as err:  # the reader's visitors are recursive too
@@ -97,4 +126,4 @@ def gate_span(file: SourceFile, gate: Gate) -> Span:
 
 
 def dial_note(dial: SmokeDial, computed_from: str) -> str:
-    return f"dial {dial.describe()} at line {dial.line} {computed_from}"
+    return f"dial {dial.describe()} at {dial.where} {computed_from}"

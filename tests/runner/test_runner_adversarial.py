@@ -23,6 +23,7 @@ import pytest
 from guidelint.runner.cgroup import MemoryCgroups, _mount_point
 from guidelint.runner.run import RunOptions, RunReport, run_examples
 from guidelint.runner.sandbox import SandboxFeatures, isolate_network
+from tests.conftest import scratch_file
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = sys.platform.startswith("linux")
@@ -244,8 +245,8 @@ for pid in (host_parent, grandparent):
 
 def test_a_killed_worker_is_replaced_and_the_rest_still_run(tmp_path):
     """Kill the warm worker (as native code might) while an example runs in it."""
-    report_dir = tmp_path / "report"
     flag = tmp_path / "killed-once"
+    name = f"worker-{os.getpid()}-{time.monotonic_ns()}"
     victim = f"""
 import os, pathlib, time
 if pathlib.Path({str(flag)!r}).exists():
@@ -255,20 +256,17 @@ else:
     def parent(pid):
         return int(open(f'/proc/{{pid}}/stat').read().rsplit(')', 1)[1].split()[1])
     worker = parent(parent(me)) if os.getpid() == 1 else parent(me)
-    pathlib.Path({str(report_dir / "victim" / "worker")!r}).write_text(str(worker))
+    pathlib.Path({name!r}).write_text(str(worker))
     time.sleep(60)
 """
     killed: list[int] = []
 
     def kill_once() -> None:
-        pid_file = report_dir / "victim" / "worker"
-        for _ in range(600):
-            if pid_file.exists() and pid_file.read_text():
-                flag.write_text("x")
-                killed.append(int(pid_file.read_text()))
-                os.kill(killed[0], signal.SIGKILL)
-                return
-            time.sleep(0.05)
+        pid_file = scratch_file(name)
+        if pid_file is not None:
+            flag.write_text("x")
+            killed.append(int(pid_file.read_text()))
+            os.kill(killed[0], signal.SIGKILL)
 
     thread = threading.Thread(target=kill_once, daemon=True)
     thread.start()
@@ -376,7 +374,8 @@ def test_each_example_has_its_own_memory_cgroup_at_the_limit_removed_after(tmp_p
     else:
         mount, limit_file = _mount_point(mounts, "cgroup", "memory"), "memory.limit_in_bytes"
     probe = f"""
-line = next(line for line in open("/proc/self/cgroup") if "/guidelint-" in line)
+ours = [line.split(":", 2) for line in open("/proc/self/cgroup") if "/guidelint-" in line]
+line = ":".join(next((m for m in ours if "memory" in m[1].split(",")), ours[0]))
 folder = {mount!r} + line.rstrip().split(":", 2)[2]
 print(folder)
 print(open(folder + "/{limit_file}").read().strip())
@@ -413,6 +412,7 @@ print([p.wait() for p in processes])
 def test_sigterm_ends_every_example_and_worker_and_removes_their_folders(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
     report_dir = tmp_path / "report"
+    name = f"pids-{os.getpid()}-{time.monotonic_ns()}"
     example = f"""
 import os, pathlib, time
 if os.fork() == 0:
@@ -420,7 +420,7 @@ if os.fork() == 0:
     time.sleep(120)
     os._exit(0)
 me = os.readlink('/proc/self')
-pathlib.Path({str(report_dir / "slow" / "pids")!r}).write_text(me + " " + os.getcwd())
+pathlib.Path({name!r}).write_text(me + " " + os.getcwd())
 time.sleep(120)
 """
     (tmp_path / "guide.md").write_text(_fence(example, "{id=slow timeout=100}"))
@@ -432,11 +432,8 @@ time.sleep(120)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    pid_file = report_dir / "slow" / "pids"
-    for _ in range(600):
-        if pid_file.exists() and pid_file.read_text():
-            break
-        time.sleep(0.05)
+    pid_file = scratch_file(name)
+    assert pid_file is not None
     example_pid, scratch = pid_file.read_text().split(" ", 1)
     workers = [p for p in _children(process.pid)]
     process.send_signal(signal.SIGTERM)
@@ -618,3 +615,564 @@ def test_update_never_writes_control_bytes_into_a_guide(tmp_path):
     notes = [line for line in completed.stdout.splitlines() if "not updated" in line]
     assert len(notes) == 1 and "control character" in notes[0]
     assert completed.returncode == 1
+
+
+# -- report folders the attacker does not choose (#28) -----------------------------------------
+
+
+def _run_default(root: Path, *blocks: str, config: str = "", jobs: int = 2) -> RunReport:
+    """A run with the configured report folder (no --report-dir), as CI runs it."""
+    (root / "pyproject.toml").write_text(f"[tool.guidelint.runner]\n{config}")
+    guide = root / "guide.md"
+    guide.write_text("".join(blocks))
+    return run_examples(RunOptions(paths=[guide], jobs=jobs))
+
+
+def test_slugs_are_names():
+    from guidelint.runner.plan import slug
+
+    for text in ("..", ".", "../..", "a/../../b", "/etc", "x\x00y"):
+        name = slug(text)
+        assert "/" not in name and name not in (".", "..") and "\x00" not in name
+
+
+def test_an_example_id_is_a_name_never_a_path(tmp_path):
+    name = ".."
+    planted = tmp_path / "planted.txt"
+    attack = f"""
+import os
+for target in ({str(planted)!r}, {str(tmp_path / ".guidelint_cache" / "planted.txt")!r}):
+    try:
+        open(target, "w").write("pwned")
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    (tmp_path / ".guidelint_cache").mkdir()
+    report = _run_default(tmp_path, _fence(attack, f"{{id={name}}}"))
+    assert not planted.exists()
+    assert not (tmp_path / ".guidelint_cache" / "planted.txt").exists()
+    run_dir = tmp_path / ".guidelint_cache" / "run"
+    assert all(p.parent == run_dir for p in run_dir.iterdir()), "a folder outside run/"
+    assert len(report.results[0].stdout.split()) == 2, report.results[0].message  # both refused
+
+
+def test_a_committed_symlink_for_the_report_folder_is_refused(tmp_path, outside):
+    from guidelint.config import ConfigError
+
+    (tmp_path / ".guidelint_cache").symlink_to(outside.parent, target_is_directory=True)
+    with pytest.raises(ConfigError, match="is a symlink"):
+        _run_default(tmp_path, _fence("print(1)", "{id=run}"))
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
+
+
+def test_a_symlinked_run_folder_under_the_cache_is_refused(tmp_path):
+    from guidelint.config import ConfigError
+
+    (tmp_path / ".guidelint_cache").mkdir()
+    (tmp_path / ".guidelint_cache" / "run").symlink_to("/", target_is_directory=True)
+    with pytest.raises(ConfigError, match="run is a symlink"):
+        _run_default(tmp_path, _fence("print(1)", "{id=tmp}"))
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ['report-dir = "../elsewhere"', 'report-dir = "/tmp"', 'tiny-cache = "/etc"'],
+)
+def test_configured_folders_stay_in_the_project(tmp_path, setting):
+    from guidelint.config import ConfigError
+
+    project = tmp_path / "project"
+    project.mkdir()
+    with pytest.raises(ConfigError) as raised:
+        _run_default(project, _fence("print(1)"), config=setting + "\n")
+    assert "\n" not in str(raised.value)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_an_explicit_report_dir_outside_must_be_guidelints_own(tmp_path):
+    from guidelint.config import ConfigError
+
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    guide = tmp_path / "guide.md"
+    guide.write_text(_fence("print(1)"))
+    home_like = tmp_path.parent / f"{tmp_path.name}-home"
+    home_like.mkdir()
+    (home_like / ".bashrc").write_text("keep\n")
+    with pytest.raises(ConfigError, match="not guidelint's"):
+        run_examples(RunOptions(paths=[guide], report_dir=home_like))
+    fresh = tmp_path.parent / f"{tmp_path.name}-fresh"
+    report = run_examples(RunOptions(paths=[guide], report_dir=fresh))  # made now: ours
+    assert report.ok and (fresh / ".guidelint-owned").exists()
+    assert run_examples(RunOptions(paths=[guide], report_dir=fresh)).ok  # and again
+
+
+@needs_landlock
+def test_no_part_of_the_cache_is_writable_from_an_example(tmp_path):
+    cache = tmp_path / ".guidelint_cache"
+    (cache / "results").mkdir(parents=True)
+    (cache / "results" / "entry").write_text("cached finding\n")
+    attack = f"""
+import os, shutil
+cache = {str(cache)!r}
+for action in (
+    lambda: shutil.rmtree(cache + "/results"),
+    lambda: os.remove(cache + "/results/entry"),
+    lambda: open(cache + "/run/own/evil.pth", "w").write("import os"),
+    lambda: os.symlink("/", cache + "/run/own/images"),
+    lambda: open("/proc/self/cwd/../escape.txt", "w"),
+):
+    try:
+        action()
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    report = _run_default(tmp_path, _fence(attack, "{id=own}"))
+    assert (cache / "results" / "entry").read_text() == "cached finding\n"
+    assert not (cache / "run" / "own" / "evil.pth").exists()
+    assert not (cache / "run" / "own" / "images").is_symlink()
+    assert len(report.results[0].stdout.split()) == 5, report.results[0].stdout  # all refused
+
+
+@needs_landlock
+def test_the_tiny_cache_is_writable_only_for_backend_units(tmp_path):
+    """Kept writable for examples the diffusers backend serves (it still builds some
+    components inside the example); any other example cannot write it."""
+    (tmp_path / "tiny").mkdir()
+    attack = f"open({str(tmp_path / 'tiny' / 'model.safetensors')!r}, 'w').write('x')"
+    report = _run_default(tmp_path, _fence(attack), config='tiny-cache = "tiny"\n')
+    assert report.results[0].status.value == "refused"
+    assert not (tmp_path / "tiny" / "model.safetensors").exists()
+
+
+def test_a_symlink_saved_as_an_image_is_not_followed_into_the_report(tmp_path, outside):
+    outside.write_text("secret\n")
+    attack = f"""
+import os
+os.symlink({str(outside)!r}, "leak.png")
+os.makedirs("folder")
+os.symlink({str(outside.parent)!r}, "folder/dir.png")
+open("real.png", "wb").write(b"png")
+"""
+    report = _run(tmp_path, _fence(attack, "{id=leak}"))
+    (result,) = report.results
+    assert [Path(p).name for p in result.images] == ["real.png"]
+    kept = [p for p in (tmp_path / "report").rglob("*") if p.is_file()]
+    assert all(b"secret" not in p.read_bytes() for p in kept)
+
+
+def test_the_html_writer_never_follows_a_symlink(tmp_path, outside):
+    from guidelint.confine import Outside
+    from guidelint.runner.html_report import write_html
+
+    report = _run(tmp_path, _fence("open('a.png', 'wb').write(b'png')", "{id=pic}"))
+    html = tmp_path / "html"
+    html.mkdir()
+    (html / "index.html").symlink_to(outside)
+    (html / "images").symlink_to(outside.parent, target_is_directory=True)
+    with pytest.raises(Outside, match="symlink"):
+        write_html(report, html)
+    (html / "images").unlink()
+    write_html(report, html)  # the planted index.html link is replaced, not followed
+    assert outside.read_text() == "original\n"
+    assert not (html / "index.html").is_symlink()
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
+
+
+# -- verdicts no other example can touch (#28) ------------------------------------------------
+
+SIBLING_ATTACK = """
+import ctypes, json, os, sys, threading, time
+libc = ctypes.CDLL(None)  # below the audit hook: only the kernel's walls apply
+time.sleep(0.3)  # the victims' units are running by now
+forged = stolen = 0
+frame = sys._getframe()
+workers = []
+while frame is not None:  # the warm worker's frames, inherited by the fork
+    candidate = frame.f_locals.get("self")
+    if hasattr(candidate, "children"):
+        workers.append(candidate)
+    frame = frame.f_back
+for worker in workers:
+    for child in list(worker.children.values()):
+        seal = getattr(child, "seal", None) or "unknown"
+        for fd, name in list(child.streams.items()):
+            writer = libc.open(f"/proc/self/fd/{fd}".encode(), os.O_WRONLY)
+            if writer < 0:
+                continue
+            record = {"index": 0, "status": "passed", "message": "", "duration_s": 0.0,
+                      "substitutions": [], "images": [], "pipelines": [], "seal": seal}
+            os.write(writer, (json.dumps(record) + "\\n").encode() if name == "result"
+                     else b"forged output\\n")
+            forged += 1
+
+            def steal(fd=fd):
+                end = time.monotonic() + 3
+                while time.monotonic() < end:
+                    try:
+                        os.read(fd, 1 << 16)
+                    except OSError:
+                        return
+            threading.Thread(target=steal, daemon=True).start()
+            stolen += 1
+# and every other process's pipes, through /proc (the mounted /proc is the host's):
+# opened only, never written, so nothing outside the test is disturbed
+me, reached = os.readlink("/proc/self"), 0
+for pid in (p for p in os.listdir("/proc") if p.isdigit() and p != me):
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        continue
+    for fd in fds:
+        path = f"/proc/{pid}/fd/{fd}"
+        try:
+            if not os.readlink(path).startswith("pipe:"):
+                continue
+        except OSError:
+            continue
+        writer = libc.open(path.encode(), os.O_WRONLY | os.O_NONBLOCK)
+        if writer >= 0:
+            reached += 1
+            os.close(writer)
+time.sleep(3)
+print("forged", forged, "stolen", stolen, "reached", reached)
+"""
+
+
+def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
+    failing = "import time\ntime.sleep(1.5)\nraise ValueError('truly broken')"
+    passing = "import time\ntime.sleep(1.5)\nprint('fine')"
+    blocks = [
+        _fence(failing, "{id=victim-fails timeout=30}"),
+        _fence(passing, "{id=victim-passes timeout=30}"),
+        _fence(SIBLING_ATTACK, "{id=attacker timeout=30}"),
+    ]
+    guide = "".join(blocks[:2]) + "```output\nfine\n```\n\n" + blocks[2]
+    report = _run(tmp_path, guide, jobs=3)
+    by_id = _by_id(report)
+    fails, passes = by_id["victim-fails"], by_id["victim-passes"]
+    assert fails.status.value == "error" and "truly broken" in fails.message, fails.message
+    assert passes.status.value == "passed" and passes.stdout == "fine\n", passes.message
+    assert by_id["attacker"].stdout == "forged 0 stolen 0 reached 0\n", by_id["attacker"].stdout
+
+
+# -- what an example prints reaches a CI log escaped (#28) ------------------------------------
+
+NOISY = r"""
+import sys
+sys.stderr.write("::error file=x.py,line=1::forged annotation\n")
+sys.stderr.write("\x1b]0;new title\x07\x1b[2J\rOVERWRITTEN\n  ::add-mask::hidden\n")
+sys.stderr.write("text ##[warning]legacy command\n")
+sys.exit(3)
+"""
+RAISES = r"""raise ValueError("::stop-commands::token\n::error::forged from the message")"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_workflow_commands_and_escapes_never_reach_the_report_raw(tmp_path, fmt):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text(_fence(NOISY, "{id=noisy}") + _fence(RAISES))
+    completed = _cli(tmp_path, "guide.md", "--format", fmt, "--report-dir", "r")
+    assert completed.returncode == 1
+    for stream in (completed.stdout, completed.stderr):
+        assert "\x1b" not in stream and "\r" not in stream and "\x07" not in stream
+        assert "##[" not in stream
+        commands = [line for line in stream.splitlines() if line.strip().startswith("::")]
+        ours = [line for line in commands if line.startswith("::error file=guide.md,line=")]
+        assert commands == ours, commands
+    if fmt == "text":
+        assert "forged annotation" in completed.stdout  # still shown, escaped
+    else:
+        assert len(completed.stdout.splitlines()) == 3  # two annotations, the summary
+
+
+def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
+    pytest.importorskip("markdown_it_pyrs")
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text("|*|[a-`\n\n" + _fence("print(1)"))
+    completed = _cli(tmp_path, "guide.md", "--report-dir", "r", "--quiet")
+    assert completed.returncode == 0, completed.stdout
+    assert "panicked" not in completed.stderr and completed.stderr == "", completed.stderr
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    checked = subprocess.run(
+        [sys.executable, "-m", "guidelint", "check", "guide.md", "--no-cache"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "panicked" not in checked.stderr, checked.stderr
+
+
+def test_a_committed_cache_symlink_is_one_line_and_exit_2(tmp_path, outside):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_text(_fence("print(1)", "{id=..}"))
+    (tmp_path / ".guidelint_cache").symlink_to(outside.parent, target_is_directory=True)
+    completed = _cli(tmp_path, "guide.md")
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+    assert "is a symlink" in completed.stderr
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["outside.txt"]
+
+
+# -- the system-call allow-list, threads, disk, timeouts (#28) ------------------------------------
+
+X86_64 = os.uname().machine == "x86_64"
+
+
+@needs_seccomp
+@pytest.mark.skipif(not X86_64, reason="syscall numbers of x86_64")
+def test_io_uring_vsock_and_namespaces_are_refused_by_the_kernel(tmp_path):
+    attack = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+params = ctypes.create_string_buffer(120)
+results = {
+    "io_uring_setup": libc.syscall(425, 8, params),
+    "vsock": libc.socket(40, 1, 0),
+    "packet": libc.socket(17, 3, 0),
+    "netlink_uevent": libc.socket(16, 2, 15),
+    "unix": libc.socket(1, 1, 0),
+    "dgram_pair": libc.socketpair(1, 2, 0, ctypes.create_string_buffer(8)),
+    "unshare_user": libc.unshare(0x10000000),
+    "mount": libc.mount(b"none", b"/tmp", b"tmpfs", 0, None),
+    "ptrace": libc.ptrace(16, 1, None, None),
+}
+print(sorted(name for name, value in results.items() if value >= 0))
+print(libc.socket(2, 1, 0) >= 0, libc.socketpair(1, 1, 0, ctypes.create_string_buffer(8)))
+"""
+    (result,) = _run(tmp_path, _fence(attack)).results
+    assert result.status.value == "passed", result.message
+    assert result.stdout == "[]\nTrue 0\n", result.stdout
+
+
+@needs_seccomp
+def test_a_host_unix_datagram_socket_is_not_reachable(tmp_path):
+    path = tmp_path / "host.dgram"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(path))
+    listener.setblocking(False)
+    attack = f"""
+import socket
+for attempt in ("pair", "connect", "sendto"):
+    try:
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        if attempt == "connect":
+            a.connect({str(path)!r})
+            a.send(b"connected")
+        elif attempt == "sendto":
+            a.sendto(b"sent", {str(path)!r})
+        print(attempt, "reached")
+    except OSError as error:
+        print(attempt, type(error).__name__)
+"""
+    try:
+        (result,) = _run(tmp_path, _fence(attack)).results
+        with pytest.raises(BlockingIOError):
+            listener.recv(100)
+    finally:
+        listener.close()
+    assert "reached" not in result.stdout, result.stdout
+
+
+@needs_pid_namespace
+def test_threads_count_in_the_process_limit(tmp_path):
+    attack = """
+import threading, time
+threading.stack_size(64 * 1024)
+started = 0
+for _ in range(600):  # bounded: the limit is 256 processes and threads per example
+    try:
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+        started += 1
+    except RuntimeError:
+        break
+time.sleep(30)
+print(started)
+"""
+    (result,) = _run(tmp_path, _fence(attack, "{timeout=25}"), jobs=1).results
+    assert result.status.value == "crashed", (result.status, result.message)
+    assert "process limit" in result.message
+
+
+def test_the_scratch_folder_has_a_disk_quota(tmp_path):
+    one_file = "open('big.bin', 'wb').write(b'x' * (12 * 2**20))"
+    many_files = """
+import time
+for n in range(40):
+    open(f'part-{n}.bin', 'wb').write(b'x' * 2**20)
+    time.sleep(0.05)
+time.sleep(5)
+"""
+    config = "disk-limit-mb = 8\n"
+    report = _run(
+        tmp_path, _fence(one_file, "{id=one}"), _fence(many_files, "{id=many}"), config=config
+    )
+    by_id = _by_id(report)
+    assert by_id["one"].status.value == "error" and "File too large" in by_id["one"].message
+    assert by_id["many"].status.value == "crashed", by_id["many"].message
+    assert "disk limit exceeded" in by_id["many"].message
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e308"])
+def test_an_unbounded_timeout_directive_is_refused(tmp_path, value):
+    (result,) = _run(tmp_path, _fence("print(1)", f"{{timeout={value}}}")).results
+    assert result.status.value == "error"
+    assert "at most 86400" in result.message
+
+
+def test_an_unbounded_configured_timeout_is_one_config_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\ntimeout = inf\n")
+    (tmp_path / "guide.md").write_text(_fence("print(1)"))
+    completed = _cli(tmp_path, "guide.md", "--report-dir", "r")
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1
+    assert "timeout" in completed.stderr and "Traceback" not in completed.stderr
+
+
+# -- outcomes a user can act on (#29 item 5) ------------------------------------------------------
+
+
+@needs_landlock
+def test_a_write_outside_scratch_is_refused_naming_path_and_line(tmp_path):
+    saves = "import os\n\nos.makedirs('../images', exist_ok=True)\nprint('saved')"
+    native = (
+        "import subprocess\n"
+        "subprocess.run(['python3', '-c', 'import socket; socket.socket(socket.AF_UNIX)'])\n"
+        "import socket\nsocket.socket(socket.AF_UNIX)"
+    )
+    report = _run(tmp_path, _fence(saves, "{id=saves}"), _fence(native, "{id=socket}"))
+    by_id = _by_id(report)
+    assert by_id["saves"].status.value == "refused", by_id["saves"].message
+    assert by_id["saves"].message.startswith("line 4: ")
+    assert "../images" in by_id["saves"].message
+    assert by_id["socket"].status.value == "refused", by_id["socket"].message
+    assert "system call" in by_id["socket"].message and "socket" in by_id["socket"].message
+    assert not report.ok
+    assert report.as_json()["summary"]["refused"] == 2
+
+
+def test_multiprocessing_pools_locks_and_semaphores_run(tmp_path):
+    example = """
+import multiprocessing as mp
+
+def square(x):
+    return x * x
+
+with mp.Pool(2) as pool:
+    print(pool.map(square, range(5)))
+lock, semaphore = mp.Lock(), mp.Semaphore(2)
+with lock, semaphore:
+    queue = mp.Queue()
+    process = mp.Process(target=queue.put, args=("from a child",))
+    process.start()
+    print(queue.get(timeout=20))
+    process.join()
+open("/dev/shm/own-file", "w").write("private")
+"""
+    (result,) = _run(tmp_path, _fence(example, "{timeout=60}")).results
+    assert result.status.value == "passed", result.message
+    assert result.stdout == "[0, 1, 4, 9, 16]\nfrom a child\n"
+    assert not Path("/dev/shm/own-file").exists()  # its own /dev/shm, not the host's
+
+
+@pytest.mark.slow
+def test_a_dataloader_with_two_workers_runs(tmp_path):
+    pytest.importorskip("torch")
+    example = """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.arange(8.0).reshape(8, 1))
+loader = DataLoader(data, batch_size=2, num_workers=2)
+print(sum(float(batch[0].sum()) for batch in loader))
+"""
+    (result,) = _run(tmp_path, _fence(example, "{timeout=300}") + "```output\n28.0\n```\n").results
+    assert result.status.value == "passed", result.message
+
+
+# -- a session's blocks are judged one by one (#28) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "import guidelint.runner.child as c\n"
+        "c._execute = lambda *a, **k: {'status': c.Outcome.PASSED, 'message': ''}",
+        "import guidelint.runner.verdict as v\n"
+        "v.classify_exception = lambda *a, **k: {'status': v.Outcome.PASSED, 'message': ''}",
+        "import guidelint.runner.child as c\n"
+        "def passed(*a, **k):\n    return {'status': c.Outcome.PASSED, 'message': ''}\n"
+        "c._run_script.__code__ = passed.__code__",
+        "import builtins\nbuiltins.isinstance = lambda *a: False",
+    ],
+    ids=["function", "verdict", "code", "builtin"],
+)
+def test_a_first_block_cannot_make_a_later_blocks_failure_pass(tmp_path, patch):
+    blocks = [
+        _fence(patch, "{session=s id=patcher}"),
+        _fence("raise ValueError('truly broken')", "{session=s id=broken}"),
+        _fence("print('after')", "{id=after}"),
+    ]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    assert by_id["broken"].status.value == "error", by_id["broken"].message
+    assert "truly broken" in by_id["broken"].message or "not judged" in by_id["broken"].message
+    assert by_id["after"].status.value == "passed"
+
+
+def test_sessions_that_touch_no_harness_are_judged_as_before(tmp_path):
+    blocks = [
+        _fence("import json\nvalue = json.dumps([1])", "{session=s id=one}"),
+        _fence("print(value)", "{session=s id=two}") + "```output\n[1]\n```\n\n",
+        _fence("raise KeyError('x')", "{session=s id=three}"),
+    ]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    assert [by_id[n].status.value for n in ("one", "two", "three")] == ["passed", "passed", "error"]
+
+
+@pytest.mark.slow  # a pytest run in a subprocess
+def test_the_pytest_plugin_runs_examples_behind_the_same_walls(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    planted = tmp_path / "planted.txt"
+    escape = f"open({str(planted)!r}, 'w').write('pwned')"
+    (docs / "guide.md").write_text(_fence(escape, "{id=..}") + _fence("print('fine')"))
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA"]
+        + ["--guidelint-examples", "docs/"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    assert not planted.exists()
+    assert "refused" in completed.stdout and "1 failed, 1 passed" in completed.stdout, (
+        completed.stdout[-3000:]
+    )
+
+
+@needs_memory_cgroup
+def test_the_kernel_bounds_processes_and_threads_between_two_checks(tmp_path):
+    assert CGROUPS is not None
+    if CGROUPS.pids_root is None:
+        pytest.skip("no pids controller beside the memory cgroup here")
+    attack = """
+import threading, time
+threading.stack_size(64 * 1024)
+started = 0
+for _ in range(2000):  # faster than a watchdog that looks five times a second
+    try:
+        threading.Thread(target=time.sleep, args=(20,), daemon=True).start()
+        started += 1
+    except RuntimeError:
+        break
+print(started, flush=True)
+time.sleep(20)
+"""
+    (result,) = _run(tmp_path, _fence(attack, "{timeout=25}"), jobs=1).results
+    assert result.status.value == "crashed", (result.status, result.message)
+    assert "process limit" in result.message
+    assert int(result.stdout.split()[0]) < 300  # the kernel said no past 264 tasks

@@ -88,13 +88,13 @@ def test_output_flood_is_stopped_and_truncated(hostile):
 
 def test_network_is_refused(hostile):
     result = hostile[1]["network"]
-    assert result.status.value == "error"
+    assert result.status.value == "refused"
     assert "network access is disabled" in result.message
 
 
 def test_write_outside_scratch_is_refused(hostile):
     result = hostile[1]["write-outside"]
-    assert result.status.value == "error"
+    assert result.status.value == "refused"
     assert "outside the example's scratch folder" in result.message
     assert not OUTSIDE.exists()
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 from guidelint.runner.run import RunOptions, run_examples
+from tests.conftest import scratch_file
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "runner"
 HEAVY = ("torch", "diffusers", "transformers", "libcst", "mcp")
@@ -98,16 +100,14 @@ def test_aborting_a_run_kills_the_worker_and_its_children(tmp_path):
     (example,) = extract(parse_markdown(text), "guide.md")
     config = RunnerConfig()
     payload = unit_payload([example], tmp_path, config, tmp_path / "report")
-    pid_file = Path(payload["report_dir"]) / "pid"
     # Its PID as the host sees it (inside its PID namespace it is 1): /proc is the host's.
-    line = f"open({str(pid_file)!r}, 'w').write(os.readlink('/proc/self'))"
+    name = f"pid-{os.getpid()}-{time.monotonic_ns()}"
+    line = f"open({name!r}, 'w').write(os.readlink('/proc/self'))"
     payload["examples"][0]["source"] = payload["examples"][0]["source"].replace("PID_LINE", line)
     client = WorkerClient({"settings": config.model_dump(), "jobs": 1}, config.env_allowlist)
     client.submit(payload)
-    for _ in range(600):  # wait until the example runs (not a speed assertion)
-        if pid_file.exists() and pid_file.read_text():
-            break
-        time.sleep(0.05)
+    pid_file = scratch_file(name)  # waits until the example runs (not a speed assertion)
+    assert pid_file is not None
     pid, worker_pid = int(pid_file.read_text()), client.process.pid
     client.close(abort=True)
     assert _wait_gone(worker_pid)

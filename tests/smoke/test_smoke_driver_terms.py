@@ -72,8 +72,8 @@ def test_world_size_and_conditionals():
     [
         ("import json\nS = json.load(open('s.json'))\n", "S['epochs']", "read at run time"),
         ("def f(n):\n    for _ in range(n):\n        pass\n", "f(3)", "cannot evaluate"),
-        ("", "os.environ['EPOCHS']", "not a dict written in this module"),
-        ("X = 1\nX = 2\n", "X", "assigned 2 different values"),
+        ("", "os.environ['EPOCHS']", "read at run time"),
+        ("def a():\n    X = 1\ndef b():\n    X = 2\n", "X", "assigned 2 different values"),
         ("", "len(checkpoints)", "not the length of the training rows"),
         ("", "args.epochs", "decided at run time"),
     ],

@@ -101,7 +101,7 @@ def test_a_huge_flat_driver_is_refused_by_node_count(monkeypatch):
 def test_a_recursion_error_inside_libcst_is_a_refusal_not_gl000(monkeypatch):
     """libcst re-raises a RecursionError as a KeyError whose repr recurses again."""
 
-    def deep_reader(text):
+    def deep_reader(text, origin=None):
         try:
             raise RecursionError("maximum recursion depth exceeded")
         except RecursionError:
@@ -114,7 +114,7 @@ def test_a_recursion_error_inside_libcst_is_a_refusal_not_gl000(monkeypatch):
 
 
 def test_other_reader_errors_still_surface(monkeypatch):
-    def broken_reader(text):
+    def broken_reader(text, origin=None):
         raise KeyError("a bug, not a deep file")
 
     monkeypatch.setattr("guidelint.smoke.driver_reader.read_driver", broken_reader)
