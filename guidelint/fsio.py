@@ -1,7 +1,8 @@
 """Reading and writing project files exactly: the one atomic writer every command uses.
 
 What a write promises (docs/RELIABILITY.md): a reader sees the old file or the new
-one, never half of one; a symlink is written through to its target; the file keeps
+one, never half of one; a symlink is written through to its target (with `root`,
+only to a place inside the project, whatever symlinks lie on the way); the file keeps
 its mode, owner and group (and a leading BOM); a read-only file is refused; and with
 `locked()` / `replace_if_unchanged()` concurrent writers serialise instead of losing
 each other's changes.
