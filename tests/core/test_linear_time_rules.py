@@ -38,7 +38,9 @@ def prose(i: int) -> str:
 
 
 def gotcha(i: int) -> str:
-    return f"- **Lesson {i} is learned.** Body of lesson {i} (#{i}). fingerprint: {i:08x}"
+    # Headlines of their own words: GL205 compares entries that share a word (a file
+    # whose every headline shares one still costs n^2 comparisons; docs/RELIABILITY.md).
+    return f"- **Alpha{i} beta{i} gamma{i}.** Body of lesson {i} (#{i}). fingerprint: {i:08x}"
 
 
 def server(i: int) -> tuple[str, dict]:
