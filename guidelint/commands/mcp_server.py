@@ -365,13 +365,16 @@ def _workspace(config_file: Path | None) -> Path:
 def _inside(config_file: Path | None, paths: list[str]) -> list[str]:
     """`paths` when each, every symlink resolved, lies in the workspace; else Outside
     (one line naming the first that does not), before any file is read."""
-    from guidelint.confine import resolve_inside
+    from guidelint.confine import Outside, resolve_inside
 
     root = _workspace(config_file)
     for path in paths:
         if "\0" in path:
             raise _ToolError(f"{path!r}: not a path (a NUL character)")
-        resolve_inside(root, Path.cwd() / path, "path")
+        try:
+            resolve_inside(root, Path.cwd() / path, "path")
+        except Outside:  # named as the caller gave it, not joined to the cwd
+            raise _ToolError(f"{path}: path leads outside the project ({root})") from None
     return paths
 
 

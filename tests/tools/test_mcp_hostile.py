@@ -26,7 +26,10 @@ def arena(tmp_path) -> Path:
     """A workspace, another project beside it (its gotchas index drifted, so `fix`
     has something to rewrite), a secret file, and a folder symlink into the other."""
     for name in ("workspace", "other"):
-        shutil.copytree(WORKSPACE, tmp_path / name, ignore=shutil.ignore_patterns("workspaces"))
+        copy = tmp_path / name  # without a result cache an earlier run may have left
+        shutil.copytree(
+            WORKSPACE, copy, ignore=shutil.ignore_patterns("workspaces", ".guidelint_cache")
+        )
     (tmp_path / "secret.md").write_text(f"# {SECRET}\n\nRun `scripts/{SECRET}.py`.\n")
     (tmp_path / "workspace/docs/elsewhere").symlink_to(tmp_path / "other", True)
     return tmp_path
