@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guidelint import __version__
-from guidelint.confine import Outside, open_dir, write_at
 from guidelint.discovery import (
     EXTENSIONS,
     CheckedLookup,
@@ -298,6 +297,8 @@ class ResultCache:
         $HOME` is neither read nor written through; OSError when it cannot be made."""
         root = self.project.root
         named = self.folder.relative_to(root) if self.folder.is_relative_to(root) else self.folder
+        from guidelint.confine import open_dir  # its `secrets` imports hashlib: not at start
+
         return open_dir(root, named, "cache folder")
 
     def _read(self) -> str:
@@ -437,16 +438,24 @@ class ResultCache:
         }
         try:
             folder = self.open_folder()
-        except (OSError, Outside):
+        except (OSError, ValueError):  # ValueError: confine.Outside, a symlink
             return
         try:
             _prepare_folder(folder)
-            write_at(folder, self.path.name, json.dumps(payload, separators=(",", ":")).encode())
+            data = json.dumps(payload, separators=(",", ":")).encode()
+            write_at(folder, self.path.name, data)
             _prune(folder)
         except OSError:
             pass
         finally:
             os.close(folder)
+
+
+def write_at(folder: int, name: str, data: bytes) -> None:
+    """`confine.write_at`: a temporary file and a rename in the folder, no link followed."""
+    from guidelint.confine import write_at as write_no_follow
+
+    write_no_follow(folder, name, data)
 
 
 def _prepare_folder(folder: int) -> None:
@@ -517,7 +526,7 @@ def open_cache(
     cache = ResultCache(project, project.root / project.config.cache_dir, context)
     try:
         os.close(cache.open_folder())
-    except Outside as outside:  # a symlink: say so; load and save then do nothing
+    except ValueError as outside:  # confine.Outside: a symlink; say so, then no cache
         project.warn(f"{outside} (no result cache this run)")
     except OSError:
         pass  # a file in its place, a read-only tree: no cache, no word
