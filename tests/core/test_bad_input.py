@@ -424,3 +424,22 @@ def test_a_one_line_mcp_json_gives_a_bounded_excerpt_per_finding(make_project):
             caret = lines[number + 1]
             marked = line[caret.index("^") : caret.rindex("^") + 1]
             assert re.fullmatch(r'"s\d+"|"sk-a{40}"', marked), (line, caret)
+
+
+def test_check_output_never_goes_through_a_committed_symlink(make_project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("home")
+    (outside / "victim").write_text("theirs\n")
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / "reports").symlink_to(outside, target_is_directory=True)
+    (root / "report.txt").symlink_to(outside / "victim")
+    for target in ("reports/report.txt", "report.txt"):
+        result = run_cli("check", "-o", target, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert lines[-1].startswith(f"guidelint: error: {target}: report not written: ")
+        assert "outside the project" in lines[-1]
+    assert sorted(p.name for p in outside.iterdir()) == ["victim"]
+    assert (outside / "victim").read_text() == "theirs\n"
+    elsewhere = tmp_path_factory.mktemp("ci") / "report.txt"  # outside: the user's choice
+    assert run_cli("check", "-o", str(elsewhere), cwd=root).returncode == 1
+    assert "scripts/gone.py" in elsewhere.read_text()
