@@ -9,9 +9,10 @@ from pathlib import Path
 
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
-from guidelint.findings import Finding
+from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.reporters import Report
+from guidelint.settings import DEFAULT_INCLUDE
 
 
 @dataclass
@@ -37,6 +38,8 @@ class CheckOptions:
     # Called with (files done, files in all) every `progress_every` files of a long run.
     progress: Callable[[int, int], None] | None = None
     progress_every: int = 500
+    # Report only findings of this severity or worse (`--min-severity error`).
+    min_severity: Severity = Severity.WARNING
 
 
 def run_check(options: CheckOptions) -> Report:
@@ -57,7 +60,7 @@ def run_check(options: CheckOptions) -> Report:
         config = config.model_copy(update=updates)
         project.config = config
 
-    rels = discover(project.root, config, options.paths, listing=project.files)
+    rels = discover(project.root, config, scope_paths(project, options.paths), project.files)
     engine = Engine(project, build_selection(config))  # now naming the command line
     if options.use_cache and not options.fix:
         engine.use_cache()
@@ -87,6 +90,8 @@ def run_check(options: CheckOptions) -> Report:
         if note:
             project.warn(note)
         findings = new_findings(findings, baseline)
+    if options.min_severity is Severity.ERROR:
+        findings = [f for f in findings if f.severity is Severity.ERROR]
     return Report(
         findings=findings,
         root=project.root,
@@ -95,6 +100,42 @@ def run_check(options: CheckOptions) -> Report:
         changes=changes,
         notices=project.warnings,
     )
+
+
+def scope_paths(project: Project, paths: list[Path]) -> list[Path]:
+    """What `check` with no path checks: the project root, as `check .` from there,
+    unless the configuration names its own `include` (then those globs select)."""
+    if paths or project.config.include != DEFAULT_INCLUDE:
+        return paths
+    return [project.root]
+
+
+def file_scope(project: Project, paths: list[Path]) -> list[str]:
+    """One line per project file: checked, or skipped and why (`--show-files`)."""
+    from guidelint.printable import printable
+    from guidelint.sources import MARKDOWN_SUFFIXES
+
+    config = project.config
+    scope = scope_paths(project, paths)
+    checked = set(discover(project.root, config, scope, project.files))
+    excluded = project.globs(config.exclude)
+    folders = [project.rel(p).rstrip("/") for p in scope if p.is_dir()]
+
+    lines = []
+    for rel in project.files():
+        shown = printable(rel)
+        if rel in checked:
+            lines.append(f"{shown}: checked")
+        elif config.exclude and excluded.matches(rel):
+            lines.append(f"{shown}: skipped: matches `exclude`")
+        elif scope and not any(f in (".", "") or rel.startswith(f + "/") for f in folders):
+            lines.append(f"{shown}: skipped: outside the paths given")
+        elif rel.lower().endswith(MARKDOWN_SUFFIXES):
+            lines.append(f"{shown}: skipped: no `include` glob selects it")
+        else:
+            lines.append(f"{shown}: skipped: not Markdown, and no `include` glob selects it")
+    lines.extend(project.warnings)  # symlinks out of the repository, FIFOs
+    return lines
 
 
 def _reached(

@@ -70,6 +70,11 @@ class PathsConfig(Section):
         description="globs of the files whose links GL502 follows (steering files and guides; "
         "a site generator's content tree resolves links its own way)",
     )
+    report_history: bool = Field(
+        default=False,
+        description="also report stale paths, broken links and unknown servers in documents "
+        "that record history (plans, specs, changelogs, reports, dated notes), as warnings",
+    )
 
 
 class Config(Section):

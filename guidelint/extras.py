@@ -30,3 +30,11 @@ def install_hint(error: ImportError, extra: str, what: str = "the rules that nee
     """`libcst is not installed, so ... did not run: install guidelint[smoke]`."""
     module = (error.name or "").split(".")[0]
     return f"{module} is not installed, so {what} did not run: install guidelint[{extra}]"
+
+
+def unavailable(what: str, error: ImportError) -> str:
+    """`the diffusers backend is unavailable: No module named 'torch': install
+    guidelint[diffusers]`; without the hint when the module is no extra's."""
+    extra = missing_extra(error)
+    reason = f"{what} is unavailable: {error}"
+    return f"{reason}: install guidelint[{extra}]" if extra else reason

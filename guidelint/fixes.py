@@ -39,51 +39,77 @@ def fix_file(
     unsafe: bool = False,
     root: Path | None = None,
 ) -> tuple[int, list[Finding]]:
-    """Fix one file until no fixable finding is left; return (fixes applied, findings).
+    """Fix one file until no fixable finding is left; return (findings fixed, findings).
 
     `check` gives the findings of a text. Edits are applied only to the text they
     were computed on, and written only if the file still holds that text (compare
     and swap, under a lock): a file changed meanwhile is read and checked again.
-    Raises OSError or UnicodeDecodeError when the file cannot be read or written;
-    with `root`, a write that would leave the project (a symlink out) is one.
+    The count is `fixed_count`'s. Raises OSError or UnicodeDecodeError when the file
+    cannot be read or written; with `root`, a write that would leave the project (a
+    symlink out) is one.
     """
-    total = 0
     text = read_text_exact(path)
-    findings = check(text)
+    findings = first = check(text)
     for _ in range(MAX_PASSES):
         step = _next_text(text, findings, unsafe)
         if step is None:
             break
-        new_text, applied = step
+        new_text, _applied = step
         if replace_if_unchanged(path, text, new_text, root):
-            total += applied
             text = new_text
         else:  # someone else wrote it: start again from what is there now
             text = read_text_exact(path)
         findings = check(text)
-    return total, findings
+    return fixed_count(first, findings, unsafe), findings
 
 
 def fix_text(
     text: str, check: Callable[[str], list[Finding]], unsafe: bool = False
 ) -> tuple[str, int, list[Finding]]:
-    """What fix_file would write, without writing: (fixed text, fixes applied, findings)."""
-    total = 0
-    findings = check(text)
+    """What fix_file would write, without writing: (fixed text, findings fixed, findings)."""
+    findings = first = check(text)
     for _ in range(MAX_PASSES):
         step = _next_text(text, findings, unsafe)
         if step is None:
             break
-        text, applied = step
-        total += applied
+        text, _applied = step
         findings = check(text)
-    return text, total, findings
+    return text, fixed_count(first, findings, unsafe), findings
+
+
+def fixed_count(before: list[Finding], after: list[Finding], unsafe: bool = False) -> int:
+    """The one count of fixes (check's "N fixable", `--diff`'s "Would fix N", `--fix`'s
+    "Fixed N", the editor's "apply N safe fixes", the MCP `fix` tool): the findings of
+    the text as it was that carry a fix the run may apply and are gone once the
+    fix-until-stable loop ends, whichever fix removed them (one fix that makes another
+    finding's fix moot counts both). Findings are matched by fingerprint, which
+    survives the lines moving. A fixable finding the loop cannot remove is not
+    counted; findings a fix creates and a later pass fixes were never seen, so are
+    not either."""
+    from collections import Counter
+
+    left = Counter(f.fingerprint() for f in after)
+    count = 0
+    for finding in before:
+        if not applicable(finding, unsafe):
+            continue
+        key = finding.fingerprint()
+        if left[key]:
+            left[key] -= 1
+        else:
+            count += 1
+    return count
+
+
+def applicable(finding: Finding, unsafe: bool = False) -> bool:
+    """Whether a run may apply the finding's fix (a safe one; any with unsafe)."""
+    return finding.fix is not None and (finding.fix.safe or unsafe)
 
 
 def _next_text(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int] | None:
     """One pass: the text with the findings' fixes applied and how many, or None
     when nothing (more) can be fixed."""
-    fixes = [f.fix for f in findings if f.fix is not None and (f.fix.safe or unsafe)]
+    fixes = [f.fix for f in findings if f.fix is not None and applicable(f, unsafe)]
     if not fixes:
         return None
     new_text, applied = apply_edits(text, fixes)

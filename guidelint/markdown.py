@@ -27,7 +27,8 @@ if TYPE_CHECKING:  # markdown-it-py loads when a file is parsed with it, not bef
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(\r?\n|\Z)", re.DOTALL)
 
 # `## Title {#custom-id}` (Hugo, MkDocs attr_list, Pandoc); `<a id="x">`, `<h2 name='y'>`.
-CUSTOM_ID = re.compile(r"\{#([\w\-.:]+)[^}]*\}\s*$")
+BLOCKQUOTE_MARKERS = re.compile(r"^(?:>[ \t]?)+")  # `> > ` before a quoted fence's close
+CUSTOM_ID = re.compile(r"\{:?\s*#([\w\-.:]+)[^}]*\}\s*$")  # {#id}, MkDocs {: #id }
 HTML_ID = re.compile(r"<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"']")
 SLUG_DROP = re.compile(r"[^\w\- ]")
 # `## Title {.notranslate lang=en}`: attributes, not part of the title's id.
@@ -658,7 +659,8 @@ def _add_fence(doc: MarkdownDocument, token: Token, line_map: list[int], section
     lines = doc.lines
     info = token.info.strip()
     is_fence = token.type == "fence"
-    closing = lines.line_text(last).strip() if is_fence else ""
+    # A fence in a block quote closes on `> ```: the quote markers are the container's.
+    closing = BLOCKQUOTE_MARKERS.sub("", lines.line_text(last).strip()) if is_fence else ""
     marker = token.markup[:1] or "`"
     closed = (not is_fence) or (
         last > first + 1 and len(closing) >= len(token.markup) and closing == marker * len(closing)

@@ -34,6 +34,7 @@ from itertools import accumulate, chain
 from typing import Any
 
 from guidelint.markdown import (
+    BLOCKQUOTE_MARKERS,
     Block,
     CodeSpan,
     Fence,
@@ -537,7 +538,7 @@ class _Walk:
             # An unclosed fence runs to the end of its container; markdown-it.rs's
             # range stops a line short of the reference's there.
             last = max(last, first + content.count("\n"))
-        closing = lines.line_text(last).strip() if is_fence else ""
+        closing = BLOCKQUOTE_MARKERS.sub("", lines.line_text(last).strip()) if is_fence else ""
         closed = (not is_fence) or (
             last > first and len(closing) >= len(marker) and closing == marker[:1] * len(closing)
         )

@@ -85,7 +85,13 @@ DEFAULT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "PY
 # ruff rules that find real bugs in snippets; names defined elsewhere in a guide
 # (F821), imports shown for context (F401) and the like are normal in docs.
 DEFAULT_LINT_SELECT = ["F", "E9"]
-DEFAULT_LINT_IGNORE = ["F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"]
+DEFAULT_LINT_IGNORE = [
+    # Fragments: names defined elsewhere, imports shown once, values left unused.
+    *("F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"),
+    # Style, not defects, in an example: an f-string with no field, `Annotated` metadata
+    # strings read as forward annotations, a `.format` demo with unused arguments.
+    *("F523", "F541", "F722"),
+]
 # Modules a warm worker imports once, when a selected example imports them.
 DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]
 
@@ -153,14 +159,16 @@ def _jsonable(value: Any) -> Any:
 
 
 class DefaultPaths(_Defaults):
-    __slots__ = ("not_this_tree", "ignore", "links")
+    __slots__ = ("not_this_tree", "ignore", "links", "report_history")
     not_this_tree: list[str]
     ignore: list[str]
     links: list[str]
+    report_history: bool
     _factories = {
         "not_this_tree": _list(DEFAULT_NOT_THIS_TREE),
         "ignore": list,
         "links": _list(DEFAULT_LINK_FILES),
+        "report_history": lambda: False,
     }
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from guidelint.comments import SUPPRESSION_VERBS, Token, may_hold_directive, parse_directive
-from guidelint.findings import Finding
+from guidelint.findings import Edit, Finding
 from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
@@ -281,3 +281,73 @@ def suppressions_for(file: SourceFile) -> Suppressions:
     if file.kind == FileKind.PYTHON:
         return python_suppressions(file)
     return Suppressions()
+
+
+def suppression_edits(text: str, rel: str, finding: Finding) -> list[tuple[str, tuple[Edit, ...]]]:
+    """The comments that would suppress a finding, as insertions, each with what it
+    covers: in Markdown, "line" (`disable-next-line` above the line) or, for a line
+    inside a fence, where a comment would be code, "block" (`disable` before the
+    fence, `enable` after it), and "file" (`disable-file` below any front matter);
+    in Python, "line" (`# guidelint: ignore[CODE]` at the line's end); none in JSON,
+    which has no comments. The caller checks that an edit works where the text is
+    unusual (a Python line ending in a string)."""
+    from pathlib import Path
+
+    from guidelint.markdown import front_matter_of
+
+    lines = text.splitlines(keepends=True)
+    if not 1 <= finding.line <= len(lines):
+        return []
+    line_start = sum(len(line) for line in lines[: finding.line - 1])
+    line = lines[finding.line - 1]
+    kind = SourceFile(path=Path(rel), rel=rel, text=text).kind
+    code = finding.code
+    if kind == FileKind.PYTHON:
+        end = line_start + len(line.rstrip("\r\n"))
+        return [("line", (Edit(end, end, f"  # guidelint: ignore[{code}]"),))]
+    if kind != FileKind.MARKDOWN:
+        return []
+    newline = "\r\n" if line.endswith("\r\n") else "\n"
+    fenced = _fence_lines(text, finding.line)
+    edits: list[tuple[str, tuple[Edit, ...]]]
+    if fenced is None:
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        above = f"{indent}<!-- guidelint: disable-next-line {code} -->{newline}"
+        edits = [("line", (Edit(line_start, line_start, above),))]
+    else:
+        first, after = fenced
+        opening = text[first : text.find("\n", first) + 1 or len(text)]
+        indent = opening[: len(opening) - len(opening.lstrip(" \t"))]
+        ending = "" if text[:after].endswith("\n") else newline
+        edits = [
+            (
+                "block",
+                (
+                    Edit(first, first, f"{indent}<!-- guidelint: disable {code} -->{newline}"),
+                    Edit(
+                        after, after, f"{ending}{indent}<!-- guidelint: enable {code} -->{newline}"
+                    ),
+                ),
+            )
+        ]
+    front = front_matter_of(text)
+    top = front.span.end if front is not None else 0
+    if top and not text[:top].endswith("\n"):
+        return edits  # front matter ending the file: no line below it to take a comment
+    whole = f"<!-- guidelint: disable-file {code} -->{newline}"
+    return [*edits, ("file", (Edit(top, top, whole),))]
+
+
+def _fence_lines(text: str, line: int) -> tuple[int, int] | None:
+    """(offset where the fence's opening line starts, offset after its closing line)
+    of the fenced block holding this line, None outside fences."""
+    from pathlib import Path
+
+    file = SourceFile(path=Path("fence.md"), rel="fence.md", text=text)
+    for fence in file.markdown.fences:
+        last = text.count("\n", 0, max(fence.span.end - 1, fence.span.start)) + 1
+        if fence.line <= line <= last:
+            first = text.rfind("\n", 0, fence.span.start) + 1
+            after = text.find("\n", max(fence.span.end - 1, fence.span.start))
+            return first, len(text) if after < 0 else after + 1
+    return None

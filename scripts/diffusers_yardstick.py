@@ -2,7 +2,10 @@
 """The yardstick: every pipeline docstring example of the installed diffusers, run unchanged.
 
     .venv/bin/python scripts/diffusers_yardstick.py [--only flux,wan] [--limit 40]
-        [--jobs 2] [--batch 20] [--timeout 300] [--write]
+        [--jobs N] [--batch 20] [--timeout S] [--write]
+
+At the CLI's defaults unless told otherwise (`guidelint run`'s 60 s timeout and its
+default jobs), so its outcomes are what a user gets.
 
 Collects EXAMPLE_DOC_STRING (else a pipeline's `__call__` docstring example) of each
 module under diffusers.pipelines (read from the source, so no pipeline is imported
@@ -394,10 +397,11 @@ def write_guides(modules: list[Module], docs: Path) -> dict[str, Module]:
     return by_id
 
 
-def run_batch(project: Path, guides: list[Path], jobs: int) -> list[dict]:
+def run_batch(project: Path, guides: list[Path], jobs: int | None) -> list[dict]:
     report = project / f"report-{time.monotonic_ns()}.json"
     command = [sys.executable, "-m", "guidelint", "run", *map(str, guides)]
-    command += ["--format", "json", "--output", str(report), "--jobs", str(jobs)]
+    command += ["--format", "json", "--output", str(report)]
+    command += ["--jobs", str(jobs)] if jobs else []
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     subprocess.run(command, cwd=project, env=env, check=False, stdout=subprocess.DEVNULL)
     if not report.is_file():
@@ -511,12 +515,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="module prefixes, comma-separated ('priority': issue #10's)")
     parser.add_argument("--limit", type=int, help="at most this many modules")
-    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    parser.add_argument("--jobs", type=int, help="examples at a time (default: the CLI's own)")
     parser.add_argument("--batch", type=int, default=20, help="modules per `guidelint run`")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds per example")
+    parser.add_argument(
+        "--timeout", type=float, help="seconds per example (default: the CLI's own, 60)"
+    )
     parser.add_argument("--tiny-cache", help="tiny checkpoint cache (default: the user cache)")
     parser.add_argument("--write", action="store_true", help="update docs/DIFFUSERS.md")
+    parser.add_argument(
+        "--device",
+        choices=("auto", "gpu", "cpu"),
+        help="the diffusers backend's GPU path ($GUIDELINT_DIFFUSERS_DEVICE; default auto)",
+    )
     args = parser.parse_args()
+    if args.device:
+        os.environ["GUIDELINT_DIFFUSERS_DEVICE"] = args.device
+    cpu_shims: list[str] = []  # with --device gpu: examples that still fell back to the CPU
 
     import importlib.metadata
 
@@ -528,7 +542,7 @@ def main() -> None:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="yardstick-") as folder:
         project = Path(folder)
-        settings = f"timeout = {args.timeout}\n"
+        settings = f"timeout = {args.timeout}\n" if args.timeout else ""
         if args.tiny_cache:
             settings += f'tiny-cache = "{Path(args.tiny_cache).resolve()}"\n'
         (project / "pyproject.toml").write_text(
@@ -541,6 +555,11 @@ def main() -> None:
             clock = time.perf_counter()
             entries = run_batch(project, [project / "docs" / f"{i}.md" for i in batch], args.jobs)
             found = {e["id"]: e for e in entries}
+            cpu_shims += [
+                i
+                for i, e in found.items()
+                if any("(no GPU)" in s for s in e.get("substitutions", []))
+            ]
             for example_id in batch:
                 entry = found.get(example_id)
                 if entry is None:
@@ -553,6 +572,8 @@ def main() -> None:
             )
     text = table(rows, scope)
     print(text)
+    if args.device == "gpu":  # the GPU path: nothing may have been moved to the CPU
+        print(f"GPU path: {len(cpu_shims)} examples with a '(no GPU)' substitution", cpu_shims)
     if args.write:
         write_section(text)
 

@@ -119,6 +119,18 @@ def _split(values: tuple[str, ...]) -> list[str]:
     help="Check the text on stdin as if it were this file (--fix: print the fixed text).",
 )
 @click.option("--watch", is_flag=True, help="Check again whenever a file of the project changes.")
+@click.option(
+    "--min-severity",
+    type=click.Choice(["warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="Report only findings of this severity or worse (error: defects to fix).",
+)
+@click.option(
+    "--show-files",
+    is_flag=True,
+    help="List every file of the project, checked or skipped and why, and exit.",
+)
 def check(
     paths,
     config_file,
@@ -143,9 +155,15 @@ def check(
     diff,
     stdin_filename,
     watch,
+    min_severity,
+    show_files,
 ) -> None:
     """Check Markdown guides, rules files, settings and drivers."""
     from guidelint.check import CheckOptions, run_check
+    from guidelint.findings import Severity
+
+    if show_files:
+        _show_files(list(paths), config_file)
 
     options = CheckOptions(
         paths=list(paths),
@@ -163,6 +181,7 @@ def check(
         jobs=jobs,
         use_cache=not no_cache,
         progress=None if quiet or sys.stderr.isatty() else _progress_line,
+        min_severity=Severity(min_severity),
     )
     if diff or watch or stdin_filename is not None:
         _conveniences(options, diff, stdin_filename, watch)  # may print and exit
@@ -213,6 +232,20 @@ def _write_report(output: Path, text: str, root: Path) -> None:
         write_atomic(output, text, root if inside else None)
     except OSError as error:
         fail(f"{output}: report not written: {error.strerror or error}")
+
+
+def _show_files(paths: list[Path], config_file: Path | None) -> None:
+    """`check --show-files`: which files a check reads, which it skips and why."""
+    from guidelint.check import file_scope
+    from guidelint.project import Project
+
+    try:
+        project = Project.load(paths, config_file)
+        lines = file_scope(project, paths)
+    except ConfigError as err:
+        fail(str(err))
+    click.echo("".join(f"{line}\n" for line in lines), nl=False)
+    sys.exit(0)
 
 
 def _progress_line(done: int, total: int) -> None:

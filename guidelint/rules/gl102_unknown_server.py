@@ -24,6 +24,11 @@ class UnknownServer(ToolRule):
 
         if not catalog(project).servers:
             return
+        from guidelint.doc_kind import reading_of
+
+        reading = reading_of(file, project)
+        if reading.skip:
+            return  # a plan or report names servers it proposes or has since retired
         from guidelint.tools.context import in_prohibition  # its patterns: only now
         from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
 
@@ -43,6 +48,7 @@ class UnknownServer(ToolRule):
             yield self.finding(
                 file,
                 span.span,
-                f"no MCP server `{ref.server}` is declared{hint}{fix_note(fix)}",
+                f"no MCP server `{ref.server}` is declared{hint}{fix_note(fix)}{reading.note}",
                 fix=fix,
+                severity=Severity.WARNING if reading.note else None,
             )

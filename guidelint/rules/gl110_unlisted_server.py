@@ -1,13 +1,23 @@
-"""GL110 unlisted-server: a server of `.mcp.json` whose tool list is nowhere to be had."""
+"""GL110 unlisted-server: a server of `.mcp.json` whose tool list is nowhere to be had.
+
+A server that is this project's own (a local development URL, or a name the project
+itself carries) lists its tools by running the project, not by a snapshot: it is
+not reported.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, server_key
+
+LOCAL_URL = re.compile(r"^\w+://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)", re.I)
+WORD = re.compile(r"[a-z0-9]+")
 
 
 class UnlistedServer(ToolRule):
@@ -23,8 +33,46 @@ class UnlistedServer(ToolRule):
         from guidelint.tools.load import sources, unlisted_message
 
         state = sources(project)
+        declared = _declared(file)
         for name in sorted(state.mcp_servers):
             server = state.catalog.servers.get(name)
             if server is None or server.known or server.origin == "external":
                 continue
+            if _own_server(name, declared.get(name), project):
+                continue
             yield self.finding(file, server_key(file, name), unlisted_message(name))
+
+
+def _declared(file: SourceFile) -> dict[str, Any]:
+    data = _json_of(file)
+    servers = data.get("mcpServers")
+    return servers if isinstance(servers, dict) else {}
+
+
+def _own_server(name: str, config: Any, project: Project) -> bool:
+    """This project's own server: served on this machine while developing it, or
+    named like the project (sentry-mcp's `sentry`)."""
+    if isinstance(config, dict):
+        url = config.get("url")
+        if isinstance(url, str) and LOCAL_URL.match(url.strip()):
+            return True
+    return bool(set(WORD.findall(name.lower())) & _project_words(project))
+
+
+def _project_words(project: Project) -> set[str]:
+    """The words of the project's own name: its folder's, its manifest's `name`."""
+    names = [project.root.name]
+    manifest = project.read("package.json")
+    if manifest is not None:
+        names.append(str(_json_of(manifest).get("name", "")))
+    ignored = {"mcp", "server", "monorepo", "dev", "js", "py", "the"}
+    return {w for n in names for w in WORD.findall(n.lower()) if w not in ignored and len(w) > 2}
+
+
+def _json_of(file: SourceFile) -> dict[str, Any]:
+    """The file's JSON object, or {} when it is not one (GL109 reports bad JSON)."""
+    try:
+        data = file.json
+    except (ValueError, RecursionError):  # bad or absurdly deep JSON: GL109 says so
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guidelint.doc_kind import is_fixture
+from guidelint.fences import nested_fences
 from guidelint.findings import Finding, Severity
+from guidelint.lazy_re import LazyPattern
 from guidelint.runner.rulebase import ExampleRule
 from guidelint.spans import Span
+
+# Syntax newer than the running Python: PEP 695 type parameters and `type` aliases.
+NEWER_SYNTAX = LazyPattern(r"^\s*(?:(?:async\s+)?def|class)\s+\w+\[|^\s*type\s+\w+", re.MULTILINE)
+# The first line of code says another language: a TOML table, a YAML key or list, a C
+# declaration, a shell prompt; or a template's `${NAME}` / `{{ name }}` to fill in.
+OTHER_LANGUAGE = LazyPattern(
+    r"^(?:\[[\w.\-\"]+\]\s*$|[\w\-]+:\s*(?:#.*)?$|- |\$ |(?:struct|typedef|enum)\s+\w+\s*\{|"
+    r"#include\b|(?:int|void|char|uint\w*)\s+\w+\s*\()"
+)
+# Placeholders to fill in: `<name>`, `<CURSOR: x>`, a C comment standing for values.
+PLACEHOLDER = LazyPattern(r"<[A-Za-z_][^<>\n]{0,60}>|/\*[^*\n]{0,60}\*/")
+TEMPLATE = LazyPattern(r"\$\{\w+\}|\{\{[^}]*\}\}")
+FSTRING = LazyPattern(r"\b[rRbB]?[fF][rR]?[\"']")
+ELIDED = ("*__", "**__")  # what an elided argument list parses as
+BLOCK_OPENER = LazyPattern(r":\s*(?:#.*)?$")
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -20,12 +40,22 @@ class ExampleSyntaxError(ExampleRule):
     severity = Severity.ERROR
     scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
 
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        # A test fixture's broken example is the input its test feeds a tool.
+        return super().applies_to(file, project) and not is_fixture(file.rel)
+
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.runner.examples import source_offset, syntax_errors_of
 
+        crossed: set[int] | None = None
         for example, error in zip(self.examples(file), syntax_errors_of(file), strict=True):
             if example.settings.skip:
                 continue
+            if error is not None or not example.closed:
+                if crossed is None:  # fences closed early by a nested one: GL503's
+                    crossed = {f.line for f, _ in nested_fences(file.text, file.markdown)}
+                if example.line in crossed:
+                    continue
             if not example.closed:
                 start = file.lines.offset(example.line)
                 span = Span(start, file.lines.line_end(example.line))
@@ -36,7 +66,73 @@ class ExampleSyntaxError(ExampleRule):
                     " (everything after it would be code)",
                 )
                 continue
-            if error is None:
+            if error is None or not_python_code(example.python_source()):
                 continue
+            if sys.version_info < (3, 12) and _in_fstring(example.python_source(), error):
+                continue  # PEP 701 f-strings (nested quotes) parse from Python 3.12 on
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
             yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")
+
+
+def not_python_code(source: str) -> bool:
+    """A `python` fence that holds no program, so its parse error is no defect: an API
+    reference's signatures (`tool(self, fn: F) -> F`), an outline of `def` lines with
+    no bodies, or syntax newer than the Python guidelint runs on."""
+    if sys.version_info < (3, 12) and NEWER_SYNTAX.search(source):
+        return True
+    if TEMPLATE.search(source) or OTHER_LANGUAGE.match(_first_code_line(source)):
+        return True
+    stripped = source.strip()
+    if stripped and any(_parses(sig) for sig in ("def " + stripped + ": ...", stripped + ": ...")):
+        return True  # a signature, as API reference pages show them
+    filled = PLACEHOLDER.sub("__", source)
+    if filled != source and (_parses(filled) or _parses("{\n" + filled + "\n}")):
+        return True  # `<minimal reproducer>`, `hidden_size=<real>`, `/* first 5 */`
+    if _parses(_with_bodies(source)):
+        return True
+    # `f(a=1, ...)`, `def g(x, ...)`: `...` standing for arguments left out.
+    return "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED)
+
+
+def _with_bodies(source: str) -> str:
+    """The source with `...` after each block opener that has no indented body."""
+    lines = source.split("\n")
+    out = []
+    for index, line in enumerate(lines):
+        out.append(line)
+        if not BLOCK_OPENER.search(line) or not line.strip():
+            continue
+        # A comment under `try:` is no body (the snippet fails when pasted): kept as one.
+        following = next((later for later in lines[index + 1 :] if later.strip()), "")
+        indent = len(line) - len(line.lstrip())
+        if len(following) - len(following.lstrip()) <= indent:
+            out.append(" " * (indent + 4) + "...")  # on its own line: after a comment too
+    return "\n".join(out)
+
+
+def _in_fstring(source: str, error: SyntaxError) -> bool:
+    """The error is on a line with an f-string: newer f-string syntax, perhaps."""
+    lines = source.split("\n")
+    index = (error.lineno or 1) - 1
+    line = lines[index] if 0 <= index < len(lines) else ""
+    return bool(FSTRING.search(line)) or (error.msg or "").startswith("f-string")
+
+
+def _code(line: str) -> bool:
+    """A line with code on it (a comment-only line is no block's body)."""
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _first_code_line(source: str) -> str:
+    return next((line.strip() for line in source.split("\n") if _code(line)), "")
+
+
+def _parses(source: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guidelint.doc_kind import is_fixture
 from guidelint.findings import Finding, Severity
 from guidelint.project import Memo
 from guidelint.runner.rulebase import ExampleRule
@@ -25,6 +26,10 @@ class ExampleLint(ExampleRule):
     name = "example-lint"
     severity = Severity.ERROR
     scope = "fenced"  # a fence in the text (ExampleRule.applies_to)
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        # A test fixture's examples are inputs its tests feed a tool, wrong on purpose.
+        return super().applies_to(file, project) and not is_fixture(file.rel)
 
     def prepare(self, files: list[SourceFile], project: Project) -> None:
         """One ruff call for every example of the batch; each file keeps its share."""

@@ -16,6 +16,8 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from guidelint.doc_kind import reading_of
+from guidelint.fences import exposed_regions, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
@@ -29,8 +31,11 @@ LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
 PLACEHOLDER_SEGMENTS = {"path", "to", "your", "my", "foo", "bar", "baz", "example", "xxx", "..."}
 # A segment (or a `-`/`.`-separated part of one) that stands for something to fill in.
 PLACEHOLDER_PART = re.compile(
-    r"^(?:Y{2,4}|y{4}|M{2}|D{2}|A{4}|J{4}|x{2,3}|X{2,3}|your|YOUR)$"  # dates, xx, your
+    r"^(?:Y{2,4}|y{4}|M{2}|D{2}|A{4}|J{4}|x{2,3}|X{2,3}|your|YOUR|"  # dates, xx, your
+    r"MAJOR|MINOR|PATCH|VERSION|NNN?|N)$"  # `0.MINOR.x.md`, `SPEC-NNN`
 )
+# `some_kernel.cuh`, `my-feature.md`, `ComponentName/`: a name standing for the reader's own.
+FILLER_NAME = re.compile(r"^(?:some|my|your)[_-]\w|^(?:Component|Module|Package|Feature)Name\b")
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
 WORDS = re.compile(r"[-.]")
 # Said of a path on its own line: it is an illustration, a file a run or the user creates,
@@ -42,7 +47,8 @@ WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|move
 CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
     r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
-    r"saved (?:to|in|under)|(?:git-?)?ignored|if present|if [\w\- ]{0,30}exists?|append\w*|"
+    r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if present|"
+    r"if [\w\- ]{0,30}exists?|append\w*|"
     r"in (?:that|the other|another) repo(?:sitory)?)\b",
     re.IGNORECASE,
 )
@@ -52,6 +58,7 @@ USED_TO_BE = LazyPattern(
     r"was at|old path)\b[^`]*$",
     re.IGNORECASE,
 )
+CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
 SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 
@@ -90,7 +97,7 @@ def _placeholder_segment(segment: str) -> bool:
     `CODE_OF_CONDUCT.md` is a real file name.
     """
     parts = WORDS.split(segment)
-    if any(PLACEHOLDER_PART.match(part) for part in parts):
+    if any(PLACEHOLDER_PART.match(part) for part in parts) or FILLER_NAME.match(segment):
         return True
     stem = segment.split(".", 1)[0]
     caps = [part for part in stem.split("-") if CAPS_NAME.match(part)]
@@ -111,6 +118,10 @@ class StalePath(Rule):
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_code_spans(file.text):
             return  # no backtick, no path to check: the document need not be parsed
+        reading = reading_of(file, project)
+        if reading.skip:
+            return  # a fixture, or a plan, spec or report: what was or will be, not what is
+        severity = Severity.WARNING if reading.note else None
         doc_dir = posixpath.dirname(file.rel)
         code_spans = file.markdown.code_spans
         # Read once per file, and only once a span names a path (most spans do not).
@@ -145,6 +156,8 @@ class StalePath(Rule):
                 continue
             if any(project.exists(_join(base, path)) for base in bases):
                 continue
+            if _module_path(path, bases, project):
+                continue  # `src/email/generateEmailHTML`: an import path, extension left off
             # Asked only for a missing path: the file list, the sentence's patterns.
             if path.startswith(".claude/") and project.memo(PLUGIN_REPOSITORY):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
@@ -160,8 +173,13 @@ class StalePath(Rule):
                 continue
             if not _known_file_type(path, project):
                 continue
+            if in_regions(span.span.start, exposed_regions(file.text, file.markdown)):
+                continue  # an example a broken fence left as prose: GL503 reports the fence
             yield self.finding(
-                file, span.span, f"`{path}` does not exist in this repository{_hint(path, project)}"
+                file,
+                span.span,
+                f"`{path}` does not exist in this repository{_hint(path, project)}{reading.note}",
+                severity=severity,
             )
 
     @staticmethod
@@ -184,6 +202,23 @@ class StalePath(Rule):
         return any(project.exists(_join(base, first)) for base in bases)
 
 
+def _module_path(path: str, bases: list[str], project: Project) -> bool:
+    """A path with no extension that names a source file without its suffix, as JS, TS
+    and Python imports do (`src/email/generateEmailHTML` for `generateEmailHTML.ts`)."""
+    if path.endswith("/") or "." in posixpath.basename(path):
+        return False
+    _, by_folder = project.memo(FILE_INDEX)
+    for base in bases:
+        full = _join(base, path)
+        prefix = posixpath.basename(full) + "."
+        if any(
+            posixpath.basename(rel).startswith(prefix)
+            for rel in by_folder.get(posixpath.dirname(full), [])
+        ):
+            return True
+    return False
+
+
 CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
 
 
@@ -196,6 +231,13 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end, near_end)
     line_end = near_end if line_end == -1 else line_end
     before, after = text[line_start:start], text[end:line_end]
+    # A line before that introduces this one may say so: "Build creates symlinks:\n- `x`".
+    # (its last CLAIM_WINDOW characters; none when the window, not a newline, cut the line)
+    starts_line = line_start > 0 and text[line_start - 1] == "\n"
+    previous_from = max(0, line_start - 1 - CLAIM_WINDOW)
+    previous_start = max(text.rfind("\n", previous_from, max(line_start - 1, 0)) + 1, previous_from)
+    previous = text[previous_start : line_start - 1] if starts_line else ""
+    previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]
     return bool(
@@ -206,6 +248,8 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
         or WAS.match(after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
+        or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
+        or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
     )
 
 

@@ -17,11 +17,14 @@ links its own way).
 from __future__ import annotations
 
 import bisect
+import functools
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
+from guidelint.doc_kind import reading_of, template_root
+from guidelint.fences import exposed_regions, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Memo, Project
@@ -38,6 +41,12 @@ IMPORT = re.compile(r"@(?<![\w@/`.]@)((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
 SUBMODULE_PATH = re.compile(r"^\s*path\s*=\s*(.+)$", re.MULTILINE)
 TEMPLATE = re.compile(r"[{}]|%7B|\$\(", re.IGNORECASE)  # {{ x }}, {name}, f-strings
 STEERING_NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
+# The files a site generator serves at a page URL (`../admin/overview`): Hugo, MkDocs,
+# Docusaurus and Mintlify (`.mdx`), and GitHub's folder README.
+PAGE_FILES = (".md", ".mdx", "/index.md", "/index.mdx", "/_index.md", "/README.md")
+# A MyST target, `(unknowns)=` on its own line before a heading: Sphinx resolves
+# `[text](unknowns)` to it from any page.
+MYST_LABEL = re.compile(r"^\(([\w.:-]+)\)=[ \t]*$", re.MULTILINE)
 
 
 def is_steering_file(rel: str) -> bool:
@@ -53,11 +62,22 @@ class BrokenLink(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != FileKind.MARKDOWN:
             return False
-        return project.globs(project.config.paths.links).matches(file.rel)
+        links = project.globs(project.config.paths.links)
+        if links.matches(file.rel):
+            return True
+        # A template tree's files are judged as where they land: `templates/app/CLAUDE.md`
+        # and `templates/app/.claude/x.md` are steering files of the projects made from it.
+        root = template_root(file.rel)
+        inside = file.rel[len(root) + 1 :] if root else ""
+        return bool(inside) and links.matches(inside)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         if not may_hold_links(file.text) and "@" not in file.text:
             return  # no link and no @import: the document need not be parsed
+        reading = reading_of(file, project)
+        if reading.skip:
+            return  # a fixture, or a plan, spec or report: its links may be to what was
+        severity = Severity.WARNING if reading.note else None
         doc = file.markdown
         folder = posixpath.dirname(file.rel)
         # A gotchas file's own `(#anchor)` links are its LESSONS index: GL203's to judge.
@@ -66,14 +86,15 @@ class BrokenLink(Rule):
             if index_owned and link.href.startswith("#"):
                 continue
             problem = self._link_problem(link.href, folder, file, project)
+            if problem and in_regions(link.span.start, exposed_regions(file.text, doc)):
+                continue  # an example a broken fence left as prose: GL503 reports the fence
             if problem:
-                yield self.finding(file, link.span, problem)
+                yield self.finding(file, link.span, problem + reading.note, severity=severity)
         if is_steering_file(file.rel):
             for span, target in _imports(file, doc):
                 if not _exists(project, _join(folder, target)):
-                    yield self.finding(
-                        file, span, f"`@{target}` imports a file that does not exist"
-                    )
+                    message = f"`@{target}` imports a file that does not exist{reading.note}"
+                    yield self.finding(file, span, message, severity=severity)
 
     def _link_problem(
         self, href: str, folder: str, file: SourceFile, project: Project
@@ -86,22 +107,32 @@ class BrokenLink(Rule):
         if TEMPLATE.search(path) or TEMPLATE.search(fragment):
             return None  # filled in by a site generator
         if not path:
-            if fragment and not _templated(file) and fragment not in file.derived(ANCHORS):
+            if fragment and not _templated(file) and not _has_anchor(file, fragment):
                 return f"`#{fragment}` is no heading or anchor of this document"
             return None
-        targets = [_join(base, path) for base in _bases(file.rel, folder, path)]
+        bases = _bases(file.rel, folder, path)
+        root = template_root(file.rel)
+        if root is not None:  # the project made from the template is its root, not ours
+            bases = [root if base == "" else base for base in bases]
+        targets = [_join(base, path) for base in bases]
+        if root is not None:  # a target outside the template is outside that project
+            targets = [t if t.startswith(root + "/") else "../" for t in targets]
         inside = [t for t in targets if not (t == ".." or t.startswith("../"))]
         if not inside or any(_in_submodule(project, t) for t in inside):
             return None  # outside the repository, or in a checkout of another one
         found = next((f for t in inside if (f := _found(project, t)) is not None), None)
         if found is None:
-            if _slug_placeholder(path, _bases(file.rel, folder, path), project):
+            if _symbol_reference(path, project) or any(_git_ignored(project, t) for t in inside):
+                return None
+            if _slug_placeholder(path, bases, project):
+                return None
+            if _myst_label(path, project):
                 return None
             return f"`{href}` links to a file that does not exist"
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
             if other is not None and other.kind == FileKind.MARKDOWN:
-                if fragment not in other.derived(ANCHORS):
+                if not _has_anchor(other, fragment):
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
 
@@ -116,6 +147,91 @@ def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
         return False
     first = path.split("/", 1)[0]
     return not any(project.exists(_join(base, first)) for base in bases)
+
+
+def _git_ignored(project: Project, target: str) -> bool:
+    """A page a docs build writes (`docs/settings.md`, listed in `docs/.gitignore`): the
+    root's or any enclosing folder's .gitignore ignores the target."""
+    folder = posixpath.dirname(target)
+    while True:
+        spec = project.memo(
+            f"GL502.gitignore:{folder}", functools.partial(_gitignore, project, folder)
+        )
+        if spec is not None:
+            rel = target[len(folder) + 1 :] if folder else target
+            if spec(rel) or spec(rel.rstrip("/") + "/"):
+                return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
+
+
+def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
+    source = project.read(f"{folder}/.gitignore" if folder else ".gitignore")
+    if source is None or not source.text.strip():
+        return None
+    return project.globs(source.text.splitlines()).matches
+
+
+def _has_anchor(file: SourceFile, fragment: str) -> bool:
+    """GitHub's ids, and what docs sites also accept: an id in another case
+    (`#initiatePayment` for `initiatepayment`), or one glued to the heading's end
+    (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
+    target `(name)=`. Read from the document once (`ANCHOR_FACTS`), not per link."""
+    anchors, myst_labels, glued = file.derived(ANCHOR_FACTS)
+    if fragment in anchors or fragment.lower() in anchors:
+        return True
+    return fragment in myst_labels or fragment in glued
+
+
+GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#c`)
+
+
+def _anchor_facts(file: SourceFile) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A document's anchors, its MyST targets, and what follows each of the last `#`
+    signs of each heading (a link's fragment glued to the heading's end)."""
+    doc = file.markdown
+    glued: set[str] = set()
+    for heading in doc.headings:
+        text = heading.text.rstrip()
+        at = len(text)
+        for _ in range(GLUED_MOST):
+            at = text.rfind("#", 0, at)
+            if at < 0:
+                break
+            glued.add(text[at + 1 :])
+    return doc.anchors(), frozenset(MYST_LABEL.findall(doc.text)), frozenset(glued)
+
+
+def _symbol_reference(path: str, project: Project) -> bool:
+    """`[Create](pulumirpc.ResourceProvider.Create)`: a dotted name with no folder whose
+    suffix is no file type of this repository names an API symbol a docs generator
+    (Sphinx, MyST) resolves, not a file."""
+    if "/" in path or "." not in path.strip("."):
+        return False
+    ext = posixpath.splitext(path)[1]
+    if ext[1:2].isupper():
+        return True  # `.Pack`, `.ResourceProvider`: a type or method, not a file suffix
+    return bool(ext) and ext.lower() not in project.extensions() and not ext[1:].isdigit()
+
+
+def _myst_label(path: str, project: Project) -> bool:
+    """`[unknown](unknowns)`: a bare name in a repository whose pages declare MyST
+    labels (`(unknowns)=`). Sphinx resolves such a name to a label, some of which its
+    build generates (API pages), so it cannot be judged from the files."""
+    if "/" in path or "." in path:
+        return False
+    return bool(project.memo(MYST_LABELS))
+
+
+def _myst_labels(project: Project) -> frozenset[str]:
+    labels: set[str] = set()
+    for rel in project.files():
+        if rel.endswith(".md"):
+            source = project.read(rel)
+            if source is not None and ")=" in source.text:
+                labels.update(MYST_LABEL.findall(source.text))
+    return frozenset(labels)
 
 
 def _bases(rel: str, folder: str, path: str) -> list[str]:
@@ -149,6 +265,7 @@ def _submodule_paths(project: Project) -> list[str]:
 
 
 SUBMODULES = Memo("GL502.submodules", _submodule_paths)
+MYST_LABELS = Memo("GL502.myst_labels", _myst_labels)
 
 
 def _templated(file: SourceFile) -> bool:
@@ -157,7 +274,7 @@ def _templated(file: SourceFile) -> bool:
 
 
 # Once per file, not per link: both read the whole text (a paragraph of 10k links).
-ANCHORS = Derived("GL502.anchors", lambda file: file.markdown.anchors())
+ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
 TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)
 
 
@@ -174,7 +291,7 @@ def _found(project: Project, target: str) -> str | None:
     candidates = [target]
     if not MARKDOWN_TARGET.search(target):  # `setup` or `../install/` for a page
         bare = target.rstrip("/")
-        candidates += [f"{bare}.md", f"{bare}/index.md", f"{bare}/_index.md", f"{bare}/README.md"]
+        candidates += [f"{bare}{page}" for page in PAGE_FILES]
     return next((c for c in candidates if project.exists(c)), None)
 
 

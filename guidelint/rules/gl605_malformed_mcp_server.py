@@ -50,6 +50,22 @@ class MalformedMcpServer(Rule):
             is_mcp_file(rel) or is_settings_file(rel) or is_plugin_manifest(rel)
         )
 
+    def _schema(self, file: SourceFile, doc: JsonDoc, project: Project) -> Iterator[Finding]:
+        """A `$schema` that names a file of this repository (a relative path, or a
+        `file:` URL) that does not exist: editors validate against nothing."""
+        schema = doc.data.get("$schema") if isinstance(doc.data, dict) else None
+        if not isinstance(schema, str) or not schema.strip():
+            return
+        target = schema.strip().removeprefix("file://")
+        if re.match(r"^[A-Za-z][\w+.-]*:", target) or target.startswith("/"):
+            return  # a URL: not a file of this repository to look up
+        import posixpath
+
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(file.rel), target))
+        if not path.startswith("../") and not project.exists(path):
+            message = f"`$schema` names `{schema}`, which does not exist"
+            yield self.finding(file, doc.span(file, ("$schema",)), message)
+
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)
         # GL109 reports the project's own .mcp.json's shape, GL106 settings, GL604 plugin.json.
@@ -59,6 +75,8 @@ class MalformedMcpServer(Rule):
                 offset, message = doc.problem
                 yield self.finding(file, point(file, offset), f"{message}: no server here starts")
             return
+        if is_mcp_file(file.rel):
+            yield from self._schema(file, doc, project)
         where = mcp_servers_path(file, doc, project)
         if where is None:
             return

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from guidelint.doc_kind import is_fixture
 from guidelint.findings import Finding, Severity
 from guidelint.frontmatter import front_matter
 from guidelint.project import Project
@@ -22,9 +23,9 @@ class IncompleteFrontMatter(Rule):
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == FileKind.MARKDOWN and (
-            is_skill_file(file.rel) or is_agent_file(file.rel, project)
-        )
+        if file.kind != FileKind.MARKDOWN or is_fixture(file.rel):
+            return False  # a test fixture's skill is incomplete on purpose
+        return is_skill_file(file.rel) or is_agent_file(file.rel, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         skill = is_skill_file(file.rel)

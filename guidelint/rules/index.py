@@ -99,6 +99,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry("GL403", "unknown-directive", "gl403_unknown_directive", MD, scope="fenced"),
     RuleEntry("GL501", "stale-path", "gl501_stale_path", MD),
     RuleEntry("GL502", "broken-link", "gl502_broken_link", MD),
+    RuleEntry("GL503", "broken-fence", "gl503_broken_fence", MD, scope="fenced"),
     RuleEntry(
         "GL601",
         "malformed-front-matter",
@@ -147,6 +148,7 @@ SUMMARIES: dict[str, str] = {
     "GL403": "An example directive is misspelled or has a bad value, so it would be ignored.",
     "GL501": "A backticked repository path names a file or folder that does not exist.",
     "GL502": "A relative Markdown link or an `@import` names a file or anchor that does not exist.",
+    "GL503": "A code fence is closed early by a fence nested inside it, or is never closed.",
     "GL601": "A file's YAML front matter cannot be read: the keys on the broken lines are lost.",
     "GL602": "A hook is registered under an event name Claude Code does not have: it never runs.",
     "GL603": "A hook `matcher` is not a valid pattern, or names a tool that does not exist.",

@@ -272,6 +272,7 @@ def _activate_backend(unit: UnitPayload, context: ChildContext) -> _Backend:
         return backend
     settings = dict(context.settings)
     settings.update(report_dir=unit["report_dir"], gpu=context.gpu, root=context.root)
+    settings["timeouts"] = [example["timeout_s"] for example in unit["examples"]]
     settings["on_pipeline"] = backend.pipeline  # called with each pipeline class built
     try:
         module.activate(settings, backend.record)
@@ -314,7 +315,9 @@ def _precheck(
     if "gpu" in example["needs"] and not context.gpu:
         return {"status": Outcome.SKIPPED, "message": "needs=gpu: no GPU on this machine"}
     if example["requires_backend"] and backend.module is None:
-        reason = backend.error or "the diffusers backend is not installed"
+        reason = backend.error or (
+            "the diffusers backend is not installed: install guidelint[diffusers]"
+        )
         return {"status": Outcome.MISSING_DEPENDENCY, "message": reason}
     return None
 

@@ -1,8 +1,11 @@
 """`guidelint run --html DIR`: one static page per run, the images copied beside it.
 
 The folder is self-contained (a CI artifact keeps it whole): `index.html` and
-`images/`. Everything an example produced is escaped, and a Content-Security-Policy
-lets only this page's own script and style run, so hostile output stays text.
+`images/`. The page opens with the verdict and a table of every example, failures
+first, each linked to its section. Everything an example produced is escaped, and
+a Content-Security-Policy lets only this page's own script and style run, so
+hostile output stays text; terminal output is shown as a terminal would leave it
+(colour and cursor escapes dropped, a line redrawn after `\r` shown as last drawn).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from html import escape
 from pathlib import Path
 
 from guidelint.confine import copy_into, open_dir, open_subdir, write_at
+from guidelint.printable import printable
 from guidelint.runner.keep import MAX_IMAGE_BYTES
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.reports import MARKS, summary_line
@@ -39,14 +43,27 @@ pre { background: #f6f8fa; overflow-x: auto; padding: .5em; margin: .3em 0; }
 .src .ln { color: #888; display: inline-block; width: 3.5em; user-select: none; }
 figure { display: inline-block; margin: .3em; text-align: center; }
 figure img { max-width: 240px; max-height: 240px; border: 1px solid #ccc; }
+/* A 16x16 image is a speck: shown at least 128px, its pixels kept sharp. */
+figure img { min-width: 128px; min-height: 128px; object-fit: contain;
+  image-rendering: pixelated; background: #fafafa; }
 figcaption { font-size: .85em; }
+#summary { font-size: 1.3em; font-weight: bold; padding: .3em .6em; border-radius: 4px; }
+#summary.failed { background: #ffebee; color: #b71c1c; }
+#summary.ok { background: #e8f5e9; color: #1b5e20; }
+#overview { border-collapse: collapse; margin: 1em 0; width: 100%; }
+#overview th, #overview td { border-bottom: 1px solid #ddd; padding: .25em .6em;
+  text-align: left; vertical-align: top; }
+#overview td.mark { font-family: monospace; white-space: nowrap; }
+#overview tr.bad td.mark { color: #b71c1c; font-weight: bold; }
+#overview td.reason { color: #555; }
+#counts td.count { text-align: right; } #counts tr.bad td { color: #b71c1c; font-weight: bold; }
 """
 
 SCRIPT = """
 const boxes = document.querySelectorAll('#filters input');
 function apply() {
   const shown = new Set([...boxes].filter(b => b.checked).map(b => b.value));
-  for (const ex of document.querySelectorAll('.example'))
+  for (const ex of document.querySelectorAll('.example, #overview tr[data-status]'))
     ex.hidden = !shown.has(ex.dataset.status);
 }
 boxes.forEach(b => b.addEventListener('change', apply));
@@ -113,15 +130,19 @@ def _page(report: RunReport, sections: list[str]) -> str:
         f"style-src '{_digest(STYLE)}'; script-src '{_digest(SCRIPT)}'"
     )
     notes = "".join(f"<li>{escape(note)}</li>" for note in [*report.unreadable, *report.notes])
+    verdict = "ok" if report.ok else "failed"
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<meta http-equiv='Content-Security-Policy' content=\"{policy}\">"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>guidelint run: {escape(summary_line(report))}</title>"
         f"<style>{STYLE}</style></head><body>"
-        f"<header><h1>guidelint run</h1><p id='summary'>{escape(summary_line(report))}</p>"
+        f"<header><h1>guidelint run</h1><p id='summary' class='{verdict}'>"
+        f"{escape(summary_line(report))}</p>"
         f"{_filters(report)}</header>"
         + (f"<ul id='notes'>{notes}</ul>" if notes else "")
+        + _counts(report)
+        + _overview(report)
         + "".join(sections)
         + f"<script>{SCRIPT}</script></body></html>\n"
     )
@@ -140,6 +161,38 @@ def _filters(report: RunReport) -> str:
         if count
     ]
     return f"<p id='filters'>Show: {''.join(boxes)}</p>"
+
+
+def _counts(report: RunReport) -> str:
+    """How many examples ended with each outcome, the ones that fail the run first."""
+    counts = [(outcome, n) for outcome, n in report.counts().items() if n]
+    counts.sort(key=lambda pair: pair[0].ok)  # stable: enum order within each group
+    rows = "".join(
+        f"<tr class='{_tone(outcome)}'><td>{escape(outcome.value)}</td>"
+        f"<td class='count'>{n}</td></tr>"
+        for outcome, n in counts
+    )
+    return f"<table id='counts'><tr><th>Outcome</th><th>Examples</th></tr>{rows}</table>"
+
+
+def _overview(report: RunReport) -> str:
+    """One row per example, failures first (then in file order), linked to its section."""
+    numbered = list(enumerate(report.results, 1))
+    numbered.sort(key=lambda pair: (pair[1].status.ok, pair[0]))
+    rows = []
+    for index, result in numbered:
+        label = f"{result.path}:{result.line}"
+        reason = terminal_text(result.message).strip().split("\n")[0] if result.message else ""
+        rows.append(
+            f"<tr class='{_tone(result.status)}' data-status='{result.status.value}'>"
+            f"<td class='mark'>{escape(MARKS[result.status])}</td>"
+            f"<td><a href='#example-{index}'>{escape(label)}</a></td>"
+            f"<td>{result.duration_s:.2f}s</td><td class='reason'>{escape(reason[:200])}</td></tr>"
+        )
+    return (
+        "<table id='overview'><tr><th>Outcome</th><th>Example</th><th>Time</th>"
+        f"<th>Message</th></tr>{''.join(rows)}</table>"
+    )
 
 
 def _section(index: int, result: ExampleResult, images: list[tuple[str, str | None]]) -> str:
@@ -201,6 +254,36 @@ def _figures(images: list[tuple[str, str | None]]) -> str:
 
 
 def _text(text: str) -> str:
+    text = terminal_text(text)
     if len(text) > MAX_TEXT:
         text = f"[... {len(text) - MAX_TEXT} characters cut ...]\n" + text[-MAX_TEXT:]
     return escape(text)
+
+
+# ANSI escapes: CSI (colours, cursor moves: `\x1b[31m`, `\x1b[2K`), OSC (titles,
+# links: `\x1b]8;;url\x07`), and the two-character ones (`\x1b(B`, `\x1b=`).
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
+def terminal_text(text: str) -> str:
+    """Terminal output as a terminal would leave it on screen: escapes dropped, a
+    line redrawn after `\r` (a progress bar) shown as last drawn, any other
+    control character written as an escape (`\x07`)."""
+    if text.isprintable():
+        return text
+    text = _ANSI.sub("", text.replace("\r\n", "\n"))
+    lines = []
+    for line in text.split("\n"):
+        drawn = [part for part in line.split("\r") if part]
+        line = drawn[-1] if drawn else ""
+        lines.append(line if line.isprintable() else "".join(_visible(c) for c in line))
+    return "\n".join(lines)
+
+
+def _visible(char: str) -> str:
+    return char if char == "\t" or char.isprintable() else printable(char)

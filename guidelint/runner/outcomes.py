@@ -15,6 +15,8 @@ class Outcome(str, enum.Enum):
     MISSING_DEPENDENCY = "missing-dependency"  # an import or a `needs=` is unavailable
     # a hub model no tiny stand-in of its own class can be built for (diffusers backend)
     UNSUPPORTED_MODEL = "unsupported-model"
+    # guidelint could not build a stand-in it needed: its own fault, not the example's
+    BUILD_FAILED = "build-failed"
     # the sandbox refused a write outside the scratch folder or a system call: the
     # message names the path or call and the example's line
     REFUSED = "refused"

@@ -59,6 +59,7 @@ MAX_REPORT_CHARS = 2000  # of doctest's report of a failing statement
 OWN_MESSAGE = (
     Outcome.MISSING_DEPENDENCY,
     Outcome.UNSUPPORTED_MODEL,
+    Outcome.BUILD_FAILED,
     Outcome.CRASHED,
     Outcome.REFUSED,
 )

@@ -23,6 +23,7 @@ MARKS = {
     Outcome.CRASHED: "CRASH",
     Outcome.MISSING_DEPENDENCY: "MISSING",
     Outcome.UNSUPPORTED_MODEL: "UNSUPPORTED",
+    Outcome.BUILD_FAILED: "BUILD FAILED",
     Outcome.REFUSED: "REFUSED",
     Outcome.SKIPPED: "skip",
     Outcome.PENDING_PASSED: "pending ok",
@@ -35,6 +36,7 @@ JUNIT_ERRORS = (
     Outcome.CRASHED,
     Outcome.MISSING_DEPENDENCY,
     Outcome.UNSUPPORTED_MODEL,
+    Outcome.BUILD_FAILED,
     Outcome.REFUSED,
 )
 JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.PENDING_FAILED)

@@ -222,7 +222,7 @@ def _setup(
 ) -> WorkerSetup:
     """One worker for the whole run: it warms up for what the units import."""
     return {
-        "settings": config.model_dump(),
+        "settings": _with_tiny_cache_env(config.model_dump()),
         "jobs": options.jobs or config.jobs or _default_jobs(),
         "warm_imports": sorted({m for p in payloads for m in p["warm_imports"]}),
         "preload_backend": any(p["wants_backend"] for p in payloads),
@@ -230,6 +230,20 @@ def _setup(
         "backend_module": options.backend_module,
         "root": str(root),
     }
+
+
+# The diffusers backend's variables, which the worker's filtered environment drops,
+# passed on as settings of their own: $GUIDELINT_TINY_CACHE, its default cache (not made
+# writable for the examples as a configured `runner.tiny-cache` is), and
+# $GUIDELINT_DIFFUSERS_DEVICE, the one switch of its GPU path (auto, gpu, cpu).
+BACKEND_ENV = {"GUIDELINT_TINY_CACHE": "tiny_cache_env", "GUIDELINT_DIFFUSERS_DEVICE": "device"}
+
+
+def _with_tiny_cache_env(settings: dict) -> dict:
+    import os
+
+    passed = {key: os.environ[name] for name, key in BACKEND_ENV.items() if os.environ.get(name)}
+    return {**settings, **passed}
 
 
 def backend_names(payloads: list[UnitPayload]) -> list[str]:
@@ -240,7 +254,9 @@ def backend_names(payloads: list[UnitPayload]) -> list[str]:
     sources = [e["source"] for p in payloads if p["wants_backend"] for e in p["examples"]]
     names = {name for s in sources for name in re.findall(r"\b[A-Z][A-Za-z0-9_]+", s)}
     ids = {i for s in sources for i in re.findall(r"[\"']([\w.-]+/[\w.-]+)[\"']", s)}
-    return sorted(names | ids)
+    # AutoPipeline*(enable_pag=True) loads a checkpoint planned with the PAG class's recipes
+    pag = any(re.search(r"\benable_pag\s*=\s*True", s) for s in sources)
+    return sorted(names | ids | ({"enable_pag"} if pag else set()))
 
 
 def _default_jobs() -> int:

@@ -191,8 +191,13 @@ def classify_exception(
     expected = example["expect_error"]
     if expected and _is_a(error, expected):
         return {"status": Outcome.PASSED, "message": f"raised {type(error).__name__} as expected"}
-    if _declared_outcome(error) == Outcome.UNSUPPORTED_MODEL.value:
-        return {"status": Outcome.UNSUPPORTED_MODEL, "message": described}
+    declared = _declared_outcome(error)
+    if declared in (
+        Outcome.UNSUPPORTED_MODEL.value,
+        Outcome.BUILD_FAILED.value,
+        Outcome.TIMEOUT.value,
+    ):
+        return {"status": Outcome(declared), "message": described}
     refusal = sandbox_refusal(error, example["filename"])
     if refusal is not None and not expected:
         return {"status": Outcome.REFUSED, "message": f"{where}{refusal}"}
@@ -208,11 +213,25 @@ def classify_exception(
             "message": f"{where}MemoryError: the memory limit "
             "(runner.memory-limit-mb) was exceeded",
         }
+    asked = TORCH_ALLOCATION.search(str(error)) if isinstance(error, RuntimeError) else None
+    if asked:  # torch's allocator refused one tensor: the example's size, not a bug
+        return {
+            "status": Outcome.CRASHED,
+            "message": f"{where}out of memory: torch could not allocate one tensor of "
+            f"{int(asked.group(1)) / 2**30:.1f} GiB beside what the example already held "
+            "(runner.memory-limit-mb)",
+            "traceback": _traceback(error),
+        }
     if isinstance(error, KeyError) and _env_key(error, removed_env):
         described += " (environment variables outside runner.env-allowlist are removed)"
     if expected:
         return {"status": Outcome.FAILED, "message": f"expected {expected}, got {described}"}
     return {"status": Outcome.ERROR, "message": described, "traceback": _traceback(error)}
+
+
+# torch's CPU allocator: "DefaultCPUAllocator: can't allocate memory: you tried to
+# allocate 26291374080 bytes"
+TORCH_ALLOCATION = re.compile(r"can't allocate memory: you tried to allocate (\d+) bytes")
 
 
 def sandbox_refusal(error: BaseException, filename: str) -> str | None:

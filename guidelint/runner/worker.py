@@ -136,7 +136,9 @@ class Worker:
             settings = {**self.setup["settings"], "root": self.setup.get("root")}
             _preload(backend, self.setup.get("backend_names"), settings)
         except ImportError as error:
-            self.context.backend_error = f"the diffusers backend is unavailable: {error}"
+            from guidelint.extras import unavailable  # names the extra that brings it
+
+            self.context.backend_error = unavailable("the diffusers backend", error)
             return
         except Exception as error:  # noqa: BLE001 - one line in each example's report
             self.context.backend_error = f"the diffusers backend failed to load: {error}"

@@ -18,6 +18,7 @@ from typing import Any
 # Launchers whose first non-option argument is the package (`npx -y pkg@1.2 args`).
 LAUNCHERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun"}
 LAUNCHER_WORDS = {"run", "exec", "dlx", "x"}  # `pipx run pkg`, `pnpm dlx pkg`, `bun x pkg`
+SHELLS = {"bash", "sh", "zsh", "dash"}  # `bash -l -c "exec npx -y pkg"` wraps a launcher
 OPTIONS_WITH_VALUE = {"--from", "--python", "-p", "--package", "--with", "--spec"}
 
 
@@ -74,6 +75,9 @@ def started_package(command: str | None, args: list[str]) -> Started | None:
         return None
     known = entries()
     program = command.replace("\\", "/").rsplit("/", 1)[-1]
+    if program in SHELLS:
+        inner = _shell_command(args)  # `bash -l -c "exec npx -y pkg"`: the command it runs
+        return started_package(inner[0], inner[1:]) if inner else None
     if program in LAUNCHERS:
         spec = _launched(args)
         if spec is None:
@@ -84,6 +88,25 @@ def started_package(command: str | None, args: list[str]) -> Started | None:
         module = args[1]
         return next((Started(e.package, None) for e in known.values() if module in e.modules), None)
     return next((Started(e.package, None) for e in known.values() if program in e.commands), None)
+
+
+def _shell_command(args: list[str]) -> list[str]:
+    """The words of the command a shell runs with `-c` (or `-lc`), with a leading
+    `exec` and `NAME=value` assignments dropped; [] when it is not one command."""
+    import shlex
+
+    flag = next((i for i, a in enumerate(args) if a.startswith("-") and "c" in a[1:]), None)
+    if flag is None or flag + 1 >= len(args):
+        return []
+    try:
+        words = shlex.split(args[flag + 1])
+    except ValueError:
+        return []
+    if any(word in ("&&", "||", ";", "|") for word in words):
+        return []
+    while words and (words[0] == "exec" or "=" in words[0]):
+        words = words[1:]
+    return words
 
 
 def _launched(args: list[str]) -> str | None:

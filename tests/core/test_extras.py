@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).parents[2]
 
 
@@ -54,3 +56,75 @@ def test_every_extra_named_is_one_pyproject_defines():
     assert set(EXTRA_OF_MODULE.values()) <= set(extras)
     (everything,) = extras["all"]  # guidelint[tools,smoke,...]: the hint's extra is in it
     assert set(EXTRA_OF_MODULE.values()) <= set(everything.split("[")[1].rstrip("]").split(","))
+
+
+# Each extra, the command that needs it, and what it runs on; the extra's modules are
+# made unimportable in the subprocess (and the examples it starts) by a meta-path
+# blocker, as in an environment without the extra, without uninstalling anything.
+BLOCKER = """
+import os, sys
+from importlib.abc import MetaPathFinder
+
+BLOCKED = set(filter(None, os.environ.get("GUIDELINT_TEST_BLOCK", "").split(",")))
+
+
+class Blocker(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Blocker())
+"""
+DIFFUSERS_GUIDE = "# Guide\n\n```python\nimport diffusers\nprint(diffusers.__version__)\n```\n"
+# The examples' environment is an allowlist: the blocker must reach them too.
+RUNNER_ENV = (
+    '[tool.guidelint.runner]\nenv-allowlist = ["PATH", "LANG", "PYTHONPATH", '
+    '"GUIDELINT_TEST_BLOCK"]\n'
+)
+COMMANDS = {
+    "smoke": ["check", "--no-cache", "--select", "GL3"],
+    "tools": ["mcp"],
+    "lsp": ["lsp"],
+    "watch": ["check", "--watch", "."],
+    "diffusers": ["run", "docs/diffusers.md"],
+}
+
+
+def test_every_extra_has_a_missing_extra_case():
+    from guidelint.extras import EXTRA_OF_MODULE
+
+    assert set(COMMANDS) == set(EXTRA_OF_MODULE.values())
+
+
+@pytest.mark.parametrize("extra", sorted(COMMANDS))
+def test_each_command_without_its_extra_names_the_extra(tmp_path: Path, extra: str) -> None:
+    from guidelint.extras import EXTRA_OF_MODULE
+
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(BLOCKER)
+    workspace = tmp_path / "workspace"
+    shutil.copytree(REPO / "examples" / "workspace", workspace)
+    (workspace / "docs").mkdir(exist_ok=True)
+    (workspace / "docs" / "diffusers.md").write_text(DIFFUSERS_GUIDE)
+    pyproject = workspace / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n" + RUNNER_ENV)
+    modules = [module for module, its in EXTRA_OF_MODULE.items() if its == extra]
+    done = subprocess.run(
+        [sys.executable, "-m", "guidelint", *COMMANDS[extra]],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,  # a guard against a hang, not a measure
+        env={
+            **os.environ,
+            "PYTHONPATH": f"{blocker}{os.pathsep}{REPO}",
+            "GUIDELINT_TEST_BLOCK": ",".join(modules),
+        },
+    )
+    said = done.stdout + done.stderr
+    assert f"install guidelint[{extra}]" in said or f"'guidelint[{extra}]'" in said, said
+    assert "Traceback" not in said

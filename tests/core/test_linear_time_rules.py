@@ -77,6 +77,15 @@ def fence(n: int, shape: str) -> str:
     return f"# Guide\n\n```python {{example=good}}\n{body}```\n"
 
 
+def nested_fences(n: int, shape: str) -> str:
+    """Fences closed early by a fence nested inside them (GL503), or one long line."""
+    if shape == "lines":
+        body = "".join(f"```markdown\nShow {i}:\n\n```python\nrun({i})\n```\n\n" for i in range(n))
+    else:
+        body = "```text\n" + " ".join(f"```x{i}" for i in range(n)) + "\n```\n"
+    return "# Guide\n\n" + body
+
+
 def mcp_json(n: int, shape: str) -> str:
     data = {"mcpServers": dict(server(i) for i in range(n))}
     return json.dumps(data, indent=2 if shape == "lines" else None)
@@ -106,7 +115,8 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
         markdown("docs/guide.md", "# Guide\n\n", prose),
         ("GL101", "GL102", "GL103", "GL104", "GL105", "GL501", "GL502"),
     ),
-    "fenced": ("docs/run.md", fence, ("GL401", "GL402", "GL403", "GL501")),
+    "fenced": ("docs/run.md", fence, ("GL401", "GL402", "GL403", "GL501", "GL503")),
+    "nested fences": ("docs/nested.md", nested_fences, ("GL401", "GL503")),
     "gotchas": (
         ".claude/rules/gotchas.md",
         markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, gotcha),

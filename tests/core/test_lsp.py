@@ -2,12 +2,17 @@
 
 Diagnostics on open, change and save; a quick fix and a fix-all code action whose
 edits, applied, leave nothing to fix; a hover that shows the rule page; and no MCP
-server started even though the configuration asks for live tool lists.
+server started even though the configuration asks for live tool lists. Then files
+changed on disk (`.mcp.json`, a snapshot, `pyproject.toml`, a file a guide names),
+announced with `workspace/didChangeWatchedFiles`, reach the open documents that rest
+on them, debounced; pulled diagnostics under the client's settings; and the
+"disable for this line / file" actions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -58,14 +63,38 @@ def workspace(tmp_path: Path) -> Path:
 class Editor:
     """A client, the diagnostics it was sent, and the documents it has open."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self,
+        root: Path,
+        capabilities: types.ClientCapabilities | None = None,
+        options: dict | None = None,
+        settings: dict | None = None,
+    ) -> None:
         self.root = root
+        self.capabilities = capabilities or types.ClientCapabilities()
+        self.options = options  # initializationOptions
+        self.settings = settings  # what workspace/configuration answers
         self.client = LanguageClient("test-editor", "1")
         self.diagnostics: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
+        self.registrations: asyncio.Queue[types.Registration] = asyncio.Queue()
+        self.refreshes: asyncio.Queue[None] = asyncio.Queue()
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
             self.diagnostics.put_nowait(params)
+
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(ls: LanguageClient, params: types.RegistrationParams) -> None:
+            for registration in params.registrations:
+                self.registrations.put_nowait(registration)
+
+        @self.client.feature(types.WORKSPACE_CONFIGURATION)
+        def configuration(ls: LanguageClient, params: types.ConfigurationParams) -> list:
+            return [self.settings for _ in params.items]
+
+        @self.client.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
+        def refresh(ls: LanguageClient, params: None) -> None:
+            self.refreshes.put_nowait(None)
 
         self.versions: dict[str, int] = {}
 
@@ -76,9 +105,10 @@ class Editor:
         )
         await self.client.initialize_async(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
+                capabilities=self.capabilities,
                 root_uri=self.root.as_uri(),
                 workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
+                initialization_options=self.options,
             )
         )
         self.client.initialized(types.InitializedParams())
@@ -121,6 +151,29 @@ class Editor:
             )
         )
 
+    def changed_on_disk(self, rel: str, kind: types.FileChangeType) -> None:
+        self.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=self.uri(rel), type=kind)]
+            )
+        )
+
+    async def round_trip(self) -> None:
+        """A request answered after every message sent before it was handled."""
+        await self.client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri("docs/guide.md")),
+                position=types.Position(line=0, character=0),
+            )
+        )
+
+    def published(self) -> list[str]:
+        """The documents of the diagnostics sent so far and not yet read, in order."""
+        uris = []
+        while not self.diagnostics.empty():
+            uris.append(self.diagnostics.get_nowait().uri)
+        return uris
+
     def save(self, rel: str) -> None:
         self.client.text_document_did_save(
             types.DidSaveTextDocumentParams(
@@ -129,9 +182,9 @@ class Editor:
         )
 
 
-def scenario(root: Path, steps) -> None:
+def scenario(root: Path, steps, **client) -> None:
     async def main() -> None:
-        editor = Editor(root)
+        editor = Editor(root, **client)
         await editor.start()
         try:
             await steps(editor)
@@ -198,8 +251,12 @@ def test_code_actions_apply_the_safe_fixes_and_hover_shows_the_rule(workspace: P
                 context=types.CodeActionContext(diagnostics=[dangling]),
             )
         )
-        kinds = {action.kind: action for action in actions}
+        kinds = {action.kind: action for action in actions if "disable" not in action.title}
         quick = kinds[types.CodeActionKind.QuickFix]
+        assert [a.title for a in actions if "disable" in a.title] == [
+            "guidelint: disable GL203 for this line",
+            "guidelint: disable GL203 for this file",
+        ]
         fixed = _apply(GOTCHAS, quick.edit.changes[editor.uri(rel)])
         assert "checkpoints-are-written" not in fixed
         assert (
@@ -236,3 +293,189 @@ def test_json_files_the_project_checks_and_only_those(workspace: Path) -> None:
         assert _codes(list(params.diagnostics)) == [("GL106", 1)]
 
     scenario(workspace, steps)
+
+
+# ---- files on disk: configuration, snapshots, .mcp.json (issue 32)
+
+WATCHING = types.ClientCapabilities(
+    workspace=types.WorkspaceClientCapabilities(
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+            dynamic_registration=True
+        )
+    )
+)
+TOOLS_GUIDE = (
+    "# Guide\n\nRead `docs/setup.md`, then call `mcp__lab__job_stat` and `mcp__ops__deploy`.\n"
+)
+OTHER = "# Other\n\nRun `scripts/report.py`.\n"
+
+
+@pytest.fixture
+def tools_workspace(workspace: Path) -> Path:
+    (workspace / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (workspace / ".mcp.json").write_text(
+        '{"mcpServers": {"lab": {"command": "python3", "args": []}}}\n'
+    )
+    (workspace / "docs" / "guide.md").write_text(TOOLS_GUIDE)
+    (workspace / "docs" / "other.md").write_text(OTHER)
+    return workspace
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_changes_on_disk_reach_the_open_documents_that_rest_on_them(
+    tools_workspace: Path,
+) -> None:
+    root = tools_workspace
+    guide, other = "docs/guide.md", "docs/other.md"
+
+    async def steps(editor: Editor) -> None:
+        registration = await editor.registrations.get()  # asked for after `initialized`
+        globs = [w["globPattern"] for w in registration.register_options["watchers"]]
+        assert "**/.guidelint/tools/*.json" in globs
+        assert any(".mcp.json" in g and "pyproject.toml" in g for g in globs)
+        editor.open(guide)
+        assert _codes(await editor.next_diagnostics(guide)) == [
+            ("GL101", 3),
+            ("GL102", 3),
+            ("GL501", 3),
+        ]
+        editor.open(other)
+        assert await editor.next_diagnostics(other) == []
+        # .mcp.json declares `ops`: its GL102 goes.
+        (root / ".mcp.json").write_text(
+            '{"mcpServers": {"lab": {"command": "python3", "args": []},'
+            ' "ops": {"type": "http", "url": "http://localhost:9"}}}\n'
+        )
+        editor.changed_on_disk(".mcp.json", types.FileChangeType.Changed)
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL101", 3), ("GL501", 3)]
+        assert await editor.next_diagnostics(other) == []
+        # A snapshot of `ops` without `deploy`: a GL101 for it.
+        (root / ".guidelint" / "tools" / "ops.json").write_text(
+            '{"tools": [{"name": "status", "inputSchema": {"type": "object"}}]}'
+        )
+        editor.changed_on_disk(".guidelint/tools/ops.json", types.FileChangeType.Created)
+        found = await editor.next_diagnostics(guide)
+        assert _codes(found) == [("GL101", 3), ("GL101", 3), ("GL501", 3)]
+        assert any("`ops` has no tool `deploy`" in d.message for d in found)
+        # other.md names no tool, but its rules read the catalog: checked again too.
+        assert await editor.next_diagnostics(other) == []
+        # The configuration ignores GL101: every open document of the project again.
+        (root / "pyproject.toml").write_text('[tool.guidelint]\nignore = ["GL101"]\n')
+        editor.changed_on_disk("pyproject.toml", types.FileChangeType.Changed)
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL501", 3)]
+        assert await editor.next_diagnostics(other) == []
+        # The file the guide names appears: only the guide rests on it (other.md
+        # looked up other paths), so only the guide is checked again.
+        (root / "docs" / "setup.md").write_text("# Setup\n")
+        editor.changed_on_disk("docs/setup.md", types.FileChangeType.Created)
+        assert await editor.next_diagnostics(guide) == []
+        await editor.round_trip()
+        assert editor.published() == []
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 20})
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_rapid_changes_are_debounced_into_one_check(tools_workspace: Path) -> None:
+    root = tools_workspace
+    snapshot = root / ".guidelint" / "tools" / "lab.json"
+
+    async def steps(editor: Editor) -> None:
+        editor.open("docs/guide.md")
+        editor.open("docs/other.md")
+        await editor.next_diagnostics("docs/other.md")
+        editor.published()
+        for n in range(20):  # an editor's "save all", a branch switch: 20 events
+            tools = [{"name": f"job_{i}", "inputSchema": {"type": "object"}} for i in range(n)]
+            snapshot.write_text(json.dumps({"tools": [*tools, {"name": "job_stat"}]}))
+            editor.changed_on_disk(".guidelint/tools/lab.json", types.FileChangeType.Changed)
+        await editor.round_trip()
+        assert editor.published() == []  # still gathering (debounceMs is long here)
+        await editor.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="guidelint.reload")
+        )
+        await editor.round_trip()
+        assert sorted(editor.published()) == [
+            editor.uri("docs/guide.md"),
+            editor.uri("docs/other.md"),
+        ]  # one check per open document, not twenty
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 600_000})
+
+
+PULLING = types.ClientCapabilities(
+    text_document=types.TextDocumentClientCapabilities(
+        diagnostic=types.DiagnosticClientCapabilities()
+    ),
+    workspace=types.WorkspaceClientCapabilities(
+        configuration=True,
+        diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+    ),
+)
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_pulled_diagnostics_follow_the_client_settings(tools_workspace: Path) -> None:
+    root = tools_workspace
+    guide = "docs/guide.md"
+
+    async def pull(editor: Editor) -> list[types.Diagnostic]:
+        report = await editor.client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=editor.uri(guide))
+            )
+        )
+        return list(report.items)
+
+    async def steps(editor: Editor) -> None:
+        await editor.refreshes.get()  # the settings asked for after start have arrived
+        editor.open(guide)
+        assert _codes(await pull(editor)) == [("GL101", 3), ("GL102", 3)]  # ignore GL501
+        editor.client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"guidelint": {"select": ["GL5"]}})
+        )
+        await editor.refreshes.get()
+        assert _codes(await pull(editor)) == [("GL501", 3)]
+        await editor.round_trip()
+        assert editor.published() == []  # a client that pulls is never pushed to
+
+    scenario(
+        root,
+        steps,
+        capabilities=PULLING,
+        options={"ignore": ["GL102"]},  # replaced by what workspace/configuration says
+        settings={"ignore": ["GL501"]},
+    )
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_disable_actions_insert_a_suppression_that_works(tools_workspace: Path) -> None:
+    guide = "docs/guide.md"
+
+    async def steps(editor: Editor) -> None:
+        editor.open(guide)
+        found = await editor.next_diagnostics(guide)
+        stale = next(d for d in found if d.code == "GL501")
+        actions = await editor.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=editor.uri(guide)),
+                range=stale.range,
+                context=types.CodeActionContext(
+                    diagnostics=[stale], only=[types.CodeActionKind.QuickFix]
+                ),
+            )
+        )
+        by_title = {a.title: a for a in actions}
+        for title, expected in [
+            ("guidelint: disable GL501 for this line", [("GL101", 4), ("GL102", 4)]),
+            ("guidelint: disable GL501 for this file", [("GL101", 4), ("GL102", 4)]),
+        ]:
+            edits = by_title[title].edit.changes[editor.uri(guide)]
+            edited = _apply(TOOLS_GUIDE, edits)
+            assert "<!-- guidelint: disable" in edited
+            editor.change(guide, edited)
+            assert _codes(await editor.next_diagnostics(guide)) == expected
+            editor.change(guide, TOOLS_GUIDE)
+            await editor.next_diagnostics(guide)
+
+    scenario(tools_workspace, steps)

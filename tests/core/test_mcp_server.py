@@ -151,7 +151,8 @@ def test_fix_dry_run_gives_the_diff_and_a_real_run_writes_it(workspace):
     serve(workspace, scenario)
     dry, real = got["dry"], got["real"]
     assert dry["written"] is False and real["written"] is True
-    assert dry["diff"] == real["diff"] and dry["fixed"] == real["fixed"] == {GOTCHAS: 1}
+    # One rewritten row removes both findings (GL203, GL202): two fixed, as check said.
+    assert dry["diff"] == real["diff"] and dry["fixed"] == real["fixed"] == {GOTCHAS: 2}
     assert f"--- a/{GOTCHAS}" in dry["diff"]
     assert "-- [Checkpoints are written only at save steps]" in dry["diff"]
     assert "+- [One workspace per experiment](#one-workspace-per-experiment)" in dry["diff"]

@@ -79,6 +79,7 @@ def test_variants_follow_the_pipeline_class():
 
 
 def test_a_width_two_components_disagree_on_is_cannot_build(monkeypatch):
+    monkeypatch.setattr(generic, "_PLANS", {})  # plans of the patched table only
     monkeypatch.setitem(
         tiny_table.RECIPES,
         "T5EncoderModel",
@@ -96,6 +97,7 @@ def test_a_width_two_components_disagree_on_is_cannot_build(monkeypatch):
 
 
 def test_a_width_no_component_provides_is_cannot_build(monkeypatch):
+    monkeypatch.setattr(generic, "_PLANS", {})  # plans of the patched table only
     monkeypatch.setitem(
         tiny_table.RECIPES, "DiTTransformer2DModel", Recipe("model", {"in_channels": Dim("t5")})
     )
@@ -128,7 +130,10 @@ def test_what_cannot_be_built_names_the_missing_class(name, missing):
 def test_the_offline_t5_tokenizer_loads_with_the_real_classes(tmp_path):
     from transformers import AutoTokenizer, T5TokenizerFast
 
-    from guidelint.runner.diffusers_backend.tokenizer import build_t5_tokenizer, t5_vocab_size
+    from guidelint.runner.diffusers_backend.family_tokenizers import (
+        build_t5_tokenizer,
+        t5_vocab_size,
+    )
 
     build_t5_tokenizer().save_pretrained(tmp_path)
     for loader in (T5TokenizerFast, AutoTokenizer):
@@ -151,7 +156,7 @@ def test_the_offline_t5_tokenizer_loads_with_the_real_classes(tmp_path):
 def test_each_offline_tokenizer_round_trips_through_auto_tokenizer(tmp_path, builder, loaded_as):
     from transformers import AutoTokenizer
 
-    from guidelint.runner.diffusers_backend import tokenizer as tokenizers
+    from guidelint.runner.diffusers_backend import family_tokenizers as tokenizers
 
     getattr(tokenizers, builder)().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)
@@ -161,7 +166,7 @@ def test_each_offline_tokenizer_round_trips_through_auto_tokenizer(tmp_path, bui
 
 
 def test_the_glm_tokenizer_gives_an_empty_prompt_tokens():
-    from guidelint.runner.diffusers_backend.tokenizer import GLM_PREFIX, build_glm_tokenizer
+    from guidelint.runner.diffusers_backend.family_tokenizers import GLM_PREFIX, build_glm_tokenizer
 
     tokenizer = build_glm_tokenizer()
     assert tokenizer.convert_ids_to_tokens(tokenizer("").input_ids) == GLM_PREFIX

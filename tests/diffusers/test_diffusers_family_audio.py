@@ -55,9 +55,9 @@ def test_each_audio_family_builds_loads_and_makes_audio(tiny_cache, pipeline_cla
 def test_the_offline_roberta_tokenizer_loads_with_the_ids_clap_expects(tmp_path):
     from transformers import AutoTokenizer
 
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
-    tokenizer.build_roberta_tokenizer().save_pretrained(tmp_path)
+    family_tokenizers.build_roberta_tokenizer().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)
     assert type(loaded).__name__.startswith("RobertaTokenizer")
     ids = {"bos": 0, "pad": 1, "eos": 2}
@@ -68,4 +68,4 @@ def test_the_offline_roberta_tokenizer_loads_with_the_ids_clap_expects(tmp_path)
     )
     encoded = loaded("a cat", padding="max_length", max_length=10).input_ids
     assert encoded[0] == 0 and encoded.index(2) == 6 and encoded[7:] == [1, 1, 1]
-    assert max(encoded) < tokenizer.roberta_vocab_size()
+    assert max(encoded) < family_tokenizers.roberta_vocab_size()

@@ -80,7 +80,7 @@ def test_a_slot_annotated_with_a_base_class_gets_the_checkpoints_class():
 def test_the_offline_tokenizers_load_with_the_real_classes(tmp_path, builder, loaded_as, specials):
     from transformers import AutoTokenizer
 
-    from guidelint.runner.diffusers_backend import tokenizer as tokenizers
+    from guidelint.runner.diffusers_backend import family_tokenizers as tokenizers
 
     getattr(tokenizers, builder)().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
+from guidelint.runner.diffusers_backend import build, family_tokenizers, generic  # noqa: E402
 from guidelint.runner.diffusers_backend.recipes import flux2  # noqa: E402
 from tests.diffusers.tiny_pipelines import slot  # noqa: E402
 
@@ -34,7 +34,7 @@ def test_widths_follow_the_three_stacked_mistral_layers():
     assert text["num_hidden_layers"] > max(flux2.DEV_LAYERS)
     assert transformer["joint_attention_dim"] == len(flux2.DEV_LAYERS) * text["hidden_size"]
     assert transformer["in_channels"] == 4 * slot(plan, "vae").config["latent_channels"]
-    vocab = tokenizer.mistral_vocabulary()
+    vocab = family_tokenizers.mistral_vocabulary()
     assert text["vocab_size"] == len(vocab)
     assert encoder["image_token_index"] == vocab["[IMG]"]
     assert text["pad_token_id"] == vocab["<pad>"]
@@ -44,7 +44,7 @@ def test_the_mistral_tokenizer_writes_the_flux2_prompt_in_mistral_s_chat_layout(
     from diffusers.pipelines.flux2.pipeline_flux2 import SYSTEM_MESSAGE, format_input
     from transformers import AutoTokenizer
 
-    tokenizer.build_mistral_tokenizer().save_pretrained(tmp_path)
+    family_tokenizers.build_mistral_tokenizer().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)
     messages = format_input(prompts=[PROMPT])
     text = loaded.apply_chat_template(messages[0], tokenize=False)
@@ -54,7 +54,7 @@ def test_the_mistral_tokenizer_writes_the_flux2_prompt_in_mistral_s_chat_layout(
     )["input_ids"][0]
     assert ids[0] == loaded.bos_token_id == 1
     assert ids[-1] == loaded.pad_token_id == 11  # padded to the pipeline's 512 tokens
-    assert len(loaded) == tokenizer.mistral_vocab_size()
+    assert len(loaded) == family_tokenizers.mistral_vocab_size()
 
 
 @pytest.mark.skipif(HAS_TORCHVISION, reason="the processor builds where torchvision is")
@@ -81,7 +81,7 @@ def test_flux2_dev_runs_with_a_keyword_prompt_and_refuses_a_positional_one(tmp_p
     components: dict = {}
     for part in plan.slots:
         if part.name == "tokenizer" and not HAS_TORCHVISION:
-            tokenizer.build_mistral_tokenizer().save_pretrained(tmp_path / "tokenizer")
+            family_tokenizers.build_mistral_tokenizer().save_pretrained(tmp_path / "tokenizer")
             components["tokenizer"] = AutoTokenizer.from_pretrained(tmp_path / "tokenizer")
         else:
             components[part.name] = generic.component(part, tmp_path / "components", components)

@@ -52,7 +52,7 @@ def test_image_to_video_projects_the_siglip_states_of_its_image():
 def test_llava_sees_576_image_states_where_the_template_puts_them():
     from diffusers.pipelines.hunyuan_video import pipeline_hunyuan_video_image2video as module
 
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     template = module.DEFAULT_PROMPT_TEMPLATE
     plan = generic.plan("HunyuanVideoImageToVideoPipeline")
@@ -60,7 +60,7 @@ def test_llava_sees_576_image_states_where_the_template_puts_them():
     vision = llava["vision_config"]
     assert (vision["image_size"] // vision["patch_size"]) ** 2 == template["image_emb_len"]
     assert slot(plan, "image_processor").config["crop_size"]["height"] == vision["image_size"]
-    tiny = tokenizer.build_llama3_chat_tokenizer()
+    tiny = family_tokenizers.build_llama3_chat_tokenizer()
     ids = tiny(template["template"].format("a cat")).input_ids
     assert ids.index(llava["image_token_index"]) == template["image_emb_start"]
     assert ids.count(tiny.convert_tokens_to_ids("<|end_header_id|>")) == 3

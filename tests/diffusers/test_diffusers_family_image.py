@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-from guidelint.runner.diffusers_backend import build, tokenizer  # noqa: E402
+from guidelint.runner.diffusers_backend import build, family_tokenizers  # noqa: E402
 from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 MADE_BUILDABLE = [
@@ -123,12 +123,12 @@ def test_xs_unets_have_the_two_resnets_per_block_controlnet_xs_pairs():
 def test_chatglm_tokenizer_round_trips_through_its_saved_model_file(tmp_path):
     from diffusers.pipelines.kolors.tokenizer import ChatGLMTokenizer
 
-    built = tokenizer.build_chatglm_tokenizer()
+    built = family_tokenizers.build_chatglm_tokenizer()
     built.save_pretrained(tmp_path)
     loaded = ChatGLMTokenizer.from_pretrained(tmp_path)
     ids = loaded("a cat photo").input_ids
     assert ids == built("a cat photo").input_ids
-    assert max(ids) < tokenizer.chatglm_vocab_size()
+    assert max(ids) < family_tokenizers.chatglm_vocab_size()
     assert loaded.decode(ids[2:]) == "a cat photo"  # after the [gMASK] sop prefix
     model_file = Path(built.vocab_file)
     del built, loaded
@@ -137,11 +137,11 @@ def test_chatglm_tokenizer_round_trips_through_its_saved_model_file(tmp_path):
 
 
 def test_bert_tokenizer_splits_words_and_knows_its_specials():
-    built = tokenizer.build_bert_tokenizer()
+    built = family_tokenizers.build_bert_tokenizer()
     ids = built("A cat cab")["input_ids"]
     tokens = ["[CLS]", "a", "cat", "c", "##a", "##b", "[SEP]"]  # a word, else its letters
     assert built.convert_ids_to_tokens(ids) == tokens
-    assert max(ids) < tokenizer.bert_vocab_size()
+    assert max(ids) < family_tokenizers.bert_vocab_size()
 
 
 @pytest.fixture(scope="module")

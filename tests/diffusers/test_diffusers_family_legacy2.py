@@ -126,14 +126,14 @@ def test_blip_diffusion_is_refused_and_its_parts_load_but_its_qformer_needs_tran
     from PIL import Image
     from transformers import Blip2Config
 
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     folder = build.checkpoint_for("BlipDiffusionPipeline", cache_override=tiny_cache)
     assert "tokenizer" not in json.loads((folder / "qformer" / "config.json").read_text())
     with pytest.raises(ValueError, match="^blip_diffusion is not one of the libraries"):
         diffusers.BlipDiffusionPipeline.from_pretrained(folder)
     # each part by its own class; the Q-Former given a local BERT tokenizer, not the hub's
-    tokenizer.build_bert_tokenizer().save_pretrained(tmp_path / "bert")
+    family_tokenizers.build_bert_tokenizer().save_pretrained(tmp_path / "bert")
     config = Blip2Config.from_pretrained(folder / "qformer")
     config.tokenizer = str(tmp_path / "bert")
     parts = {}

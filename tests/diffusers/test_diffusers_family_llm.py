@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
+from guidelint.runner.diffusers_backend import build, family_tokenizers, generic  # noqa: E402
 from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILT = [
@@ -66,7 +66,7 @@ def test_widths_follow_the_stacked_text_layers():
 def test_the_qwen3_chat_template_closes_an_empty_think_block(tmp_path):
     from transformers import AutoTokenizer
 
-    tokenizer.build_qwen3_tokenizer().save_pretrained(tmp_path)
+    family_tokenizers.build_qwen3_tokenizer().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)
     messages = [{"role": "user", "content": "a cat"}]
     text = loaded.apply_chat_template(
@@ -76,8 +76,8 @@ def test_the_qwen3_chat_template_closes_an_empty_think_block(tmp_path):
     assert text == prompt + "<think>\n\n</think>\n\n"
     thinking = loaded.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
     assert thinking == prompt
-    assert len(loaded) == tokenizer.qwen3_vocab_size()
-    assert loaded.convert_tokens_to_ids("</think>") < tokenizer.qwen3_vocab_size()
+    assert len(loaded) == family_tokenizers.qwen3_vocab_size()
+    assert loaded.convert_tokens_to_ids("</think>") < family_tokenizers.qwen3_vocab_size()
 
 
 @pytest.fixture(scope="module")

@@ -45,10 +45,10 @@ def test_ideogram4_reads_13_qwen3_vl_layers_and_leaves_the_enhancer_head_out():
 
 
 def test_ideogram4_tokenizer_formats_typed_content_parts():
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     messages = [{"role": "user", "content": [{"type": "text", "text": "a cat"}]}]
-    text = tokenizer.build_qwen3_vl_tokenizer().apply_chat_template(
+    text = family_tokenizers.build_qwen3_vl_tokenizer().apply_chat_template(
         messages, add_generation_prompt=True, tokenize=False
     )
     assert text == "<|im_start|>user\na cat<|im_end|>\n<|im_start|>assistant\n"

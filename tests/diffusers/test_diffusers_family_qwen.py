@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("diffusers")
 
 from guidelint.runner import verdict  # noqa: E402
-from guidelint.runner.diffusers_backend import build, generic, tokenizer  # noqa: E402
+from guidelint.runner.diffusers_backend import build, family_tokenizers, generic  # noqa: E402
 from tests.diffusers.tiny_pipelines import run_tiny  # noqa: E402
 
 BUILDABLE = [
@@ -109,7 +109,7 @@ def test_the_vision_markers_are_tokens_the_encoder_knows():
     """The processor writes <|image_pad|> once per merged patch; Qwen2.5-VL finds the
     image's tokens by the ids its config names, which must be the tokenizer's."""
     encoder = slot("QwenImageEditPipeline", "text_encoder").config
-    qwen = tokenizer.build_qwen2_tokenizer()
+    qwen = family_tokenizers.build_qwen2_tokenizer()
     for token, key in [
         ("<|image_pad|>", "image_token_id"),
         ("<|video_pad|>", "video_token_id"),
@@ -125,14 +125,14 @@ def test_the_qwen2_vl_processor_needs_torchvision_like_the_real_one(tmp_path):
     Qwen2-VL processor holds: its own ImportError, a missing dependency to the runner."""
     if not HAS_TORCHVISION:
         with pytest.raises(ImportError) as caught:
-            tokenizer.build_qwen2_vl_processor()
+            family_tokenizers.build_qwen2_vl_processor()
         assert verdict.missing_package(caught.value) == "Torchvision"
         assert "pip install torchvision" in verdict.install_hint("Torchvision")
         return
     from PIL import Image
     from transformers import Qwen2VLProcessor
 
-    tokenizer.build_qwen2_vl_processor().save_pretrained(tmp_path)
+    family_tokenizers.build_qwen2_vl_processor().save_pretrained(tmp_path)
     processor = Qwen2VLProcessor.from_pretrained(tmp_path)
     text = "<|vision_start|><|image_pad|><|vision_end|>make it red"
     inputs = processor(text=[text], images=[Image.new("RGB", (1024, 768))], return_tensors="pt")

@@ -73,7 +73,7 @@ def test_pia_adapter_sees_noise_first_frame_and_mask():
 def test_the_offline_llama_tokenizer_round_trips_with_byte_fallback(tmp_path):
     from transformers import AutoTokenizer
 
-    from guidelint.runner.diffusers_backend.tokenizer import build_llama_tokenizer
+    from guidelint.runner.diffusers_backend.family_tokenizers import build_llama_tokenizer
 
     build_llama_tokenizer().save_pretrained(tmp_path)
     loaded = AutoTokenizer.from_pretrained(tmp_path)

@@ -19,7 +19,7 @@ GUIDE = """\
 # Guide
 
 ```python
-print(f"no placeholders")
+print("ok" is "ok")
 ```
 
 ```python
@@ -48,7 +48,7 @@ def test_each_example_is_compiled_once_for_gl401_and_gl402(make_project, monkeyp
     found = Engine(Project(root, config), build_selection(config)).check_batch(["docs/guide.md"])
     assert len(compiled) == 3  # three examples, one compile each
     assert [(f.code, f.line) for f in found if f.code == "GL401"] == [("GL401", 8)]
-    # ruff lints only the examples that parse: F541 for the f-string, nothing for the broken one
+    # ruff lints only the examples that parse: F632 for the `is`, nothing for the broken one
     assert {f.line for f in found if f.code == "GL402"} == {4}
 
 

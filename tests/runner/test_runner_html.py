@@ -31,6 +31,15 @@ print("<script>window.pwned = 1</script><img src=x onerror='window.pwned = 2'>")
 raise SystemExit("</pre><b id=injected>bold</b>")
 ```
 
+```python {id=speck}
+import sys
+
+from PIL import Image
+
+Image.new("RGB", (16, 16), (200, 30, 30)).save("speck.png")
+sys.stderr.write("\\x1b[33mwarning\\x1b[0m: colours\\r\\n 10%|#  |\\r100%|###|\\n")
+```
+
 <!-- guidelint: skip -->
 ```python {id=later}
 print("not now")
@@ -68,13 +77,14 @@ def report_folder(tmp_path_factory):
 
 def test_the_folder_is_self_contained(report_folder):
     page = (report_folder / "index.html").read_text()
-    (image,) = (report_folder / "images").glob("[0-9]*.png")
+    image, speck = sorted((report_folder / "images").glob("[0-9]*.png"))
     assert image.read_bytes().startswith(b"\x89PNG")
     assert f"src='images/{image.name}'" in page
     assert "http" not in page.replace("http-equiv", "")  # no CDN, nothing fetched
     # A previous report's copies are replaced; other files in the folder are left alone.
     assert sorted(p.name for p in (report_folder / "images").iterdir()) == [
         image.name,
+        speck.name,
         "logo.png",
     ]
 
@@ -106,8 +116,8 @@ def browser_page(report_folder):
 
 def test_the_page_renders_every_example(browser_page):
     page, errors = browser_page
-    assert page.locator(".example").count() == 3
-    assert "FAILED: 3 example(s)" in page.locator("#summary").inner_text()
+    assert page.locator(".example").count() == 4
+    assert "FAILED: 4 example(s)" in page.locator("#summary").inner_text()
     source = page.locator("#example-1 .src").inner_text()
     assert source.splitlines()[0] == "4from PIL import Image"  # Markdown line numbers
     assert errors == []  # the Content-Security-Policy blocked nothing of the page's own
@@ -131,14 +141,70 @@ def test_hostile_output_stays_text(browser_page):
 def test_filtering_by_outcome(browser_page, tmp_path):
     page, _ = browser_page
     visible = page.locator(".example:visible")
-    assert visible.count() == 3
-    page.get_by_label("passed (1)", exact=True).uncheck()
+    assert visible.count() == 4
+    page.get_by_label("passed (2)", exact=True).uncheck()
     page.get_by_label("skipped (1)", exact=True).uncheck()
     assert visible.count() == 1
     assert visible.first.get_attribute("data-status") == "error"
-    page.get_by_label("passed (1)", exact=True).check()
-    assert sorted(e.get_attribute("data-status") for e in visible.all()) == ["error", "passed"]
+    assert page.locator("#overview tr[data-status]:visible").count() == 1  # the table too
+    page.get_by_label("passed (2)", exact=True).check()
+    assert sorted(e.get_attribute("data-status") for e in visible.all()) == [
+        "error",
+        "passed",
+        "passed",
+    ]
     page.get_by_label("skipped (1)", exact=True).check()
     shot = tmp_path / "report.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_page_opens_with_the_verdict_and_the_failures_first(browser_page):
+    page, _ = browser_page
+    summary = page.locator("#summary")
+    assert summary.get_attribute("class") == "failed"
+    assert summary.evaluate("e => getComputedStyle(e).fontWeight") == "700"
+    counts = page.locator("#counts tr").all_inner_texts()
+    assert [row.split("\t") for row in counts] == [
+        ["Outcome", "Examples"],
+        ["error", "1"],
+        ["passed", "2"],
+        ["skipped", "1"],
+    ]
+    rows = page.locator("#overview tr[data-status]")
+    assert [r.get_attribute("data-status") for r in rows.all()] == [
+        "error",
+        "passed",
+        "passed",
+        "skipped",
+    ]
+    first = rows.first.locator("a")
+    assert first.inner_text() == "guide.md:12"
+    first.click()
+    assert page.evaluate("location.hash") == "#example-2"
+    reason = rows.first.locator(".reason").inner_text()
+    assert reason == "the example exited with status </pre><b id=injected>bold</b>"  # as text
+    # The table comes before every example.
+    above = page.evaluate(
+        "document.querySelector('#overview').getBoundingClientRect().top"
+        " < document.querySelector('.example').getBoundingClientRect().top"
+    )
+    assert above
+
+
+def test_a_small_image_is_shown_at_a_visible_size(browser_page):
+    page, _ = browser_page
+    speck = page.locator("#example-3 figure img")
+    assert speck.evaluate("img => img.naturalWidth") == 16
+    box = speck.bounding_box()
+    assert box["width"] >= 128 and box["height"] >= 128
+    assert speck.evaluate("img => getComputedStyle(img).imageRendering") == "pixelated"
+
+
+def test_terminal_output_is_text_without_escapes(browser_page, report_folder):
+    page, _ = browser_page
+    page.locator("#example-3 details summary").click()  # unfold stderr
+    shown = page.locator("#example-3 details pre").inner_text()
+    assert "warning: colours" in shown and "100%|###|" in shown
+    assert "\x1b" not in shown and "[33m" not in shown and "10%|#" not in shown
+    assert "\x1b" not in (report_folder / "index.html").read_text()

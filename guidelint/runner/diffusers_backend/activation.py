@@ -82,8 +82,8 @@ def preload(names: Iterable[str] | None = None, settings: dict | None = None) ->
     _import_shims()
     cache = None
     if settings:
-        cache = _absolute(settings.get("tiny_cache"), Path(settings.get("root") or os.getcwd()))
-    _build_default_cache(names, cache)
+        cache = _absolute(cache_setting(settings), Path(settings.get("root") or os.getcwd()))
+    _build_default_cache(names, cache, settings or {})
 
 
 def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str]:
@@ -96,6 +96,7 @@ def classes_to_warm(names: Iterable[str] | None, exported: set[str]) -> list[str
 def _import_shims() -> None:
     from guidelint.runner.diffusers_backend import (  # noqa: F401 - imported to be warm
         builders,
+        costwatch,
         devices,
         loading,
         remote,
@@ -103,7 +104,9 @@ def _import_shims() -> None:
     )
 
 
-def _build_default_cache(names: Iterable[str] | None, cache_override: str | None) -> None:
+def _build_default_cache(
+    names: Iterable[str] | None, cache_override: str | None, settings: dict
+) -> None:
     """Children may not write outside their sandbox, so the cache (the default one, or
     `runner.tiny-cache`) is filled here: the tiny pipelines the examples name, by class
     or by a hub id the table knows."""
@@ -129,6 +132,61 @@ def _build_default_cache(names: Iterable[str] | None, cache_override: str | None
                 build.checkpoint_for(name, cache_override, hub_variant=variant)
         except Exception:  # noqa: BLE001 - a read-only cache, a constraint: the child says why
             continue
+    if names is not None:
+        build_loads_ahead(names, cache_override, settings)
+
+
+def build_loads_ahead(names: list[str], cache_override: str | None, settings: dict) -> None:
+    """Build what each `Class.from_pretrained(id)` the examples may make would build, for
+    every class and hub id they name (the loaders' own resolution, so exactly the same
+    folders): components (a DPT depth estimator, a processor), pipelines through
+    AutoPipeline* (with PAG when an example asks for it) and what the table maps an id
+    to. Pairs that do not go together resolve to nothing and build nothing; a class is
+    built once whatever id it is paired with."""
+    from guidelint.runner.diffusers_backend import loading
+    from guidelint.runner.diffusers_backend.state import State
+
+    silent = State(  # the children's resolution (the user's [models] too), recording nothing
+        record_fn=lambda _message: None,
+        gpu=True,
+        cache_override=cache_override,
+        root=Path(settings.get("root") or os.getcwd()),
+        models=dict(settings.get("models") or {}),
+    )
+    ids = [name for name in names if "/" in name]
+    loaders = [found for name in names if (found := _loader_kind(name)) is not None]
+    pag = "enable_pag" in names
+    for hub_id in ids:
+        for cls, kind in loaders:
+            for kwargs in ({"enable_pag": True}, {}) if pag and kind == "pipeline" else ({},):
+                try:
+                    if kind == "pipeline":
+                        loading.pipeline_checkpoint(silent, hub_id, cls, kwargs)
+                    else:
+                        loading.component_folder(silent, hub_id, cls, kind, kwargs)
+                except Exception:  # noqa: BLE001 - the child meets it again and says why
+                    continue
+
+
+def _loader_kind(name: str):
+    """(class, what it loads) for a class of diffusers or transformers with from_pretrained."""
+    import inspect
+
+    import diffusers
+    import transformers
+
+    for library in (diffusers, transformers):
+        try:
+            found = getattr(library, name, None)
+        except (ImportError, RuntimeError):  # a lazy class whose backend is missing
+            return None
+        if inspect.isclass(found) and hasattr(found, "from_pretrained"):
+            if issubclass(found, diffusers.DiffusionPipeline) or name.startswith("AutoPipeline"):
+                return found, "pipeline"
+            if issubclass(found, diffusers.SchedulerMixin):
+                return found, "scheduler"
+            return found, "model"
+    return None
 
 
 def go_offline() -> None:
@@ -149,17 +207,46 @@ def activate(settings: dict, record: Callable[[str], None]) -> None:
     install_once(state)
 
 
+DEVICES = ("auto", "gpu", "cpu")
+
+
+def gpu_path(settings: dict) -> bool:
+    """Whether examples run as written on the GPU (no device or dtype substitutions,
+    offloading and xformers real): $GUIDELINT_DIFFUSERS_DEVICE, the one switch. `auto`
+    (the default): when the worker sees CUDA; `cpu`: never, the substitutions apply even
+    on a GPU machine (what CI without one gets); `gpu`: always, and no GPU is an error."""
+    device = settings.get("device") or "auto"
+    if device not in DEVICES:
+        raise ValueError(f"GUIDELINT_DIFFUSERS_DEVICE={device!r}: one of {', '.join(DEVICES)}")
+    seen = bool(settings.get("gpu"))
+    if device == "gpu" and not seen:
+        raise RuntimeError("GUIDELINT_DIFFUSERS_DEVICE=gpu, but the runner sees no CUDA device")
+    return seen and device != "cpu"
+
+
 def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.State:
     root = Path(settings.get("root") or os.getcwd())
     return backend_state.State(
         record_fn=record,
-        gpu=bool(settings.get("gpu")),
-        cache_override=_absolute(settings.get("tiny_cache"), root),
+        gpu=gpu_path(settings),
+        cache_override=_absolute(cache_setting(settings), root),
         root=root,
         models=dict(settings.get("models") or {}),
         fixtures=dict(settings.get("fixtures") or {}),
         pipeline_fn=settings.get("on_pipeline"),
+        budget_s=costwatch_budget(settings),
     )
+
+
+def costwatch_budget(settings: dict) -> float | None:
+    from guidelint.runner.diffusers_backend import costwatch
+
+    return costwatch.budget(settings)
+
+
+def cache_setting(settings: dict) -> str | None:
+    """`runner.tiny-cache`, else $GUIDELINT_TINY_CACHE as the runner passed it on."""
+    return settings.get("tiny_cache") or settings.get("tiny_cache_env")
 
 
 def _absolute(path: str | None, root: Path) -> str | None:
@@ -175,6 +262,8 @@ def install_once(state: backend_state.State) -> None:
     if _installed:
         return
     from guidelint.runner.diffusers_backend import (
+        adapters,
+        costwatch,
         devices,
         loading,
         remote,
@@ -183,6 +272,8 @@ def install_once(state: backend_state.State) -> None:
     )
 
     loading.install()
+    adapters.install()
+    costwatch.install()
     transformers_hub.install()
     remote.install()
     if not state.gpu:  # with a GPU, examples run as written

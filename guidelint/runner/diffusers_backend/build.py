@@ -9,6 +9,7 @@ digest covering every config, so a changed table never reuses an old build.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from guidelint.runner.diffusers_backend import cache
@@ -21,6 +22,50 @@ class CannotBuild(Exception):
         super().__init__(f"no tiny {missing} can be built: {reason}")
         self.missing = missing
         self.reason = reason
+
+
+class BuildFailed(OSError):
+    """Building a tiny stand-in failed: guidelint's fault, never the example's.
+
+    The runner reads `guidelint_outcome` (the outcome build-failed); the message names
+    the component whose build failed and how."""
+
+    guidelint_outcome = "build-failed"
+
+    def __init__(self, component: str, error: BaseException) -> None:
+        super().__init__(
+            f"guidelint could not build its tiny {component} (a fault of guidelint, not of "
+            f"the example): {type(error).__name__}: {error}"
+        )
+        self.component = component
+
+
+def in_writable_cache(build_in: Callable[[Path], Path], override) -> Path:
+    """`build_in(root)` in the shared cache; where this process may not write there (a
+    sandboxed example's child when the warm worker did not build it ahead), in a cache
+    inside its own temporary folder, so a missing build is slower, never a failure."""
+    root = cache.cache_dir(override)
+    try:
+        return build_in(root)
+    except PermissionError:
+        fallback = cache.scratch_dir()
+        if fallback == root:
+            raise
+        return build_in(fallback)
+
+
+def _failed_build(error: Exception, what: str) -> Exception:
+    """The error to raise for a build that raised `error`: an import the component needs
+    stays what it is (missing-dependency); anything else is guidelint's own failure."""
+    from guidelint.runner.diffusers_backend import generic
+
+    if isinstance(error, generic.CannotPlan):
+        return CannotBuild(error.missing, error.reason)
+    if isinstance(error, (ImportError, MemoryError, BuildFailed)):
+        return error
+    if isinstance(error, generic.ComponentFailed):
+        return BuildFailed(error.component, error.__cause__ or error)
+    return BuildFailed(what, error)
 
 
 def _plan(pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None):
@@ -56,14 +101,19 @@ def checkpoint_for(
     from guidelint.runner.diffusers_backend import generic
 
     plan = _plan(pipeline_class, recipes_of, hub_variant)
-    root = cache.cache_dir(cache_override)
-    target = root / "pipelines" / plan.key()
-    if not (target / "model_index.json").is_file():
-        try:
-            generic.build_into(plan, target, root / "components")
-        except generic.CannotPlan as error:
-            raise CannotBuild(error.missing, error.reason) from None
-    return target
+
+    def build_in(root: Path) -> Path:
+        target = root / "pipelines" / plan.key()
+        if not (target / "model_index.json").is_file():
+            try:
+                generic.build_into(plan, target, root / "components")
+            except PermissionError:
+                raise
+            except Exception as error:  # noqa: BLE001 - sorted by _failed_build
+                raise _failed_build(error, pipeline_class) from error
+        return target
+
+    return in_writable_cache(build_in, cache_override)
 
 
 def component_checkpoint(
@@ -72,7 +122,12 @@ def component_checkpoint(
     """A folder with config.json (and weights) of one tiny model, built when missing."""
     from guidelint.runner.diffusers_backend import generic
 
-    try:
-        return generic.component_folder(component_class, cache.cache_dir(cache_override))
-    except generic.CannotPlan as error:
-        raise CannotBuild(error.missing, error.reason) from None
+    def build_in(root: Path) -> Path:
+        try:
+            return generic.component_folder(component_class, root)
+        except PermissionError:
+            raise
+        except Exception as error:  # noqa: BLE001 - sorted by _failed_build
+            raise _failed_build(error, component_class) from error
+
+    return in_writable_cache(build_in, cache_override)

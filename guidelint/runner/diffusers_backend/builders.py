@@ -6,7 +6,7 @@ height/width, image sizes and ControlNet conditioning behave as with the real mo
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.tokenizer import build_clip_tokenizer, special_ids
+from guidelint.runner.diffusers_backend.family_tokenizers import build_clip_tokenizer, special_ids
 
 SEED = 0
 TEXT_WIDTH = 32  # hidden size of each tiny CLIP text encoder

@@ -6,6 +6,7 @@ workers never see half a checkpoint and the first finished build wins.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -19,6 +20,7 @@ BUILD_FORMAT = 4  # bump when a builder changes, so old checkpoints are not reus
 KEYED_PACKAGES = ("torch", "diffusers", "transformers")
 
 
+@functools.cache  # reading package metadata costs ms a call, and a run asks hundreds of times
 def version_key() -> str:
     parts = []
     for package in KEYED_PACKAGES:
@@ -48,6 +50,13 @@ def cache_dir(override: str | os.PathLike | None = None) -> Path:
     """The versioned folder under an override, else $GUIDELINT_TINY_CACHE, else the user cache."""
     base = override or os.environ.get(ENV_VAR) or default_base()
     return Path(base).expanduser() / version_key()
+
+
+def scratch_dir() -> Path:
+    """The versioned cache in this process's temporary folder (inside a sandboxed
+    example's scratch folder, which it may write): where a child builds what the warm
+    worker did not build ahead."""
+    return Path(tempfile.gettempdir()) / "guidelint-tiny" / version_key()
 
 
 def family_dir(name: str, override=None) -> Path:

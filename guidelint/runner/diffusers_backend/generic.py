@@ -39,6 +39,14 @@ class CannotPlan(Exception):
         self.reason = reason
 
 
+class ComponentFailed(Exception):
+    """Building one component raised: `component` names its class (the cause says how)."""
+
+    def __init__(self, component: str) -> None:
+        super().__init__(f"building {component} failed")
+        self.component = component
+
+
 @dataclass(frozen=True)
 class Slot:
     """One component of a plan: its name in the pipeline, recipe and settled config."""
@@ -89,28 +97,28 @@ def _jsonable(value):
 
 def base_dims() -> dict[str, int]:
     """Widths fixed by the offline tokenizers: the encoders' vocabularies and special ids."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
-    clip = tokenizer.special_ids()
+    clip = family_tokenizers.special_ids()
     return {
         "clip_bos": clip["bos_token_id"],
         "clip_eos": clip["eos_token_id"],
         "clip_vocab": clip["vocab_size"],
-        "t5_vocab": tokenizer.t5_vocab_size(),
-        "qwen_vocab": tokenizer.qwen_vocab_size(),
-        "qwen_pad": tokenizer.qwen_vocabulary()["<|endoftext|>"],
-        **tokenizer.qwen_vision_ids(),
-        "gemma_vocab": tokenizer.gemma_vocab_size(),
-        "qwen3_vocab": tokenizer.qwen3_vocab_size(),
-        "glm_vocab": tokenizer.glm_vocab_size(),
-        "roberta_vocab": tokenizer.roberta_vocab_size(),
-        "bert_vocab": tokenizer.bert_vocab_size(),
-        "chatglm_vocab": tokenizer.chatglm_vocab_size(),
-        "llama_vocab": tokenizer.llama_vocab_size(),
-        **tokenizer.llama3_ids(),
-        "xlmr_vocab": tokenizer.xlmr_vocab_size(),
-        "mistral_vocab": tokenizer.mistral_vocab_size(),
-        **tokenizer.mistral_ids(),
+        "t5_vocab": family_tokenizers.t5_vocab_size(),
+        "qwen_vocab": family_tokenizers.qwen_vocab_size(),
+        "qwen_pad": family_tokenizers.qwen_vocabulary()["<|endoftext|>"],
+        **family_tokenizers.qwen_vision_ids(),
+        "gemma_vocab": family_tokenizers.gemma_vocab_size(),
+        "qwen3_vocab": family_tokenizers.qwen3_vocab_size(),
+        "glm_vocab": family_tokenizers.glm_vocab_size(),
+        "roberta_vocab": family_tokenizers.roberta_vocab_size(),
+        "bert_vocab": family_tokenizers.bert_vocab_size(),
+        "chatglm_vocab": family_tokenizers.chatglm_vocab_size(),
+        "llama_vocab": family_tokenizers.llama_vocab_size(),
+        **family_tokenizers.llama3_ids(),
+        "xlmr_vocab": family_tokenizers.xlmr_vocab_size(),
+        "mistral_vocab": family_tokenizers.mistral_vocab_size(),
+        **family_tokenizers.mistral_ids(),
     }
 
 
@@ -296,7 +304,30 @@ def _dims_of(value) -> set[str]:
     return set()
 
 
+# Plans by (class, recipes_of, variant), and the CannotPlan or ImportError a class meets:
+# the table does not change in a process, and the warm worker's look-ahead
+# (activation.build_loads_ahead) asks for the same classes many times. Forked children
+# inherit what the worker planned.
+_PLANS: dict[tuple[str, str | None, str | None], Plan | CannotPlan | ImportError] = {}
+
+
 def plan(
+    pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None
+) -> Plan:
+    """`plan_uncached`, remembered per process (see _PLANS)."""
+    key = (pipeline_class, recipes_of, hub_variant)
+    if key not in _PLANS:
+        try:
+            _PLANS[key] = plan_uncached(pipeline_class, recipes_of, hub_variant)
+        except (CannotPlan, ImportError) as error:
+            _PLANS[key] = error
+    found = _PLANS[key]
+    if isinstance(found, BaseException):
+        raise found.with_traceback(None)  # not the tracebacks of every earlier raise
+    return found
+
+
+def plan_uncached(
     pipeline_class: str, recipes_of: str | None = None, hub_variant: str | None = None
 ) -> Plan:
     """What to build for `pipeline_class`; raises CannotPlan naming the class that is missing.
@@ -339,12 +370,12 @@ def plan(
 
 def require_libraries(keys) -> None:
     """Raises the ImportError (transformers' own) a chosen component's class meets here."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     for key in keys:
         recipe = recipe_at(key)
         if recipe.kind == "tokenizer" and recipe.builder:
-            tokenizer.require_libraries(recipe.builder)
+            family_tokenizers.require_libraries(recipe.builder)
 
 
 def with_sources(slots: list[Slot]) -> list[Slot]:
@@ -382,7 +413,12 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
     cls = pipeline_type(the_plan.pipeline_class)
     built: dict[str, Any] = {}
     for slot in sorted(the_plan.slots, key=lambda s: s.recipe.derive is not None):
-        built[slot.name] = component(slot, components, built)
+        try:
+            built[slot.name] = component(slot, components, built)
+        except (CannotPlan, ImportError, MemoryError, PermissionError):
+            raise
+        except Exception as error:  # noqa: BLE001 - named by build.BuildFailed
+            raise ComponentFailed(f"{slot.class_name} ('{slot.name}')") from error
     pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
 
     def save(folder: Path) -> None:
@@ -451,9 +487,9 @@ def _save_component(made, staging: Path) -> None:
 def make(slot: Slot, built: dict[str, Any]):
     recipe, cls = slot.recipe, library_class(slot.class_name)
     if recipe.kind == "tokenizer":
-        from guidelint.runner.diffusers_backend import tokenizer
+        from guidelint.runner.diffusers_backend import family_tokenizers
 
-        return getattr(tokenizer, recipe.builder or "")()
+        return getattr(family_tokenizers, recipe.builder or "")()
     if recipe.kind == "processor":
         return cls(**slot.config)
     seeded()
@@ -482,11 +518,11 @@ def with_local_tokenizer(recipe: Recipe, model_of):
     """`model_of(path)` for a model whose __init__ loads the tokenizer its config names
     (Recipe.loads_tokenizer), given a local one built for the while; the path is then
     dropped from its config, as the real config names none (its __init__'s hub default)."""
-    from guidelint.runner.diffusers_backend import tokenizer
+    from guidelint.runner.diffusers_backend import family_tokenizers
 
     key, builder = recipe.loads_tokenizer or ("", "")
     with tempfile.TemporaryDirectory(prefix="guidelint-tokenizer-") as folder:
-        getattr(tokenizer, builder)().save_pretrained(folder)
+        getattr(family_tokenizers, builder)().save_pretrained(folder)
         model = model_of(folder).eval()
     delattr(model.config, key)
     return model

@@ -182,9 +182,6 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"
             continue
-        except OSError as error:  # a cache the sandboxed child may not write: try the next
-            why = why or f": building it needs a writable runner.tiny-cache ({error})"
-            continue
         return folder, candidate, found.reason
     wanted = order[0]
     raise UnsupportedModel(

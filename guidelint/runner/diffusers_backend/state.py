@@ -23,6 +23,7 @@ class State:
     models: dict[str, str] = field(default_factory=dict)
     fixtures: dict[str, str] = field(default_factory=dict)
     pipeline_fn: Callable[[str], None] | None = None  # told each pipeline class built
+    budget_s: float | None = None  # the examples' timeout, for costwatch (None: no watch)
     building: int = 0  # > 0 while a tiny checkpoint is built: its pipelines are not the example's
     _once: set = field(default_factory=set)
 

@@ -25,13 +25,13 @@ class Recipe:
     """How to build one component tiny.
 
     kind: "model" (a diffusers or transformers model), "tokenizer" (`builder` names the
-    function in tokenizer.py; for a transformers model, its config class where that is
+    function in family_tokenizers.py; for a transformers model, its config class where that is
     not the class's own), "scheduler", "guider" (a diffusers.guiders class; both
     made from their config), "processor" (an image processor).
     builds: the class to instantiate when the key names an alias or a variant.
     derive: (slot, classmethod): built from another slot's model (ControlNet.from_unet).
     provides: dimension name -> config key whose value other components must match.
-    loads_tokenizer: (config key, tokenizer.py builder) for a model whose __init__ loads a
+    loads_tokenizer: (config key, family_tokenizers.py builder) for a model whose __init__ loads a
     tokenizer by the name that key holds (BLIP-Diffusion's Q-Former): built locally for
     the build, the key left out of the saved config, as the real checkpoint has it.
     """

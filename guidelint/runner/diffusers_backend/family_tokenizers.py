@@ -1,7 +1,11 @@
-"""An offline CLIP tokenizer: a byte-level BPE vocabulary small enough to write by hand.
+"""Offline tokenizers of the text-encoder families the tiny pipelines use, built here.
 
-The real CLIP vocabulary lives on the hub; a tiny one keeps tokenization real (BPE
-merges, start/end tokens, padding to 77) without downloading anything.
+CLIP, T5/UMT5, Qwen2 (and Qwen2-VL/2.5-VL/3-VL processors), Qwen3, GLM, Gemma,
+RoBERTa/XLM-R, ByT5, BERT, ChatGLM, Llama (and Llama 3's chat template), Mistral and
+Pixtral: each a vocabulary small enough to write by hand, built with the `tokenizers`
+library and loaded by the real transformers class (`build_*`). The real vocabularies
+live on the hub; these keep tokenization real (BPE or Unigram pieces, special tokens,
+chat templates, padding to the model's length) without downloading anything.
 """
 
 from __future__ import annotations

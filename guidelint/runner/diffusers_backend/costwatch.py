@@ -1,0 +1,207 @@
+"""A denoising loop that cannot finish within its example's timeout stops, saying what it costs.
+
+A video example at 720x1280 and 81 frames asks a tiny DiT for attention over 75,600
+tokens, 100 times: it would run until the timeout and end as a bare `timeout`. Every
+diffusers pipeline reports its steps through `DiffusionPipeline.progress_bar`; timing
+the second step (the first pays for warm-up) gives the loop's cost, and when the steps
+left need more than twice the example's timeout the example stops there, as `timeout`,
+with the measured figures: seconds a step, the denoiser's input and its token count.
+A first call so slow that a tenth of it for every step still cannot fit stops the
+loop before step 2 (Wan at 720p: 51 s for one call over 75,600 tokens).
+Nothing the example computes changes; a loop that fits runs to its end untouched.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from guidelint.runner.diffusers_backend.state import current, remember_original
+
+MARGIN = 2.0  # stop only when the steps left need more than this many timeouts
+# The denoiser's first call pays for warm-up (kernel choices, allocations at new shapes):
+# measured 3.1-3.3 s for Kandinsky 2.2's and the T2I-Adapter's UNets whose later calls
+# take tenths of a second. Judged on it alone, the loop counts at a tenth of that.
+FIRST_CALL_DISCOUNT = 10.0
+
+
+class TooSlow(TimeoutError):
+    """The denoising loop cannot finish in time: the outcome timeout, with its cost."""
+
+    guidelint_outcome = "timeout"
+
+
+class _TimedSteps:
+    """tqdm's stand-in for one loop: passes everything on, and times each step."""
+
+    def __init__(self, bar, pipeline, total: int | None, budget_s: float) -> None:
+        self.bar, self.pipeline, self.total, self.budget_s = bar, pipeline, total, budget_s
+        self.marks = [time.perf_counter()]
+        self.shape: tuple[int, ...] | None = None
+        self._hook = _watch_input(pipeline, self)
+
+    # the loop's two forms: `with progress_bar(total=n) as bar: ... bar.update()`
+    # and `for t in progress_bar(timesteps)`
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._close()
+        return self.bar.__exit__(*exc)
+
+    def __iter__(self):
+        try:
+            for item in self.bar:
+                yield item
+                self._stepped()
+        finally:
+            self._close()
+
+    def __len__(self) -> int:
+        return len(self.bar)
+
+    def __getattr__(self, name: str):
+        return getattr(self.bar, name)
+
+    def update(self, n: int = 1):
+        result = self.bar.update(n)
+        self._stepped()
+        return result
+
+    def _stepped(self) -> None:
+        self.marks.append(time.perf_counter())
+        done = len(self.marks) - 1
+        total = self.total or 0
+        if done != 2 or total <= done:
+            return
+        step_s = self.marks[2] - self.marks[1]
+        left = total - done
+        if step_s * left > MARGIN * self.budget_s:
+            self._close()
+            raise TooSlow(self._message(step_s, done, total))
+
+    def first_call(self, call_s: float) -> None:
+        """The denoiser's first call took `call_s`: the loop makes at least one a step."""
+        total = self.total or 0
+        if total > 2 and call_s / FIRST_CALL_DISCOUNT * (total - 1) > MARGIN * self.budget_s:
+            name = type(self.pipeline).__name__
+            self._close()
+            raise TooSlow(
+                f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
+                f"its {total} steps make at least {total} calls, more than {MARGIN:g}x "
+                f"this example's {self.budget_s:g} s timeout (runner.timeout) even were "
+                f"each later call {FIRST_CALL_DISCOUNT:g}x faster: stopped there"
+            )
+
+    def _message(self, step_s: float, done: int, total: int) -> str:
+        name = type(self.pipeline).__name__
+        left = total - done
+        return (
+            f"{name}: denoising step {done} of {total} took {step_s:.1f} s{self._input()}; "
+            f"the {left} steps left need about {step_s * left:.0f} s, more than "
+            f"{MARGIN:g}x this example's {self.budget_s:g} s timeout (runner.timeout): "
+            "stopped there"
+        )
+
+    def _input(self) -> str:
+        if self.shape is None:
+            return ""
+        dims = "x".join(str(d) for d in self.shape)
+        tokens = _tokens(self.shape, _denoiser(self.pipeline))
+        return f" (the denoiser's input {dims}" + (f", {tokens:,} tokens)" if tokens else ")")
+
+    def _close(self) -> None:
+        if self._hook is not None:
+            self._hook.remove()
+            self._hook = None
+
+
+def _denoiser(pipeline):
+    for name in ("transformer", "unet", "prior"):
+        model = getattr(pipeline, name, None)
+        if model is not None and hasattr(model, "register_forward_pre_hook"):
+            return model
+    return None
+
+
+class _Hooks:
+    def __init__(self, *handles) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def _watch_input(pipeline, steps: _TimedSteps):
+    """Hooks on the denoiser: its input's shape, and the time of its first call, which
+    alone can show that the loop cannot fit (a step calls it at least once)."""
+    model = _denoiser(pipeline)
+    if model is None:
+        return None
+    started: list[float] = []
+
+    def before(_module, args, kwargs):
+        found = args[0] if args else kwargs.get("hidden_states", kwargs.get("sample"))
+        if steps.shape is None and hasattr(found, "shape"):
+            steps.shape = tuple(found.shape)
+        started.append(time.perf_counter())
+
+    def after(_module, _args, _kwargs, _output):
+        if len(started) == 1 and len(steps.marks) == 1:  # the first call, in step 1
+            steps.first_call(time.perf_counter() - started[0])
+
+    return _Hooks(
+        model.register_forward_pre_hook(before, with_kwargs=True),
+        model.register_forward_hook(after, with_kwargs=True),
+    )
+
+
+def _tokens(shape: tuple[int, ...], model) -> int | None:
+    """The sequence a transformer attends over: packed (batch, tokens, width), or the
+    latent's positions over its patch size; None for what has no tokens (a 1-D UNet's
+    (batch, channels, samples))."""
+    if len(shape) == 3:
+        return shape[1] if shape[1] > shape[2] else None
+    config = getattr(model, "config", None)
+    patch = getattr(config, "patch_size", None)
+    if len(shape) < 4 or patch is None:
+        return None
+    positions = math.prod(shape[2:])
+    if isinstance(patch, int):
+        temporal = getattr(config, "patch_size_t", None) or 1
+        per_patch = patch * patch * (temporal if len(shape) == 5 else 1)
+    else:
+        per_patch = math.prod(patch)
+    return positions // max(1, per_patch)
+
+
+def budget(settings: dict) -> float:
+    """The longest timeout of the examples this child runs (the runner's default else)."""
+    timeouts = [t for t in settings.get("timeouts") or () if t]
+    return float(max(timeouts) if timeouts else settings.get("timeout") or 60)
+
+
+def install() -> None:
+    from diffusers import DiffusionPipeline
+
+    original = DiffusionPipeline.progress_bar
+
+    def progress_bar(self, iterable=None, total=None):
+        bar = original(self, iterable=iterable, total=total)
+        state = current()
+        if state is None or state.budget_s is None:
+            return bar
+        steps = total if total is not None else _length(iterable)
+        return _TimedSteps(bar, self, steps, state.budget_s)
+
+    remember_original(progress_bar, original)
+    setattr(DiffusionPipeline, "progress_bar", progress_bar)  # noqa: B010 - mypy
+
+
+def _length(iterable) -> int | None:
+    try:
+        return len(iterable)
+    except TypeError:
+        return None

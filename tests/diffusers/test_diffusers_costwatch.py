@@ -1,0 +1,92 @@
+"""A denoising loop that cannot fit its example's timeout stops early, naming its cost;
+one that fits runs to its end; an allocation torch refuses names its size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("diffusers")
+
+from guidelint.runner.diffusers_backend import build, costwatch, state  # noqa: E402
+from guidelint.runner.outcomes import Outcome  # noqa: E402
+from guidelint.runner.verdict import classify_exception  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ddpm(tmp_path_factory):
+    from diffusers import DDPMPipeline
+
+    folder = build.checkpoint_for("DDPMPipeline", tmp_path_factory.mktemp("tiny"))
+    costwatch.install()
+    return DDPMPipeline.from_pretrained(folder)
+
+
+def watched(budget_s: float) -> state.State:
+    return state.State(
+        record_fn=lambda _line: None,
+        gpu=False,
+        cache_override=None,
+        root=Path("."),
+        budget_s=budget_s,
+    )
+
+
+def run_under(budget_s: float, pipe, steps: int):
+    state.set_current(watched(budget_s))
+    try:
+        return pipe(num_inference_steps=steps, output_type="np")
+    finally:
+        state.set_current(None)
+
+
+@pytest.mark.slow  # builds a tiny DDPM pipeline
+def test_a_loop_that_cannot_fit_stops_with_its_measured_cost(ddpm):
+    with pytest.raises(costwatch.TooSlow) as raised:
+        run_under(1e-6, ddpm, steps=20)
+    message = str(raised.value)
+    assert message.startswith("DDPMPipeline: ")
+    assert "the denoiser's input 1x3x16x16" in message
+    assert "20 steps" in message and "1e-06 s timeout" in message
+
+
+@pytest.mark.slow
+def test_a_loop_that_fits_runs_to_its_end(ddpm):
+    images = run_under(600, ddpm, steps=3).images
+    assert images.shape == (1, 16, 16, 3)
+
+
+def test_the_budget_is_the_longest_timeout_of_the_unit():
+    assert costwatch.budget({"timeouts": [60, 300], "timeout": 60}) == 300
+    assert costwatch.budget({"timeout": 45}) == 45
+
+
+class _Config:
+    def __init__(self, patch_size, patch_size_t=None) -> None:
+        self.patch_size, self.patch_size_t = patch_size, patch_size_t
+
+
+class _Model:
+    def __init__(self, **config) -> None:
+        self.config = _Config(**config)
+
+
+def test_tokens_are_latent_positions_over_the_patch():
+    wan = _Model(patch_size=(1, 2, 2))
+    assert costwatch._tokens((1, 16, 21, 90, 160), wan) == 75_600
+    assert costwatch._tokens((2, 6930, 128), None) == 6930  # packed: (batch, tokens, width)
+    assert costwatch._tokens((1, 2, 64000), None) is None  # a 1-D UNet's audio samples
+    assert costwatch._tokens((1, 4, 128, 128), _Model(patch_size=2)) == 4096
+    assert costwatch._tokens((1, 4, 128, 128), None) is None
+
+
+def test_a_tensor_torch_cannot_allocate_is_crashed_naming_its_size():
+    error = RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+        "allocate memory: you tried to allocate 26291374080 bytes. Error code 12"
+    )
+    example = {"filename": "GUIDE.md", "expect_error": None}
+    judged = classify_exception(error, example, [])  # type: ignore[arg-type]
+    assert judged["status"] is Outcome.CRASHED
+    assert "could not allocate one tensor of 24.5 GiB" in judged["message"]
