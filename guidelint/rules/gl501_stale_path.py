@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guidelint.doc_kind import reading_of
-from guidelint.fences import exposed_regions, in_regions
+from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
@@ -173,7 +173,7 @@ class StalePath(Rule):
                 continue
             if not _known_file_type(path, project):
                 continue
-            if in_regions(span.span.start, exposed_regions(file.text, file.markdown)):
+            if in_regions(span.span.start, exposed(file)):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             yield self.finding(
                 file,

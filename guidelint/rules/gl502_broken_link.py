@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from guidelint.doc_kind import reading_of, template_root
-from guidelint.fences import exposed_regions, in_regions
+from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Memo, Project
@@ -86,7 +86,7 @@ class BrokenLink(Rule):
             if index_owned and link.href.startswith("#"):
                 continue
             problem = self._link_problem(link.href, folder, file, project)
-            if problem and in_regions(link.span.start, exposed_regions(file.text, doc)):
+            if problem and in_regions(link.span.start, exposed(file)):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if problem:
                 yield self.finding(file, link.span, problem + reading.note, severity=severity)
