@@ -91,6 +91,9 @@ class Config(Section):
     cache: bool = True
     cache_dir: ProjectPath = ".guidelint_cache"
     jobs: int | None = Field(default=None, ge=1)
+    # The coding agents the repository steers (`codex`, `cursor`, ...): only their rules
+    # and server files; [] is every harness. Keys are checked with the rule selection.
+    harnesses: list[str] = Field(default_factory=list)
     paths: PathsConfig = Field(default_factory=PathsConfig)
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     gotchas: GotchasConfig = Field(default_factory=GotchasConfig)

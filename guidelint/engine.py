@@ -90,11 +90,27 @@ def build_selection(config: Settings, source: Path | None = None) -> Selection:
     where it was written (the configuration file `source`, else the command line)."""
     check_selectors(config, source)
     codes = select_codes(BY_CODE, config.select + config.extend_select, config.ignore)
+    if config.harnesses:  # only the rules of the harnesses the repository steers
+        codes = harness_codes(config.harnesses, codes, source)
     per_file = tuple(
         (Globs([pattern]), tuple(selectors))
         for pattern, selectors in config.per_file_ignores.items()
     )
     return Selection(codes, per_file, tuple((k.upper(), v) for k, v in config.severity.items()))
+
+
+def harness_codes(keys: list[str], codes: Iterable[str], source: Path | None) -> frozenset[str]:
+    """The selected codes that concern one of these harnesses; ConfigError for a key
+    guidelint does not know (with a did-you-mean)."""
+    from guidelint.tools.harnesses import codes_for, unknown_harness
+
+    where = f"{source}: {table_name(source)}" if source else "command line:"
+    for key in keys:
+        problem = unknown_harness(key)
+        if problem is not None:
+            raise ConfigError(f"{where} harnesses: {problem}")
+    chosen = codes_for(keys, sorted(codes))
+    return frozenset(c for c in codes if c.startswith("GL0")) | frozenset(chosen)
 
 
 def check_selectors(config: Settings, source: Path | None) -> None:

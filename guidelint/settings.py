@@ -51,6 +51,16 @@ DEFAULT_INCLUDE = [
     "plugins/*/agents/**/*.md",
     "plugins/*/commands/**/*.md",
     "plugins/*/skills/**/*.md",
+    # Other coding agents' instruction and MCP server files (guidelint/tools/harnesses.json).
+    "GEMINI.md",
+    ".gemini/settings.json",
+    ".github/copilot-instructions.md",
+    ".github/instructions/**/*.instructions.md",
+    ".github/agents/*.agent.md",
+    ".vscode/mcp.json",
+    ".cursor/rules/**/*.mdc",
+    ".cursor/mcp.json",
+    ".codex/skills/*/SKILL.md",
 ]
 
 DEFAULT_LINK_FILES = [
@@ -311,6 +321,7 @@ class DefaultConfig(_Defaults):
         "cache",
         "cache_dir",
         "jobs",
+        "harnesses",
         "paths",
         "tools",
         "gotchas",
@@ -330,6 +341,7 @@ class DefaultConfig(_Defaults):
     cache: bool
     cache_dir: str
     jobs: int | None
+    harnesses: list[str]
     paths: DefaultPaths
     tools: DefaultTools
     gotchas: DefaultGotchas
@@ -349,6 +361,7 @@ class DefaultConfig(_Defaults):
         "cache": lambda: True,
         "cache_dir": lambda: ".guidelint_cache",
         "jobs": lambda: None,
+        "harnesses": list,
         "paths": DefaultPaths,
         "tools": DefaultTools,
         "gotchas": DefaultGotchas,
@@ -377,7 +390,7 @@ def unsafe_server_name(name: str) -> str | None:
 # Keys (as written: kebab-case) whose plainly valid values need no validation beyond
 # their type: a table of only these is read without pydantic (`plain_config`).
 _PLAIN_LISTS = frozenset(
-    {"include", "extend-include", "exclude", "select", "extend-select", "ignore"}
+    {"include", "extend-include", "exclude", "select", "extend-select", "ignore", "harnesses"}
 )
 _PLAIN_FLAGS = frozenset({"respect-gitignore", "cache"})
 _PLAIN_COUNTS = {"max-file-size": 1, "jobs": 1}  # the least value each accepts

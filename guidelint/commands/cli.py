@@ -304,17 +304,64 @@ def rule(code: str) -> None:
     click.echo(page, nl=not page.endswith("\n"))
 
 
+@main.command("harnesses")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def harnesses_command(fmt: str) -> None:
+    """List the coding agents guidelint knows: files, MCP servers, tool names, sources."""
+    import dataclasses
+    import json
+
+    from guidelint.tools.harnesses import harnesses
+
+    known = harnesses()
+    if fmt == "json":
+        click.echo(json.dumps([dataclasses.asdict(h) for h in known.values()], indent=2))
+        return
+    for harness in known.values():
+        naming = harness.tool_names
+        form = naming.form or "unknown"
+        if naming.form and not naming.certain:
+            form += " (uncertain: not used)"
+        servers = ", ".join(f"{m.path} `{m.servers}`" for m in harness.mcp) or "none read"
+        click.echo(f"{harness.key}: {harness.title} ({harness.version})")
+        click.echo(f"  instructions: {', '.join(harness.instructions)}")
+        click.echo(f"  MCP servers: {servers}")
+        click.echo(f"  MCP tool names: {form}")
+        click.echo(f"  rules: {', '.join(harness.rules)}")
+        for fact in harness.uncertain:
+            click.echo(f"  uncertain: {fact}")
+        for source in harness.sources:
+            click.echo(f"  source: {source}")
+
+
 @main.command("rules")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def rules_command(fmt: str) -> None:
+@click.option(
+    "--harness",
+    "harness_keys",
+    multiple=True,
+    help="Only the rules that concern this coding agent (codex, cursor, copilot, gemini, ...).",
+)
+def rules_command(fmt: str, harness_keys: tuple[str, ...]) -> None:
     """List every rule: code, name, severity, fixable, summary."""
     import json
 
     from guidelint.rules import rule_rows
 
     rows = rule_rows()
+    if harness_keys:
+        from guidelint.tools.harnesses import codes_for, unknown_harness
+
+        for key in harness_keys:
+            problem = unknown_harness(key)
+            if problem is not None:
+                fail(problem)
+        kept = set(codes_for(harness_keys, [str(row["code"]) for row in rows]))
+        rows = [row for row in rows if row["code"] in kept]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

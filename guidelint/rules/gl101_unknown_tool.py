@@ -38,7 +38,7 @@ class UnknownTool(ToolRule):
             if len(resolution.suggestions) == 1:  # only a single, clear candidate
                 best = resolution.suggestions[0]  # a bare name here, or another server's tool
                 if not best.startswith("mcp__"):
-                    best = qualified_token(server, best)
+                    best = qualified_token(server, best, ref.style)
                 fix = rewrite_fix(file, span, ref, best, "the closest tool")
             yield self.finding(
                 file,

@@ -28,7 +28,7 @@ class WrongServer(ToolRule):
             homes = [t.server for t in resolution.others]
             fix = None
             if len(homes) == 1:
-                new = qualified_token(homes[0], ref.name)
+                new = qualified_token(homes[0], ref.name, ref.style)
                 fix = rewrite_fix(file, span, ref, new, "the server that has it,")
             where = " and ".join(f"`{h}`" for h in homes)
             yield self.finding(

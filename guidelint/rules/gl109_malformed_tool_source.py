@@ -19,11 +19,16 @@ class MalformedToolSource(ToolRule):
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         tools = project.config.tools
-        return (
+        if (
             file.rel == tools.mcp_config
             or file.rel.startswith(f"{tools.snapshot_dir.rstrip('/')}/")
             or any(s.snapshot == file.rel for s in tools.servers.values())
-        )
+        ):
+            return True
+        from guidelint.tools.harnesses import harness_configs
+
+        # Other harnesses' server files (`.cursor/mcp.json`, `.vscode/mcp.json`, ...).
+        return any(c.path == file.rel for c in harness_configs(project))
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.jsonpos import JSON_SPANS

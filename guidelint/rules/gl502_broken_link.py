@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import os
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -49,6 +50,45 @@ PAGE_FILES = (".md", ".mdx", "/index.md", "/index.mdx", "/_index.md", "/README.m
 MYST_LABEL = re.compile(r"^\(([\w.:-]+)\)=[ \t]*$", re.MULTILINE)
 
 
+def linked_folders(project: Project) -> frozenset[str]:
+    """Folders of the repository that an entry of `.claude/` links to (`.claude/skills ->
+    ../skills`): a symlink, or the small file holding its target that git writes where
+    it makes no symlinks. Their files steer Claude Code as much as `.claude/**` does."""
+    return project.memo("GL502.linked_folders", lambda: _linked_folders(project))
+
+
+def _linked_folders(project: Project) -> frozenset[str]:
+    claude = project.root / ".claude"
+    if not claude.is_dir():
+        return frozenset()
+    found = set()
+    for entry in os.scandir(claude):
+        target = _link_target(entry)
+        if target is None:
+            continue
+        project.exists(f".claude/{entry.name}")  # the result cache then knows the link counts
+        folder = posixpath.normpath(posixpath.join(".claude", target))
+        path = project.root / folder
+        if not folder.startswith("../") and folder != ".." and path.is_dir():
+            if project.contains(path) and not folder.startswith(".claude"):
+                found.add(folder)
+    return frozenset(found)
+
+
+def _link_target(entry: os.DirEntry[str]) -> str | None:
+    try:
+        if entry.is_symlink():
+            return os.readlink(entry.path).replace(os.sep, "/")
+        if entry.is_file(follow_symlinks=False) and entry.stat().st_size <= 256:
+            with open(entry.path, encoding="utf-8") as handle:
+                text = handle.read()
+            if "\n" not in text and text.strip() == text and "/" in text:
+                return text
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
 def is_steering_file(rel: str) -> bool:
     return posixpath.basename(rel) in STEERING_NAMES or rel.startswith(".claude/")
 
@@ -64,6 +104,9 @@ class BrokenLink(Rule):
             return False
         links = project.globs(project.config.paths.links)
         if links.matches(file.rel):
+            return True
+        # A folder that `.claude/skills` (say) links to is Claude Code's too.
+        if any(file.rel.startswith(f"{folder}/") for folder in linked_folders(project)):
             return True
         # A template tree's files are judged as where they land: `templates/app/CLAUDE.md`
         # and `templates/app/.claude/x.md` are steering files of the projects made from it.
@@ -309,3 +352,12 @@ def _imports(file: SourceFile, doc: MarkdownDocument) -> Iterator[tuple[Span, st
         if index >= 0 and code[index][0] <= match.start() < code[index][1]:
             continue  # inside code: Claude Code does not import there
         yield Span(match.start(), match.start() + 1 + len(target)), target
+
+
+def memory_imports(file: SourceFile) -> list[tuple[Span, str]]:
+    """A steering file's `@path` imports (outside code): each span, and the path it
+    names relative to the repository root (GL612 follows them)."""
+    if "@" not in file.text:
+        return []
+    folder = posixpath.dirname(file.rel)
+    return [(span, _join(folder, target)) for span, target in _imports(file, file.markdown)]

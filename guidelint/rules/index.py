@@ -115,6 +115,27 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL607", "incomplete-front-matter", "gl607_incomplete_front_matter", MD, scope="agent-files"
     ),
+    RuleEntry("GL608", "invalid-skill-name", "gl608_invalid_skill_name", MD, scope="agent-files"),
+    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", JSON),
+    RuleEntry(
+        "GL610",
+        "instructions-over-limit",
+        "gl610_instructions_over_limit",
+        MD,
+        inputs=True,
+        scope="agent-files",
+    ),
+    RuleEntry(
+        "GL611",
+        "misspelt-front-matter-key",
+        "gl611_misspelt_front_matter_key",
+        MD,
+        scope="agent-files",
+    ),
+    RuleEntry("GL612", "broken-import-chain", "gl612_broken_import_chain", MD, needs="imports"),
+    RuleEntry(
+        "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -129,7 +150,7 @@ SUMMARIES: dict[str, str] = {
     "GL106": "A permission entry (allow / ask / deny) names a tool or server that does not exist.",
     "GL107": "An agent's (or skill's) front matter `tools:` names a tool that does not exist.",
     "GL108": "In --live mode, a server's committed snapshot differs from its live tool list.",
-    "GL109": "`.mcp.json` or a tool snapshot is malformed: what is broken is ignored.",
+    "GL109": "An MCP server file or a tool snapshot is malformed: what is broken is ignored.",
     "GL110": "A server of `.mcp.json` has no snapshot, no catalog entry and no live listing.",
     "GL201": "A gotchas file holds more entries than its row cap.",
     "GL202": "An entry of a gotchas file has no row in the LESSONS index.",
@@ -156,6 +177,12 @@ SUMMARIES: dict[str, str] = {
     "GL605": "An MCP server declaration cannot start or be reached as written, or holds a secret.",
     "GL606": "A command, agent or skill delegates to a subagent that no agent file defines.",
     "GL607": "An agent lacks a `name` or `description` in its front matter; a skill, a `description`.",
+    "GL608": "A skill's `name` is not 1-64 lowercase letters, digits and hyphens, or not its folder's.",
+    "GL609": "An MCP server URL is plain HTTP to another machine, or holds a credential.",
+    "GL610": "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes).",
+    "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
+    "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
+    "GL613": "Two agents of one scope declare the same `name`.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
@@ -240,6 +267,10 @@ def _code_spans(file: SourceFile, project: Project) -> bool:
     return "`" in file.text  # markdown.may_hold_code_spans
 
 
+def _imports(file: SourceFile, project: Project) -> bool:
+    return "@" in file.text  # a Claude Code `@path` import (GL612)
+
+
 def _front_matter_in_doubt(file: SourceFile, project: Project) -> bool:
     """Front matter that may hold a problem (GL601): not plain `key: value` lines, which
     always read (`frontmatter.plainly_a_mapping`), so need not be composed to know."""
@@ -265,6 +296,7 @@ SCOPES: dict[str, Test] = {
 NEEDS: dict[str, Test] = {
     "code-spans": _code_spans,
     "front-matter-in-doubt": _front_matter_in_doubt,
+    "imports": _imports,
 }
 
 

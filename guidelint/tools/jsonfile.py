@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from guidelint.tools.jsonpos import JsonProblem, parse
+from guidelint.tools.jsonpos import JsonProblem, blank_jsonc, parse
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -50,11 +50,12 @@ class JsonFile:
 
 
 def read_json(
-    project: Project, rel: str, server: str | None = None
+    project: Project, rel: str, server: str | None = None, jsonc: bool = False
 ) -> JsonFile | FileProblem | None:
     """The file parsed; None when there is no such file; a FileProblem when it is
     there but cannot be used (outside the project, too large, not UTF-8, not JSON,
-    nested too deeply)."""
+    nested too deeply). `jsonc`: comments and trailing commas are allowed (VS Code's
+    and Gemini CLI's settings files)."""
     full = os.path.join(project.root, rel)
     # project.exists first: the cache and --since then know this file's absence counts.
     if not project.exists(rel) and not os.path.lexists(full):
@@ -67,7 +68,7 @@ def read_json(
     if file is None:
         return FileProblem(rel, 0, 1, _why_unreadable(project, rel), server)
     try:
-        data = parse(file.text)
+        data = parse(blank_jsonc(file.text) if jsonc else file.text)
     except JsonProblem as err:
         return JsonFile(file, None).problem(err.offset, err.message, server)
     return JsonFile(file, data)

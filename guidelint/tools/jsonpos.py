@@ -175,3 +175,62 @@ def _next_member(
     if text[pos] != ":":
         raise ValueError("expected ':'")
     return _skip(text, pos + 1), (*container.path, key)
+
+
+def blank_jsonc(text: str) -> str:
+    """JSON with comments (`//`, `/* */`) and trailing commas, as VS Code and Gemini CLI
+    read their settings, turned into plain JSON of the same length: each comment and
+    trailing comma becomes spaces (line breaks kept), so offsets and lines still hold."""
+    if "/" not in text and "," not in text:
+        return text
+    out = list(text)
+    i, n = 0, len(text)
+    last_comma = -1  # a comma seen since the last value: trailing if a bracket closes next
+    while i < n:
+        char = text[i]
+        if char == '"':
+            end = _string_end(text, i)
+            last_comma = -1
+            i = end
+            continue
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            _blank(out, i, end)
+            i = end
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            _blank(out, i, end)
+            i = end
+            continue
+        if char == ",":
+            last_comma = i
+        elif char in "]}":
+            if last_comma >= 0:
+                out[last_comma] = " "
+            last_comma = -1
+        elif not char.isspace():
+            last_comma = -1
+        i += 1
+    return "".join(out)
+
+
+def _string_end(text: str, start: int) -> int:
+    """The offset just past the string opening at start (or the text's end)."""
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    return len(text)
+
+
+def _blank(out: list[str], start: int, end: int) -> None:
+    for k in range(start, end):
+        if out[k] not in "\r\n":
+            out[k] = " "

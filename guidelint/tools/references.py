@@ -72,6 +72,7 @@ class Reference:
     server: str | None  # as written after mcp__, for qualified references
     args: CallArgs | None
     token: str  # the text to rewrite for a fix (e.g. "mcp__lab__job_inspect")
+    style: str = "claude"  # how the harness names MCP tools: "claude" (and Codex), "gemini"
 
 
 def parse_reference(
@@ -84,6 +85,9 @@ def parse_reference(
         server, tool = split_qualified(match.group("rest"), known_servers)
         token = f"mcp__{match.group('rest')}"
         return Reference("qualified", tool, server, _call_args(match.group("args")), token)
+    gemini = _gemini_reference(text, known_servers)
+    if gemini is not None:
+        return gemini
     match = CALL.match(text)
     if match:
         name = match.group("name")
@@ -93,6 +97,26 @@ def parse_reference(
     if DOTTED.match(text):
         return Reference("dotted", text, None, None, text)
     return None
+
+
+def _gemini_reference(text: str, known_servers: AbstractSet[str]) -> Reference | None:
+    """Gemini CLI's `mcp_<server>_<tool>` (optionally a call), for a declared server only:
+    its single underscores cannot be split otherwise."""
+    if not text.startswith("mcp_") or text.startswith("mcp__") or not known_servers:
+        return None
+    name, args = text, None
+    match = CALL.match(text)
+    if match:
+        name, args = match.group("name"), match.group("args")
+    elif not BARE.match(text):
+        return None
+    from guidelint.tools.harnesses import gemini_tool
+
+    split = gemini_tool(name, known_servers)
+    if split is None:
+        return None
+    server, tool = split
+    return Reference("qualified", tool, server, _call_args(args), name, style="gemini")
 
 
 def split_qualified(rest: str, known_servers: AbstractSet[str]) -> tuple[str, str]:

@@ -196,7 +196,11 @@ def fix_note(fix: Fix | None) -> str:
     return f" [--unsafe-fixes: {fix.description}]" if fix is not None else ""
 
 
-def qualified_token(server: str, tool: str) -> str:
+def qualified_token(server: str, tool: str, style: str = "claude") -> str:
+    """A tool's full name as the harness writes it: `mcp__server__tool` (Claude Code,
+    Codex) or `mcp_server_tool` (Gemini CLI)."""
+    if style == "gemini":
+        return f"mcp_{server}_{tool}"
     return f"mcp__{normalize_server(server)}__{tool}"
 
 

@@ -24,8 +24,10 @@ class ToolRule(Rule):
     """A rule whose findings depend on `.mcp.json` and the snapshots, not only the file."""
 
     def cache_inputs(self, project: Project) -> list[str]:
+        from guidelint.tools.harnesses import harness_configs
+
         tools = project.config.tools
-        inputs = [tools.mcp_config]
+        inputs = [tools.mcp_config, *(c.path for c in harness_configs(project))]
         folder = project.root / tools.snapshot_dir
         if folder.is_dir():
             inputs += [f"{tools.snapshot_dir}/{p.name}" for p in sorted(folder.glob("*.json"))]
@@ -33,9 +35,10 @@ class ToolRule(Rule):
         return inputs
 
     def may_qualify(self, file: SourceFile, project: Project) -> bool:
-        """Whether the file may hold a `mcp__server__tool` that resolves against a
-        declared server: without one (or without such text) no catalog is built."""
-        return "mcp__" in file.text and not no_server_declared(project)
+        """Whether the file may hold a `mcp__server__tool` (or Gemini's `mcp_server_tool`)
+        that resolves against a declared server: without one (or without such text) no
+        catalog is built."""
+        return "mcp_" in file.text and not no_server_declared(project)
 
     def qualified_with(
         self, wanted: ResolutionKind, file: SourceFile, project: Project
@@ -72,6 +75,11 @@ def _no_server_declared(project: Project) -> bool:
     # project.exists first: the cache and --since then know the file's absence counts.
     if project.exists(tools.mcp_config) or os.path.lexists(project.root / tools.mcp_config):
         return False
+    from guidelint.tools.harnesses import harness_configs
+
+    for config in harness_configs(project):  # another harness's server file
+        if project.exists(config.path) or os.path.lexists(project.root / config.path):
+            return False
     return not (project.root / tools.snapshot_dir).is_dir()
 
 

@@ -291,7 +291,8 @@ def test_a_readme_with_code_and_no_server_builds_no_catalog(make_project, tmp_pa
         modules
     )
     tools = sorted(m for m in modules if m.startswith("guidelint.tools."))
-    assert tools == ["guidelint.tools.rulebase"]
+    # harnesses: which other agents' server files could declare one (stdlib only)
+    assert tools == ["guidelint.tools.harnesses", "guidelint.tools.rulebase"]
     assert "pathspec" not in modules
 
 

@@ -1,0 +1,58 @@
+"""GL611 misspelt-front-matter-key: an agent's or skill's front-matter key that Claude
+Code does not read, written like one it does (`user_invocable` for `user-invocable`,
+an agent's `allowedTools` for `tools`): the setting is silently ignored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from guidelint.findings import Finding, Severity
+from guidelint.frontmatter import front_matter
+from guidelint.project import Project
+from guidelint.rule import Rule
+from guidelint.sources import FileKind, SourceFile
+from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file
+
+
+class MisspeltFrontMatterKey(Rule):
+    code = "GL611"
+    name = "misspelt-front-matter-key"
+    severity = Severity.ERROR
+    file_kinds = frozenset({FileKind.MARKDOWN})
+    scope = "agent-files"
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        return file.kind == FileKind.MARKDOWN and (
+            is_skill_file(file.rel) or is_agent_file(file.rel, project)
+        )
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        data = front_matter(file)
+        if data is None or data.problems or not data.is_mapping:
+            return  # no front matter (GL607) or unreadable (GL601)
+        kind = "skill" if is_skill_file(file.rel) else "agent"
+        what = f"a {kind}" if kind == "skill" else f"an {kind}"
+        keys = facts()["front_matter_keys"]
+        known = keys[kind]
+        by_form = {_form(k): k for k in known}
+        confusions = keys["confusions"][kind]
+        for key, entry in data.entries.items():
+            if key in known:
+                continue
+            meant = confusions.get(key) or by_form.get(_form(key))
+            if meant is None or meant in data.entries:
+                continue  # metadata of its own, or the right key is there too
+            if keys["defaults"].get(meant, ...) == data.get(key):
+                continue  # ignored, but it asks for what Claude Code does anyway
+            yield self.finding(
+                file,
+                entry.key_span,
+                f"Claude Code does not read `{key}` in {what}'s front matter, so this "
+                f"setting is ignored (did you mean `{meant}`?)",
+            )
+
+
+def _form(key: str) -> str:
+    """A key without case or separators: `user_invocable`, `userInvocable` and
+    `user-invocable` are one form."""
+    return key.replace("-", "").replace("_", "").lower()

@@ -1,0 +1,253 @@
+"""Other coding agents' files: their MCP server files are tool sources like `.mcp.json`,
+and references in their instruction files resolve against the same catalog.
+
+Each harness is tried over a real published server, mcp-server-sqlite (its real
+`tools/list` answer, bundled in the catalog and compared with the live server in
+tests/test_tools_catalog.py), declared the way that harness declares servers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from guidelint.check import CheckOptions, run_check
+from guidelint.commands.cli import main
+from guidelint.errors import ConfigError
+from guidelint.tools.harnesses import codes_for, gemini_tool, harnesses, unknown_harness
+from guidelint.tools.jsonpos import blank_jsonc
+
+SQLITE_STDIO = {"command": "uvx", "args": ["mcp-server-sqlite", "--db-path", "test.db"]}
+
+# harness -> (its server file, that file's text, an instruction file, a typo'd reference)
+HARNESS_FILES = {
+    "codex": (
+        ".codex/config.toml",
+        '# Codex\n[mcp_servers.sqlite]\ncommand = "uvx"\n'
+        'args = ["mcp-server-sqlite", "--db-path", "test.db"]\n',
+        "AGENTS.md",
+        "`mcp__sqlite__read_querry`",
+    ),
+    "cursor": (
+        ".cursor/mcp.json",
+        json.dumps({"mcpServers": {"sqlite": SQLITE_STDIO}}, indent=2),
+        ".cursor/rules/db.mdc",
+        "`mcp__sqlite__read_querry`",
+    ),
+    "copilot": (
+        ".vscode/mcp.json",
+        '{\n  // VS Code reads comments and trailing commas here\n  "servers": {\n'
+        '    "sqlite": {"type": "stdio", "command": "uvx",\n'
+        '               "args": ["mcp-server-sqlite", "--db-path", "test.db"],},\n  },\n}\n',
+        ".github/copilot-instructions.md",
+        "`mcp__sqlite__read_querry`",
+    ),
+    "gemini": (
+        ".gemini/settings.json",
+        json.dumps({"mcpServers": {"sqlite": SQLITE_STDIO}}, indent=2),
+        "GEMINI.md",
+        "`mcp_sqlite_read_querry`",
+    ),
+}
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def findings(root: Path, select: list[str] | None = None) -> list[tuple[str, int, str, str]]:
+    report = run_check(CheckOptions(paths=[root], select=select or ["GL1"], use_cache=False))
+    return [(f.path, f.line, f.code, f.message) for f in report.findings]
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
+def test_a_typo_in_a_harness_file_is_found_against_its_server_file(tmp_path, harness):
+    config, text, doc, typo = HARNESS_FILES[harness]
+    body = f"# Database\n\nQuery with {typo}.\n\nList tables with the `list_tables` tool.\n"
+    if doc.endswith(".mdc"):
+        body = "---\ndescription: database work\nalwaysApply: false\n---\n" + body
+    root = write(tmp_path, {config: text, doc: body})
+    found = findings(root)
+    line = body.splitlines().index(f"Query with {typo}.") + 1
+    assert [(f[0], f[1], f[2]) for f in found] == [(doc, line, "GL101")], found
+    assert "server `sqlite` has no tool `read_querry` (did you mean `read_query`?)" in found[0][3]
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
+def test_real_tool_names_resolve_silently(tmp_path, harness):
+    config, text, doc, typo = HARNESS_FILES[harness]
+    right = typo.replace("read_querry", "read_query")
+    body = f"# Database\n\nQuery with {right}, then call `describe_table`.\n"
+    root = write(tmp_path, {config: text, doc: body})
+    assert findings(root) == []
+
+
+def test_gemini_fix_rewrites_in_gemini_form(tmp_path):
+    config, text, doc, typo = HARNESS_FILES["gemini"]
+    root = write(tmp_path, {config: text, doc: f"Use {typo}.\n"})
+    report = run_check(CheckOptions(paths=[root], select=["GL101"], use_cache=False))
+    (finding,) = report.findings
+    assert finding.fix is not None
+    assert finding.fix.edits[0].content == "mcp_sqlite_read_query"
+
+
+def test_a_gemini_name_of_an_undeclared_server_is_no_reference(tmp_path):
+    config, text, _, _ = HARNESS_FILES["gemini"]
+    root = write(tmp_path, {config: text, "GEMINI.md": "Call `mcp_other_read_querry`.\n"})
+    assert [f[2] for f in findings(root, ["GL101", "GL102", "GL103"])] == []
+
+
+def test_gemini_http_and_sse_keys_declare_remote_servers(tmp_path):
+    settings = {
+        "mcpServers": {"a": {"httpUrl": "https://a.example/mcp"}, "b": {"url": "https://b"}}
+    }
+    root = write(tmp_path, {".gemini/settings.json": json.dumps(settings)})
+    result = CliRunner().invoke(main, ["tools", "list", str(root)])
+    assert "a  (declared in .gemini/settings.json:1" in result.output
+    assert "b  (declared in .gemini/settings.json:1" in result.output
+
+
+def test_the_same_server_in_three_files_is_declared_once_by_the_first(tmp_path):
+    files = {cfg: text for cfg, text, _, _ in HARNESS_FILES.values()}
+    root = write(tmp_path, files)
+    result = CliRunner().invoke(main, ["tools", "list", str(root)], catch_exceptions=False)
+    assert result.output.count("sqlite  (6 tools") == 1
+    assert "sqlite` (.codex/config.toml:2)" in result.output
+
+
+def test_a_broken_server_file_is_one_gl109_line(tmp_path):
+    root = write(tmp_path, {".cursor/mcp.json": '{"mcpServers": {"x": {"args": "not a list"}}}'})
+    found = findings(root, ["GL109"])
+    assert [(f[0], f[2]) for f in found] == [(".cursor/mcp.json", "GL109")]
+    assert "`args` must be a list" in found[0][3]
+
+
+def test_broken_toml_is_a_note_not_a_traceback(tmp_path):
+    root = write(tmp_path, {".codex/config.toml": "[mcp_servers.x\n", "AGENTS.md": "`mcp__x__y`\n"})
+    result = CliRunner().invoke(main, ["check", str(root), "--select", "GL1"])
+    assert "Traceback" not in result.output
+    assert ".codex/config.toml:1: not valid TOML" in result.output
+
+
+def test_harness_selection_leaves_other_harnesses_files_unread(tmp_path):
+    config, text, doc, typo = HARNESS_FILES["cursor"]
+    root = write(
+        tmp_path,
+        {
+            config: text,
+            doc: f"Use {typo}.\n",
+            "pyproject.toml": '[tool.guidelint]\nharnesses = ["claude-code"]\n',
+        },
+    )
+    assert findings(root) == []  # .cursor/mcp.json is Cursor's, not Claude Code's
+
+
+def test_unknown_harness_in_configuration_is_a_config_error_with_did_you_mean(tmp_path):
+    root = write(tmp_path, {"pyproject.toml": '[tool.guidelint]\nharnesses = ["codx"]\n'})
+    with pytest.raises(ConfigError, match="unknown harness `codx` \\(did you mean `codex`\\?\\)"):
+        run_check(CheckOptions(paths=[root], use_cache=False))
+
+
+def test_rules_command_lists_a_harness_s_rules():
+    result = CliRunner().invoke(main, ["rules", "--harness", "codex"])
+    assert result.exit_code == 0, result.output
+    codes = [line.split()[0] for line in result.output.splitlines()[1:]]
+    assert "GL101" in codes and "GL610" in codes and "GL608" in codes
+    assert "GL602" not in codes  # Claude Code's hook events are not Codex's
+    bad = CliRunner().invoke(main, ["rules", "--harness", "cursr"])
+    assert bad.exit_code == 2 and "did you mean `cursor`" in bad.output
+
+
+def test_every_harness_states_version_and_sources_and_rules_exist():
+    from guidelint.rules.index import rule_codes
+
+    codes = rule_codes()
+    for key, harness in harnesses().items():
+        assert harness.version, key
+        assert harness.sources or harness.uncertain, key
+        assert all(any(c.startswith(p) for c in codes) for p in harness.rules), key
+        if harness.tool_names.form and not harness.tool_names.certain:
+            assert harness.tool_names.note, key  # an uncertain fact says why
+    assert codes_for(["codex"], ["GL602", "GL101"]) == ["GL101"]
+    assert unknown_harness("codex") is None
+
+
+def test_gemini_names_split_at_the_longest_declared_server():
+    assert gemini_tool("mcp_git_hub_list", {"git", "git_hub"}) == ("git_hub", "list")
+    assert gemini_tool("mcp_my-srv_x", {"my-srv"}) == ("my-srv", "x")
+    assert gemini_tool("mcp_my_srv_x", {"my-srv"}) == ("my-srv", "x")
+    assert gemini_tool("mcp__git__x", {"git"}) is None
+    assert gemini_tool("mcp_git_", {"git"}) is None
+
+
+def test_jsonc_is_blanked_in_place():
+    text = '{"a": "x // not a comment", /* c */ "b": [1, 2,], // end\n}'
+    blanked = blank_jsonc(text)
+    assert len(blanked) == len(text)
+    assert json.loads(blanked) == {"a": "x // not a comment", "b": [1, 2]}
+
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "harnesses"
+
+
+@pytest.mark.parametrize("repo", ["sentry-mcp", "trigger.dev"])
+def test_real_harness_server_files_are_read_and_clean(tmp_path, repo):
+    import shutil
+
+    root = tmp_path / repo
+    shutil.copytree(REAL / repo, root)
+    result = CliRunner().invoke(main, ["tools", "list", str(root)], catch_exceptions=False)
+    expected = {  # Codex's file is read before Cursor's: the first declares the server
+        "sentry-mcp": "sentry  (declared in .codex/config.toml:1",
+        "trigger.dev": "trigger.dev  (declared in .cursor/mcp.json:3",
+    }
+    assert expected[repo] in result.output
+    assert findings(root, ["GL109", "GL609"]) == []
+
+
+def test_harnesses_command_prints_every_harness_with_its_sources():
+    result = CliRunner().invoke(main, ["harnesses"])
+    assert result.exit_code == 0, result.output
+    for key in harnesses():
+        assert f"\n{key}: " in f"\n{result.output}"
+    assert "mcp_<server>_<tool>" in result.output
+    assert "<server>/<tool> (uncertain: not used)" in result.output
+    as_json = CliRunner().invoke(main, ["harnesses", "--format", "json"])
+    assert {h["key"] for h in json.loads(as_json.output)} == set(harnesses())
+
+
+def test_the_harness_page_names_every_harness_and_rule():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "HARNESSES.md").read_text()
+    for key in harnesses():
+        assert f"`{key}`" in page, key
+    for code in ("GL608", "GL609", "GL610", "GL611", "GL612", "GL613"):
+        assert code in page
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
+def test_a_bare_tool_name_in_a_harness_file_resolves_too(tmp_path, harness):
+    config, text, doc, _ = HARNESS_FILES[harness]
+    body = "# Database\n\nCall the `read_querry` tool, then `list_tables`.\n"
+    root = write(tmp_path, {config: text, doc: body})
+    found = findings(root)
+    assert [(f[0], f[1], f[2]) for f in found] == [(doc, 3, "GL104")], found
+    assert "did you mean `read_query` of server `sqlite`?" in found[0][3]
+
+
+def test_a_server_declared_twice_in_one_file_is_gl109_at_the_later_entry(tmp_path):
+    text = (
+        '{\n  "servers": {\n    "sqlite": {"command": "uvx", "args": ["mcp-server-sqlite"]},\n'
+        "    // a second copy, pasted later\n"
+        '    "sqlite": {"command": "uvx", "args": ["mcp-server-time"]},\n  }\n}\n'
+    )
+    root = write(tmp_path, {".vscode/mcp.json": text})
+    found = findings(root, ["GL109"])
+    assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 5)]
+    assert "declared twice in this file (also at line 3)" in found[0][3]
