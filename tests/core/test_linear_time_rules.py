@@ -45,6 +45,8 @@ def gotcha(i: int) -> str:
 
 def server(i: int) -> tuple[str, dict]:
     spec = {"command": "npx", "args": ["-y", f"pkg{i}"], "env": {"TOKEN": f"${{T{i}}}"}}
+    if i % 2:
+        spec = {"url": f"http://h{i}.example.com/mcp?api_key=sk-{i:012d}"}
     return f"s{i}", spec
 
 
@@ -125,9 +127,12 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "agent": (
         ".claude/agents/a.md",
         front_matter,
-        ("GL107", "GL601", "GL606", "GL607", "GL501", "GL502"),
+        ("GL107", "GL601", "GL606", "GL607", "GL611", "GL613", "GL501", "GL502"),
     ),
-    "mcp.json": (".mcp.json", mcp_json, ("GL109", "GL110", "GL605")),
+    "skill": ("skills/x/SKILL.md", front_matter, ("GL601", "GL607", "GL608", "GL611")),
+    "AGENTS.md": ("AGENTS.md", markdown("AGENTS.md", "# Agents\n\n", prose), ("GL502", "GL610")),
+    "CLAUDE.md": ("CLAUDE.md", markdown("CLAUDE.md", "# Claude\n\n", prose), ("GL502", "GL612")),
+    "mcp.json": (".mcp.json", mcp_json, ("GL109", "GL110", "GL605", "GL609")),
     "settings": (".claude/settings.json", settings_json, ("GL106", "GL602", "GL603", "GL604")),
     "driver": ("scripts/train.py", driver, ("GL301", "GL302", "GL303", "GL304")),
 }
