@@ -47,7 +47,6 @@ from guidelint.discovery import (
     lookup_from_key,
 )
 from guidelint.findings import Finding
-from guidelint.fsio import write_atomic
 from guidelint.project import Memo, Project
 from guidelint.sources import SourceFile
 
@@ -290,13 +289,34 @@ class ResultCache:
         self.notices: list[str] = []
         self.hits = 0  # files answered from the cache (tests and benchmarks read it)
 
+    # ---- the folder: opened below the root with no symlink followed (confine.py)
+
+    def open_folder(self) -> int:
+        """A descriptor of the cache folder, made if missing. Raises Outside (one
+        line) when it is, or lies under, a symlink: a committed `.guidelint_cache ->
+        $HOME` is neither read nor written through; OSError when it cannot be made."""
+        root = self.project.root
+        named = self.folder.relative_to(root) if self.folder.is_relative_to(root) else self.folder
+        from guidelint.confine import open_dir  # its `secrets` imports hashlib: not at start
+
+        return open_dir(root, named, "cache folder")
+
+    def _read(self) -> str:
+        folder = self.open_folder()
+        try:
+            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+            with os.fdopen(os.open(self.path.name, flags, dir_fd=folder), "rb") as handle:
+                return handle.read().decode("utf-8")
+        finally:
+            os.close(folder)
+
     # ---- reading
 
     def load(self) -> None:
         """Read the cache file, keeping the entries whose lookups still hold; keep
         nothing if it is unreadable or made for another context."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(self._read())
             if data.get("format") != FORMAT or data.get("context") != self.context:
                 return
             entries, answers = data["entries"], data["answers"]
@@ -417,29 +437,54 @@ class ResultCache:
             "entries": entries,
         }
         try:
-            self._prepare_folder()
-            write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
-            self._prune()
+            folder = self.open_folder()
+        except (OSError, ValueError):  # ValueError: confine.Outside, a symlink
+            return
+        try:
+            _prepare_folder(folder)
+            data = json.dumps(payload, separators=(",", ":")).encode()
+            write_at(folder, self.path.name, data)
+            _prune(folder)
+        except OSError:
+            pass
+        finally:
+            os.close(folder)
+
+
+def write_at(folder: int, name: str, data: bytes) -> None:
+    """`confine.write_at`: a temporary file and a rename in the folder, no link followed."""
+    from guidelint.confine import write_at as write_no_follow
+
+    write_no_follow(folder, name, data)
+
+
+def _prepare_folder(folder: int) -> None:
+    for name, text in (
+        (".gitignore", "# Created by guidelint: the result cache.\n*\n"),
+        ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"),
+    ):
+        try:
+            os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            write_at(folder, name, text.encode())
+
+
+def _prune(folder: int) -> None:
+    """Keep the newest few contexts (config and rule edits each start a new one)."""
+    files = [n for n in os.listdir(folder) if n.startswith("results-") and n.endswith(".json")]
+    files.sort(key=lambda name: _mtime_at(folder, name), reverse=True)
+    for old in files[KEEP_CONTEXTS:]:
+        try:
+            os.unlink(old, dir_fd=folder)
         except OSError:
             pass
 
-    def _prepare_folder(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        ignore = self.folder / ".gitignore"
-        if not ignore.exists():
-            write_atomic(ignore, "# Created by guidelint: the result cache.\n*\n")
-        tag = self.folder / "CACHEDIR.TAG"
-        if not tag.exists():
-            write_atomic(tag, "Signature: 8a477f597d28d172789f06886806bc55\n")
 
-    def _prune(self) -> None:
-        """Keep the newest few contexts (config and rule edits each start a new one)."""
-        files = sorted(self.folder.glob("results-*.json"), key=_mtime, reverse=True)
-        for old in files[KEEP_CONTEXTS:]:
-            try:
-                old.unlink()
-            except OSError:
-                pass
+def _mtime_at(folder: int, name: str) -> float:
+    try:
+        return os.stat(name, dir_fd=folder, follow_symlinks=False).st_mtime
+    except OSError:
+        return 0.0
 
 
 def entry_json(findings: list[Finding], lookups: dict[Lookup, str]) -> dict[str, Any]:
@@ -465,13 +510,6 @@ def _view_digest(project: Project, view: str) -> str:
     return _sha("\0".join(names).encode("utf-8", "surrogateescape"))
 
 
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
-
-
 def open_cache(
     project: Project, rules: list[Rule], codes: list[str] | None = None
 ) -> ResultCache | None:
@@ -486,5 +524,11 @@ def open_cache(
     except Exception:  # a rule's cache_inputs failing costs the cache, not the run
         return None
     cache = ResultCache(project, project.root / project.config.cache_dir, context)
+    try:
+        os.close(cache.open_folder())
+    except ValueError as outside:  # confine.Outside: a symlink; say so, then no cache
+        project.warn(f"{outside} (no result cache this run)")
+    except OSError:
+        pass  # a file in its place, a read-only tree: no cache, no word
     cache.load()
     return cache

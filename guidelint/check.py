@@ -184,7 +184,7 @@ def _fix_all(
             if options.dry_run:
                 after, count, remaining = fix_text(before, check, options.unsafe_fixes)
             else:
-                count, remaining = fix_file(path, check, options.unsafe_fixes)
+                count, remaining = fix_file(path, check, options.unsafe_fixes, engine.project.root)
                 after = read_text_exact(path) if count else before
         except (OSError, UnicodeDecodeError) as error:
             # One file that cannot be fixed is one line; the others are still fixed.

@@ -9,10 +9,12 @@ live), and the outer fence's own closing line opens a new block.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import Fence, MarkdownDocument
+from guidelint.sources import Derived, SourceFile
 
 FENCE_MARKER = re.compile(r"[ \t]*(`{3,}|~{3,})")
 # An opening fence inside a fence's content: a marker with an info string.
@@ -56,8 +58,18 @@ def exposed_regions(text: str, doc: MarkdownDocument) -> list[tuple[int, int]]:
     return regions
 
 
+def exposed(file: SourceFile) -> list[tuple[int, int]]:
+    """`exposed_regions` of a file, worked out once (rules ask it per span or link)."""
+    return file.derived(EXPOSED)
+
+
+EXPOSED = Derived("fences.exposed", lambda file: exposed_regions(file.text, file.markdown))
+
+
 def in_regions(offset: int, regions: list[tuple[int, int]]) -> bool:
-    return any(start <= offset < end for start, end in regions)
+    """Whether an offset lies in one of the regions (sorted, not overlapping)."""
+    index = bisect.bisect_right(regions, (offset, float("inf"))) - 1
+    return index >= 0 and regions[index][0] <= offset < regions[index][1]
 
 
 def fence_marker(text: str, fence: Fence) -> str:

@@ -181,9 +181,19 @@ class Finding(FrozenRecord):
         )
 
 
-def normal_context(line: str) -> str:
-    """A line's text as a fingerprint sees it: whitespace runs one space, capped."""
-    return " ".join(line.split())[:300]
+CONTEXT_CHARS = 300
+CONTEXT_READ = 4096  # enough of a line for 300 characters but in odd whitespace
+
+
+def normal_context(text: str, start: int = 0, end: int | None = None) -> str:
+    """A line's text (`text[start:end]`) as a fingerprint sees it: whitespace runs one
+    space, capped. Reads a bounded head of the line: the normalized head of a line is
+    a prefix of the normalized line, so once it is long enough it decides."""
+    end = len(text) if end is None else end
+    head = " ".join(text[start : min(end, start + CONTEXT_READ)].split())
+    if len(head) < CONTEXT_CHARS and end > start + CONTEXT_READ:
+        head = " ".join(text[start:end].split())  # a line of whitespace runs: all of it
+    return head[:CONTEXT_CHARS]
 
 
 def _digest(basis: str) -> str:

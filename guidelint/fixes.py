@@ -34,7 +34,10 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 
 def fix_file(
-    path: Path, check: Callable[[str], list[Finding]], unsafe: bool = False
+    path: Path,
+    check: Callable[[str], list[Finding]],
+    unsafe: bool = False,
+    root: Path | None = None,
 ) -> tuple[int, list[Finding]]:
     """Fix one file until no fixable finding is left; return (findings fixed, findings).
 
@@ -42,7 +45,8 @@ def fix_file(
     were computed on, and written only if the file still holds that text (compare
     and swap, under a lock): a file changed meanwhile is read and checked again.
     The count is `fixed_count`'s. Raises OSError or UnicodeDecodeError when the file
-    cannot be read or written.
+    cannot be read or written; with `root`, a write that would leave the project (a
+    symlink out) is one.
     """
     text = read_text_exact(path)
     findings = first = check(text)
@@ -51,7 +55,7 @@ def fix_file(
         if step is None:
             break
         new_text, _applied = step
-        if replace_if_unchanged(path, text, new_text):
+        if replace_if_unchanged(path, text, new_text, root):
             text = new_text
         else:  # someone else wrote it: start again from what is there now
             text = read_text_exact(path)

@@ -76,6 +76,7 @@ class Rule:
             end_line=end.line,
             end_column=end.column,
             fix=fix,
-            snippet=file.text[span.start : span.end][:200],
-            context=normal_context(lines.line_text(start.line)),
+            # Bounded reads: many findings on one long line must not each copy it.
+            snippet=file.text[span.start : min(span.end, span.start + 200)],
+            context=normal_context(file.text, lines.offset(start.line), lines.line_end(start.line)),
         )

@@ -208,16 +208,30 @@ def check(
     report.quiet = quiet
     text = render_statistics(report) if statistics and fmt == "text" else renderer(fmt)(report)
     if output is not None:
-        from guidelint.fsio import write_atomic
-
-        output.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(output, text)
+        _write_report(output, text, report.root)
     else:
         click.echo(text, nl=False, color=report.color)  # click strips colour in a pipe otherwise
     if write_baseline is not None:
         click.echo(f"Wrote {len(report.findings)} finding(s) to {write_baseline}", err=True)
         sys.exit(0)
     sys.exit(1 if report.errors and not exit_zero else 0)
+
+
+def _write_report(output: Path, text: str, root: Path) -> None:
+    """`-o FILE`: inside the project, never through a committed symlink (a link out is
+    one line, nothing written); elsewhere, where the user said."""
+    from guidelint.fsio import write_atomic
+
+    # Lexically, from the real working folder (the root is resolved): a committed
+    # symlink below it must count as inside, so it is refused, not followed.
+    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), output))
+    inside = full == str(root) or full.startswith(str(root).rstrip(os.sep) + os.sep)
+    try:
+        if not inside:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(output, text, root if inside else None)
+    except OSError as error:
+        fail(f"{output}: report not written: {error.strerror or error}")
 
 
 def _show_files(paths: list[Path], config_file: Path | None) -> None:

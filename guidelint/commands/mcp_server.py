@@ -9,6 +9,10 @@ the server itself never stops on a bad call. The project is the one around the
 directory the server was started in (as for the CLI), loaded afresh on every call,
 so every answer reflects the files as they are now; the warm process keeps the
 imports, the rule registry and the result cache.
+
+The server is rooted at that project (its workspace): a path a tool is given that
+leads outside it (`../x`, `/etc/passwd`, a folder symlink out) is a one-line tool
+error before anything is read, and every write is confined (`guidelint.confine`).
 """
 
 import functools
@@ -38,7 +42,8 @@ _ONE_AT_A_TIME = threading.Lock()
 INSTRUCTIONS = (
     "guidelint checks the documents that steer coding agents (guides, rules files, "
     "gotchas, MCP tool references, smoke-gate arithmetic) in the project around the "
-    "server's working directory. Paths are relative to that directory."
+    "server's working directory. Paths are relative to that directory and must lie "
+    "inside the project: a path that leads outside it is refused."
 )
 
 
@@ -253,6 +258,7 @@ def _tool_error(err: Exception) -> Exception:
     from mcp.server.mcpserver.exceptions import ToolError
 
     from guidelint.config import ConfigError
+    from guidelint.confine import Outside
     from guidelint.gotchas.authoring import Refusal
     from guidelint.smoke.report import BadOptions, validation_line
 
@@ -260,7 +266,7 @@ def _tool_error(err: Exception) -> Exception:
         return err
     if isinstance(err, ValidationError):
         return ToolError(validation_line(err))
-    one_line = (ConfigError, Refusal, BadOptions, _ToolError, subprocess.SubprocessError)
+    one_line = (ConfigError, Outside, Refusal, BadOptions, _ToolError, subprocess.SubprocessError)
     if isinstance(err, one_line):
         return ToolError(_first_line(str(err)))
     if isinstance(err, OSError):
@@ -348,6 +354,39 @@ def _json_report(report: "Report") -> dict[str, Any]:
 # --- tools over the project around the server -----------------------------------------
 
 
+def _workspace(config_file: Path | None) -> Path:
+    """The project root around the server's working directory: the only tree a tool
+    reads or writes."""
+    from guidelint.project import Project
+
+    return Project.load([], config_file).root
+
+
+def _inside(config_file: Path | None, paths: list[str]) -> list[str]:
+    """`paths` when each, every symlink resolved, lies in the workspace; else Outside
+    (one line naming the first that does not), before any file is read."""
+    from guidelint.confine import Outside, resolve_inside
+
+    root = _workspace(config_file)
+    for path in paths:
+        if "\0" in path:
+            raise _ToolError(f"{path!r}: not a path (a NUL character)")
+        try:
+            resolve_inside(root, Path.cwd() / path, "path")
+        except Outside:  # named as the caller gave it, not joined to the cwd
+            raise _ToolError(f"{path}: path leads outside the project ({root})") from None
+    return paths
+
+
+def _rooted(report: "Report", config_file: Path | None) -> "Report":
+    """The report, when its project is the workspace or lies inside it."""
+    from guidelint.confine import is_inside
+
+    if not is_inside(_workspace(config_file), report.root):
+        raise _ToolError(f"{report.root}: the run left the workspace; nothing reported")
+    return report
+
+
 def _add_check(server: Any, config_file: Path | None) -> None:
     @server.tool(annotations=_annotations(writes=False))
     @_one_line_errors
@@ -363,7 +402,9 @@ def _add_check(server: Any, config_file: Path | None) -> None:
         each with its fix when it has one. Like `guidelint check --format json`."""
         from guidelint import api
 
+        paths = _inside(config_file, paths)
         report = api.report(*paths, select=select, ignore=ignore, since=since, config=config_file)
+        report = _rooted(report, config_file)
         return CheckResult.model_validate(
             _json_report(report) | {"root": str(report.root), "notices": report.notices}
         )
@@ -385,8 +426,14 @@ def _add_fix(server: Any, config_file: Path | None) -> None:
         from guidelint.fixes import unified_diff
 
         report = api.report(
-            *paths, select=codes, config=config_file, fix=True, unsafe_fixes=unsafe, dry_run=dry_run
+            *_inside(config_file, paths),
+            select=codes,
+            config=config_file,
+            fix=True,
+            unsafe_fixes=unsafe,
+            dry_run=dry_run,
         )
+        report = _rooted(report, config_file)
         done = {"written": not dry_run, "fixed": report.fixed, "notices": report.notices}
         diff = unified_diff(report.changes)
         return FixResult.model_validate(_json_report(report) | done | {"diff": diff})
@@ -602,8 +649,12 @@ def _add_run_examples(server: Any, config_file: Path | None) -> None:
         MCP progress as each example finishes."""
         from guidelint.runner.run import RunOptions
 
+        try:
+            inside = _inside(config_file, paths)
+        except Exception as err:
+            raise _tool_error(err) from None
         options = RunOptions(
-            paths=[Path(p) for p in paths],
+            paths=[Path(p) for p in inside],
             config_file=config_file,
             pending_only=pending_only,
             ids=list(ids),

@@ -93,7 +93,7 @@ def snapshot(path, config_file, server) -> None:
             failed = True
             continue
         data = to_wire(listing.tools, listing.prompts, listing.resources)
-        write_snapshot(target, data)
+        write_snapshot(target, data, project.root)
         click.echo(
             f"wrote {printable(specs[name].snapshot)}: {len(listing.tools)} tools, "
             f"{len(listing.prompts)} prompts, {len(listing.resources)} resources "

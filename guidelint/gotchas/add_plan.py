@@ -75,7 +75,14 @@ def choose_file(project: Project, explicit: str | None) -> str:
 
 
 def read_or_empty(project: Project, rel: str) -> str | None:
-    path = project.root / rel
+    """The file's text, None when missing; Refusal for one that cannot be read or
+    that leads out of the project (`../x`, an absolute path, a symlink out)."""
+    from guidelint.confine import Outside, resolve_inside
+
+    try:
+        path = resolve_inside(project.root, rel, "gotchas file")
+    except Outside as outside:
+        raise Refusal(str(outside)) from None
     if not path.exists():
         return None
     try:

@@ -177,9 +177,7 @@ def _write(root: Path, texts: dict[str, str]) -> None:
     from guidelint.fsio import write_atomic
 
     for rel, text in texts.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text)
+        write_atomic(root / rel, text, root)  # never through a link out of the project
 
 
 def outside_surface(changed: set[str], patterns: list[str]) -> list[str]:

@@ -12,6 +12,11 @@ from guidelint.spans import LineIndex
 # Excerpts come from files already checked, so under max-file-size; this bounds the
 # rest (a GL001 "too large" finding points into a file that must not be read whole).
 EXCERPT_MAX_BYTES = 5_000_000
+# A finding's excerpt shows at most this many characters of its line, around the span
+# (a one-line 200 KB .mcp.json would otherwise print the whole line per finding).
+EXCERPT_WIDTH = 160
+EXCERPT_BEFORE = 40  # characters shown before the span, when the line is cut
+ELLIPSIS = "…"
 
 
 @dataclass
@@ -26,6 +31,9 @@ class Report:
     show_source: bool = True
     quiet: bool = False  # text: the findings without the summary line
     _source_lines: dict[str, LineIndex | None] = field(default_factory=dict, repr=False)
+    # The last line read, and where its characters beyond the BMP are: findings come
+    # sorted, so the many findings of one long line read it (and scan it) once.
+    _line: tuple[str, int, str, list[int]] | None = field(default=None, repr=False)
     _repo: tuple[Path, str] | None = field(default=None, repr=False)
 
     @property
@@ -76,14 +84,37 @@ class Report:
     def utf16_column(self, path: str, line: int, column: int) -> int:
         """A 1-based column in code points as UTF-16 code units (GitHub's and SARIF's
         `utf16CodeUnits`): each character beyond the BMP (an emoji) counts two."""
-        text = self.source_line(path, line)[: max(column - 1, 0)]
-        wide = sum(1 for char in text if ord(char) > 0xFFFF)
-        return column + wide
+        import bisect
+
+        wide = self._read_line(path, line)[1]
+        return column + bisect.bisect_left(wide, max(column - 1, 0))
 
     def source_line(self, path: str, line: int) -> str:
         """A line of a checked file, for the excerpt under its finding ("" if none)."""
-        lines = self._lines(path)
-        return lines.line_text(line) if lines is not None else ""
+        return self._read_line(path, line)[0]
+
+    def excerpt(self, path: str, line: int, start: int, end: int) -> tuple[str, int, int]:
+        """At most EXCERPT_WIDTH characters of a line around columns [start, end)
+        (1-based), marked with an ellipsis where cut: (text, start, end) in it."""
+        source = self.source_line(path, line)
+        if len(source) <= EXCERPT_WIDTH:
+            return source, start, end
+        first = max(0, min(start - 1 - EXCERPT_BEFORE, len(source) - EXCERPT_WIDTH))
+        last = first + EXCERPT_WIDTH
+        head = ELLIPSIS if first else ""
+        tail = ELLIPSIS if last < len(source) else ""
+        shift = first - len(head)
+        window = head + source[first:last] + tail
+        inside = len(head) + EXCERPT_WIDTH  # the caret stops where the window does
+        return window, start - shift, min(end - shift, inside + 1)
+
+    def _read_line(self, path: str, line: int) -> tuple[str, list[int]]:
+        if self._line is None or self._line[:2] != (path, line):
+            lines = self._lines(path)
+            text = lines.line_text(line) if lines is not None else ""
+            wide = [] if text.isascii() else [i for i, c in enumerate(text) if ord(c) > 0xFFFF]
+            self._line = (path, line, text, wide)
+        return self._line[2], self._line[3]
 
     def _lines(self, path: str) -> LineIndex | None:
         cache = self._source_lines

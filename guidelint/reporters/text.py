@@ -6,7 +6,7 @@ import click
 
 from guidelint.findings import Finding, Severity
 from guidelint.printable import printable
-from guidelint.reporters.report import Report
+from guidelint.reporters.report import EXCERPT_WIDTH, Report
 
 
 def render(report: Report) -> str:
@@ -43,15 +43,15 @@ def render_statistics(report: Report) -> str:
 
 
 def _excerpt(report: Report, f, style) -> list[str]:
-    source = report.source_line(f.path, f.line)
+    end = f.end_column if f.end_line == f.line else f.column + EXCERPT_WIDTH
+    source, column, end = report.excerpt(f.path, f.line, f.column, end)
     if not source.strip():
         return []
     source = source.expandtabs(1)  # keep columns aligned with the caret
-    width = f.end_column - f.column if f.end_line == f.line else len(source) - f.column + 1
-    width = max(1, min(width, len(source) - f.column + 1))
+    width = max(1, min(end - column, len(source) - column + 1))
     # Escaped control characters widen the line: the caret moves with them.
-    before = printable(source[: f.column - 1])
-    marked = printable(source[f.column - 1 : f.column - 1 + width])
+    before = printable(source[: column - 1])
+    marked = printable(source[column - 1 : column - 1 + width])
     gutter = f"{f.line:>5} | "
     caret = " " * (len(gutter) - 2) + "| " + " " * len(before) + "^" * len(marked)
     return [style(gutter, dim=True) + printable(source), style(caret, fg="red")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
@@ -23,7 +23,13 @@ class DuplicateGotcha(GotchasRule):
         threshold = project.config.gotchas.duplicate_threshold
         by_fingerprint: dict[str, Entry] = {}
         tokens = [headline_tokens(e.headline) for e in entries]
+        sharing: dict[str, list[int]] = {}  # a headline word -> the entries that have it
         for i, entry in enumerate(entries):
+            # Only an earlier entry sharing a word can score above 0: ask those alone,
+            # in file order (all earlier entries, compared pairwise, cost n^2).
+            candidates = _sharing(sharing, tokens[i]) if threshold > 0 else range(i)
+            for word in tokens[i] or {""}:  # "": headlines without words repeat each other
+                sharing.setdefault(word, []).append(i)
             earlier = by_fingerprint.get(entry.fingerprint) if entry.fingerprint else None
             if earlier is not None:
                 yield self.finding(
@@ -35,7 +41,7 @@ class DuplicateGotcha(GotchasRule):
                 continue
             if entry.fingerprint:
                 by_fingerprint[entry.fingerprint] = entry
-            repeat = _first_repeat(entries[:i], tokens[:i], tokens[i], threshold)
+            repeat = _first_repeat(entries, tokens, candidates, tokens[i], threshold)
             if repeat is not None:
                 other, score = repeat
                 yield self.finding(
@@ -46,15 +52,25 @@ class DuplicateGotcha(GotchasRule):
                 )
 
 
+def _sharing(sharing: dict[str, list[int]], tokens: frozenset[str]) -> list[int]:
+    """The earlier entries that share a word with these tokens, in file order."""
+    found: set[int] = set()
+    for word in tokens or {""}:
+        found.update(sharing.get(word, ()))
+    return sorted(found)
+
+
 def _first_repeat(
-    earlier: list[Entry],
-    earlier_tokens: list[frozenset[str]],
-    tokens: frozenset[str],
+    entries: list[Entry],
+    tokens: list[frozenset[str]],
+    candidates: Iterable[int],
+    own: frozenset[str],
     threshold: float,
 ) -> tuple[Entry, float] | None:
-    """The first earlier entry whose headline this one repeats, and the score."""
-    for other, other_tokens in zip(earlier, earlier_tokens, strict=True):
-        score = similarity(tokens, other_tokens)
+    """The first earlier entry (of the candidates) whose headline this one repeats,
+    and the score."""
+    for index in candidates:
+        score = similarity(own, tokens[index])
         if score >= threshold:
-            return other, score
+            return entries[index], score
     return None

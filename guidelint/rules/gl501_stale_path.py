@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guidelint.doc_kind import reading_of
-from guidelint.fences import exposed_regions, in_regions
+from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link, may_hold_code_spans
@@ -173,7 +173,7 @@ class StalePath(Rule):
                 continue
             if not _known_file_type(path, project):
                 continue
-            if in_regions(span.span.start, exposed_regions(file.text, file.markdown)):
+            if in_regions(span.span.start, exposed(file)):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             yield self.finding(
                 file,
@@ -219,15 +219,24 @@ def _module_path(path: str, bases: list[str], project: Project) -> bool:
     return False
 
 
+CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
+
+
 def _not_a_claim(text: str, start: int, end: int) -> bool:
     """The path's sentence says it is an example, created later, not there yet, or old."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end == -1 else line_end
+    # Only the text near the span: a sentence is short, and on a 75 KB line reading the
+    # whole line for each of its spans would cost time quadratic in its length.
+    near_start, near_end = max(0, start - CLAIM_WINDOW), min(len(text), end + CLAIM_WINDOW)
+    line_start = max(text.rfind("\n", near_start, start) + 1, near_start)
+    line_end = text.find("\n", end, near_end)
+    line_end = near_end if line_end == -1 else line_end
     before, after = text[line_start:start], text[end:line_end]
     # A line before that introduces this one may say so: "Build creates symlinks:\n- `x`".
-    previous_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
-    previous = text[previous_start : max(line_start - 1, 0)] if line_start else ""
+    # (its last CLAIM_WINDOW characters; none when the window, not a newline, cut the line)
+    starts_line = line_start > 0 and text[line_start - 1] == "\n"
+    previous_from = max(0, line_start - 1 - CLAIM_WINDOW)
+    previous_start = max(text.rfind("\n", previous_from, max(line_start - 1, 0)) + 1, previous_from)
+    previous = text[previous_start : line_start - 1] if starts_line else ""
     previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]

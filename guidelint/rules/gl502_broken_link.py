@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from guidelint.doc_kind import reading_of, template_root
-from guidelint.fences import exposed_regions, in_regions
+from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import MarkdownDocument, may_hold_links
 from guidelint.project import Memo, Project
 from guidelint.rule import Rule
-from guidelint.sources import FileKind, SourceFile
+from guidelint.sources import Derived, FileKind, SourceFile
 from guidelint.spans import Span
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -129,7 +129,7 @@ class BrokenLink(Rule):
             if index_owned and link.href.startswith("#"):
                 continue
             problem = self._link_problem(link.href, folder, file, project)
-            if problem and in_regions(link.span.start, exposed_regions(file.text, doc)):
+            if problem and in_regions(link.span.start, exposed(file)):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if problem:
                 yield self.finding(file, link.span, problem + reading.note, severity=severity)
@@ -150,7 +150,7 @@ class BrokenLink(Rule):
         if TEMPLATE.search(path) or TEMPLATE.search(fragment):
             return None  # filled in by a site generator
         if not path:
-            if fragment and not _templated(file) and not _has_anchor(file.markdown, fragment):
+            if fragment and not _templated(file) and not _has_anchor(file, fragment):
                 return f"`#{fragment}` is no heading or anchor of this document"
             return None
         bases = _bases(file.rel, folder, path)
@@ -175,7 +175,7 @@ class BrokenLink(Rule):
         if fragment and MARKDOWN_TARGET.search(found):
             other = project.read(found)
             if other is not None and other.kind == FileKind.MARKDOWN:
-                if not _has_anchor(other.markdown, fragment):
+                if not _has_anchor(other, fragment):
                     return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
 
@@ -216,17 +216,34 @@ def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
     return project.globs(source.text.splitlines()).matches
 
 
-def _has_anchor(doc: MarkdownDocument, fragment: str) -> bool:
+def _has_anchor(file: SourceFile, fragment: str) -> bool:
     """GitHub's ids, and what docs sites also accept: an id in another case
     (`#initiatePayment` for `initiatepayment`), or one glued to the heading's end
     (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
-    target `(name)=`."""
-    anchors = doc.anchors()
+    target `(name)=`. Read from the document once (`ANCHOR_FACTS`), not per link."""
+    anchors, myst_labels, glued = file.derived(ANCHOR_FACTS)
     if fragment in anchors or fragment.lower() in anchors:
         return True
-    if f"({fragment})=" in doc.text and fragment in MYST_LABEL.findall(doc.text):
-        return True  # a MyST target above a heading
-    return any(heading.text.rstrip().endswith(f"#{fragment}") for heading in doc.headings)
+    return fragment in myst_labels or fragment in glued
+
+
+GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#c`)
+
+
+def _anchor_facts(file: SourceFile) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A document's anchors, its MyST targets, and what follows each of the last `#`
+    signs of each heading (a link's fragment glued to the heading's end)."""
+    doc = file.markdown
+    glued: set[str] = set()
+    for heading in doc.headings:
+        text = heading.text.rstrip()
+        at = len(text)
+        for _ in range(GLUED_MOST):
+            at = text.rfind("#", 0, at)
+            if at < 0:
+                break
+            glued.add(text[at + 1 :])
+    return doc.anchors(), frozenset(MYST_LABEL.findall(doc.text)), frozenset(glued)
 
 
 def _symbol_reference(path: str, project: Project) -> bool:
@@ -296,7 +313,12 @@ MYST_LABELS = Memo("GL502.myst_labels", _myst_labels)
 
 def _templated(file: SourceFile) -> bool:
     """Headings a site generator's shortcodes may add: anchors cannot be known."""
-    return "{{<" in file.text or "{{%" in file.text
+    return file.derived(TEMPLATED)
+
+
+# Once per file, not per link: both read the whole text (a paragraph of 10k links).
+ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
+TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)
 
 
 def _join(folder: str, path: str) -> str:

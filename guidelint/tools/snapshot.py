@@ -124,8 +124,12 @@ def to_wire(tools: list[dict], prompts: list[dict], resources: list[dict]) -> di
     return data
 
 
-def write_snapshot(path: Path, data: dict[str, Any]) -> None:
+def write_snapshot(path: Path, data: dict[str, Any], root: Path | None = None) -> None:
+    """Write a snapshot; with the project's `root`, never through a symlink out of it
+    (its folders made no-follow, `fsio.write_atomic`)."""
     from guidelint.fsio import write_atomic
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    if root is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    write_atomic(path, text, root)

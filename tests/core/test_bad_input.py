@@ -337,3 +337,109 @@ KINDS = {
 def test_every_file_kind_never_crashes_and_positions_stay_in_file(tmp_path, rel, data):
     pieces = st.sampled_from(KINDS[rel] + HOSTILE)
     check_crashes_nothing(tmp_path, rel, "".join(data.draw(st.lists(pieces, max_size=50))))
+
+
+# --- #28: no write follows a committed symlink out of the project ----------------------
+
+
+def test_check_never_writes_its_cache_through_a_committed_symlink(make_project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("home")
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / ".guidelint_cache").symlink_to(outside, target_is_directory=True)
+    for _ in range(2):  # the second run would read what the first one wrote
+        result = run_cli("check", cwd=root)
+        assert result.returncode == 1 and "scripts/gone.py" in result.stdout
+        assert ".guidelint_cache is a symlink; guidelint does not write through it" in (
+            result.stderr
+        )
+        assert "Traceback" not in result.stderr
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_gotcha_add_never_writes_through_a_symlink_out(tmp_path, link):
+    import shutil
+
+    from tests.core.test_mcp_server import GOTCHAS, WORKSPACE
+
+    root, outside = tmp_path / "workspace", tmp_path / "outside"
+    shutil.copytree(WORKSPACE, root, ignore=shutil.ignore_patterns("workspaces"))
+    assert run_cli("check", "--fix", "--select", "GL2", cwd=root).returncode == 0
+    gotchas = root / GOTCHAS
+    moved, linked = (gotchas, gotchas) if link == "file" else (gotchas.parent, gotchas.parent)
+    outside.mkdir()
+    target = outside / moved.name
+    shutil.move(moved, target)
+    linked.symlink_to(target, target_is_directory=link == "folder")
+    before = {p.name: p.read_bytes() for p in target.parent.rglob("*") if p.is_file()}
+    args = ["--headline", "Seeds are fixed per run", "--body", "B.", "--provenance", "#7"]
+    for dry_run in ([], ["--dry-run"]):
+        result = run_cli("gotcha", "add", *args, *dry_run, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode != 0 and len(lines) == 1, result.stderr
+        assert "leads outside the project" in lines[0] and GOTCHAS in lines[0]
+    assert {p.name: p.read_bytes() for p in target.parent.rglob("*") if p.is_file()} == before
+
+
+def test_the_writer_confined_to_a_project_never_follows_a_link_out(tmp_path):
+    from guidelint.fsio import write_atomic
+
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "victim.md").write_text("theirs\n")
+    (root / "docs/out.md").symlink_to(outside / "victim.md")
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "docs/real.md").write_text("ours\n")
+    (root / "docs/in.md").symlink_to("real.md")
+    for path in (root / "docs/out.md", root / "linked/victim.md", root / "linked/new.md"):
+        with pytest.raises(PermissionError, match="outside the project"):
+            write_atomic(path, "pwned\n", root)
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.md"]
+    assert (outside / "victim.md").read_text() == "theirs\n"
+    write_atomic(root / "docs/in.md", "ours, fixed\n", root)  # a link inside: its target
+    assert (root / "docs/in.md").is_symlink() and (root / "docs/real.md").read_text() == (
+        "ours, fixed\n"
+    )
+
+
+def test_a_one_line_mcp_json_gives_a_bounded_excerpt_per_finding(make_project):
+    """300 servers on one line (36 KB): each finding's excerpt is a window of the line
+    around its span, not the line (8,000 servers gave a 1.3 GB report, then a
+    MemoryError)."""
+    servers = {
+        f"s{i}": {"command": "npx", "args": ["-y", f"p{i}"], "env": {"KEY": "sk-" + "a" * 40}}
+        for i in range(300)
+    }
+    root = make_project({".mcp.json": json.dumps({"mcpServers": servers})})
+    result = run_cli("check", "--select", "GL110,GL605", cwd=root)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    excerpts = [line for line in result.stdout.splitlines() if line.startswith("    1 | ")]
+    assert len(excerpts) == 600  # two findings per server, each with its excerpt
+    assert max(len(line) for line in excerpts) <= 200
+    assert all("\u2026" in line for line in excerpts)  # cut, and it says so
+    lines = result.stdout.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("    1 | "):  # the caret under it marks the span, in the window
+            caret = lines[number + 1]
+            marked = line[caret.index("^") : caret.rindex("^") + 1]
+            assert re.fullmatch(r'"s\d+"|"sk-a{40}"', marked), (line, caret)
+
+
+def test_check_output_never_goes_through_a_committed_symlink(make_project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("home")
+    (outside / "victim").write_text("theirs\n")
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / "reports").symlink_to(outside, target_is_directory=True)
+    (root / "report.txt").symlink_to(outside / "victim")
+    for target in ("reports/report.txt", "report.txt"):
+        result = run_cli("check", "-o", target, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert lines[-1].startswith(f"guidelint: error: {target}: report not written: ")
+        assert "outside the project" in lines[-1]
+    assert sorted(p.name for p in outside.iterdir()) == ["victim"]
+    assert (outside / "victim").read_text() == "theirs\n"
+    elsewhere = tmp_path_factory.mktemp("ci") / "report.txt"  # outside: the user's choice
+    assert run_cli("check", "-o", str(elsewhere), cwd=root).returncode == 1
+    assert "scripts/gone.py" in elsewhere.read_text()

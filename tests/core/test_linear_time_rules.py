@@ -1,0 +1,227 @@
+"""Every rule costs linear time on any input: long paragraphs and long lines (#14, #28).
+
+Each scenario is a file a group of rules applies to, grown in two shapes: many short
+lines with no blank line between them (a long paragraph, a long list, a big JSON
+file), and the same content on ONE line. Checking 4x the input must cost about 4x
+(quadratic is 16x), measured as a ratio of CPU time within one run, best of three,
+never against a wall clock. `test_every_rule_is_measured` holds the scenarios to the
+rule index: a rule added later needs a scenario here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from guidelint.config import Config
+from guidelint.engine import Engine, build_selection
+from guidelint.project import Project
+from guidelint.rules.index import BY_CODE, ENGINE, RULES, load
+from guidelint.sources import SourceFile
+
+SMALL = 500  # items; LARGE is 4x
+LINEAR_ENOUGH = 9.0  # linear is 4; quadratic 16
+NOT_MEASURABLE = {"GL108"}  # --live only: it asks running servers, no file input
+
+
+def prose(i: int) -> str:
+    """One line of a guide holding what the Markdown rules read."""
+    return (
+        f"Call `mcp__srv{i % 7}__tool{i}` or `job_submit(gpu={i}, x=1)`, run `scripts/s{i}.py` "
+        f"(see [doc](./d{i}.md#part-{i}), [here](#missing-{i}), <docs/a{i}.md>) and call "
+        f"`tool{i}` with the `reviewer{i}` subagent; @docs/i{i}.md"
+    )
+
+
+def gotcha(i: int) -> str:
+    # Headlines of their own words: GL205 compares entries that share a word (a file
+    # whose every headline shares one still costs n^2 comparisons; docs/RELIABILITY.md).
+    return f"- **Alpha{i} beta{i} gamma{i}.** Body of lesson {i} (#{i}). fingerprint: {i:08x}"
+
+
+def server(i: int) -> tuple[str, dict]:
+    spec = {"command": "npx", "args": ["-y", f"pkg{i}"], "env": {"TOKEN": f"${{T{i}}}"}}
+    if i % 2:
+        spec = {"url": f"http://h{i}.example.com/mcp?api_key=sk-{i:012d}"}
+    return f"s{i}", spec
+
+
+def hook(i: int) -> dict:
+    action = {"type": "command", "command": f"scripts/h{i}.sh", "timeout": i}
+    return {"matcher": f"Tool{i}|mcp__srv__t{i}", "hooks": [action]}
+
+
+def markdown(rel: str, head: str, item: Callable[[int], str]) -> Callable[[int, str], str]:
+    def make(n: int, shape: str) -> str:
+        sep = "\n" if shape == "lines" else " "
+        return head + sep.join(item(i) for i in range(n)) + "\n"
+
+    return make
+
+
+def front_matter(n: int, shape: str) -> str:
+    tools = ", ".join(f"mcp__srv__t{i}" for i in range(n))
+    if shape == "lines":
+        keys = "".join(f"key{i}: value {i}\n" for i in range(n))
+        return f"---\nname: a\n{keys}tools: Read\n---\n" + "x\n" * n
+    return f"---\nname: a\ndescription: d\ntools: {tools}\n---\n" + prose(0) * (n // 4) + "\n"
+
+
+def fence(n: int, shape: str) -> str:
+    if shape == "lines":
+        body = "".join(f"x{i} = f{i}(1, 2)  # `{i}`\n" for i in range(n))
+    else:
+        body = "x = [" + ", ".join(f"f{i}(1)" for i in range(n)) + "]\n"
+    return f"# Guide\n\n```python {{example=good}}\n{body}```\n"
+
+
+def nested_fences(n: int, shape: str) -> str:
+    """Fences closed early by a fence nested inside them (GL503), or one long line."""
+    if shape == "lines":
+        body = "".join(f"```markdown\nShow {i}:\n\n```python\nrun({i})\n```\n\n" for i in range(n))
+    else:
+        body = "```text\n" + " ".join(f"```x{i}" for i in range(n)) + "\n```\n"
+    return "# Guide\n\n" + body
+
+
+def mcp_json(n: int, shape: str) -> str:
+    data = {"mcpServers": dict(server(i) for i in range(n))}
+    return json.dumps(data, indent=2 if shape == "lines" else None)
+
+
+def settings_json(n: int, shape: str) -> str:
+    allow = [f"mcp__srv{i}__t{i}" for i in range(n)] + [f"Bash(x{i})" for i in range(n)]
+    data = {"permissions": {"allow": allow}, "hooks": {"PreToolUse": [hook(i) for i in range(n)]}}
+    return json.dumps(data, indent=2 if shape == "lines" else None)
+
+
+def driver(n: int, shape: str) -> str:
+    head = "from transformers import Trainer, TrainingArguments\n\nSMOKE_MAX_ROWS = 30\n\n\n"
+    call = "TrainingArguments(output_dir=o, per_device_train_batch_size=4, save_steps=1)"
+    if shape == "lines":
+        body = "".join(f"    a{i} = {call}\n" for i in range(n))
+    else:
+        body = "    a = [" + ", ".join(call for _ in range(n)) + "]\n"
+    tail = "    trainer = Trainer(args=a0, train_dataset=rows[:SMOKE_MAX_ROWS])\n"
+    return head + "def smoke(rows, o):\n" + body + tail
+
+
+GOTCHAS_HEAD = "# Gotchas\n\n## LESSONS index\n\n- [Gone](#gone)\n\n## Lessons\n\n"
+SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
+    "guide": (
+        "docs/guide.md",
+        markdown("docs/guide.md", "# Guide\n\n", prose),
+        ("GL101", "GL102", "GL103", "GL104", "GL105", "GL501", "GL502"),
+    ),
+    "fenced": ("docs/run.md", fence, ("GL401", "GL402", "GL403", "GL501", "GL503")),
+    "nested fences": ("docs/nested.md", nested_fences, ("GL401", "GL503")),
+    "gotchas": (
+        ".claude/rules/gotchas.md",
+        markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, gotcha),
+        ("GL201", "GL202", "GL203", "GL204", "GL205", "GL206", "GL207", "GL208"),
+    ),
+    "agent": (
+        ".claude/agents/a.md",
+        front_matter,
+        ("GL107", "GL601", "GL606", "GL607", "GL611", "GL613", "GL501", "GL502"),
+    ),
+    "skill": ("skills/x/SKILL.md", front_matter, ("GL601", "GL607", "GL608", "GL611")),
+    "AGENTS.md": ("AGENTS.md", markdown("AGENTS.md", "# Agents\n\n", prose), ("GL502", "GL610")),
+    "CLAUDE.md": ("CLAUDE.md", markdown("CLAUDE.md", "# Claude\n\n", prose), ("GL502", "GL612")),
+    "mcp.json": (".mcp.json", mcp_json, ("GL109", "GL110", "GL605", "GL609")),
+    "settings": (".claude/settings.json", settings_json, ("GL106", "GL602", "GL603", "GL604")),
+    "driver": ("scripts/train.py", driver, ("GL301", "GL302", "GL303", "GL304")),
+}
+
+
+def check_seconds(engine: Engine, root: Path, rel: str, text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        file = SourceFile(path=root / rel, rel=rel, text=text)
+        start = time.process_time()
+        engine.check_source(file)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def engine_for(root: Path, codes: tuple[str, ...]) -> Engine:
+    config = Config(select=list(codes))
+    return Engine(Project(root, config), build_selection(config))
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    (tmp_path / "scripts").mkdir()
+    servers = dict(server(i) for i in range(7))  # the guide's `mcp__srvN__...` names
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    return tmp_path
+
+
+def test_every_rule_is_measured():
+    measured = {code for _, _, codes in SCENARIOS.values() for code in codes}
+    every = {entry.code for entry in RULES if entry.kinds != ENGINE} - NOT_MEASURABLE
+    assert every - measured == set()
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_each_scenario_reaches_its_rules(root, name):
+    """The scenarios measure the rules they name: each applies to its file."""
+    rel, make, codes = SCENARIOS[name]
+    project = Project(root, Config(select=list(codes)))
+    file = SourceFile(path=root / rel, rel=rel, text=make(10, "lines"))
+    for code in codes:
+        rule = load(BY_CODE[code])()
+        assert file.kind in rule.file_kinds and rule.applies_to(file, project), (name, code)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", ["lines", "one-line"])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_rule_grows_linearly(root, name, shape):
+    rel, make, codes = SCENARIOS[name]
+    engine = engine_for(root, codes)
+    small_text, large_text = make(SMALL, shape), make(4 * SMALL, shape)
+    ratios = []
+    for _ in range(2):  # a neighbour's burst can inflate one try; quadratic fails both
+        small = check_seconds(engine, root, rel, small_text)
+        large = check_seconds(engine, root, rel, large_text)
+        ratios.append(large / max(small, 2e-3))  # below 2 ms: too small to tell
+        if ratios[-1] < LINEAR_ENOUGH:
+            break
+    assert min(ratios) < LINEAR_ENOUGH, f"{name} ({shape}): {SMALL} -> {4 * SMALL}: {ratios}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["text", "github", "sarif", "json"])
+def test_reports_grow_linearly_with_findings_on_one_line(root, fmt):
+    """Each finding's excerpt and UTF-16 column read a bounded part of its line (an
+    emoji on it, so the UTF-16 columns count), not the line once per finding."""
+    from guidelint.reporters import Report, renderer
+
+    render = renderer(fmt)
+    engine = engine_for(root, ("GL110", "GL605"))
+
+    def seconds(n: int) -> float:
+        text = mcp_json(n, "one-line").replace('"npx"', '"npx \U0001f600"')
+        (root / ".mcp.json").write_text(text, encoding="utf-8")
+        findings = engine.check_source(
+            SourceFile(path=root / ".mcp.json", rel=".mcp.json", text=text)
+        )
+        best = float("inf")
+        for _ in range(3):
+            report = Report(findings=findings, root=root, files_checked=1)
+            start = time.process_time()
+            render(report)
+            best = min(best, time.process_time() - start)
+        return best
+
+    ratios = []
+    for _ in range(2):
+        ratios.append(seconds(4 * SMALL) / max(seconds(SMALL), 1e-4))
+        if ratios[-1] < LINEAR_ENOUGH:
+            break
+    assert min(ratios) < LINEAR_ENOUGH, f"{fmt}: {SMALL} -> {4 * SMALL} servers: {ratios}"

@@ -1,0 +1,142 @@
+"""`guidelint mcp` is rooted at its workspace: no tool reads or writes outside it (#28).
+
+An agent (or a prompt injected into one) names paths: `../x`, absolute paths,
+`/etc/passwd`, a folder symlink that leads into another project. Each is one tool
+error naming the path, before anything is read; nothing outside changes. Every test
+drives the real server over stdio, as tests/core/test_mcp_server.py does.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.core.test_mcp_server import GOTCHAS, WORKSPACE, assert_tool_error, serve, text_of
+
+SECRET = "TOPSECRET-7f3a"
+OUTSIDE = r"outside the project"
+
+
+@pytest.fixture
+def arena(tmp_path) -> Path:
+    """A workspace, another project beside it (its gotchas index drifted, so `fix`
+    has something to rewrite), a secret file, and a folder symlink into the other."""
+    for name in ("workspace", "other"):
+        copy = tmp_path / name  # without a result cache an earlier run may have left
+        shutil.copytree(
+            WORKSPACE, copy, ignore=shutil.ignore_patterns("workspaces", ".guidelint_cache")
+        )
+    (tmp_path / "secret.md").write_text(f"# {SECRET}\n\nRun `scripts/{SECRET}.py`.\n")
+    (tmp_path / "workspace/docs/elsewhere").symlink_to(tmp_path / "other", True)
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` (links not followed), to show nothing changed."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
+def test_check_and_run_refuse_every_path_that_leads_outside(arena):
+    other, before = arena / "other", snapshot(arena / "other")
+    etc_cache = Path("/etc/.guidelint_cache")
+    etc_cache_existed = etc_cache.exists()
+    hostile = [
+        "../other",
+        str(other),
+        "/etc/passwd",
+        "../secret.md",
+        "docs/../../secret.md",
+        "docs/elsewhere",  # a folder symlink: it would re-root the run in `other`
+        "docs/elsewhere/CLAUDE.md",
+    ]
+    replies: list[str] = []
+
+    async def scenario(session):
+        for path in hostile:
+            for tool in ("check", "run_examples"):
+                result = await session.call_tool(tool, {"paths": [path]})
+                replies.append(assert_tool_error(result, rf"^{tool}: .*{OUTSIDE}"))
+        inside = await session.call_tool("check", {"paths": ["docs"]})
+        assert not inside.is_error, text_of(inside)
+
+    serve(arena / "workspace", scenario)
+    assert not any(SECRET in reply or "root:" in reply for reply in replies)
+    assert snapshot(other) == before and not (other / ".guidelint_cache").exists()
+    assert etc_cache.exists() == etc_cache_existed
+
+
+def test_fix_leaves_another_projects_gotchas_file_alone(arena):
+    other, before = arena / "other", snapshot(arena / "other")
+
+    async def scenario(session):
+        for path in (
+            f"../other/{GOTCHAS}",
+            str(other / GOTCHAS),
+            f"docs/elsewhere/{GOTCHAS}",
+            "docs/elsewhere",
+        ):
+            for dry_run in (True, False):
+                result = await session.call_tool("fix", {"paths": [path], "dry_run": dry_run})
+                assert_tool_error(result, rf"^fix: .*{OUTSIDE}")
+
+    serve(arena / "workspace", scenario)
+    assert snapshot(other) == before
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_gotcha_tools_neither_read_nor_write_through_a_symlink_out(arena, link):
+    """The configured gotchas file (or its folder) is a committed symlink into a
+    folder outside: find, add and the gotchas resource each refuse it."""
+    workspace = arena / "workspace"
+    fixed = run_cli("check", "--fix", "--select", "GL2", cwd=workspace)  # addable now
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    gotchas, outside = workspace / GOTCHAS, arena / "outside"
+    if link == "file":
+        outside.mkdir()
+        shutil.move(gotchas, outside / "gotchas.md")
+        gotchas.symlink_to(outside / "gotchas.md")
+    else:
+        shutil.move(gotchas.parent, outside)
+        gotchas.parent.symlink_to(outside, True)
+    with (outside / "gotchas.md").open("a") as handle:
+        handle.write(f"\n## {SECRET}\n")
+    before = snapshot(outside)
+    entry = {"headline": "Seeds are fixed per run", "body": "B.", "provenance": ["#7"]}
+
+    async def scenario(session):
+        for dry_run in (True, False):
+            added = await session.call_tool("gotcha_add", {**entry, "dry_run": dry_run})
+            assert_tool_error(added, rf"^gotcha not added: .*{OUTSIDE}")
+        # The link is not in the project's file list: nothing read, nothing found.
+        found = await session.call_tool("gotcha_find", {"pattern": "."})
+        assert SECRET not in text_of(found) and found.structured_content["count"] == 0
+        listed = await session.read_resource("guidelint://gotchas")
+        assert listed.contents[0].text == "[]"
+        named = await session.call_tool("gotcha_find", {"pattern": ".", "file": GOTCHAS})
+        assert SECRET not in assert_tool_error(named, rf"^gotcha_find: .*{OUTSIDE}")
+
+    serve(workspace, scenario)
+    assert snapshot(outside) == before
+    assert sorted(os.listdir(outside)) == sorted(before)  # no temporary left either
+
+
+def test_gotcha_find_reads_no_file_outside(arena):
+    replies: list[str] = []
+
+    async def scenario(session):
+        for file in (f"../other/{GOTCHAS}", str(arena / "other" / GOTCHAS), "../secret.md"):
+            found = await session.call_tool("gotcha_find", {"pattern": ".", "file": file})
+            replies.append(assert_tool_error(found, rf"^gotcha_find: .*{OUTSIDE}"))
+        inside = await session.call_tool("gotcha_find", {"pattern": "realized", "file": GOTCHAS})
+        assert not inside.is_error and inside.structured_content["count"] == 2
+
+    serve(arena / "workspace", scenario)
+    assert not any(SECRET in reply for reply in replies)
