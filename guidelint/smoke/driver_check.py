@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from guidelint.smoke.arithmetic import batches_per_epoch, simulate, updates_per_epoch
 from guidelint.smoke.driver_facts import CountKind, DriverFacts, Gate, Setting
 from guidelint.smoke.driver_terms import Env, Guarded, Term, Unfollowed, compile_term, const
+from guidelint.smoke.driver_terms import values_used as terms_values_used
 from guidelint.smoke.formula import dial_formula
 from guidelint.smoke.guard import shortfall
 from guidelint.smoke.model import (
@@ -476,30 +477,13 @@ VALUE_LABELS = {
 
 
 def values_used(driver: _Driver, env: Env) -> str:
-    """`epochs=1 (line 9), batch=4 (configs/smoke.yaml:3), ...`: each value the
-    counterexample was computed from, where it is written."""
-    driver_rel = driver.facts.rel
-    parts: list[str] = []
-
-    def add(label: str, term: Term | None) -> None:
-        if term is None:
-            return
-        try:
-            value = term.at(env)
-        except Exception:  # a value that does not evaluate here is not one it used
-            return
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        where = term.where(driver_rel) if term.line or term.file else None
-        parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
-
-    add(driver.dial.key, driver.dial.term)
-    for key, label in VALUE_LABELS.items():
-        add(label, driver.terms.get(key))
-    add("floor", driver.floor)
+    """Each value the counterexample used, where it is written (`driver_terms.values_used`)."""
+    labelled = [(driver.dial.key, driver.dial.term)]
+    labelled += [(label, driver.terms.get(key)) for key, label in VALUE_LABELS.items()]
+    labelled.append(("floor", driver.floor))
     if driver.cap_term is not None and driver.cap_term.constant:
-        add("cap", driver.cap_term)
-    return ", ".join(parts)
+        labelled.append(("cap", driver.cap_term))
+    return terms_values_used(driver.facts.rel, labelled, env)
 
 
 def _cause(driver: _Driver, failure: _Failure) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -854,3 +854,21 @@ def _single_return(function: cst.FunctionDef) -> cst.BaseExpression | None:
         if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Return)
     ]
     return returns[0] if len(returns) == 1 else None
+
+
+def values_used(rel: str | None, labelled: Iterable[tuple[str, Term | None]], env: Env) -> str:
+    """`epochs=1 (line 9), batch=4 (configs/smoke.yaml:3), ...`: each value a
+    counterexample was computed from (at `env`), where it is written (`rel`: the driver)."""
+    parts: list[str] = []
+    for label, term in labelled:
+        if term is None:
+            continue
+        try:
+            value = term.at(env)
+        except Exception:  # a value that does not evaluate here is not one it used
+            continue
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        where = term.where(rel) if term.line or term.file else None
+        parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
+    return ", ".join(parts)

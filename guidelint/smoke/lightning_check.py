@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from guidelint.smoke.driver_terms import Env, Term, Unfollowed
+from guidelint.smoke.driver_terms import Env, Unfollowed
+from guidelint.smoke.driver_terms import values_used as terms_values_used
 from guidelint.smoke.lightning import LightningOutcome, LightningPlan, simulate_lightning
 
 if TYPE_CHECKING:
@@ -238,26 +239,13 @@ def _candidates() -> Iterator[int]:
 
 
 def values_used(driver: _Driver, env: Env) -> str:
-    driver_rel = driver.facts.rel
-    parts: list[str] = []
-
-    def add(label: str, term: Term | None) -> None:
-        if term is None:
-            return
-        try:
-            value = term.at(env)
-        except Exception:  # a value that does not evaluate here is not one it used
-            return
-        where = term.where(driver_rel) if term.line or term.file else None
-        parts.append(f"{label}={value!r}" + (f" ({where})" if where else ""))
-
-    add(driver.dial.name, driver.dial.term)
-    for key, label in VALUE_LABELS.items():
-        add(label, driver.terms.get(key))
-    add("floor", driver.floor)
+    """Each value the counterexample used, where it is written (`driver_terms.values_used`)."""
+    labelled = [(driver.dial.name, driver.dial.term)]
+    labelled += [(label, driver.terms.get(key)) for key, label in VALUE_LABELS.items()]
+    labelled.append(("floor", driver.floor))
     if driver.cap_term is not None and driver.cap_term.constant:
-        add("cap", driver.cap_term)
-    return ", ".join(parts)
+        labelled.append(("cap", driver.cap_term))
+    return terms_values_used(driver.facts.rel, labelled, env)
 
 
 def _plural(count: int, noun: str) -> str:
