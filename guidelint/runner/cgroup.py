@@ -158,8 +158,8 @@ def _pids_root(memory_base: str, root: str, v2: bool) -> str | None:
     return pids
 
 
-def _own_v1_cgroup(controller: str) -> str | None:
-    """The folder of this process's group in cgroup v1's `controller` hierarchy."""
+def _memberships_and_mounts() -> tuple[list[list[str]], list[list[str]]] | None:
+    """This process's cgroup memberships (`hierarchy:controllers:path`) and the mounts."""
     try:
         with open("/proc/self/cgroup") as handle:
             memberships = [line.rstrip("\n").split(":", 2) for line in handle]
@@ -167,7 +167,19 @@ def _own_v1_cgroup(controller: str) -> str | None:
             mounts = [line.split() for line in handle]
     except OSError:
         return None
-    for _hierarchy, controllers, path in (m for m in memberships if len(m) == 3):
+    return [m for m in memberships if len(m) == 3], mounts
+
+
+def _own_v1_cgroup(controller: str) -> str | None:
+    """The folder of this process's group in cgroup v1's `controller` hierarchy."""
+    read = _memberships_and_mounts()
+    return _v1_folder(*read, controller) if read else None
+
+
+def _v1_folder(
+    memberships: list[list[str]], mounts: list[list[str]], controller: str
+) -> str | None:
+    for _hierarchy, controllers, path in memberships:
         if controller in controllers.split(","):
             mount = _mount_point(mounts, "cgroup", controller)
             if mount:
@@ -186,19 +198,14 @@ def join(path: str) -> bool:
 
 def _own_memory_cgroup() -> tuple[str, bool] | None:
     """(the folder of this process's memory cgroup, whether it is cgroup v2)."""
-    try:
-        with open("/proc/self/cgroup") as handle:
-            memberships = [line.rstrip("\n").split(":", 2) for line in handle]
-        with open("/proc/self/mountinfo") as handle:
-            mounts = [line.split() for line in handle]
-    except OSError:
+    read = _memberships_and_mounts()
+    if read is None:
         return None
-    for _hierarchy, controllers, path in (m for m in memberships if len(m) == 3):
-        if "memory" in controllers.split(","):
-            mount = _mount_point(mounts, "cgroup", "memory")
-            if mount:
-                return os.path.join(mount, path.lstrip("/")), False
-    v2_path = next((p for h, c, p in (m for m in memberships if len(m) == 3) if h == "0"), None)
+    memberships, mounts = read
+    v1 = _v1_folder(memberships, mounts, "memory")
+    if v1:
+        return v1, False
+    v2_path = next((p for h, c, p in memberships if h == "0"), None)
     mount = _mount_point(mounts, "cgroup2", None)
     if v2_path is None or not mount:
         return None
