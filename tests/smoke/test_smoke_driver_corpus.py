@@ -7,7 +7,6 @@ mark must get no GL3xx finding; files without marks must be clean.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -16,22 +15,10 @@ import pytest
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from tests.smoke.marks import assert_findings_match_marks, expectations
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "smoke" / "drivers"
 DRIVERS = sorted(CORPUS.glob("*.py"))
-MARK = re.compile(r"#\s*expect:\s*(.+)$")
-# GL301(n=1) "ignores save_steps=5": the code, the counterexample n, a part of the message.
-EXPECTATION = re.compile(r'(GL\d{3})(?:\(n=(\d+)\))?(?:\s+"([^"]+)")?')
-
-
-def expectations(text: str) -> dict[tuple[str, int], tuple[str | None, str | None]]:
-    found = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = MARK.search(line)
-        if match:
-            for code, rows, part in EXPECTATION.findall(match.group(1)):
-                found[(code, number)] = (rows or None, part or None)
-    return found
 
 
 def lint(path: Path, tmp_path: Path):
@@ -50,16 +37,8 @@ def test_corpus_is_large_and_mixed():
 
 @pytest.mark.parametrize("path", DRIVERS, ids=[p.stem for p in DRIVERS])
 def test_driver_findings_match_marks(path, tmp_path):
-    expected = expectations(path.read_text())
     findings = lint(path, tmp_path)
-    got = {(f.code, f.line) for f in findings}
-    assert got == set(expected), [f"{f.line}: {f.code} {f.message}" for f in findings]
-    for finding in findings:
-        rows, part = expected[(finding.code, finding.line)]
-        if rows:
-            assert f"realized n={rows} row" in finding.message, finding.message
-        if part:
-            assert part in finding.message, finding.message
+    assert_findings_match_marks(findings, path.read_text())
 
 
 def test_incident_message_names_counterexample_dial_and_suggestion(tmp_path):

@@ -7,7 +7,6 @@ tests/smoke/test_smoke_driver_corpus.py: `# expect: GL301(n=1) "part of the mess
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -16,22 +15,11 @@ import pytest
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
+from tests.smoke.marks import assert_findings_match_marks
 
 PROJECT = Path(__file__).parents[1] / "fixtures" / "smoke" / "project"
 DRIVERS = sorted((PROJECT / "scripts").glob("*.py"))
-MARK = re.compile(r"#\s*expect:\s*(.+)$")
-EXPECTATION = re.compile(r'(GL\d{3})(?:\(n=(\d+)\))?(?:\s+"([^"]+)")?')
 HELPERS = {"smoke_settings"}  # imported by drivers, no gate of their own
-
-
-def expectations(text: str) -> dict[tuple[str, int], tuple[str | None, str | None]]:
-    found = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = MARK.search(line)
-        if match:
-            for code, rows, part in EXPECTATION.findall(match.group(1)):
-                found[(code, number)] = (rows or None, part or None)
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -59,16 +47,8 @@ def test_project_corpus_is_large_and_mixed():
 
 @pytest.mark.parametrize("path", DRIVERS, ids=[p.stem for p in DRIVERS])
 def test_project_driver_findings_match_marks(path, project_copy):
-    expected = expectations(path.read_text())
     findings = lint(project_copy, f"scripts/{path.name}")
-    got = {(f.code, f.line) for f in findings}
-    assert got == set(expected), [f"{f.line}: {f.code} {f.message}" for f in findings]
-    for finding in findings:
-        rows, part = expected[(finding.code, finding.line)]
-        if rows:
-            assert f"realized n={rows} row" in finding.message, finding.message
-        if part:
-            assert part in finding.message, finding.message
+    assert_findings_match_marks(findings, path.read_text())
 
 
 def test_no_correct_driver_gets_gl304_for_an_assignment_form(project_copy):
