@@ -136,6 +136,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
+    RuleEntry("GL620", "ineffective-permission-rule", "gl620_ineffective_permission_rule", JSON),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -183,6 +184,7 @@ SUMMARIES: dict[str, str] = {
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
+    "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
