@@ -17,7 +17,6 @@ from guidelint.tools.catalog import close_names
 from guidelint.tools.claude_code import JsonDoc, did_you_mean, is_settings_file, json_doc
 from guidelint.tools.claude_settings import json_type, settings_facts, type_fits
 
-
 MISSPELT = 0.85
 
 
@@ -79,9 +78,7 @@ class InvalidSetting(Rule):
                 continue
             problem = _value_problem(value, spec)
             if problem:
-                yield self.finding(
-                    file, doc.span(file, path), f"`{label}{key}` {problem}: Claude Code ignores it"
-                )
+                yield self.finding(file, doc.span(file, path), f"`{label}{key}` {problem}")
 
 
 def _value_problem(value: Any, spec: dict[str, Any]) -> str | None:
