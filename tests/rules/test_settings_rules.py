@@ -83,6 +83,7 @@ def test_gl621_reports_only_near_spellings_of_known_keys(tmp_path):
             "enableAllProjectMCPServers": True,
             "brandNewSetting2027": 1,
             "permissions": {"additionalDirectory": ["../x"]},
+            "$schema": "https://json.schemastore.org/claude-code-settings.json",
             "env": {"FOO": "1"},
             "theme": "dark",
             "feedbackSurveyRate": 1,
