@@ -76,6 +76,18 @@ def test_gl621_reads_the_scope_of_each_file(tmp_path):
     assert "reads it from user, local or managed settings only" in found[0][2]
 
 
+def test_gl621_managed_and_user_only_keys_in_a_local_file(tmp_path):
+    data = {"enableArtifact": True, "requiredMinimumVersion": "2.1.0", "verbose": True}
+    settings(tmp_path, data, "settings.local.json")
+    messages = [message for _, _, message in findings(tmp_path, "GL621")]
+    assert messages == [
+        "`enableArtifact` is ignored in local settings: Claude Code reads it from user and "
+        "managed settings only",
+        "`requiredMinimumVersion` is ignored in local settings: Claude Code reads it from "
+        "managed settings only",
+    ]
+
+
 def test_gl621_reports_only_near_spellings_of_known_keys(tmp_path):
     settings(
         tmp_path,
