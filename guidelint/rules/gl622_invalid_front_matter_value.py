@@ -3,7 +3,7 @@ Code cannot use: a `permissionMode`, `effort`, `memory` or `isolation` outside i
 documented values, a `maxTurns` that is no positive whole number, a `background` that is
 no boolean, a tool both allowed and disallowed, a preloaded skill that is a misspelling
 of one the project defines, a shared skill's description past the specification's
-1,024 characters."""
+1,024 characters, a project skill's past the listing Claude Code cuts it to."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from guidelint.project import Memo, Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
-from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file
+from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, json_doc
 
 # A preloaded skill is reported only when a defined skill is this close to it: one that
 # is nowhere in the repository may be the user's own (~/.claude/skills).
@@ -54,6 +54,8 @@ class InvalidFrontMatterValue(Rule):
             yield from self._preloaded(file, project, data)
         elif _shared(file.rel):
             yield from self._description(file, data, values["skill_description_max"])
+        else:
+            yield from self._listing(file, project, data, values["skill_listing_max_chars"])
 
     def _conflicts(self, file: SourceFile, data: FrontMatterData) -> Iterator[Finding]:
         tools, denied = data.entries.get("tools"), data.entries.get("disallowedTools")
@@ -100,6 +102,41 @@ class InvalidFrontMatterValue(Rule):
             f"the description is {len(entry.value):,} characters; the Agent Skills "
             f"specification allows {limit:,}, and harnesses may cut or reject it",
         )
+
+    def _listing(
+        self, file: SourceFile, project: Project, data: FrontMatterData, default: int
+    ) -> Iterator[Finding]:
+        """A project skill's description and `when_to_use` past the cap of the listing
+        Claude sees: the rest is cut before the model reads it."""
+        entry = data.entries.get("description")
+        if entry is None or not isinstance(entry.value, str):
+            return
+        extra = data.get("when_to_use")
+        size = len(entry.value) + (len(extra) if isinstance(extra, str) else 0)
+        cap = _listing_cap(file.rel, project) or default
+        if size > cap:
+            what = "description and `when_to_use`" if isinstance(extra, str) else "description"
+            yield self.finding(
+                file,
+                entry.value_span,
+                f"the {what} run to {size:,} characters; Claude Code lists {cap:,} of them "
+                f"(`skillListingMaxDescChars`) and cuts the rest before the model reads it",
+            )
+
+
+def _listing_cap(rel: str, project: Project) -> int | None:
+    """`skillListingMaxDescChars` of the settings beside the skill's `.claude/` (the
+    local file over the checked-in one), when set to a positive whole number."""
+    claude = rel.split("/skills/")[0] if "/skills/" in rel else ".claude"
+    for name in ("settings.local.json", "settings.json"):
+        settings = project.read(posixpath.join(claude, name))
+        if settings is None:
+            continue
+        data = json_doc(settings).data
+        cap = data.get("skillListingMaxDescChars") if isinstance(data, dict) else None
+        if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
+            return cap
+    return None
 
 
 def _value_problem(value: Any, spec: dict[str, Any]) -> str | None:

@@ -166,3 +166,15 @@ def test_gl622_long_descriptions_only_in_shared_skills(tmp_path):
     found = findings(tmp_path, "GL622")
     assert [path for path, _, _ in found] == ["skills/big/SKILL.md"]
     assert "1,109 characters" in found[0][2]
+
+
+def test_gl622_project_skills_past_the_listing_cap_and_a_raised_cap(tmp_path):
+    description = "Use when " + "y" * 1400
+    skill = f"---\ndescription: {description}\nwhen_to_use: {'z' * 200}\n---\n\nBody.\n"
+    write(tmp_path, ".claude/skills/big/SKILL.md", skill)
+    [(path, line, message)] = findings(tmp_path, "GL622")
+    assert (path, line) == (".claude/skills/big/SKILL.md", 2)
+    assert message.startswith("the description and `when_to_use` run to 1,609 characters")
+    assert "lists 1,536 of them" in message
+    settings(tmp_path, {"skillListingMaxDescChars": 2000})
+    assert findings(tmp_path, "GL622") == []
