@@ -111,6 +111,8 @@ class InvalidFrontMatterValue(Rule):
         entry = data.entries.get("description")
         if entry is None or not isinstance(entry.value, str):
             return
+        if data.get("disable-model-invocation") is True:
+            return  # not in the model's listing at all
         extra = data.get("when_to_use")
         size = len(entry.value) + (len(extra) if isinstance(extra, str) else 0)
         cap = _listing_cap(file.rel, project) or default

@@ -178,3 +178,7 @@ def test_gl622_project_skills_past_the_listing_cap_and_a_raised_cap(tmp_path):
     assert "lists 1,536 of them" in message
     settings(tmp_path, {"skillListingMaxDescChars": 2000})
     assert findings(tmp_path, "GL622") == []
+    hidden = skill.replace("---\n\n", "disable-model-invocation: true\n---\n\n")
+    write(tmp_path, ".claude/skills/hidden/SKILL.md", hidden)
+    settings(tmp_path, {})
+    assert [path for path, _, _ in findings(tmp_path, "GL622")] == [".claude/skills/big/SKILL.md"]
