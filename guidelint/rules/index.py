@@ -136,6 +136,15 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
+    RuleEntry("GL620", "ineffective-permission-rule", "gl620_ineffective_permission_rule", JSON),
+    RuleEntry("GL621", "invalid-setting", "gl621_invalid_setting", JSON),
+    RuleEntry(
+        "GL622",
+        "invalid-front-matter-value",
+        "gl622_invalid_front_matter_value",
+        MD,
+        scope="agent-files",
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -183,6 +192,9 @@ SUMMARIES: dict[str, str] = {
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
+    "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
+    "GL621": "A key of a project's Claude Code settings cannot be used as written: a value of the wrong type, a misspelt key, or a key ignored in this scope.",
+    "GL622": "An agent's or skill's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
