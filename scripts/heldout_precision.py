@@ -142,13 +142,28 @@ def findings_of(repo: Path, scratch: Path) -> list[Finding]:
     ]
 
 
-def label_of(finding: Finding, labels: dict[tuple[str, str, str], dict]) -> str | None:
-    if finding.key in labels:
-        return labels[finding.key]["label"]
+Labels = dict[tuple[str, str, str], list[dict]]
+
+
+def index_labels(records: list[dict]) -> Labels:
+    """The judged records by (repository, rule, fingerprint); missed records have none."""
+    labels: Labels = defaultdict(list)
+    for record in records:
+        if record.get("fingerprint"):
+            labels[(record["repo"], record["code"], record["fingerprint"])].append(record)
+    return labels
+
+
+def label_of(finding: Finding, labels: Labels) -> str | None:
+    """The finding's label: the record on its line where one fingerprint is on several lines."""
+    records = labels.get(finding.key, [])
+    on_line = [record for record in records if record.get("line") == finding.line]
+    if on_line or records:
+        return (on_line or records)[0]["label"]
     return "unjudgeable" if finding.on_placeholder else None
 
 
-def tables(findings: list[Finding], labels: dict[tuple[str, str, str], dict]) -> list[str]:
+def tables(findings: list[Finding], labels: Labels) -> list[str]:
     by_repo: dict[str, Tally] = defaultdict(Tally)
     by_rule: dict[str, Tally] = defaultdict(Tally)
     by_repo_rule: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -178,7 +193,7 @@ def row(name: str, tally: Tally) -> str:
     return f"| {name} | " + " | ".join(map(str, counts)) + f" | {tally.precision()} |"
 
 
-def unlabelled(findings: list[Finding], labels: dict[tuple[str, str, str], dict]) -> list[str]:
+def unlabelled(findings: list[Finding], labels: Labels) -> list[str]:
     return [
         f"{f.repo} {f.path}:{f.line} {f.code} {f.fingerprint} {f.message}"
         for f in findings
@@ -237,7 +252,7 @@ def measure(
 ) -> list[str]:
     """The report's lines; the dump written where asked."""
     records = read_labels(labels_path)
-    labels = {(r["repo"], r["code"], r["fingerprint"]): r for r in records if r.get("fingerprint")}
+    labels = index_labels(records)
     repos = repositories(folder, only)
     findings: list[Finding] = []
     with tempfile.TemporaryDirectory(prefix="heldout-") as scratch:
