@@ -222,7 +222,8 @@ def misses(findings: list[Finding], records: list[dict], checked: set[str]) -> l
             continue
         now = (r["repo"], r["path"], r["line"], r.get("code")) in reported
         state = "now reported" if now else "still missed"
-        lines.append(f"{state}: {r['repo']} {r['path']}:{r['line']} {r.get('code')} {r['reason']}")
+        rule = r.get("code") or "-"  # a defect no rule covers today
+        lines.append(f"{state}: {r['repo']} {r['path']}:{r['line']} {rule} {r['reason']}")
     return lines
 
 

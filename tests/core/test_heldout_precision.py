@@ -112,3 +112,37 @@ def test_bad_labels_are_one_line_naming_the_file(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"{labels}:1: not valid JSON")
 
     assert script.main([str(tmp_path / "empty-is-missing"), "--labels", str(labels)]) == 2
+
+
+def test_a_label_on_the_findings_own_line_wins_over_one_on_another():
+    script = load_script()
+    # One broken front matter reported at two lines with one fingerprint: the first
+    # line is the defect, the second the same defect again.
+    records = [
+        {
+            "repo": "r",
+            "path": "a.md",
+            "line": 3,
+            "code": "GL601",
+            "fingerprint": "f",
+            "label": "true",
+        },
+        {
+            "repo": "r",
+            "path": "a.md",
+            "line": 9,
+            "code": "GL601",
+            "fingerprint": "f",
+            "label": "false",
+        },
+    ]
+    labels = script.index_labels(records)
+
+    def finding(line: int):
+        return script.Finding("r", "a.md", line, "GL601", "f", "m", on_placeholder=False)
+
+    assert script.label_of(finding(3), labels) == "true"
+    assert script.label_of(finding(9), labels) == "false"
+    assert script.label_of(finding(12), labels) == "true"  # moved: the first record
+    placeholder = script.Finding("r", "b.md", 1, "GL501", "g", "m", on_placeholder=True)
+    assert script.label_of(placeholder, labels) == "unjudgeable"
