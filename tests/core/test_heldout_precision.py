@@ -146,3 +146,17 @@ def test_a_label_on_the_findings_own_line_wins_over_one_on_another():
     assert script.label_of(finding(12), labels) == "true"  # moved: the first record
     placeholder = script.Finding("r", "b.md", 1, "GL501", "g", "m", on_placeholder=True)
     assert script.label_of(placeholder, labels) == "unjudgeable"
+
+
+def test_the_committed_held_out_labels_are_well_formed():
+    script = load_script()
+    records = script.read_labels(script.DEFAULT_LABELS)
+    assert records, "tests/data/labels/heldout.json is empty"
+    for record in records:
+        assert record["set"] == "held-out-2", record
+        assert record["reason"].strip(), record
+        assert record["repo"] and record["path"] and record["line"] >= 1, record
+        if record["label"] == "missed":
+            assert record["fingerprint"] is None and record["reported"] is False, record
+        else:
+            assert record["fingerprint"] and record["code"] and record["message"], record
