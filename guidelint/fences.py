@@ -36,9 +36,29 @@ def nested_fences(text: str, doc: MarkdownDocument) -> list[tuple[Fence, str]]:
         for match in INNER_OPENER.finditer(fence.content):
             inner = match.group(1)
             if inner[0] == marker[0] and len(inner) >= len(marker):
-                found.append((fence, match.group(0).strip()))
+                if not _last_inner_closed(fence.content, inner):
+                    found.append((fence, match.group(0).strip()))
                 break
     return found
+
+
+# A line that starts with a fence marker but is not an opener: ```` ```<end_code> ````.
+MARKER_LINE = LazyPattern(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
+
+
+def _last_inner_closed(content: str, inner: str) -> bool:
+    """Whether the content's last inner block is ended, in the author's eyes, before the
+    outer fence's end: a line after its opener starts with the same marker
+    (```` ```<end_code> ````, a prompt's delimiter). A closing fence may carry no info
+    string (CommonMark), so that line closes nothing: the outer block runs on to its
+    own bare close, as written, and no inner close ends it early."""
+    openers = [m for m in INNER_OPENER.finditer(content) if m.group(1)[0] == inner[0]]
+    after = openers[-1].end()
+    for line in MARKER_LINE.finditer(content, after):
+        marker = line.group(1)
+        if marker[0] == inner[0] and not INNER_OPENER.fullmatch(line.group(0)):
+            return True
+    return False
 
 
 def exposed_regions(text: str, doc: MarkdownDocument) -> list[tuple[int, int]]:

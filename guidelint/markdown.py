@@ -13,6 +13,7 @@ by their public names, never a private one.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -625,8 +626,14 @@ def _walk(doc: MarkdownDocument, tokens: list[Token]) -> None:
 
 def github_slug(text: str) -> str:
     """A heading's id as GitHub renders it: lower case, punctuation dropped (letters,
-    digits, `_`, `-` and spaces kept), each space a hyphen."""
-    return SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+    digits, `_`, `-` and spaces kept), each space a hyphen. Beyond ASCII, letters,
+    numbers and combining marks are kept (Devanagari's vowel signs, which Python's
+    `\\w` does not match, are part of a word for GitHub)."""
+    text = text.strip().lower()
+    if text.isascii():
+        return SLUG_DROP.sub("", text).replace(" ", "-")
+    kept = (char for char in text if char in "_- " or unicodedata.category(char)[0] in "LMN")
+    return "".join(kept).replace(" ", "-")
 
 
 def _plain_text(children: list[Token]) -> str:

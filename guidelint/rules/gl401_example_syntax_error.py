@@ -66,12 +66,41 @@ class ExampleSyntaxError(ExampleRule):
                     " (everything after it would be code)",
                 )
                 continue
+            if error is not None and IPYTHON_LINE.search(example.python_source()):
+                error = _error_past_ipython_lines(example.python_source())
             if error is None or not_python_code(example.python_source()):
                 continue
             if sys.version_info < (3, 12) and _in_fstring(example.python_source(), error):
                 continue  # PEP 701 f-strings (nested quotes) parse from Python 3.12 on
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
             yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")
+
+
+# IPython's own syntax, which a notebook or `ipython` runs before Python sees the cell:
+# a shell escape (`!pip install x`), a line magic (`%pip`, `%time f()`), a cell magic
+# (`%%time`). Not a `%` or `!` that continues an expression (`a % b` split over lines).
+IPYTHON_LINE = LazyPattern(r"^[ \t]*(?:!\S|%%?[A-Za-z_])", re.MULTILINE)
+
+
+def _error_past_ipython_lines(source: str) -> SyntaxError | None:
+    """The cell's syntax error once its IPython lines are what IPython makes them (a
+    call, so `pass` here, at the same indentation and line): None when the rest is
+    Python, so a notebook example with `%pip install` is no defect; its first real
+    error otherwise, at its own line."""
+    lines = source.split("\n")
+    for index, line in enumerate(lines):
+        if IPYTHON_LINE.match(line):
+            lines[index] = line[: len(line) - len(line.lstrip())] + "pass"
+    import ast
+
+    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # as the first parse
+    try:
+        compile("\n".join(lines), "<example>", "exec", flags=flags, dont_inherit=True)
+    except SyntaxError as error:
+        return error
+    except ValueError:
+        return None  # a NUL byte: the parse above reported nothing of it either
+    return None
 
 
 def not_python_code(source: str) -> bool:
@@ -81,6 +110,8 @@ def not_python_code(source: str) -> bool:
     if sys.version_info < (3, 12) and NEWER_SYNTAX.search(source):
         return True
     if TEMPLATE.search(source) or OTHER_LANGUAGE.match(_first_code_line(source)):
+        return True
+    if _shell_commands_only(source):
         return True
     stripped = source.strip()
     if stripped and any(_parses(sig) for sig in ("def " + stripped + ": ...", stripped + ": ...")):
@@ -92,6 +123,22 @@ def not_python_code(source: str) -> bool:
         return True
     # `f(a=1, ...)`, `def g(x, ...)`: `...` standing for arguments left out.
     return "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED)
+
+
+# A command line: a program that runs scripts or installs packages, then an argument
+# that no Python expression continues with (a file, a flag, a sub-command word).
+SHELL_COMMAND = LazyPattern(
+    r"(?:python3?|pip3?|uv|uvx|poetry|pipx|conda|npm|npx|pnpm|yarn|node|git|make|docker|"
+    r"curl|wget|bash|sh|cd|export|sudo|brew|apt(?:-get)?)[ \t]+[\w./\-~\"'][^=]*$"
+)
+
+
+def _shell_commands_only(source: str) -> bool:
+    """`python plan_customization.py` alone in a `python` fence: every code line is a
+    command line, so the fence's language is wrong, not its code (a shell session,
+    which a reader runs in a terminal)."""
+    lines = [line.strip() for line in source.split("\n") if _code(line)]
+    return bool(lines) and all(SHELL_COMMAND.fullmatch(line) for line in lines)
 
 
 def _with_bodies(source: str) -> str:

@@ -151,7 +151,8 @@ class BrokenLink(Rule):
             return None  # filled in by a site generator
         if not path:
             if fragment and not _templated(file) and not _has_anchor(file, fragment):
-                return f"`#{fragment}` is no heading or anchor of this document"
+                if not _generated_anchor(file, fragment, project):
+                    return f"`#{fragment}` is no heading or anchor of this document"
             return None
         bases = _bases(file.rel, folder, path)
         root = template_root(file.rel)
@@ -167,7 +168,9 @@ class BrokenLink(Rule):
         if found is None:
             if _symbol_reference(path, project) or any(_git_ignored(project, t) for t in inside):
                 return None
-            if _slug_placeholder(path, bases, project):
+            if _slug_placeholder(path, bases, project) and not _parallel_page(
+                path, folder, project
+            ):
                 return None
             if _myst_label(path, project):
                 return None
@@ -176,7 +179,8 @@ class BrokenLink(Rule):
             other = project.read(found)
             if other is not None and other.kind == FileKind.MARKDOWN:
                 if not _has_anchor(other, fragment):
-                    return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
+                    if not _generated_anchor(other, fragment, project):
+                        return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
 
 
@@ -190,6 +194,81 @@ def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
         return False
     first = path.split("/", 1)[0]
     return not any(project.exists(_join(base, first)) for base in bases)
+
+
+def _parallel_page(path: str, folder: str, project: Project) -> bool:
+    """`tutorials/tools` in `docs/es/index.md` where `docs/en/tutorials/tools.md` exists:
+    a page of a parallel tree (another language's, another version's) beside the
+    document's folder, so the link names a page of these docs that this tree lacks,
+    not a slug of the reader's wiki."""
+    parent = posixpath.dirname(folder)
+    if not folder or not path.strip("/"):
+        return False
+    stem = posixpath.normpath(path.rstrip("/"))
+    pages = project.memo(PARALLEL_PAGES)
+    return (parent, stem) in pages or (parent, f"{stem}/index") in pages
+
+
+def _parallel_pages(project: Project) -> frozenset[tuple[str, str]]:
+    """Every Markdown page as (a folder, the page's path below one child of that
+    folder, without its extension): `docs/en/tutorials/tools.md` gives
+    ("docs", "tutorials/tools") and ("", "en/tutorials/tools"), among others."""
+    found: set[tuple[str, str]] = set()
+    for rel in project.files():
+        if not MARKDOWN_TARGET.search(rel):
+            continue
+        parts = posixpath.splitext(rel)[0].split("/")
+        for at in range(len(parts) - 1):
+            found.add(("/".join(parts[:at]), "/".join(parts[at + 1 :])))
+    return frozenset(found)
+
+
+def _generated_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
+    """An anchor the docs build makes that no heading shows: an API object's id from
+    a doc-builder `[[autodoc]] X` directive, or a heading's id as MkDocs slugs it."""
+    return _autodoc_anchor(file, fragment) or _mkdocs_anchor(file, fragment, project)
+
+
+AUTODOC = re.compile(r"^\[\[autodoc\]\][ \t]+([\w.]+)", re.MULTILINE)
+
+
+def _autodoc_names(file: SourceFile) -> frozenset[str]:
+    if "[[autodoc]]" not in file.text:
+        return frozenset()
+    return frozenset(AUTODOC.findall(file.text))
+
+
+def _autodoc_anchor(file: SourceFile, fragment: str) -> bool:
+    """Hugging Face doc-builder turns `[[autodoc]] CodeAgent` into the API entry
+    `#smolagents.CodeAgent` and one per member (`#smolagents.Tool.from_space`): a
+    dotted fragment holding a documented name's segments in a row, followed by at
+    most one member name, is one of the page's anchors."""
+    names = file.derived(AUTODOC_NAMES)
+    if not names:
+        return False
+    segments = unquote(fragment).split(".")
+    for name in names:
+        wanted = name.split(".")
+        for at in range(len(segments) - len(wanted) + 1):
+            tail = len(segments) - at - len(wanted)
+            if segments[at : at + len(wanted)] == wanted and tail <= 1:
+                return True
+    return False
+
+
+MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+HYPHEN_RUN = re.compile(r"-{2,}")
+
+
+def _mkdocs_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
+    """In a MkDocs project, a heading's id is Python-Markdown's slug, which makes a
+    run of hyphens one (`` `Mcp-Param-*` headers`` gives `mcp-param-headers`, GitHub
+    `mcp-param--headers`)."""
+    if not any(project.exists(name) for name in MKDOCS_CONFIGS):
+        return False
+    collapsed = HYPHEN_RUN.sub("-", unquote(fragment).lower()).strip("-")
+    anchors = file.derived(ANCHOR_FACTS)[0]
+    return any(HYPHEN_RUN.sub("-", anchor).strip("-") == collapsed for anchor in anchors)
 
 
 def _git_ignored(project: Project, target: str) -> bool:
@@ -222,9 +301,20 @@ def _has_anchor(file: SourceFile, fragment: str) -> bool:
     (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
     target `(name)=`. Read from the document once (`ANCHOR_FACTS`), not per link."""
     anchors, myst_labels, glued = file.derived(ANCHOR_FACTS)
-    if fragment in anchors or fragment.lower() in anchors:
-        return True
-    return fragment in myst_labels or fragment in glued
+    for form in _fragment_forms(fragment):
+        if form in anchors or form.lower() in anchors:
+            return True
+        if form in myst_labels or form in glued:
+            return True
+    return False
+
+
+def _fragment_forms(fragment: str) -> tuple[str, ...]:
+    """A fragment as written and as decoded: the Markdown parser percent-encodes a
+    link's non-ASCII characters (`#工具` arrives as `#%E5%B7%A5%E5%85%B7`), while a
+    heading's id keeps its Unicode letters (GitHub's slug), so they compare decoded."""
+    decoded = unquote(fragment)
+    return (fragment,) if decoded == fragment else (fragment, decoded)
 
 
 GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#c`)
@@ -308,6 +398,7 @@ def _submodule_paths(project: Project) -> list[str]:
 
 
 SUBMODULES = Memo("GL502.submodules", _submodule_paths)
+PARALLEL_PAGES = Memo("GL502.parallel_pages", _parallel_pages)
 MYST_LABELS = Memo("GL502.myst_labels", _myst_labels)
 
 
@@ -318,6 +409,12 @@ def _templated(file: SourceFile) -> bool:
 
 # Once per file, not per link: both read the whole text (a paragraph of 10k links).
 ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
+AUTODOC_NAMES = Derived(
+    "GL502.autodoc_names",
+    lambda file: (
+        frozenset(AUTODOC.findall(file.text)) if "[[autodoc]]" in file.text else frozenset()
+    ),
+)
 TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)
 
 

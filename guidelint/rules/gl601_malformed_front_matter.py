@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from guidelint.doc_kind import is_fixture
 from guidelint.findings import Finding, Severity
-from guidelint.frontmatter import front_matter
+from guidelint.frontmatter import Problem, front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
@@ -24,7 +24,18 @@ class MalformedFrontMatter(Rule):
         if is_fixture(file.rel):
             return  # a test fixture's broken front matter is what a Markdown tool is tested on
         data = front_matter(file)
-        if data is None:
+        if data is None or not data.problems:
             return
-        for problem in data.problems:
-            yield self.finding(file, point(file, problem.offset), problem.message)
+        first = data.problems[0]
+        yield self.finding(file, point(file, first.offset), _first_problem(first, data.problems))
+
+
+def _first_problem(first: Problem, problems: list[Problem]) -> str:
+    """One finding per file: a value broken early (an unquoted multi-line description)
+    makes the parser trip again at every later line that looks like `key:`, and one fix
+    clears them all, so the later trips are counted in the message, not reported."""
+    later = len(problems) - 1
+    if not later:
+        return first.message
+    lines = "1 later line fails" if later == 1 else f"{later} later lines fail"
+    return f"{first.message}; {lines} with it"

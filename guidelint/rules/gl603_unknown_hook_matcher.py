@@ -70,10 +70,13 @@ class UnknownHookMatcher(ToolRule):
 
         tools = catalog(project)
         retired = facts()["retired_hook_matchers"]
-        for name in matcher.split("|"):
-            name = name.strip()
+        alternatives = [name.strip() for name in matcher.split("|")]
+        kept_for_old_releases = _has_live_alternative(alternatives, retired, tools)
+        for name in alternatives:
             if not LITERAL.match(name):
                 continue  # a pattern (`mcp__github__.*`, `Notebook.*`): any tool may match
+            if kept_for_old_releases and _retired(name, retired, tools):
+                continue  # see _has_live_alternative
             if name in retired:
                 yield self.finding(file, span, f"matcher `{name}`: {retired[name]}")
                 continue
@@ -85,3 +88,25 @@ class UnknownHookMatcher(ToolRule):
                     f"matcher {problem.message}: the hook never fires for it",
                     severity=problem.severity,
                 )
+
+
+def _has_live_alternative(alternatives: list[str], retired: dict, tools: Any) -> bool:
+    """Whether the matcher has an alternative that fires today (a tool of the catalog,
+    or a pattern). Then a retired built-in beside it (`Edit|Write|MultiEdit`) is kept
+    for older Claude Code releases, where that tool still runs: it matches nothing
+    now and costs nothing, and the hook still fires for the live ones. A matcher of
+    retired tools only never fires, and stays an error."""
+    from guidelint.tools.permissions import check_tool_name
+
+    for name in alternatives:
+        if not LITERAL.match(name):
+            return True
+        if not _retired(name, retired, tools) and check_tool_name(name, tools) is None:
+            return True
+    return False
+
+
+def _retired(name: str, retired: dict, tools: Any) -> bool:
+    """A tool Claude Code had and no longer has (`MultiEdit`), or a hook name it no
+    longer sends (`Task`)."""
+    return name in retired or bool(tools.builtins.retired_hint(name))

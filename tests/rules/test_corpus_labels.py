@@ -22,25 +22,13 @@ from pathlib import Path
 import pytest
 
 from guidelint.check import CheckOptions, run_check
+from scripts.corpus_layout import lay_out
 from tests.conftest import shared_corpus
 
 CORPUS = shared_corpus()
 LABELS = Path(__file__).parents[1] / "data" / "labels" / "corpus.json"
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus("agent-repos-full")]
-
-
-def lay_out(repo: Path, into: Path) -> Path:
-    """The repository's copied files, and an empty placeholder for every other listed one."""
-    root = into / repo.name
-    shutil.copytree(repo, root, symlinks=True)
-    for rel in (repo / "LISTING.txt").read_text(encoding="utf-8").splitlines():
-        rel = rel.strip()
-        path = root / rel
-        if rel and not rel.endswith("/") and not path.exists() and not path.is_symlink():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.touch()
-    return root
 
 
 def fingerprints(root: Path) -> set[tuple[str, str]]:
