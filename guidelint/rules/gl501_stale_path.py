@@ -7,7 +7,10 @@ URL, glob, variable, absolute/home path or placeholder (`path/to`, `YYYY`, `xx`,
 span: "`layouts/pt`, where `pt` is ..."); anchored in this repository (its first segment
 exists relative to the root or the document; `./` and `../` paths relative to the
 document only); not git-ignored (outputs a run writes); and of a file type the
-repository has. A `:LINE` or `#anchor` suffix is dropped first.
+repository has. A `:LINE` or `#anchor` suffix is dropped first. Not a path its
+document says is made (by a sentence, also one begun on the line above, or a command of
+its fences), nor one whose first missing folder is a run's (`cache`, `tmp`, `results`),
+nor an MCP method (`tools/call`).
 """
 
 from __future__ import annotations

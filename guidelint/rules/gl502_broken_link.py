@@ -9,7 +9,8 @@ URLs count as found: `../install/` for `install.md`, `setup` for `setup.md`.
 In steering files (CLAUDE.md, CLAUDE.local.md, AGENTS.md, `.claude/**`), an
 `@path/to/file` outside code is Claude Code's import: the file must exist.
 A target that would leave the repository, or lies in a git submodule, is never
-looked up. Only the files `[tool.guidelint.paths] links` names are followed
+looked up; nor is a page an MkDocs build writes (its URL linked from the repository,
+a `nav` entry, a `not_in_nav` folder with no file here). Only the files `[tool.guidelint.paths] links` names are followed
 (steering files and guides by default: a site generator's content tree resolves
 links its own way).
 """
