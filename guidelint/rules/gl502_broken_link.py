@@ -10,9 +10,9 @@ In steering files (CLAUDE.md, CLAUDE.local.md, AGENTS.md, `.claude/**`), an
 `@path/to/file` outside code is Claude Code's import: the file must exist.
 A target that would leave the repository, or lies in a git submodule, is never
 looked up; nor is a page an MkDocs build writes (its URL linked from the repository,
-a `nav` entry, a `not_in_nav` folder with no file here). Only the files `[tool.guidelint.paths] links` names are followed
-(steering files and guides by default: a site generator's content tree resolves
-links its own way).
+a `nav` entry, a `not_in_nav` folder with no file here). Only the files
+`[tool.guidelint.paths] links` names are followed (steering files and guides by
+default: a site generator's content tree resolves links its own way).
 """
 
 from __future__ import annotations
@@ -349,6 +349,8 @@ def _page_key(page: str) -> str:
 def _mkdocs_site(project: Project) -> tuple[str, frozenset[str]] | None:
     """The docs folder of a root MkDocs configuration with a `site_url`, and the pages
     under that URL that the repository's documents and configuration link to."""
+    if not (project.exists("mkdocs.yml") or project.exists("mkdocs.yaml")):
+        return None  # no MkDocs site: the file list need not be read
     site_url, docs_dir, configs = "", "docs", []
     for rel in project.files():
         if "/" not in rel and MKDOCS_CONFIG.match(rel):
