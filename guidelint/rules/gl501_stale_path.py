@@ -72,7 +72,7 @@ RUN_TIME_FOLDER = re.compile(
     re.IGNORECASE,
 )
 # A shell line in a fence that makes a path: `git clone URL DEST`, `mkdir -p DIR`, `touch F`.
-MAKES = LazyPattern(r"(?:^|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch)\s+([^;&|#\n]+)", re.M)
+MAKES = LazyPattern(r"(?:^[ \t]*|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch)\s+([^;&|#\n]+)", re.M)
 # Methods of the Model Context Protocol (its specification): `tools/call` is a JSON-RPC
 # method, not a path, however much it looks like one.
 MCP_METHODS = frozenset(
