@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
+from guidelint.rules.gl110_unlisted_server import own_unlisted_server
 from guidelint.sources import Derived, FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, no_server_declared
 
@@ -52,6 +53,7 @@ class UnknownBareTool(ToolRule):
         ignored = tools.non_tool_names()
         references = markdown_references(file, tools)
         tool_document = any(ref.name in known for _, ref in references)
+        own_server = own_unlisted_server(project)
         places = file.derived(PLACES)
         headings = file.markdown.headings
         title = headings[0].text if headings and headings[0].level == 1 else ""
@@ -65,7 +67,7 @@ class UnknownBareTool(ToolRule):
                 # Kept away from, or another agent's tool: only a close near miss of a
                 # tool of this project is a defect there.
                 context = min(context, Context.NONE)
-            finding = self._judge(file, span, ref, tools, context)
+            finding = self._judge(file, span, ref, tools, context, own_server)
             if finding is not None:
                 yield finding
 
@@ -111,6 +113,7 @@ class UnknownBareTool(ToolRule):
         ref: Reference,
         tools: Catalog,
         context: Context,
+        own_server: str | None = None,
     ) -> Finding | None:
         from guidelint.tools.catalog import close_names
         from guidelint.tools.references import Context
@@ -131,6 +134,10 @@ class UnknownBareTool(ToolRule):
                 return None
         elif context is Context.STRONG:
             near = close_names(ref.name, candidates, 3, 0.6)
+            if not near and own_server:
+                # The project's own server lists its tools only when it runs: a name
+                # like none of the known tools may well be one of its own.
+                return None
         elif ref.name[:1].isupper() and (context is Context.WEAK or ref.kind == "call"):
             # `PodMonitor` is no misspelt `Monitor`: a built-in's near miss is the same length.
             near = [

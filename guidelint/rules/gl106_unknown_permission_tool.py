@@ -61,7 +61,7 @@ class UnknownPermissionTool(ToolRule):
                         file, span, f"{kind}: `{entry!r}` is not a permission rule (a string)"
                     )
                     continue
-                problem = check_tool_name(entry, tools)
+                problem = check_tool_name(entry, tools, permission=True)
                 if problem is not None:
                     yield self.finding(
                         file, span, f"{kind}: {problem.message}", severity=problem.severity

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from guidelint.findings import Finding, Severity
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.rulebase import ToolRule, server_key
 
@@ -41,6 +41,32 @@ class UnlistedServer(ToolRule):
             if _own_server(name, declared.get(name), project):
                 continue
             yield self.finding(file, server_key(file, name), unlisted_message(name))
+
+
+def own_unlisted_server(project: Project) -> str | None:
+    """The project's own server of `.mcp.json` whose tool list is unknown here (no
+    snapshot, not live), or None: its tools are whatever the project serves."""
+    return project.memo(OWN_UNLISTED)
+
+
+def _own_unlisted(project: Project) -> str | None:
+    from guidelint.tools.load import sources
+
+    config = project.read(project.config.tools.mcp_config)
+    if config is None:
+        return None
+    state = sources(project)
+    declared = _declared(config)
+    for name in sorted(state.mcp_servers):
+        server = state.catalog.servers.get(name)
+        if server is None or server.known or server.origin == "external":
+            continue
+        if _own_server(name, declared.get(name), project):
+            return name
+    return None
+
+
+OWN_UNLISTED = Memo("GL110.own_unlisted", _own_unlisted)
 
 
 def _declared(file: SourceFile) -> dict[str, Any]:

@@ -28,6 +28,11 @@ TEMPLATE = LazyPattern(r"\$\{\w+\}|\{\{[^}]*\}\}")
 FSTRING = LazyPattern(r"\b[rRbB]?[fF][rR]?[\"']")
 ELIDED = ("*__", "**__")  # what an elided argument list parses as
 BLOCK_OPENER = LazyPattern(r":\s*(?:#.*)?$")
+# `from typing import ...`, `from ._x import (A, ...)`: the names imported, left out.
+ELIDED_IMPORT = LazyPattern(r"\bimport\s+\.\.\.")
+IMPORT_LIST = re.compile(r"(\bimport\s*\()([^()]*)\)")
+# `close(...)`, `f(a, ...)`: the arguments, left out (a body `: ...` stays as it is).
+ELIDED_ARGUMENTS = re.compile(r"\(\s*\.\.\.\s*\)|,\s*\.\.\.\s*(?=\))")
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -121,6 +126,12 @@ def not_python_code(source: str) -> bool:
         return True  # `<minimal reproducer>`, `hidden_size=<real>`, `/* first 5 */`
     if _parses(_with_bodies(source)):
         return True
+    # An outline's elisions: `from typing import ...`, `import (A, ...)`, `close(...)`.
+    outlined = _without_elisions(source)
+    if outlined != source and (_parses(outlined) or _parses(_with_bodies(outlined))):
+        return True
+    if _sketch(source):
+        return True
     # `f(a=1, ...)`, `def g(x, ...)`: `...` standing for arguments left out.
     return "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED)
 
@@ -139,6 +150,35 @@ def _shell_commands_only(source: str) -> bool:
     which a reader runs in a terminal)."""
     lines = [line.strip() for line in source.split("\n") if _code(line)]
     return bool(lines) and all(SHELL_COMMAND.fullmatch(line) for line in lines)
+
+
+ELISION_LINE = LazyPattern(r"^\s*\.\.\.\s*(?:#.*)?$|:\s*\.\.\.\s*(?:#.*)?$|\(\s*\.\.\.\s*\)")
+SKETCH_LEAST = 3  # elided lines in a sketch, and at least one in SKETCH_SHARE of its lines
+SKETCH_SHARE = 5
+
+
+def _sketch(source: str) -> bool:
+    """A sketch of a module, not a program: `...` stands for a body or the arguments on
+    at least three lines and on one line in five (a prompt's or a spec's outline of
+    the code to write, whose loose syntax is no defect)."""
+    lines = [line for line in source.split("\n") if _code(line)]
+    elided = sum(1 for line in lines if ELISION_LINE.search(line))
+    return elided >= SKETCH_LEAST and elided * SKETCH_SHARE >= len(lines)
+
+
+def _without_elisions(source: str) -> str:
+    """The source with the names and arguments an outline leaves out as `...` filled
+    in: `import ...` imports `__`, `(A, ...)` imports `A`, `f(...)` takes `*__`."""
+    source = ELIDED_IMPORT.sub("import __", source)
+
+    def members(match: re.Match[str]) -> str:
+        kept = [m for m in match.group(2).split(",") if m.strip() not in ("", "...")]
+        return match.group(1) + (",".join(kept) or "__") + ")"
+
+    source = IMPORT_LIST.sub(members, source)
+    return ELIDED_ARGUMENTS.sub(
+        lambda match: "(*__)" if match.group(0).startswith("(") else ", *__", source
+    )
 
 
 def _with_bodies(source: str) -> str:

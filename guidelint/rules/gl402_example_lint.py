@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -73,12 +74,33 @@ class ExampleLint(ExampleRule):
                 yield self.finding(file, Span(start, start), str(error), severity=Severity.WARNING)
             return
         for example, messages in zip(examples, results, strict=True):
+            lines = example.python_source().split("\n")
             for msg in messages:
+                if _marked_as_error(lines, msg.row):
+                    continue  # `# error: ...` above it: the example shows the bug on purpose
                 start = source_offset(example, file.lines, msg.row, msg.column)
                 end = source_offset(example, file.lines, msg.end_row, msg.end_column)
                 yield self.finding(
                     file, Span(start, max(start, end)), f"ruff {msg.code}: {msg.message}"
                 )
+
+
+EXPECTED_ERROR = re.compile(r"#\s*error\b", re.IGNORECASE)
+
+
+def _marked_as_error(lines: list[str], row: int) -> bool:
+    """The line, or the comment lines right above it, say `# error: ...`: the way a
+    type checker's or linter's docs and tests (mdtest, mypy) mark the line that is
+    wrong on purpose."""
+    index = row - 1
+    if 0 <= index < len(lines) and EXPECTED_ERROR.search(lines[index]):
+        return True
+    index -= 1
+    while 0 <= index < len(lines) and lines[index].lstrip().startswith("#"):
+        if EXPECTED_ERROR.search(lines[index]):
+            return True
+        index -= 1
+    return False
 
 
 def _lintable(file: SourceFile, rule: ExampleRule) -> list[Example]:

@@ -7,7 +7,10 @@ URL, glob, variable, absolute/home path or placeholder (`path/to`, `YYYY`, `xx`,
 span: "`layouts/pt`, where `pt` is ..."); anchored in this repository (its first segment
 exists relative to the root or the document; `./` and `../` paths relative to the
 document only); not git-ignored (outputs a run writes); and of a file type the
-repository has. A `:LINE` or `#anchor` suffix is dropped first.
+repository has. A `:LINE` or `#anchor` suffix is dropped first. Not a path its
+document says is made (by a sentence, also one begun on the line above, or a command of
+its fences), nor one whose first missing folder is a run's (`cache`, `tmp`, `results`),
+nor an MCP method (`tools/call`).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
     r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
     r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if present|"
-    r"if [\w\- ]{0,30}exists?|append\w*|"
+    r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
     r"in (?:that|the other|another) repo(?:sitory)?)\b",
     re.IGNORECASE,
 )
@@ -59,6 +62,46 @@ USED_TO_BE = LazyPattern(
     re.IGNORECASE,
 )
 CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
+# A line that starts a block of its own, not one that goes on with the sentence above.
+NEW_BLOCK = LazyPattern(r"^\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
+# Written by a run, never committed: the first missing folder of the path says so
+# (`cached_ops/`, `results/`, `.cache/`, `logs/`, `tmp/`, `output/`, `artifacts/`).
+RUN_TIME_FOLDER = re.compile(
+    r"^(?:\.?cache[sd]?|cached[_-]\w+|\w+[_-]cache|\.?tmp|temp|logs?|results?|outputs?|"
+    r"artifacts?)$",
+    re.IGNORECASE,
+)
+# A shell line in a fence that makes a path: `git clone URL DEST`, `mkdir -p DIR`, `touch F`.
+MAKES = LazyPattern(r"(?:^[ \t]*|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch)\s+([^;&|#\n]+)", re.M)
+# Methods of the Model Context Protocol (its specification): `tools/call` is a JSON-RPC
+# method, not a path, however much it looks like one.
+MCP_METHODS = frozenset(
+    {
+        "tools/call",
+        "tools/list",
+        "resources/read",
+        "resources/list",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "resources/templates/list",
+        "prompts/get",
+        "prompts/list",
+        "completion/complete",
+        "logging/setLevel",
+        "sampling/createMessage",
+        "roots/list",
+        "elicitation/create",
+        "notifications/initialized",
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/message",
+        "notifications/tools/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed",
+        "notifications/roots/list_changed",
+    }
+)
 SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 
@@ -74,6 +117,8 @@ def candidate_path(text: str) -> str | None:
     segments = [s for s in text.split("/") if s not in ("", ".")]
     if not segments or _is_placeholder(segments):
         return None
+    if text in MCP_METHODS:
+        return None  # an MCP method (`tools/call`), not a path
     return text
 
 
@@ -128,6 +173,7 @@ class StalePath(Rule):
         explained: dict[int, set[str]] | None = None
         url_links: list[Link] | None = None
         roots: list[str] | None = None
+        made: set[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         for span in code_spans:
@@ -163,6 +209,10 @@ class StalePath(Rule):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
             if _not_a_claim(file.text, span.span.start, span.span.end):
                 continue
+            if made is None:  # once per file, and only for a path still unexplained
+                made = _made_in_document(file)
+            if path.rstrip("/").removeprefix("./") in made:
+                continue  # another sentence or a command of this document makes it
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo(IGNORED)
             if any(ignored(_join(base, path)) for base in bases):
@@ -171,6 +221,10 @@ class StalePath(Rule):
                 continue  # made from `.env.example` on each machine, never committed
             if len(bases) < 3 and _in_some_component(path, project):
                 continue
+            if _in_nested_crate(path, doc_dir, project):
+                continue
+            if _run_time_folder(path, bases, project):
+                continue  # `cached_ops/`, `results/`: what a run writes, never committed
             if not _known_file_type(path, project):
                 continue
             if in_regions(span.span.start, exposed(file)):
@@ -240,12 +294,18 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
     previous_start = max(text.rfind("\n", previous_from, max(line_start - 1, 0)) + 1, previous_from)
     previous = text[previous_start : line_start - 1] if starts_line else ""
     previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
+    # A line that goes on with the paragraph above: its sentence may start there
+    # ("Failed tests write the diff to\n`results/`"). The previous line's own words.
+    went_on = starts_line and not NEW_BLOCK.match(text[line_start:line_end])
+    lead = text[previous_start : line_start - 1] + " " if went_on and previous else ""
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]
+    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
     return bool(
         ILLUSTRATION.search(own_before)
         or OR_SIMILAR.search(sentence)
         or CREATED.search(sentence)
+        or _made_across_lines(joined)
         or NOT_YET.match(after)
         or WAS.match(after)
         or NEGATED.search(own_before)
@@ -256,6 +316,11 @@ def _not_a_claim(text: str, start: int, end: int) -> bool:
 
 
 COMPONENT_MARKERS = ("SKILL.md", ".claude-plugin/plugin.json", "package.json", "pyproject.toml")
+# A Rust crate's or a Go module's root: its README names `tests/x.rs` and `examples/y`
+# from there. Many crates share names (`src/lib.rs`), so such a root counts for a path
+# in another document only when it lies under that document's folder (a workspace
+# README speaking of its member crates), not anywhere in the repository.
+NESTED_MARKERS = ("Cargo.toml", "go.mod")
 
 
 def _names_another_place(link: Link, span: CodeSpan, path: str) -> bool:
@@ -290,7 +355,8 @@ def _component_roots(rel: str, project: Project) -> list[str]:
     document holding a SKILL.md, a plugin manifest or a package manifest."""
     folder = posixpath.dirname(rel)
     while folder:
-        if any(project.exists(f"{folder}/{marker}") for marker in COMPONENT_MARKERS):
+        markers = COMPONENT_MARKERS + NESTED_MARKERS
+        if any(project.exists(f"{folder}/{marker}") for marker in markers):
             return [folder]
         folder = posixpath.dirname(folder)
     return []
@@ -304,6 +370,20 @@ def _in_some_component(path: str, project: Project) -> bool:
         if rel.endswith("/" + path.rstrip("/")):
             root = rel[: -len(path.rstrip("/")) - 1]
             if any(project.exists(f"{root}/{m}") for m in COMPONENT_MARKERS):
+                return True
+    return False
+
+
+def _in_nested_crate(path: str, doc_dir: str, project: Project) -> bool:
+    """`tests/driver.rs` in a workspace README, when a crate or Go module below the
+    document's folder has it: the README speaks of that member from its root."""
+    by_name, _ = project.memo(FILE_INDEX)
+    for rel in by_name.get(posixpath.basename(path.rstrip("/")), []):
+        if rel.endswith("/" + path.rstrip("/")):
+            root = rel[: -len(path.rstrip("/")) - 1]
+            if doc_dir and not root.startswith(doc_dir + "/"):
+                continue
+            if any(project.exists(f"{root}/{m}") for m in NESTED_MARKERS):
                 return True
     return False
 
@@ -479,3 +559,68 @@ def _table_header(text: str, row_start: int) -> list[str]:
             return _cells(text[header_start:header_end]) if header_end > 0 else []
         end = start - 1
     return []
+
+
+def _run_time_folder(path: str, bases: list[str], project: Project) -> bool:
+    """The first folder of the path that is missing is one runs write and repositories
+    do not commit: a cache, `tmp/`, `logs/`, `results/`, `output/`, `artifacts/`."""
+    segments = [s for s in path.split("/") if s not in ("", ".")]
+    folders = segments if path.endswith("/") or "." not in segments[-1] else segments[:-1]
+    for base in bases:
+        for index, segment in enumerate(folders):
+            if segment == "..":
+                continue
+            if not project.exists(_join(base, "/".join(segments[: index + 1]))):
+                if RUN_TIME_FOLDER.match(segment):
+                    return True
+                break
+    return False
+
+
+def _made_in_document(file: SourceFile) -> set[str]:
+    """Paths this document says are made: by a sentence that says it creates, writes
+    or generates them ("Failed tests write a diff to `results/`"), or by a command of
+    its fences (`git clone URL DEST`, `mkdir -p DIR`, `touch FILE`). Every mention of
+    such a path in the document is then about the same made thing."""
+    made: set[str] = set()
+    for fence in file.markdown.fences:
+        for match in MAKES.finditer(fence.content):
+            words = [w for w in match.group(2).split() if not w.startswith("-")]
+            words = [w.strip("'\"") for w in words if "://" not in w and "@" not in w]
+            if match.group(1).startswith("git"):
+                words = words[-1:] if len(match.group(2).split()) > 1 else []
+            made.update(w.rstrip("/").removeprefix("./") for w in words if w)
+    for span in file.markdown.code_spans:
+        path = candidate_path(span.content) if "/" in span.content else None
+        if path is not None and _said_made(file.text, span.span.start, span.span.end):
+            made.add(path.rstrip("/").removeprefix("./"))
+    return made
+
+
+def _said_made(text: str, start: int, end: int) -> bool:
+    """The span's sentence (or the line that introduces it) says it is made."""
+    line_start = text.rfind("\n", max(0, start - CLAIM_WINDOW), start) + 1
+    line_end = text.find("\n", end, end + CLAIM_WINDOW)
+    line_end = min(len(text), end + CLAIM_WINDOW) if line_end == -1 else line_end
+    previous_start = text.rfind("\n", max(0, line_start - 1 - CLAIM_WINDOW), max(line_start - 1, 0))
+    previous = text[previous_start + 1 : line_start - 1] if line_start > 0 else ""
+    before, after = text[line_start:start], text[end:line_end]
+    went_on = not NEW_BLOCK.match(text[line_start:line_end])
+    lead = previous + " " if went_on and previous.strip() else ""
+    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
+    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    return bool(CREATED.search(sentence)) or _made_across_lines(joined)
+
+
+# "create a new directory in `x`": `x` is where things are made, so it must exist.
+CREATE_VERB = LazyPattern(r"\b(?:creat\w*|mkdir|initiali[sz]\w*)\b", re.IGNORECASE)
+CONTAINER = LazyPattern(r"\b(?:in|under|inside|within|into)\s*$", re.IGNORECASE)
+
+
+def _made_across_lines(joined: str) -> bool:
+    """The sentence, begun on the line above, says the path is written or made
+    ("Failed tests write a diff to\n`results/`"), and not that things are created in
+    it ("create a new directory in\n`testdata/`", which then must exist)."""
+    if not joined or not CREATED.search(joined):
+        return False
+    return not (CREATE_VERB.search(joined) and CONTAINER.search(joined))

@@ -73,13 +73,14 @@ class Directives:
 def info_tokens(info_line: str, line_offset: int) -> list[Token] | None:
     """Tokens of the `{...}` group of a fence's opening line, None when there is none.
 
-    A group with a `.class` or `#id` token is Pandoc/MkDocs attribute syntax, not ours.
+    A group with a `.class` or `#id` token, or an HTML `data-*` attribute
+    (`{data-mdtest="ignore"}`), is Pandoc/MkDocs attribute syntax, not ours.
     """
     start, end = info_line.find("{"), info_line.rfind("}")
     if start == -1 or end < start:
         return None
     tokens = tokenize(info_line[start + 1 : end], line_offset + start + 1)
-    if any(t.key.startswith((".", "#")) for t in tokens):
+    if any(t.key.startswith((".", "#", "data-")) for t in tokens):
         return None
     return tokens
 

@@ -27,14 +27,16 @@ class Problem:
     severity: Severity
 
 
-def check_tool_name(entry: str, catalog: Catalog) -> Problem | None:
-    """What is wrong with a permission entry or agent tool name, or None."""
+def check_tool_name(entry: str, catalog: Catalog, permission: bool = False) -> Problem | None:
+    """What is wrong with a permission entry or agent tool name, or None. A permission
+    (`permission`) for a server this repository does not declare, named like none it
+    does, is for one registered per user or by a plugin: not a defect here."""
     entry = entry.strip()
     if entry in ("*", "") or entry.startswith("mcp__*"):
         return None
     match = QUALIFIED.match(entry)
     if match:
-        return _check_mcp(entry, match.group("rest"), catalog)
+        return _check_mcp(entry, match.group("rest"), catalog, permission)
     match = RULE.match(entry)
     if not match:
         return Problem(
@@ -43,13 +45,15 @@ def check_tool_name(entry: str, catalog: Catalog) -> Problem | None:
     return _check_builtin(match.group("name"), catalog)
 
 
-def _check_mcp(entry: str, rest: str, catalog: Catalog) -> Problem | None:
+def _check_mcp(entry: str, rest: str, catalog: Catalog, permission: bool) -> Problem | None:
     if not catalog.servers:
         return None  # no server declared here: user-scope servers are out of sight
     server, tool = split_qualified(rest, server_names(catalog))
     ref = Reference("qualified", tool, server, None, entry)
     resolution = resolve_qualified(ref, catalog, prose=False)
     if resolution.kind is ResolutionKind.UNKNOWN_SERVER:
+        if permission and not resolution.suggestions:
+            return None  # Spotlight, registered per user: allowing its tools is intended
         hint = did_you_mean(resolution.suggestions) or (
             " (one registered outside the repository goes in `external` of [tool.guidelint.tools])"
         )
