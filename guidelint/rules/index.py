@@ -116,7 +116,7 @@ RULES: tuple[RuleEntry, ...] = (
         "GL607", "incomplete-front-matter", "gl607_incomplete_front_matter", MD, scope="agent-files"
     ),
     RuleEntry("GL608", "invalid-skill-name", "gl608_invalid_skill_name", MD, scope="agent-files"),
-    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", JSON),
+    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", frozenset({"json", "other"})),
     RuleEntry(
         "GL610",
         "instructions-over-limit",
