@@ -136,6 +136,9 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
+    RuleEntry(
+        "GL614", "unpinned-mcp-package", "gl614_unpinned_mcp_package", frozenset({"json", "other"})
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -183,6 +186,7 @@ SUMMARIES: dict[str, str] = {
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
+    "GL614": "An MCP server is started from a registry package whose version is not pinned.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",

@@ -127,7 +127,9 @@ class TomlDoc:
         start, end = _table_region(self.text, table)
         if not key_path:
             return _line_span(self.text, start)
-        key = re.compile(rf"^[ \t]*(?:\"{re.escape(key_path[0])}\"|{re.escape(key_path[0])})[ \t]*=", re.M)
+        key = re.compile(
+            rf"^[ \t]*(?:\"{re.escape(key_path[0])}\"|{re.escape(key_path[0])})[ \t]*=", re.M
+        )
         found = key.search(self.text, start, end)
         if found is None:
             return _line_span(self.text, start)
@@ -149,7 +151,9 @@ def _table_region(text: str, table: tuple) -> tuple[int, int]:
     """Where the table's own lines are: after its `[a.b]` header, up to the next header."""
     if not table:
         return 0, len(text)
-    parts = r"\s*\.\s*".join(rf"(?:\"{re.escape(str(p))}\"|'{re.escape(str(p))}'|{re.escape(str(p))})" for p in table)
+    parts = r"\s*\.\s*".join(
+        rf"(?:\"{re.escape(str(p))}\"|'{re.escape(str(p))}'|{re.escape(str(p))})" for p in table
+    )
     header = re.compile(rf"^[ \t]*\[[ \t]*{parts}[ \t]*\]", re.M)
     found = header.search(text)
     if found is None:
