@@ -89,8 +89,9 @@ def _words(entry: dict[str, Any], path: tuple) -> tuple[list[str], Any]:
         head = shlex.split(command) if " " in command.strip() else [command.strip()]
     except ValueError:
         head = command.split()
-    tail = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
-    positions = [i for i, a in enumerate(args) if isinstance(a, str)] if tail else []
+    listed = args if isinstance(args, list) else []
+    tail = [a for a in listed if isinstance(a, str)]
+    positions = [i for i, a in enumerate(listed) if isinstance(a, str)]
 
     def where(index: int) -> tuple:
         if index < len(head):

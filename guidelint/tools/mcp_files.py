@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 class Doc(Protocol):
-    data: Any
+    @property
+    def data(self) -> Any: ...
 
     def span(self, file: SourceFile, path: tuple) -> Span: ...
 
