@@ -139,6 +139,8 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL614", "unpinned-mcp-package", "gl614_unpinned_mcp_package", frozenset({"json", "other"})
     ),
+    RuleEntry("GL615", "invalid-plugin-manifest", "gl615_invalid_plugin_manifest", JSON),
+    RuleEntry("GL616", "invalid-marketplace", "gl616_invalid_marketplace", JSON),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -187,6 +189,8 @@ SUMMARIES: dict[str, str] = {
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
     "GL614": "An MCP server is started from a registry package whose version is not pinned.",
+    "GL615": "A Claude Code plugin manifest lacks its `name`, has a version that is not semver, names component paths that do not exist, or sits beside component folders Claude Code never reads.",
+    "GL616": "A Claude Code marketplace lacks a required field, uses a reserved name, or lists a plugin twice or from a folder that does not exist.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",
