@@ -141,6 +141,13 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry("GL615", "invalid-plugin-manifest", "gl615_invalid_plugin_manifest", JSON),
     RuleEntry("GL616", "invalid-marketplace", "gl616_invalid_marketplace", JSON),
+    RuleEntry(
+        "GL617",
+        "broad-filesystem-server",
+        "gl617_broad_filesystem_server",
+        frozenset({"json", "other"}),
+    ),
+    RuleEntry("GL618", "deprecated-sse-transport", "gl618_deprecated_sse_transport", JSON),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -191,6 +198,8 @@ SUMMARIES: dict[str, str] = {
     "GL614": "An MCP server is started from a registry package whose version is not pinned.",
     "GL615": "A Claude Code plugin manifest lacks its `name`, has a version that is not semver, names component paths that do not exist, or sits beside component folders Claude Code never reads.",
     "GL616": "A Claude Code marketplace lacks a required field, uses a reserved name, or lists a plugin twice or from a folder that does not exist.",
+    "GL617": "An MCP filesystem server is handed the root of a disk or a home directory.",
+    "GL618": "An MCP server is reached over the deprecated HTTP+SSE transport.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from guidelint.sources import Derived, FileKind
@@ -43,6 +44,18 @@ class ServerFile:
         for name, entry in servers.items():
             if isinstance(entry, dict):
                 yield str(name), entry, (*self.where, name)
+
+
+@lru_cache(maxsize=1)
+def mcp_facts() -> dict[str, Any]:
+    """`mcp_hygiene.json`: the SSE deprecation and the filesystem servers, with sources."""
+    import json
+    from pathlib import Path
+
+    data: dict[str, Any] = json.loads(
+        Path(__file__).with_name("mcp_hygiene.json").read_text(encoding="utf-8")
+    )
+    return data
 
 
 def server_file(file: SourceFile, project: Project) -> ServerFile | None:

@@ -10,7 +10,7 @@ import pytest
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
-from guidelint.rules.gl614_unpinned_mcp_package import launches, split_spec, version_is_pinned
+from guidelint.tools.mcp_launch import launches, split_spec, version_is_pinned
 
 
 def _packages(command: str) -> list[tuple[str, str]]:
