@@ -227,7 +227,7 @@ def test_the_harness_page_names_every_harness_and_rule():
     page = (Path(__file__).resolve().parents[2] / "docs" / "HARNESSES.md").read_text()
     for key in harnesses():
         assert f"`{key}`" in page, key
-    for code in ("GL608", "GL609", "GL610", "GL611", "GL612", "GL613"):
+    for code in ("GL608", "GL609", "GL610", "GL611", "GL612", "GL613", "GL614", "GL615", "GL616"):
         assert code in page
 
 
@@ -251,3 +251,20 @@ def test_a_server_declared_twice_in_one_file_is_gl109_at_the_later_entry(tmp_pat
     found = findings(root, ["GL109"])
     assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 5)]
     assert "declared twice in this file (also at line 3)" in found[0][3]
+
+
+def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
+    """Copilot's own tool names (`read`, `search`) are not Claude Code's and are left
+    alone; `<server>/<tool>` resolves against the server, `<server>/*` is the whole of it."""
+    config, text, _, _ = HARNESS_FILES["copilot"]
+    agent = (
+        "---\nname: triage\ndescription: Triage database issues.\n"
+        'tools: ["read", "search", "sqlite/read_querry", "sqlite/list_tables", "sqlite/*",'
+        ' "github/get_issue"]\n---\n\nTriage.\n'
+    )
+    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    found = findings(root, ["GL107"])
+    assert [(f[0], f[1]) for f in found] == [(".github/agents/triage.agent.md", 4)], found
+    assert "server `sqlite` has no tool `read_querry` (did you mean `sqlite/read_query`?)" in (
+        found[0][3]
+    )
