@@ -129,11 +129,12 @@ def test_a_broken_server_file_is_one_gl109_line(tmp_path):
     assert "`args` must be a list" in found[0][3]
 
 
-def test_broken_toml_is_a_note_not_a_traceback(tmp_path):
-    root = write(tmp_path, {".codex/config.toml": "[mcp_servers.x\n", "AGENTS.md": "`mcp__x__y`\n"})
+def test_broken_toml_is_gl109_at_its_line_not_a_traceback(tmp_path):
+    text = '# Codex\n[mcp_servers.x]\ncommand = uvx\n'
+    root = write(tmp_path, {".codex/config.toml": text, "AGENTS.md": "`mcp__x__y`\n"})
     result = CliRunner().invoke(main, ["check", str(root), "--select", "GL1"])
     assert "Traceback" not in result.output
-    assert ".codex/config.toml:1: not valid TOML" in result.output
+    assert ".codex/config.toml:3:1: GL109 not valid TOML" in result.output, result.output
 
 
 def test_harness_selection_leaves_other_harnesses_files_unread(tmp_path):
@@ -218,7 +219,8 @@ def test_harnesses_command_prints_every_harness_with_its_sources():
     for key in harnesses():
         assert f"\n{key}: " in f"\n{result.output}"
     assert "mcp_<server>_<tool>" in result.output
-    assert "<server>/<tool> (uncertain: not used)" in result.output
+    assert "<server>/<tool>" in result.output
+    assert "<server>/<tool> (uncertain" not in result.output
     as_json = CliRunner().invoke(main, ["harnesses", "--format", "json"])
     assert {h["key"] for h in json.loads(as_json.output)} == set(harnesses())
 
