@@ -24,7 +24,19 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
 SNAPSHOT = REPO / "tests" / "fixtures" / "corpus" / "harness-rules-review.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
-RULES = ["GL608", "GL609", "GL610", "GL611", "GL612", "GL613", "GL614", "GL615", "GL616", "GL617", "GL618"]
+RULES = [
+    "GL608",
+    "GL609",
+    "GL610",
+    "GL611",
+    "GL612",
+    "GL613",
+    "GL614",
+    "GL615",
+    "GL616",
+    "GL617",
+    "GL618",
+]
 
 pytestmark = [
     pytest.mark.slow,

@@ -130,7 +130,7 @@ def test_a_broken_server_file_is_one_gl109_line(tmp_path):
 
 
 def test_broken_toml_is_gl109_at_its_line_not_a_traceback(tmp_path):
-    text = '# Codex\n[mcp_servers.x]\ncommand = uvx\n'
+    text = "# Codex\n[mcp_servers.x]\ncommand = uvx\n"
     root = write(tmp_path, {".codex/config.toml": text, "AGENTS.md": "`mcp__x__y`\n"})
     result = CliRunner().invoke(main, ["check", str(root), "--select", "GL1"])
     assert "Traceback" not in result.output
@@ -267,6 +267,7 @@ def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
     root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
     found = findings(root, ["GL107"])
     assert [(f[0], f[1]) for f in found] == [(".github/agents/triage.agent.md", 4)], found
-    assert "server `sqlite` has no tool `read_querry` (did you mean `sqlite/read_query`?)" in (
-        found[0][3]
+    assert (
+        "server `sqlite` has no tool `read_querry` (did you mean `sqlite/read_query`?)"
+        in (found[0][3])
     )
