@@ -74,6 +74,8 @@ def server_file(file: SourceFile, project: Project) -> ServerFile | None:
     if file.kind != FileKind.JSON:
         return None
     if rel == project.config.tools.mcp_config or is_mcp_file(rel):
+        if rel != project.config.tools.mcp_config and not _loaded_plugin_file(rel, project):
+            return None  # a fixture or an example: no harness starts its servers
         doc = file.derived(JSONC_DOC)
         if isinstance(doc.data, dict) and "mcpServers" not in doc.data and rel.count("/"):
             return ServerFile(doc, (), "claude-code")  # a plugin's servers at its top level
@@ -81,6 +83,19 @@ def server_file(file: SourceFile, project: Project) -> ServerFile | None:
     if is_settings_file(rel) or is_plugin_manifest(rel):
         return ServerFile(file.derived(JSONC_DOC), ("mcpServers",), "claude-code")
     return None
+
+
+def _loaded_plugin_file(rel: str, project: Project) -> bool:
+    """A nested `.mcp.json` Claude Code loads: at the root of a plugin (a folder with
+    `.claude-plugin/plugin.json`, or a marketplace's `plugins/<name>/`)."""
+    import posixpath
+
+    from guidelint.tools.claude_code import plugin_roots
+
+    folder = posixpath.dirname(rel)
+    if folder.startswith("plugins/") and folder.count("/") == 1:
+        return True
+    return folder in plugin_roots(project)
 
 
 def might_hold_servers(file: SourceFile, project: Project) -> bool:
