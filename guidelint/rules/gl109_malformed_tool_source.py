@@ -52,9 +52,7 @@ class MalformedToolSource(ToolRule):
 def _at(file: SourceFile, problem: FileProblem) -> Span:
     """The problem's offset; a TOML problem knows only its line (tomllib keeps no offsets)."""
     if problem.offset == 0 and problem.line > 1:
-        lines = file.text.splitlines(keepends=True)
-        start = sum(len(line) for line in lines[: problem.line - 1])
-        return _point(file, min(start, len(file.text)))
+        return _point(file, file.lines.offset(problem.line))
     return _point(file, problem.offset)
 
 

@@ -6,11 +6,13 @@ folders put inside `.claude-plugin/`, where Claude Code never looks."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from guidelint.findings import Finding, Severity
+from guidelint.project import Memo
 from guidelint.rule import Rule
 from guidelint.sources import FileKind
 
@@ -158,18 +160,26 @@ class InvalidPluginManifest(Rule):
 
 def _close(project: Project, target: str, root: str) -> str:
     """A did-you-mean among the files and folders beside the missing path."""
-    import posixpath
-
     from guidelint.tools.catalog import close_names
 
     parent, name = posixpath.split(target.rstrip("/"))
-    prefix = f"{parent}/" if parent else ""
-    siblings = {
-        rel[len(prefix) :].split("/", 1)[0] for rel in project.files() if rel.startswith(prefix)
-    }
+    siblings = project.memo(CHILDREN).get(parent, set())
     close = close_names(name, sorted(siblings), n=1)
     if not close:
         return ""
     return (
         f" (did you mean `./{posixpath.relpath(posixpath.join(parent, close[0]), root or '.')}`?)"
     )
+
+
+def _children(project: Project) -> dict[str, set[str]]:
+    """Folder -> the names of the files and folders in it, once per run."""
+    children: dict[str, set[str]] = {}
+    for rel in project.files():
+        parts = rel.split("/")
+        for depth in range(len(parts)):
+            children.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
+    return children
+
+
+CHILDREN = Memo("GL615.children", _children)

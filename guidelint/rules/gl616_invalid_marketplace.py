@@ -100,8 +100,7 @@ class InvalidMarketplace(Rule):
             name = entry.get("name")
             if isinstance(name, str):
                 if name in seen:
-                    line = doc.span(file, ("plugins", seen[name])).start
-                    first = file.text.count("\n", 0, line) + 1
+                    first = file.lines.position(doc.span(file, ("plugins", seen[name])).start).line
                     yield self.finding(
                         file,
                         doc.span(file, (*path, "name")),

@@ -150,10 +150,11 @@ class TomlDoc:
 
     data: Any
     text: str
+    tables: dict[tuple[str, ...], tuple[int, int]]  # header path -> its lines' region
 
     def span(self, file: SourceFile, path: tuple) -> Span:
         table, key_path = _table_of(path)
-        start, end = _table_region(self.text, table)
+        start, end = self.tables.get(tuple(str(p) for p in table), (0, len(self.text)))
         if not key_path:
             return _line_span(self.text, start)
         key = re.compile(
@@ -176,19 +177,34 @@ def _table_of(path: tuple) -> tuple[tuple, tuple]:
     return tuple(path[:2]), tuple(path[2:])
 
 
-def _table_region(text: str, table: tuple) -> tuple[int, int]:
-    """Where the table's own lines are: after its `[a.b]` header, up to the next header."""
-    if not table:
-        return 0, len(text)
-    parts = r"\s*\.\s*".join(
-        rf"(?:\"{re.escape(str(p))}\"|'{re.escape(str(p))}'|{re.escape(str(p))})" for p in table
-    )
-    header = re.compile(rf"^[ \t]*\[[ \t]*{parts}[ \t]*\]", re.M)
-    found = header.search(text)
-    if found is None:
-        return 0, len(text)
-    following = re.compile(r"^[ \t]*\[", re.M).search(text, found.end())
-    return found.start(), following.start() if following else len(text)
+HEADER = re.compile(r"^[ \t]*\[(\[?)([^\]\n]*)\]", re.M)  # `[table]` or `[[array]]`
+KEY_PART = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(?:\.|$)""")
+
+
+def _tables(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
+    """Every `[a.b]` header's path and the region of its own lines (up to the next
+    header), found in one pass."""
+    headers = [
+        (m.start(), None if m.group(1) else _key_path(m.group(2))) for m in HEADER.finditer(text)
+    ]
+    regions: dict[tuple[str, ...], tuple[int, int]] = {}
+    for index, (start, path) in enumerate(headers):
+        end = headers[index + 1][0] if index + 1 < len(headers) else len(text)
+        if path is not None:
+            regions.setdefault(path, (start, end))
+    return regions
+
+
+def _key_path(written: str) -> tuple[str, ...] | None:
+    parts: list[str] = []
+    position = 0
+    while position < len(written):
+        match = KEY_PART.match(written, position)
+        if match is None or match.end() == position:
+            return None
+        parts.append(next(g for g in match.groups() if g is not None))
+        position = match.end()
+    return tuple(parts)
 
 
 def _at_path(data: Any, path: tuple) -> Any:
@@ -212,9 +228,10 @@ def _read_toml(file: SourceFile) -> TomlDoc:
     import tomllib
 
     try:
-        return TomlDoc(tomllib.loads(file.text), file.text)
+        data = tomllib.loads(file.text)
     except tomllib.TOMLDecodeError:
-        return TomlDoc(None, file.text)
+        data = None  # GL109 reports it at its line
+    return TomlDoc(data, file.text, _tables(file.text))
 
 
 TOML_DOC = Derived("mcp_files.toml", _read_toml)
