@@ -283,3 +283,11 @@ def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
         "server `sqlite` has no tool `read_querry` (did you mean `sqlite/read_query`?)"
         in (found[0][3])
     )
+
+
+def test_an_empty_server_in_a_harness_file_is_gl109_at_its_line(tmp_path):
+    text = '{\n  "servers": {\n    "sqlite": {"command": "uvx"},\n    "blank": {}\n  }\n}\n'
+    root = write(tmp_path, {".vscode/mcp.json": text})
+    found = findings(root, ["GL109"])
+    assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 4)], found
+    assert "server `blank` has neither a `command` nor `url`: it starts nothing" in found[0][3]
