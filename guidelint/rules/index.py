@@ -82,7 +82,7 @@ RULES: tuple[RuleEntry, ...] = (
         "GL109",
         "malformed-tool-source",
         "gl109_malformed_tool_source",
-        frozenset({"json", "other"}),
+        frozenset({FileKind.JSON, FileKind.OTHER}),
         inputs=True,
     ),
     RuleEntry("GL110", "unlisted-server", "gl110_unlisted_server", JSON, inputs=True),
@@ -122,7 +122,12 @@ RULES: tuple[RuleEntry, ...] = (
         "GL607", "incomplete-front-matter", "gl607_incomplete_front_matter", MD, scope="agent-files"
     ),
     RuleEntry("GL608", "invalid-skill-name", "gl608_invalid_skill_name", MD, scope="agent-files"),
-    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", frozenset({"json", "other"})),
+    RuleEntry(
+        "GL609",
+        "insecure-mcp-url",
+        "gl609_insecure_mcp_url",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
+    ),
     RuleEntry(
         "GL610",
         "instructions-over-limit",
@@ -143,7 +148,10 @@ RULES: tuple[RuleEntry, ...] = (
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
     RuleEntry(
-        "GL614", "unpinned-mcp-package", "gl614_unpinned_mcp_package", frozenset({"json", "other"})
+        "GL614",
+        "unpinned-mcp-package",
+        "gl614_unpinned_mcp_package",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
     ),
     RuleEntry("GL615", "invalid-plugin-manifest", "gl615_invalid_plugin_manifest", JSON),
     RuleEntry("GL616", "invalid-marketplace", "gl616_invalid_marketplace", JSON),
@@ -151,7 +159,7 @@ RULES: tuple[RuleEntry, ...] = (
         "GL617",
         "broad-filesystem-server",
         "gl617_broad_filesystem_server",
-        frozenset({"json", "other"}),
+        frozenset({FileKind.JSON, FileKind.OTHER}),
     ),
     RuleEntry("GL618", "deprecated-sse-transport", "gl618_deprecated_sse_transport", JSON),
 )
