@@ -162,6 +162,15 @@ RULES: tuple[RuleEntry, ...] = (
         frozenset({FileKind.JSON, FileKind.OTHER}),
     ),
     RuleEntry("GL618", "deprecated-sse-transport", "gl618_deprecated_sse_transport", JSON),
+    RuleEntry("GL620", "ineffective-permission-rule", "gl620_ineffective_permission_rule", JSON),
+    RuleEntry("GL621", "invalid-setting", "gl621_invalid_setting", JSON),
+    RuleEntry(
+        "GL622",
+        "invalid-front-matter-value",
+        "gl622_invalid_front_matter_value",
+        MD,
+        scope="agent-files",
+    ),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -214,6 +223,9 @@ SUMMARIES: dict[str, str] = {
     "GL616": "A Claude Code marketplace lacks a required field, uses a reserved name, or lists a plugin twice or from a folder that does not exist.",
     "GL617": "An MCP filesystem server is handed the root of a disk or a home directory.",
     "GL618": "An MCP server is reached over the deprecated HTTP+SSE transport.",
+    "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
+    "GL621": "A key of a project's Claude Code settings cannot be used as written: a value of the wrong type, a misspelt key, or a key ignored in this scope.",
+    "GL622": "An agent's or skill's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",

@@ -68,7 +68,8 @@ def front_matter(n: int, shape: str) -> str:
     if shape == "lines":
         keys = "".join(f"key{i}: value {i}\n" for i in range(n))
         return f"---\nname: a\n{keys}tools: Read\n---\n" + "x\n" * n
-    return f"---\nname: a\ndescription: d\ntools: {tools}\n---\n" + prose(0) * (n // 4) + "\n"
+    head = f"---\nname: a\ndescription: d\ntools: {tools}\ndisallowedTools: {tools}\n---\n"
+    return head + prose(0) * (n // 4) + "\n"
 
 
 def fence(n: int, shape: str) -> str:
@@ -95,7 +96,9 @@ def mcp_json(n: int, shape: str) -> str:
 
 def settings_json(n: int, shape: str) -> str:
     allow = [f"mcp__srv{i}__t{i}" for i in range(n)] + [f"Bash(x{i})" for i in range(n)]
+    allow += [f"Write(/d{i}/**)" for i in range(n)]  # GL620 looks each folder up
     data = {"permissions": {"allow": allow}, "hooks": {"PreToolUse": [hook(i) for i in range(n)]}}
+    data.update((f"setting{i}", i) for i in range(n))  # GL621 spells each key
     return json.dumps(data, indent=2 if shape == "lines" else None)
 
 
@@ -147,9 +150,9 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "agent": (
         ".claude/agents/a.md",
         front_matter,
-        ("GL107", "GL601", "GL606", "GL607", "GL611", "GL613", "GL501", "GL502"),
+        ("GL107", "GL601", "GL606", "GL607", "GL611", "GL613", "GL622", "GL501", "GL502"),
     ),
-    "skill": ("skills/x/SKILL.md", front_matter, ("GL601", "GL607", "GL608", "GL611")),
+    "skill": ("skills/x/SKILL.md", front_matter, ("GL601", "GL607", "GL608", "GL611", "GL622")),
     "AGENTS.md": ("AGENTS.md", markdown("AGENTS.md", "# Agents\n\n", prose), ("GL502", "GL610")),
     "CLAUDE.md": ("CLAUDE.md", markdown("CLAUDE.md", "# Claude\n\n", prose), ("GL502", "GL612")),
     "mcp.json": (
@@ -163,7 +166,11 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
         ("GL604", "GL605", "GL609", "GL615"),
     ),
     "marketplace": (".claude-plugin/marketplace.json", marketplace_json, ("GL616",)),
-    "settings": (".claude/settings.json", settings_json, ("GL106", "GL602", "GL603", "GL604")),
+    "settings": (
+        ".claude/settings.json",
+        settings_json,
+        ("GL106", "GL602", "GL603", "GL604", "GL620", "GL621"),
+    ),
     "driver": ("scripts/train.py", driver, ("GL301", "GL302", "GL303", "GL304")),
 }
 
