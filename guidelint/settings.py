@@ -38,6 +38,7 @@ DEFAULT_INCLUDE = [
     ".mcp.json",
     # Hooks and MCP servers of plugins (GL6xx): manifests, hooks files, server files.
     "/.claude-plugin/plugin.json",
+    "/.claude-plugin/marketplace.json",
     "/hooks/hooks.json",
     "plugins/*/.claude-plugin/plugin.json",
     "plugins/*/hooks/hooks.json",
@@ -60,6 +61,7 @@ DEFAULT_INCLUDE = [
     ".vscode/mcp.json",
     ".cursor/rules/**/*.mdc",
     ".cursor/mcp.json",
+    ".codex/config.toml",
     ".codex/skills/*/SKILL.md",
 ]
 

@@ -77,7 +77,10 @@ def row_arguments(rule: type[Rule]) -> list[str]:
     """The RuleEntry arguments of one rule; defaults left out."""
     kinds = KIND_NAMES.get(rule.file_kinds)
     if kinds is None:
-        kinds = "frozenset({" + ", ".join(f'"{k}"' for k in sorted(rule.file_kinds)) + "})"
+        # The members by name: a str-enum's str() is `FileKind.JSON`, not a value.
+        kinds = (
+            "frozenset({" + ", ".join(f"FileKind.{k.name}" for k in sorted(rule.file_kinds)) + "})"
+        )
     module = rule.__module__.removeprefix("guidelint.rules.")
     arguments = [f'"{rule.code}"', f'"{rule.name}"', f'"{module}"', kinds]
     if rule.cache_inputs is not Rule.cache_inputs:

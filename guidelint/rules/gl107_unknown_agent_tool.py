@@ -26,15 +26,21 @@ class UnknownAgentTool(ToolRule):
         if not may_name_tools(file):
             return  # Hugo's title and weight: no YAML composed for them
         from guidelint.tools.load import catalog
-        from guidelint.tools.permissions import check_tool_name
+        from guidelint.tools.permissions import check_copilot_tool, check_tool_name
 
+        # A Copilot custom agent names tools its own way (`read`, `<server>/<tool>`).
+        check = check_copilot_tool if _copilot_agent(file.rel) else check_tool_name
         entries = list(tool_entries(file))
         if not entries:
             return
         tools = catalog(project)
         for key, name, span in entries:
-            problem = check_tool_name(name, tools)
+            problem = check(name, tools)
             if problem is not None:
                 yield self.finding(
                     file, span, f"{key}: {problem.message}", severity=problem.severity
                 )
+
+
+def _copilot_agent(rel: str) -> bool:
+    return rel.endswith(".agent.md") and "/.github/agents/" in f"/{rel}"

@@ -6,17 +6,16 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from guidelint.findings import Finding, Severity
 from guidelint.rule import Rule
-from guidelint.sources import Derived, FileKind
+from guidelint.sources import FileKind
 
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.sources import SourceFile
-    from guidelint.tools.claude_code import JsonDoc
 
 URL_KEYS = ("url", "httpUrl", "serverUrl")  # Claude Code, Cursor, VS Code; Gemini; Windsurf
 SECRET_PARAMS = re.compile(
@@ -32,74 +31,26 @@ class InsecureMcpUrl(Rule):
     code = "GL609"
     name = "insecure-mcp-url"
     severity = Severity.WARNING
-    file_kinds = frozenset({FileKind.JSON})
+    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == FileKind.JSON and _servers_key(file, project) is not None
+        from guidelint.tools.mcp_files import might_hold_servers
+
+        return might_hold_servers(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        key = _servers_key(file, project)
-        doc = _doc(file)
-        servers = _at(doc.data, key) if key is not None else None
-        if not isinstance(servers, dict):
-            return  # GL605 / GL109 say what is wrong with the shape
-        for name, entry in servers.items():
-            if not isinstance(entry, dict):
-                continue
+        from guidelint.tools.mcp_files import server_file
+
+        servers = server_file(file, project)
+        if servers is None:
+            return
+        for name, entry, path in servers.servers():
             for url_key in URL_KEYS:
                 url = entry.get(url_key)
                 if isinstance(url, str):
-                    span = doc.span(file, (*key, name, url_key))  # type: ignore[misc]
-                    for message, severity in _problems(str(name), url):
+                    span = servers.doc.span(file, (*path, url_key))
+                    for message, severity in _problems(name, url):
                         yield self.finding(file, span, message, severity=severity)
-
-
-def _servers_key(file: SourceFile, project: Project) -> tuple | None:
-    """Where a file keeps its servers: another harness's server file (by its own key), or
-    `mcpServers` of Claude Code's `.mcp.json`, settings and plugin manifests."""
-    from guidelint.tools.claude_code import is_mcp_file, is_plugin_manifest, is_settings_file
-    from guidelint.tools.harnesses import harness_configs
-
-    for config in harness_configs(project):
-        if config.path == file.rel and config.format == "json":
-            return (config.servers,)
-    rel = file.rel
-    if rel == project.config.tools.mcp_config or is_mcp_file(rel):
-        data = _doc(file).data
-        if isinstance(data, dict) and "mcpServers" not in data and rel.count("/"):
-            return ()  # a plugin's .mcp.json may list its servers at the top level
-        return ("mcpServers",)
-    if is_settings_file(rel) or is_plugin_manifest(rel):
-        return ("mcpServers",)
-    return None
-
-
-def _read_jsonc(file: SourceFile) -> JsonDoc:
-    """The file's JSON (comments and trailing commas allowed, as VS Code and Gemini CLI
-    read theirs) with the span of every value."""
-    from guidelint.tools.claude_code import JsonDoc
-    from guidelint.tools.jsonpos import JsonProblem, blank_jsonc, parse, value_spans
-
-    text = blank_jsonc(file.text)
-    try:
-        return JsonDoc(parse(text), value_spans(text))
-    except JsonProblem as err:
-        return JsonDoc(None, {}, (err.offset, err.message))
-
-
-JSONC_DOC = Derived("GL609.jsonc", _read_jsonc)
-
-
-def _doc(file: SourceFile) -> JsonDoc:
-    return file.derived(JSONC_DOC)
-
-
-def _at(data: Any, path: tuple) -> Any:
-    for part in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(part)
-    return data
 
 
 def _problems(server: str, url: str) -> Iterator[tuple[str, Severity]]:

@@ -78,7 +78,13 @@ RULES: tuple[RuleEntry, ...] = (
         scope="front-matter",
     ),
     RuleEntry("GL108", "stale-snapshot", "gl108_stale_snapshot", JSON, inputs=True),
-    RuleEntry("GL109", "malformed-tool-source", "gl109_malformed_tool_source", JSON, inputs=True),
+    RuleEntry(
+        "GL109",
+        "malformed-tool-source",
+        "gl109_malformed_tool_source",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
+        inputs=True,
+    ),
     RuleEntry("GL110", "unlisted-server", "gl110_unlisted_server", JSON, inputs=True),
     RuleEntry("GL201", "row-cap-exceeded", "gl201_row_cap_exceeded", MD, scope="gotchas"),
     RuleEntry("GL202", "unindexed-entry", "gl202_unindexed_entry", MD, scope="gotchas"),
@@ -116,7 +122,12 @@ RULES: tuple[RuleEntry, ...] = (
         "GL607", "incomplete-front-matter", "gl607_incomplete_front_matter", MD, scope="agent-files"
     ),
     RuleEntry("GL608", "invalid-skill-name", "gl608_invalid_skill_name", MD, scope="agent-files"),
-    RuleEntry("GL609", "insecure-mcp-url", "gl609_insecure_mcp_url", JSON),
+    RuleEntry(
+        "GL609",
+        "insecure-mcp-url",
+        "gl609_insecure_mcp_url",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
+    ),
     RuleEntry(
         "GL610",
         "instructions-over-limit",
@@ -136,6 +147,21 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "GL613", "duplicate-agent-name", "gl613_duplicate_agent_name", MD, scope="agent-files"
     ),
+    RuleEntry(
+        "GL614",
+        "unpinned-mcp-package",
+        "gl614_unpinned_mcp_package",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
+    ),
+    RuleEntry("GL615", "invalid-plugin-manifest", "gl615_invalid_plugin_manifest", JSON),
+    RuleEntry("GL616", "invalid-marketplace", "gl616_invalid_marketplace", JSON),
+    RuleEntry(
+        "GL617",
+        "broad-filesystem-server",
+        "gl617_broad_filesystem_server",
+        frozenset({FileKind.JSON, FileKind.OTHER}),
+    ),
+    RuleEntry("GL618", "deprecated-sse-transport", "gl618_deprecated_sse_transport", JSON),
     RuleEntry("GL620", "ineffective-permission-rule", "gl620_ineffective_permission_rule", JSON),
     RuleEntry("GL621", "invalid-setting", "gl621_invalid_setting", JSON),
     RuleEntry(
@@ -192,6 +218,11 @@ SUMMARIES: dict[str, str] = {
     "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
+    "GL614": "An MCP server is started from a registry package whose version is not pinned.",
+    "GL615": "A Claude Code plugin manifest lacks its `name`, has a version that is not semver, names component paths that do not exist, or sits beside component folders Claude Code never reads.",
+    "GL616": "A Claude Code marketplace lacks a required field, uses a reserved name, or lists a plugin twice or from a folder that does not exist.",
+    "GL617": "An MCP filesystem server is handed the root of a disk or a home directory.",
+    "GL618": "An MCP server is reached over the deprecated HTTP+SSE transport.",
     "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
     "GL621": "A key of a project's Claude Code settings cannot be used as written: a value of the wrong type, a misspelt key, or a key ignored in this scope.",
     "GL622": "An agent's or skill's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",

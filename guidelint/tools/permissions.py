@@ -90,3 +90,27 @@ def _check_builtin(name: str, catalog: Catalog) -> Problem | None:
         # New built-ins ship every few weeks: an unknown PascalCase name is a warning.
         return Problem(f"`{name}` is not a known built-in tool{hint}", Severity.WARNING)
     return Problem(f"`{name}` is neither a built-in tool nor an MCP tool{hint}", Severity.ERROR)
+
+
+def check_copilot_tool(entry: str, catalog: Catalog) -> Problem | None:
+    """What is wrong with one `tools` entry of a GitHub Copilot custom agent: only an MCP
+    tool, written `<server>/<tool>` (or `<server>/*`), is checked. Copilot's own names
+    (`read`, `edit`, `search`, `execute`, ...) and VS Code's tool sets have no complete
+    published list here, so they are left alone."""
+    entry = entry.strip()
+    server, slash, tool = entry.partition("/")
+    if not slash or not server or not catalog.servers:
+        return None
+    if catalog.server(server) is None:
+        return None  # Copilot's built-in servers (`github`, `playwright`) are not declared
+    ref = Reference("qualified", "" if tool == "*" else tool, server, None, entry)
+    resolution = resolve_qualified(ref, catalog, prose=False)
+    if resolution.kind is ResolutionKind.UNKNOWN_TOOL:
+        hint = did_you_mean(f"{server}/{s.rsplit('__', 1)[-1]}" for s in resolution.suggestions)
+        return Problem(f"`{entry}`: server `{server}` has no tool `{tool}`{hint}", Severity.ERROR)
+    if resolution.kind is ResolutionKind.WRONG_SERVER:
+        homes = " or ".join(f"`{t.server}/{tool}`" for t in resolution.others)
+        return Problem(
+            f"`{entry}`: `{tool}` is not on `{server}` (did you mean {homes}?)", Severity.ERROR
+        )
+    return None

@@ -296,7 +296,24 @@ def read_harness_config(
         entries = {n: _expand_entry(e, environ) for n, e in entries.items()}
     else:
         entries, problems = read_mcp_json(project, config.path, environ, config.servers, jsonc=True)
+    for name in [n for n, e in entries.items() if _starts_nothing(e, config)]:
+        entry = entries.pop(name)
+        message = (
+            f"server `{printable(name)}` has neither a `command` nor "
+            + " nor ".join(f"`{key}`" for key, _ in config.url_keys)
+            + ": it starts nothing and is ignored"
+        )
+        problems.append(FileProblem(config.path, 0, entry.get("#line", 1), message, name))
     return {n: _transport(e, config) for n, e in entries.items()}, problems
+
+
+def _starts_nothing(entry: dict[str, Any], config: McpConfig) -> bool:
+    """An entry with no command and no URL (`{}`, `"command": ""`): an empty server."""
+    if isinstance(entry.get("command"), str) and entry["command"].strip():
+        return False
+    return not any(
+        isinstance(entry.get(key), str) and entry[key].strip() for key, _ in config.url_keys
+    )
 
 
 def _empty(project: Project, rel: str) -> bool:

@@ -102,6 +102,26 @@ def settings_json(n: int, shape: str) -> str:
     return json.dumps(data, indent=2 if shape == "lines" else None)
 
 
+def plugin_json(n: int, shape: str) -> str:
+    """A manifest naming many component files, none of them present (GL615's worst case:
+    a did-you-mean for each), and many inline servers."""
+    data = {
+        "name": "p",
+        "version": "1.0.0",
+        "commands": [f"./commands/c{i}.md" for i in range(n)],
+        "agents": [f"./agent/a{i}.md" for i in range(n)],
+        "mcpServers": dict(server(i) for i in range(n)),
+    }
+    return json.dumps(data, indent=2 if shape == "lines" else None)
+
+
+def marketplace_json(n: int, shape: str) -> str:
+    """A marketplace listing one name many times, from folders that do not exist."""
+    plugins = [{"name": f"p{i % 3}", "source": f"./plugins/p{i}"} for i in range(n)]
+    data = {"name": "m", "owner": {"name": "o"}, "plugins": plugins}
+    return json.dumps(data, indent=2 if shape == "lines" else None)
+
+
 def driver(n: int, shape: str) -> str:
     head = "from transformers import Trainer, TrainingArguments\n\nSMOKE_MAX_ROWS = 30\n\n\n"
     call = "TrainingArguments(output_dir=o, per_device_train_batch_size=4, save_steps=1)"
@@ -135,7 +155,17 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "skill": ("skills/x/SKILL.md", front_matter, ("GL601", "GL607", "GL608", "GL611", "GL622")),
     "AGENTS.md": ("AGENTS.md", markdown("AGENTS.md", "# Agents\n\n", prose), ("GL502", "GL610")),
     "CLAUDE.md": ("CLAUDE.md", markdown("CLAUDE.md", "# Claude\n\n", prose), ("GL502", "GL612")),
-    "mcp.json": (".mcp.json", mcp_json, ("GL109", "GL110", "GL605", "GL609")),
+    "mcp.json": (
+        ".mcp.json",
+        mcp_json,
+        ("GL109", "GL110", "GL605", "GL609", "GL614", "GL617", "GL618"),
+    ),
+    "plugin": (
+        "plugins/p/.claude-plugin/plugin.json",
+        plugin_json,
+        ("GL604", "GL605", "GL609", "GL615"),
+    ),
+    "marketplace": (".claude-plugin/marketplace.json", marketplace_json, ("GL616",)),
     "settings": (
         ".claude/settings.json",
         settings_json,

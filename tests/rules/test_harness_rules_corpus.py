@@ -1,7 +1,9 @@
 """The harness rules (GL608 invalid-skill-name, GL609 insecure-mcp-url, GL610
 instructions-over-limit, GL611 misspelt-front-matter-key, GL612 broken-import-chain,
-GL613 duplicate-agent-name, GL620 ineffective-permission-rule, GL621 invalid-setting,
-GL622 invalid-front-matter-value) on the real repositories of ../shared/corpus, whole:
+GL613 duplicate-agent-name, GL614 unpinned-mcp-package, GL615 invalid-plugin-manifest,
+GL616 invalid-marketplace, GL617 broad-filesystem-server, GL618 deprecated-sse-transport,
+GL620 ineffective-permission-rule, GL621 invalid-setting, GL622
+invalid-front-matter-value) on the real repositories of ../shared/corpus, whole:
 every finding is in the reviewed snapshot with its verdict and why, and the rules
 are silent everywhere else (docs/HARNESSES.md records the precision).
 
@@ -23,7 +25,22 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
 SNAPSHOT = REPO / "tests" / "fixtures" / "corpus" / "harness-rules-review.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
-RULES = ["GL608", "GL609", "GL610", "GL611", "GL612", "GL613", "GL620", "GL621", "GL622"]
+RULES = [
+    "GL608",
+    "GL609",
+    "GL610",
+    "GL611",
+    "GL612",
+    "GL613",
+    "GL614",
+    "GL615",
+    "GL616",
+    "GL617",
+    "GL618",
+    "GL620",
+    "GL621",
+    "GL622",
+]
 
 pytestmark = [
     pytest.mark.slow,

@@ -129,11 +129,12 @@ def test_a_broken_server_file_is_one_gl109_line(tmp_path):
     assert "`args` must be a list" in found[0][3]
 
 
-def test_broken_toml_is_a_note_not_a_traceback(tmp_path):
-    root = write(tmp_path, {".codex/config.toml": "[mcp_servers.x\n", "AGENTS.md": "`mcp__x__y`\n"})
+def test_broken_toml_is_gl109_at_its_line_not_a_traceback(tmp_path):
+    text = "# Codex\n[mcp_servers.x]\ncommand = uvx\n"
+    root = write(tmp_path, {".codex/config.toml": text, "AGENTS.md": "`mcp__x__y`\n"})
     result = CliRunner().invoke(main, ["check", str(root), "--select", "GL1"])
     assert "Traceback" not in result.output
-    assert ".codex/config.toml:1: not valid TOML" in result.output
+    assert ".codex/config.toml:3:1: GL109 not valid TOML" in result.output, result.output
 
 
 def test_harness_selection_leaves_other_harnesses_files_unread(tmp_path):
@@ -218,7 +219,8 @@ def test_harnesses_command_prints_every_harness_with_its_sources():
     for key in harnesses():
         assert f"\n{key}: " in f"\n{result.output}"
     assert "mcp_<server>_<tool>" in result.output
-    assert "<server>/<tool> (uncertain: not used)" in result.output
+    assert "<server>/<tool>" in result.output
+    assert "<server>/<tool> (uncertain" not in result.output
     as_json = CliRunner().invoke(main, ["harnesses", "--format", "json"])
     assert {h["key"] for h in json.loads(as_json.output)} == set(harnesses())
 
@@ -227,7 +229,22 @@ def test_the_harness_page_names_every_harness_and_rule():
     page = (Path(__file__).resolve().parents[2] / "docs" / "HARNESSES.md").read_text()
     for key in harnesses():
         assert f"`{key}`" in page, key
-    for code in ("GL608", "GL609", "GL610", "GL611", "GL612", "GL613", "GL620", "GL621", "GL622"):
+    for code in (
+        "GL608",
+        "GL609",
+        "GL610",
+        "GL611",
+        "GL612",
+        "GL613",
+        "GL614",
+        "GL615",
+        "GL616",
+        "GL617",
+        "GL618",
+        "GL620",
+        "GL621",
+        "GL622",
+    ):
         assert code in page
 
 
@@ -251,3 +268,29 @@ def test_a_server_declared_twice_in_one_file_is_gl109_at_the_later_entry(tmp_pat
     found = findings(root, ["GL109"])
     assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 5)]
     assert "declared twice in this file (also at line 3)" in found[0][3]
+
+
+def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
+    """Copilot's own tool names (`read`, `search`) are not Claude Code's and are left
+    alone; `<server>/<tool>` resolves against the server, `<server>/*` is the whole of it."""
+    config, text, _, _ = HARNESS_FILES["copilot"]
+    agent = (
+        "---\nname: triage\ndescription: Triage database issues.\n"
+        'tools: ["read", "search", "sqlite/read_querry", "sqlite/list_tables", "sqlite/*",'
+        ' "github/get_issue"]\n---\n\nTriage.\n'
+    )
+    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    found = findings(root, ["GL107"])
+    assert [(f[0], f[1]) for f in found] == [(".github/agents/triage.agent.md", 4)], found
+    assert (
+        "server `sqlite` has no tool `read_querry` (did you mean `sqlite/read_query`?)"
+        in (found[0][3])
+    )
+
+
+def test_an_empty_server_in_a_harness_file_is_gl109_at_its_line(tmp_path):
+    text = '{\n  "servers": {\n    "sqlite": {"command": "uvx"},\n    "blank": {}\n  }\n}\n'
+    root = write(tmp_path, {".vscode/mcp.json": text})
+    found = findings(root, ["GL109"])
+    assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 4)], found
+    assert "server `blank` has neither a `command` nor `url`: it starts nothing" in found[0][3]

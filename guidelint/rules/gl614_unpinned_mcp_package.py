@@ -1,0 +1,90 @@
+"""GL614 unpinned-mcp-package: an MCP server started by a package runner (`npx`, `pnpm dlx`,
+`yarn dlx`, `bunx`, `uvx`, `uv tool run`, `pipx run`) with a package whose version is not
+pinned, in any harness's server file: each launch runs whatever the registry serves that
+day."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from guidelint.findings import Finding, Severity
+from guidelint.project import Memo
+from guidelint.rule import Rule
+from guidelint.sources import FileKind
+
+if TYPE_CHECKING:
+    from guidelint.project import Project
+    from guidelint.sources import SourceFile
+    from guidelint.tools.mcp_launch import Launch
+
+
+class UnpinnedMcpPackage(Rule):
+    code = "GL614"
+    name = "unpinned-mcp-package"
+    severity = Severity.WARNING
+    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        from guidelint.tools.mcp_files import might_hold_servers
+
+        return might_hold_servers(file, project)
+
+    def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
+        from guidelint.tools.mcp_files import server_file
+        from guidelint.tools.mcp_launch import launch_words, launches, split_spec, version_is_pinned
+
+        servers = server_file(file, project)
+        if servers is None:
+            return
+        local = project.memo(LOCAL_PACKAGES)
+        for name, entry, path in servers.servers():
+            words, where = launch_words(entry, path)
+            for launch in launches(words):
+                package, version = split_spec(launch.spec, launch.ecosystem)
+                if version_is_pinned(version, launch.ecosystem):
+                    continue
+                if launch.runner == "npx" and package in local:
+                    continue  # npx runs the project's own copy, pinned by its lock file
+                span = servers.doc.span(file, where(launch.index))
+                yield self.finding(file, span, _message(name, launch, package, version))
+
+
+def _message(server: str, launch: Launch, package: str, version: str | None) -> str:
+    written = f"`{launch.spec}`"
+    why = (
+        "no version"
+        if version is None
+        else "`@latest`"
+        if version in ("latest", "@latest")
+        else f"the range `{version}`"
+    )
+    pin = f"{package}@1.2.3" if launch.ecosystem == "npm" else f"{package}==1.2.3"
+    return (
+        f"server `{server}` runs {written} through `{launch.runner}` with {why}: each launch "
+        "runs whatever version the registry serves that day, so a breaking or compromised "
+        f"release reaches every session unreviewed; pin the version you tested (`{pin}`)"
+    )
+
+
+def _local_packages(project: Project) -> frozenset[str]:
+    """The npm packages the project's root package.json depends on: `npx` runs those from
+    node_modules, at the version the lock file pins."""
+    file = project.read("package.json") if project.exists("package.json") else None
+    if file is None:
+        return frozenset()
+    try:
+        data = json.loads(file.text)
+    except ValueError:
+        return frozenset()
+    names: set[str] = set()
+    if isinstance(data, dict):
+        for key in ("dependencies", "devDependencies", "optionalDependencies"):
+            table = data.get(key)
+            if isinstance(table, dict):
+                names.update(str(n) for n in table)
+    return frozenset(names)
+
+
+LOCAL_PACKAGES = Memo("GL614.local_packages", _local_packages)
