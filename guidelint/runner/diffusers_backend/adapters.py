@@ -92,9 +92,9 @@ def _wrap(module) -> None:
             return lora, None  # diffusers takes (state dict, LoRA metadata)
         named = f", weight_name={weight_name!r}" if weight_name else ""
         raise UnsupportedModel(
-            f"LoRA weights from the hub repo {hub_id!r}{named}: guidelint builds no tiny "
-            "LoRA files (map the repo to a local folder holding them in "
-            "[tool.guidelint.runner.models])",
+            f"LoRA weights from the hub repo {hub_id!r}{named}: guidelint makes tiny "
+            "LoRAs only for the repos and files it knows (adapters.KNOWN_LORAS); map this "
+            "repo to a local folder holding its files in [tool.guidelint.runner.models]",
             hub_id,
         )
 
