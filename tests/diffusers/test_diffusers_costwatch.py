@@ -144,3 +144,21 @@ def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
     finally:
         state.set_current(None)
     assert frames.shape == (1, 3, 9, 16, 16)
+
+
+@pytest.mark.slow
+def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm):
+    import time
+
+    late = watched(60)
+    late.started = time.perf_counter() - 60  # the runner's deadline is now
+    state.set_current(late)
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            ddpm(num_inference_steps=20, output_type="np")
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("DDPMPipeline: denoising step 2 of 20 took ")
+    assert "s into the example, the 18 steps left need about" in message
+    assert message.endswith("stopped before the runner's deadline")

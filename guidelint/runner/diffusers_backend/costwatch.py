@@ -117,12 +117,16 @@ class _TimedSteps:
     def _deadline_message(self, step_s: float, done: int, total: int) -> str:
         name = type(self.pipeline).__name__
         left = total - done
+        pace = (
+            f"step 2 of {total} took {step_s:.1f} s"
+            if done == 2
+            else f"steps 2-{done} of {total} took {step_s:.1f} s each on average"
+        )
         return (
-            f"{name}: denoising steps 2-{done} of {total} took {step_s:.1f} s each on average"
-            f"{self._input()}; {elapsed_s():.0f} s into the example, the {left} steps left "
-            "need about "
-            f"{step_s * left:.0f} s more, past this example's {self.budget_s:g} s timeout "
-            "(runner.timeout): stopped before the runner's deadline"
+            f"{name}: denoising {pace}{self._input()}; {elapsed_s():.0f} s into the "
+            f"example, the {left} steps left need about {step_s * left:.0f} s more, past "
+            f"this example's {self.budget_s:g} s timeout (runner.timeout): stopped before "
+            "the runner's deadline"
         )
 
     def _input(self) -> str:
