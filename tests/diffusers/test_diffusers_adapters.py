@@ -1,4 +1,5 @@
-"""LoRA weights named by a hub id are unsupported-model, not the example's error."""
+"""LoRA weights named by a hub id: a tiny LoRA for the repos examples name, loaded by
+diffusers and PEFT for real; any other repo is unsupported-model, not the example's error."""
 
 from __future__ import annotations
 
@@ -10,13 +11,65 @@ pytest.importorskip("peft")
 from guidelint.runner.diffusers_backend import adapters, build, loading, state  # noqa: E402
 
 
-@pytest.mark.slow  # builds a tiny Stable Diffusion pipeline
-def test_a_lora_repo_from_the_hub_is_unsupported_model_naming_it(tmp_path):
+@pytest.fixture(scope="module")
+def sd_folder(tmp_path_factory):
+    return build.checkpoint_for("StableDiffusionPipeline", tmp_path_factory.mktemp("tiny"))
+
+
+def _image(pipe):
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    return pipe("a cat", num_inference_steps=2, output_type="np", generator=generator).images
+
+
+@pytest.mark.slow  # builds and runs a tiny Stable Diffusion pipeline
+def test_a_known_lora_repo_loads_a_tiny_lora_that_changes_the_forward(sd_folder, tmp_path):
     from diffusers import StableDiffusionPipeline
 
-    pipe = StableDiffusionPipeline.from_pretrained(
-        build.checkpoint_for("StableDiffusionPipeline", tmp_path / "tiny")
+    pipe = StableDiffusionPipeline.from_pretrained(sd_folder)
+    adapters.install()
+    lines: list[str] = []
+    state.set_current(
+        state.State(record_fn=lines.append, gpu=False, cache_override=None, root=tmp_path)
     )
+    try:
+        before = _image(pipe)
+        pipe.load_lora_weights("latent-consistency/lcm-lora-sdv1-5", adapter_name="lcm")
+        loaded = _image(pipe)
+        pipe.fuse_lora()
+        fused = _image(pipe)
+    finally:
+        state.set_current(None)
+    assert pipe.get_list_adapters() == {"unet": ["lcm"]}  # PEFT layers in the UNet
+    assert abs(loaded - before).max() > 1e-4  # the adapter changes what the UNet computes
+    assert abs(fused - loaded).max() < 1e-4  # fused into the weights: the same result
+    assert any("hub id 'latent-consistency/lcm-lora-sdv1-5' -> a tiny rank-2" in s for s in lines)
+
+
+def test_the_tiny_lora_has_diffusers_keys_for_every_attention_projection():
+    import torch
+    from diffusers.models.attention_processor import Attention
+
+    block = torch.nn.Module()
+    block.attn1 = Attention(query_dim=8, heads=2, dim_head=4)
+    lora = adapters.lora_state_dict(block, "unet", "some/repo/file.safetensors")
+    assert sorted(lora) == sorted(
+        f"unet.attn1.{name}.lora_{half}.weight"
+        for name in ("to_q", "to_k", "to_v", "to_out.0")
+        for half in ("A", "B")
+    )
+    assert lora["unet.attn1.to_q.lora_A.weight"].shape == (adapters.LORA_RANK, 8)
+    assert lora["unet.attn1.to_out.0.lora_B.weight"].shape == (8, adapters.LORA_RANK)
+    again = adapters.lora_state_dict(block, "unet", "some/repo/file.safetensors")
+    assert all(torch.equal(lora[k], again[k]) for k in lora)  # seeded by repo and file
+
+
+@pytest.mark.slow  # builds a tiny Stable Diffusion pipeline
+def test_a_lora_repo_from_the_hub_is_unsupported_model_naming_it(sd_folder, tmp_path):
+    from diffusers import StableDiffusionPipeline
+
+    pipe = StableDiffusionPipeline.from_pretrained(sd_folder)
     adapters.install()
     state.set_current(
         state.State(record_fn=lambda _line: None, gpu=False, cache_override=None, root=tmp_path)
@@ -29,6 +82,22 @@ def test_a_lora_repo_from_the_hub_is_unsupported_model_naming_it(tmp_path):
     assert "LoRA weights from the hub repo 'someone/a-style-lora'" in str(raised.value)
     assert "weight_name='style.safetensors'" in str(raised.value)
     assert raised.value.guidelint_outcome == "unsupported-model"
+
+
+@pytest.mark.slow
+def test_a_known_repo_with_a_file_it_does_not_hold_stays_unsupported(sd_folder, tmp_path):
+    from diffusers import StableDiffusionPipeline
+
+    pipe = StableDiffusionPipeline.from_pretrained(sd_folder)
+    adapters.install()
+    state.set_current(
+        state.State(record_fn=lambda _line: None, gpu=False, cache_override=None, root=tmp_path)
+    )
+    try:
+        with pytest.raises(loading.UnsupportedModel):
+            pipe.load_lora_weights("wangfuyun/AnimateLCM", weight_name="not-there.safetensors")
+    finally:
+        state.set_current(None)
 
 
 def test_a_local_lora_file_is_not_touched(tmp_path):

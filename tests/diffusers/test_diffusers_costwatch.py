@@ -90,3 +90,75 @@ def test_a_tensor_torch_cannot_allocate_is_crashed_naming_its_size():
     judged = classify_exception(error, example, [])  # type: ignore[arg-type]
     assert judged["status"] is Outcome.CRASHED
     assert "could not allocate one tensor of 24.5 GiB" in judged["message"]
+
+
+def test_work_that_cannot_end_before_the_deadline_stops_just_before_it():
+    import time
+
+    late = watched(60)
+    late.started = time.perf_counter() - 58  # 58 s into a 60 s example
+    state.set_current(late)
+    try:
+        assert costwatch.past_deadline(next_s=2.0, left_s=10.0, budget_s=60)
+        assert not costwatch.past_deadline(next_s=0.5, left_s=1.0, budget_s=60)  # ends in time
+        late.started = time.perf_counter() - 10  # early: the runner's deadline is far
+        assert not costwatch.past_deadline(next_s=2.0, left_s=100.0, budget_s=60)
+    finally:
+        state.set_current(None)
+
+
+@pytest.fixture(scope="module")
+def wan_vae(tmp_path_factory):
+    from diffusers import AutoencoderKLWan
+
+    folder = build.component_checkpoint("AutoencoderKLWan", tmp_path_factory.mktemp("tiny"))
+    costwatch.install()
+    return AutoencoderKLWan.from_pretrained(folder).eval()
+
+
+@pytest.mark.slow  # builds a tiny Wan VAE
+def test_a_video_vae_pass_that_cannot_fit_stops_after_its_second_chunk(wan_vae):
+    import torch
+
+    video = torch.zeros(1, 3, 13, 16, 16)  # the first frame, then three chunks of four
+    state.set_current(watched(1e-6))
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised, torch.no_grad():
+            wan_vae.encode(video)
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("AutoencoderKLWan: encoding the 1x3x13x16x16 video chunk by chunk")
+    assert "chunk 2 of 4 took" in message and "the 2 chunks left need about" in message
+
+
+@pytest.mark.slow
+def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
+    import torch
+
+    state.set_current(watched(600))
+    try:
+        with torch.no_grad():
+            latents = wan_vae.encode(torch.zeros(1, 3, 9, 16, 16)).latent_dist.mode()
+            frames = wan_vae.decode(latents).sample
+    finally:
+        state.set_current(None)
+    assert frames.shape == (1, 3, 9, 16, 16)
+
+
+@pytest.mark.slow
+def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm):
+    import time
+
+    late = watched(60)
+    late.started = time.perf_counter() - 60  # the runner's deadline is now
+    state.set_current(late)
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            ddpm(num_inference_steps=20, output_type="np")
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("DDPMPipeline: denoising step 2 of 20 took ")
+    assert "s into the example, the 18 steps left need about" in message
+    assert message.endswith("stopped before the runner's deadline")

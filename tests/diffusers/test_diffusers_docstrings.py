@@ -158,6 +158,9 @@ def check_each_shimmed_run_lists_its_substitutions(report):
         "StableDiffusionControlNetPipeline.enable_xformers_memory_efficient_attention() skipped "
         "(no GPU)",
         "StableDiffusionControlNetPipeline.enable_model_cpu_offload() skipped (no GPU)",
+        "ControlNetConditioningEmbedding: the same condition image through the same weights "
+        "embedded once, its embedding reused by the denoising steps (identical values; CPU "
+        "path)",
     ]
     assert by_id["ddpm"].substitutions == [
         "DDPMPipeline.from_pretrained: hub id 'google/ddpm-cat-256' -> tiny DDPMPipeline, "

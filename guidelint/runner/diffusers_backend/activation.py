@@ -263,6 +263,7 @@ def install_once(state: backend_state.State) -> None:
         return
     from guidelint.runner.diffusers_backend import (
         adapters,
+        condmemo,
         costwatch,
         devices,
         loading,
@@ -279,4 +280,5 @@ def install_once(state: backend_state.State) -> None:
     if not state.gpu:  # with a GPU, examples run as written
         devices.install()
         speedups.install()
+        condmemo.install()
     _installed = True

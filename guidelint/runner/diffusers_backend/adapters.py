@@ -1,14 +1,23 @@
-"""LoRA weights named by a hub id: the outcome unsupported-model, never the example's error.
+"""LoRA weights named by a hub id: a tiny LoRA for the repos examples name, else the
+outcome unsupported-model, never the example's error.
 
 `pipe.load_lora_weights("owner/repo", weight_name=...)` (and every LoRA loader of
-diffusers, through `_fetch_state_dict`) downloads a file the runner has no tiny stand-in
-for; offline, diffusers says "does not appear to have a file named ..." or "you must
-specify a 'weight_name'", which read as the example's bug. A repo the user maps to a
-local folder in `[tool.guidelint.runner.models]` loads from there.
+diffusers, through `_fetch_state_dict`) downloads a file; offline, diffusers says "does
+not appear to have a file named ..." or "you must specify a 'weight_name'", which read
+as the example's bug. For the repos in `KNOWN_LORAS` (and their file names), the state
+dict is made here instead, for the pipeline that loads it: a rank-2 LoRA in diffusers'
+PEFT key format (`unet.<module>.lora_A.weight`, `...lora_B.weight`) over every attention
+projection of the stand-in's denoiser, seeded by the repo and file, with both matrices
+nonzero so the loaded adapter changes the forward. diffusers' own conversion and PEFT's
+injection then load it as they would the real file. A repo the user maps to a local
+folder in `[tool.guidelint.runner.models]` loads from there; any other repo stays
+unsupported-model, naming it.
 """
 
 from __future__ import annotations
 
+import contextvars
+import hashlib
 import os
 
 from guidelint.runner.diffusers_backend.hooks import when_imported
@@ -25,6 +34,28 @@ FETCHERS = (
 
 
 SOURCE = "pretrained_model_name_or_path_or_dict"  # its first parameter
+
+# LoRA repos diffusers' examples load, with the files each holds (None: the call may
+# leave weight_name out and diffusers finds the repo's one file).
+KNOWN_LORAS: dict[str, tuple[str | None, ...]] = {
+    "wangfuyun/AnimateLCM": ("AnimateLCM_sd15_t2v_lora.safetensors",),
+    "guoyww/animatediff-motion-lora-v1-5-3": (None, "diffusion_pytorch_model.safetensors"),
+    "Lightricks/LTX-2-19b-LoRA-Camera-Control-Dolly-In": (
+        "ltx-2-19b-lora-camera-control-dolly-in.safetensors",
+    ),
+    "Lightricks/LTX-2.3-22b-IC-LoRA-HDR": ("ltx-2.3-22b-ic-lora-hdr-0.9.safetensors",),
+    "latent-consistency/lcm-lora-sdv1-5": (None, "pytorch_lora_weights.safetensors"),
+    "latent-consistency/lcm-lora-sdxl": (None, "pytorch_lora_weights.safetensors"),
+}
+LORA_RANK = 2
+# the attention projections every diffusers attention block names so (Attention's)
+LORA_TARGETS = ("to_q", "to_k", "to_v", "to_out.0")
+DENOISERS = ("unet", "transformer")
+
+# the pipeline whose load_lora_weights() is running: the LoRA is made for its denoiser
+_LOADING: contextvars.ContextVar[object | None] = contextvars.ContextVar(
+    "guidelint_lora_pipeline", default=None
+)
 
 
 def _wrap(module) -> None:
@@ -49,11 +80,21 @@ def _wrap(module) -> None:
                 kwargs[SOURCE] = folder
             return original(*args, **kwargs)
         weight_name = args[1] if len(args) > 1 else kwargs.get("weight_name")
+        made = tiny_lora(_LOADING.get(), hub_id, weight_name)
+        if made is not None:
+            prefix, lora = made
+            state.record(
+                f"LoRA weights: hub id '{hub_id}'"
+                + (f", weight_name={weight_name!r}" if weight_name else "")
+                + f" -> a tiny rank-{LORA_RANK} LoRA over the stand-in's {prefix} attention "
+                f"projections ({len(lora) // 2} layers)"
+            )
+            return lora, None  # diffusers takes (state dict, LoRA metadata)
         named = f", weight_name={weight_name!r}" if weight_name else ""
         raise UnsupportedModel(
-            f"LoRA weights from the hub repo {hub_id!r}{named}: guidelint builds no tiny "
-            "LoRA files (map the repo to a local folder holding them in "
-            "[tool.guidelint.runner.models])",
+            f"LoRA weights from the hub repo {hub_id!r}{named}: guidelint makes tiny "
+            "LoRAs only for the repos and files it knows (adapters.KNOWN_LORAS); map this "
+            "repo to a local folder holding its files in [tool.guidelint.runner.models]",
             hub_id,
         )
 
@@ -61,6 +102,62 @@ def _wrap(module) -> None:
     module._fetch_state_dict = fetch_state_dict
 
 
+def tiny_lora(pipeline, hub_id: str, weight_name) -> tuple[str, dict] | None:
+    """(denoiser slot, state dict) for a known repo and file loaded into `pipeline`."""
+    files = KNOWN_LORAS.get(hub_id)
+    if pipeline is None or files is None or weight_name not in files:
+        return None
+    loadable = getattr(pipeline, "_lora_loadable_modules", ())
+    slot = next((s for s in DENOISERS if s in loadable and getattr(pipeline, s, None)), None)
+    if slot is None:
+        return None
+    return slot, lora_state_dict(getattr(pipeline, slot), slot, f"{hub_id}/{weight_name}")
+
+
+def lora_state_dict(model, prefix: str, seed_text: str) -> dict:
+    """LoRA A and B matrices for every attention projection of `model`, seeded."""
+    import torch
+
+    seed = int.from_bytes(hashlib.sha256(seed_text.encode()).digest()[:8], "little")
+    generator = torch.Generator().manual_seed(seed)
+    lora = {}
+    for name, module in model.named_modules():
+        targeted = any(name == t or name.endswith("." + t) for t in LORA_TARGETS)
+        if not targeted or not isinstance(module, torch.nn.Linear):
+            continue
+        down = torch.randn(LORA_RANK, module.in_features, generator=generator) * 0.1
+        up = torch.randn(module.out_features, LORA_RANK, generator=generator) * 0.1
+        lora[f"{prefix}.{name}.lora_A.weight"] = down
+        lora[f"{prefix}.{name}.lora_B.weight"] = up
+    return lora
+
+
+def _wrap_loader(cls) -> None:
+    """`cls.load_lora_weights` tells the fetcher which pipeline it loads into."""
+    original = vars(cls).get("load_lora_weights")
+    # diffusers' own decorators set __wrapped__ too: this marks guidelint's wrapper
+    if original is None or getattr(original, "guidelint_lora", False):
+        return
+
+    def load_lora_weights(self, *args, **kwargs):
+        token = _LOADING.set(self)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            _LOADING.reset(token)
+
+    remember_original(load_lora_weights, original)
+    load_lora_weights.guidelint_lora = True  # type: ignore[attr-defined]
+    cls.load_lora_weights = load_lora_weights
+
+
+def _wrap_loaders(module) -> None:
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and "load_lora_weights" in vars(value):
+            _wrap_loader(value)
+
+
 def install() -> None:
     for name in FETCHERS:
         when_imported(name, _wrap)
+    when_imported("diffusers.loaders.lora_pipeline", _wrap_loaders)

@@ -19,6 +19,10 @@ import time
 from guidelint.runner.diffusers_backend.state import current, remember_original
 
 MARGIN = 2.0  # stop only when the steps left need more than this many timeouts
+# Just before the runner's deadline, a loop that cannot end before it stops with its
+# figures rather than being killed bare: when the next two steps would end within this
+# many seconds of the deadline (two: on a loaded machine one step can take twice another).
+DEADLINE_GRACE_S = 3.0
 # The denoiser's first call pays for warm-up (kernel choices, allocations at new shapes):
 # measured 3.1-3.3 s for Kandinsky 2.2's and the T2I-Adapter's UNets whose later calls
 # take tenths of a second. Judged on it alone, the loop counts at a tenth of that.
@@ -73,13 +77,19 @@ class _TimedSteps:
         self.marks.append(time.perf_counter())
         done = len(self.marks) - 1
         total = self.total or 0
-        if done != 2 or total <= done:
+        if done < 2 or total <= done:
             return
-        step_s = self.marks[2] - self.marks[1]
+        step_s = self.marks[-1] - self.marks[-2]
         left = total - done
-        if step_s * left > MARGIN * self.budget_s:
+        if done == 2 and step_s * left > MARGIN * self.budget_s:
             self._close()
             raise TooSlow(self._message(step_s, done, total))
+        # the steps left at the loop's mean pace (step 1 pays for warm-up), so one slow
+        # step on a loaded machine does not stop a loop that would end in time
+        mean_s = (self.marks[-1] - self.marks[1]) / (done - 1)
+        if past_deadline(max(step_s, mean_s), mean_s * left, self.budget_s):
+            self._close()
+            raise TooSlow(self._deadline_message(mean_s, done, total))
 
     def first_call(self, call_s: float) -> None:
         """The denoiser's first call took `call_s`: the loop makes at least one a step."""
@@ -102,6 +112,21 @@ class _TimedSteps:
             f"the {left} steps left need about {step_s * left:.0f} s, more than "
             f"{MARGIN:g}x this example's {self.budget_s:g} s timeout (runner.timeout): "
             "stopped there"
+        )
+
+    def _deadline_message(self, step_s: float, done: int, total: int) -> str:
+        name = type(self.pipeline).__name__
+        left = total - done
+        pace = (
+            f"step 2 of {total} took {step_s:.1f} s"
+            if done == 2
+            else f"steps 2-{done} of {total} took {step_s:.1f} s each on average"
+        )
+        return (
+            f"{name}: denoising {pace}{self._input()}; {elapsed_s():.0f} s into the "
+            f"example, the {left} steps left need about {step_s * left:.0f} s more, past "
+            f"this example's {self.budget_s:g} s timeout (runner.timeout): stopped before "
+            "the runner's deadline"
         )
 
     def _input(self) -> str:
@@ -177,6 +202,80 @@ def _tokens(shape: tuple[int, ...], model) -> int | None:
     return positions // max(1, per_patch)
 
 
+def elapsed_s() -> float:
+    """Seconds since the current example began (its activation)."""
+    state = current()
+    return 0.0 if state is None else time.perf_counter() - state.started
+
+
+def past_deadline(next_s: float, left_s: float, budget_s: float) -> bool:
+    """Whether work that needs `left_s` more cannot end before the runner's deadline,
+    and the next piece (`next_s`) would end past it: the runner kills the example before
+    another report, so it stops here with its figures. Work that can end in time is
+    never stopped."""
+    now = elapsed_s()
+    return now + left_s > budget_s and now + 2 * next_s > budget_s - DEADLINE_GRACE_S
+
+
+class _ChunkedCoder:
+    """A video VAE that encodes or decodes chunk by chunk (AutoencoderKLWan: the first
+    frame, then four frames a chunk; one latent frame a chunk when decoding): the second
+    chunk's time gives the whole pass's cost. Wan image-to-video encodes its 81-frame
+    conditioning video (the image, then 80 empty frames) at the example's size before
+    the denoiser's first call, which alone outlasts a 60 s timeout here."""
+
+    def __init__(self, vae, verb: str, shape: tuple[int, ...], chunks: int, budget_s: float):
+        self.vae, self.verb, self.shape = vae, verb, shape
+        self.chunks, self.budget_s = chunks, budget_s
+        self.marks: list[float] = []
+
+    def before(self, _module, _args, _kwargs) -> None:
+        self.marks.append(time.perf_counter())
+
+    def after(self, _module, _args, _kwargs, _output) -> None:
+        done = len(self.marks)
+        if done < 2 or done >= self.chunks:
+            return
+        chunk_s = time.perf_counter() - self.marks[-1]
+        left_s = chunk_s * (self.chunks - done)
+        if (done == 2 and left_s > MARGIN * self.budget_s) or past_deadline(
+            chunk_s, left_s, self.budget_s
+        ):
+            raise TooSlow(self._message(chunk_s, done, left_s))
+
+    def _message(self, chunk_s: float, done: int, left_s: float) -> str:
+        dims = "x".join(str(d) for d in self.shape)
+        return (
+            f"{type(self.vae).__name__}: {self.verb} the {dims} video chunk by chunk, chunk "
+            f"{done} of {self.chunks} took {chunk_s:.1f} s; {elapsed_s():.0f} s into the "
+            f"example, the {self.chunks - done} chunks left need about {left_s:.0f} s "
+            f"more, past this example's {self.budget_s:g} s timeout (runner.timeout): stopped there"
+        )
+
+
+def _watch_chunks(cls, method: str, part: str, verb: str, chunks_of) -> None:
+    """Wrap `cls.method(self, x)` so each call of `self.<part>` (one chunk) is timed."""
+    original = getattr(cls, method)
+
+    def watched(self, x, *args, **kwargs):
+        state = current()
+        coder = getattr(self, part, None)
+        if state is None or state.budget_s is None or coder is None or x.dim() != 5:
+            return original(self, x, *args, **kwargs)
+        watch = _ChunkedCoder(self, verb, tuple(x.shape), chunks_of(x.shape[2]), state.budget_s)
+        hooks = _Hooks(
+            coder.register_forward_pre_hook(watch.before, with_kwargs=True),
+            coder.register_forward_hook(watch.after, with_kwargs=True),
+        )
+        try:
+            return original(self, x, *args, **kwargs)
+        finally:
+            hooks.remove()
+
+    remember_original(watched, original)
+    setattr(cls, method, watched)
+
+
 def budget(settings: dict) -> float:
     """The longest timeout of the examples this child runs (the runner's default else)."""
     timeouts = [t for t in settings.get("timeouts") or () if t]
@@ -198,6 +297,14 @@ def install() -> None:
 
     remember_original(progress_bar, original)
     setattr(DiffusionPipeline, "progress_bar", progress_bar)  # noqa: B010 - mypy
+    install_coders()
+
+
+def install_coders() -> None:
+    from diffusers import AutoencoderKLWan
+
+    _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda f: 1 + (f - 1) // 4)
+    _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda f: f)
 
 
 def _length(iterable) -> int | None:

@@ -7,6 +7,7 @@ Patches are installed once per process and read this state, so activating again
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class State:
     pipeline_fn: Callable[[str], None] | None = None  # told each pipeline class built
     budget_s: float | None = None  # the examples' timeout, for costwatch (None: no watch)
     building: int = 0  # > 0 while a tiny checkpoint is built: its pipelines are not the example's
+    started: float = field(default_factory=time.perf_counter)  # when the example began
     _once: set = field(default_factory=set)
 
     def built_pipeline(self, class_name: str) -> None:

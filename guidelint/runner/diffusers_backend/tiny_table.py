@@ -134,6 +134,9 @@ RECIPES: dict[str, Recipe] = {
             "addition_time_embed_dim": SDXL_TIME,
             # six micro-conditioning numbers, plus the second encoder's pooled projection
             "projection_class_embeddings_input_dim": Dim("proj", plus=6 * SDXL_TIME),
+            # one head (this key counts heads here): examples ask for 1024 px, 1,024
+            # positions at the attention level, paid per head at every step
+            "attention_head_dim": 1,
         },
         builds="UNet2DConditionModel",
     ),
@@ -182,6 +185,9 @@ RECIPES: dict[str, Recipe] = {
             **SD_UNET,
             "down_block_types": ("CrossAttnDownBlock2D", "CrossAttnDownBlock2D", "DownBlock2D"),
             "up_block_types": ("UpBlock2D", "CrossAttnUpBlock2D", "CrossAttnUpBlock2D"),
+            # one head (this key counts heads in UNet2DConditionModel): self-attention over
+            # 64x64 latent positions at 512 px is most of the run, paid per head
+            "attention_head_dim": 1,
         },
         builds="UNet2DConditionModel",
     ),

@@ -29,6 +29,7 @@ SDXL_UNET = {  # the shared table's SDXL UNet ("UNet2DConditionModel/sdxl")
     "addition_embed_type": "text_time",
     "addition_time_embed_dim": SDXL_TIME,
     "projection_class_embeddings_input_dim": Dim("proj", plus=6 * SDXL_TIME),
+    "attention_head_dim": 1,
 }
 FIRST_BLOCK_WIDTH = cast(tuple[int, ...], SD_UNET["block_out_channels"])[0]
 UNET_ONLY = ("up_block_types", "out_channels", "sample_size")  # what a ControlNet lacks

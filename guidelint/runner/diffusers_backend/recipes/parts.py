@@ -205,7 +205,9 @@ KANDINSKY_UNET = {
     "encoder_hid_dim": CLIP_VISION["projection_dim"],
     "encoder_hid_dim_type": "image_proj",
     "cross_attention_dim": 32,
-    "attention_head_dim": 4,
+    # one head (16 channels): the softmax over every pair of positions is paid per head,
+    # 2,304 of them at the examples' 768 px
+    "attention_head_dim": 16,
     "resnet_time_scale_shift": "scale_shift",
     "class_embed_type": None,
 }
@@ -255,8 +257,10 @@ SD3 = {
     "in_channels": Dim("latent"),
     "out_channels": Dim("latent"),
     "num_layers": 1,
-    "attention_head_dim": 8,
-    "num_attention_heads": 4,
+    # one head as wide as four: the softmax over every pair of tokens is paid per head
+    # (SD3 ControlNet's 1024x768 is 3,072 image tokens beside 333 of text)
+    "attention_head_dim": 32,
+    "num_attention_heads": 1,
     "caption_projection_dim": 32,
     "joint_attention_dim": Dim("t5"),
     "pooled_projection_dim": Dim("proj", times=2),  # two CLIP projections, concatenated
