@@ -111,6 +111,13 @@ def test_a_reviewed_cause_applies_while_the_example_still_ends_that_way(yardstic
     measured = "line 9: TooSlow: step 2 of 50 took 4.2 s; the 48 steps left need about 200 s"
     costly = yardstick.Row("aura_flow.pipeline_aura_flow", "timeout", "", 10.4, message=measured)
     assert yardstick.classify(costly) == "cost"
+    url = "https://hf.co/datasets/x/resolve/main/cat.pt"
+    for outcome, said in (
+        ("error", f"line 25: ConnectionError: no network while examples run: {url}"),
+        ("refused", f"line 25: the sandbox refused a download: {url}"),
+    ):
+        fetched = yardstick.Row("deprecated.x", outcome, "", 1.0, message=said)
+        assert yardstick.classify(fetched) == "example download"
 
 
 def test_a_doctest_mismatch_is_summed_up_by_its_statement_and_stated_output(yardstick):
