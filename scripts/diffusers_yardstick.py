@@ -384,8 +384,9 @@ REVIEWED: dict[str, Reviewed] = {
 EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
 # How the diffusers backend refuses a URL no fixture serves (guidelint.runner.verdict)
 NO_NETWORK = "no network while examples run: "
-# A traceback's frame line: `File "/path/x.py", line 12, in f`
-FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
+# A traceback's frame: `File "/path/x.py", line 12, in f` and the source line under it
+FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)[^\n]*(?:\n(?!\s*File ")([^\n]*))?', re.M)
+PASS_ON = re.compile(r"(return )?[\w.]+\(\*args, \*\*kwargs\)")
 FENCE = re.compile(r"```py(?:thon)?\n(.*?)```", re.S)
 
 
@@ -556,12 +557,17 @@ def still_fails(row: Row, bug: RealBug) -> bool:
 
 
 def guidelint_frame(details: str) -> str | None:
-    """`path:line` of the traceback's innermost frame where it is guidelint's own code."""
+    """`path:line` of the traceback's innermost frame where it is guidelint's own code,
+    unless that frame only passes a call on (`return func(*args, **kwargs)`: the
+    backend's torch-function mode and patches wrap torch and diffusers calls, and what
+    such a call raises is the callee's)."""
     frames = FRAME.findall(details)
     if not frames:
         return None
-    path, line = frames[-1]
-    return f"{path}:{line}" if "guidelint" in Path(path).parts else None
+    path, line, source = frames[-1]
+    if "guidelint" not in Path(path).parts or PASS_ON.fullmatch(source.strip()):
+        return None
+    return f"{path}:{line}"
 
 
 def classify(row: Row) -> str:

@@ -94,6 +94,17 @@ def test_a_traceback_ending_in_guidelint_is_a_harness_fault_not_the_examples_err
     rendered = yardstick.table([row], "a test")
     assert "Harness faults (build-failed, or a traceback ending in guidelint's code): " in rendered
     assert "flux.pipeline_flux (error, at " in rendered
+    # nor is one torch raised under the backend's torch-function mode, which passes
+    # every call on (the innermost frame is guidelint's, but only forwards the call)
+    passed_on = (
+        'Traceback (most recent call last):\n  File "<doctest x[9]>", line 1, in <module>\n'
+        '  File "/v/diffusers/schedulers/scheduling_ddpm_parallel.py", line 397, in f\n'
+        "    alpha_prod_t = self.alphas_cumprod[t]\n"
+        '  File "/w/guidelint/runner/diffusers_backend/devices.py", line 146, in mode\n'
+        "    return func(*args, **kwargs)\n"
+        "IndexError: index 1000 is out of bounds for dimension 0 with size 1000\n"
+    )
+    assert yardstick.guidelint_frame(passed_on) is None
     # an exception the example's own code raised is not one
     own = 'Traceback (most recent call last):\n  File "/x/GUIDE.md", line 3, in <module>\n'
     assert yardstick.guidelint_frame(own) is None
