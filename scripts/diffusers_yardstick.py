@@ -391,6 +391,9 @@ REVIEWED: dict[str, Reviewed] = {
     "flux.pipeline_flux_controlnet": Reviewed(
         "timeout", BARE, "load", "passed alone in 36.9 s (load 14)"
     ),
+    "krea2.pipeline_krea2": Reviewed(
+        "timeout", BARE, "cost", "timed out alone too (load 14); 49.7 s at 300 s on 2026-12-01"
+    ),
     "ltx.pipeline_ltx_i2v_long_multi_prompt": Reviewed(
         "timeout", BARE, "cost", "took 94.1 s at 300 s on 2026-12-01"
     ),

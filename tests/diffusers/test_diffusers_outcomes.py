@@ -259,6 +259,14 @@ def test_a_name_imported_only_with_a_missing_package_is_that_package(tmp_path, m
     assert verdict.missing_package(_raised_by(guarded_module.build)) == "absentpkg"
     assert verdict.missing_package(_raised_by(guarded_module.typo)) is None
     assert verdict.missing_package(_raised_by(lambda: undefined_here)) is None  # noqa: F821
+    # a tiny pipeline whose constructor meets such a name (OmniGen without torchvision)
+    # is missing-dependency, not a build guidelint failed
+    from guidelint.runner.diffusers_backend import build
+
+    guarded = _raised_by(guarded_module.build)
+    assert build._failed_build(guarded, "OmniGenPipeline") is guarded  # type: ignore[arg-type]
+    typo = _raised_by(guarded_module.typo)
+    assert isinstance(build._failed_build(typo, "OmniGenPipeline"), build.BuildFailed)  # type: ignore[arg-type]
 
 
 def test_a_download_no_fixture_serves_is_refused_naming_the_url_not_an_error():
