@@ -394,6 +394,15 @@ REVIEWED: dict[str, Reviewed] = {
     "krea2.pipeline_krea2": Reviewed(
         "timeout", BARE, "cost", "timed out alone too (load 14); 49.7 s at 300 s on 2026-12-01"
     ),
+    "ledits_pp.pipeline_leditspp_stable_diffusion_xl": Reviewed(
+        "timeout", BARE, "cost", "timed out alone too (load 14); 25.5 s at 300 s on 2026-12-01"
+    ),
+    "mochi.pipeline_mochi": Reviewed(
+        "timeout", BARE, "cost", "took 147.5 s at 300 s on 2026-12-01"
+    ),
+    "pag.pipeline_pag_controlnet_sd": Reviewed(
+        "timeout", BARE, "load", "passed alone in 32.7 s (load 14)"
+    ),
     "ltx.pipeline_ltx_i2v_long_multi_prompt": Reviewed(
         "timeout", BARE, "cost", "took 94.1 s at 300 s on 2026-12-01"
     ),
