@@ -403,6 +403,29 @@ REVIEWED: dict[str, Reviewed] = {
     "pag.pipeline_pag_controlnet_sd": Reviewed(
         "timeout", BARE, "load", "passed alone in 32.7 s (load 14)"
     ),
+    "pag.pipeline_pag_sd_3": Reviewed("timeout", BARE, "load", "passed alone in 50.3 s (load 14)"),
+    "pag.pipeline_pag_sd_3_img2img": Reviewed(
+        "timeout", BARE, "load", "passed alone in 51.9 s (load 14)"
+    ),
+    "prx.pipeline_prx_pixel": Reviewed("timeout", BARE, "load", "passed alone in 24.6 s (load 14)"),
+    "qwenimage.pipeline_qwenimage": Reviewed(
+        "timeout", BARE, "load", "passed alone in 38.2 s (load 14)"
+    ),
+    "qwenimage.pipeline_qwenimage_controlnet": Reviewed(
+        "timeout", BARE, "cost", "took 76.5 s at 300 s on 2026-12-01"
+    ),
+    "qwenimage.pipeline_qwenimage_img2img": Reviewed(
+        "timeout", BARE, "load", "passed alone in 56.0 s (load 14)"
+    ),
+    "shap_e.pipeline_shap_e": Reviewed(
+        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+    ),
+    "shap_e.pipeline_shap_e_img2img": Reviewed(
+        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+    ),
+    "skyreels_v2.pipeline_skyreels_v2": Reviewed(
+        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+    ),
     "ltx.pipeline_ltx_i2v_long_multi_prompt": Reviewed(
         "timeout", BARE, "cost", "took 94.1 s at 300 s on 2026-12-01"
     ),
