@@ -411,11 +411,18 @@ REVIEWED: dict[str, Reviewed] = {
     "qwenimage.pipeline_qwenimage": Reviewed(
         "timeout", BARE, "load", "passed alone in 38.2 s (load 14)"
     ),
+    "qwenimage.pipeline_qwenimage_inpaint": Reviewed(
+        "timeout", BARE, "cost", "timed out alone too (load 14); 54.6 s at 300 s on 2026-12-01"
+    ),
     "qwenimage.pipeline_qwenimage_controlnet": Reviewed(
         "timeout", BARE, "cost", "took 76.5 s at 300 s on 2026-12-01"
     ),
     "qwenimage.pipeline_qwenimage_img2img": Reviewed(
         "timeout", BARE, "load", "passed alone in 56.0 s (load 14)"
+    ),
+    "wan.pipeline_wan": Reviewed("timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"),
+    "wan.pipeline_wan_i2v": Reviewed(
+        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
     "shap_e.pipeline_shap_e": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
