@@ -424,6 +424,9 @@ REVIEWED: dict[str, Reviewed] = {
     "wan.pipeline_wan_i2v": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
+    "wan.pipeline_wan_video2video": Reviewed(
+        "timeout", BARE, "load", "passed alone in 33.3 s (load 15)"
+    ),
     "shap_e.pipeline_shap_e": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
