@@ -53,6 +53,11 @@ def test_the_goal_leaves_out_missing_packages_and_confirmed_bugs_and_names_stale
     assert "(5 modules - 1 real bugs) = 25 %; without the 1 missing-dependency ones: " in text
     assert text.endswith("1 of 3 = 33 %.")
     assert [r.module for r in stale] == ["lucy.pipeline_lucy_edit"]
+    # a bug past the line where the example stops (a package missing here) is not reached,
+    # which does not make its entry stale
+    flux2 = yardstick.REAL_BUGS["flux2.pipeline_flux2"]
+    unreached = row("flux2.pipeline_flux2", "missing-dependency", "", 1.0, message="line 7: ...")
+    assert flux2.line > 7 and yardstick.goal([unreached])[1] == []
     rendered = yardstick.table(rows, "a test")
     assert "The real-bug list is stale for: lucy.pipeline_lucy_edit (no longer line 4:" in rendered
     assert f"| ddim.pipeline_ddim | {ddim.line} | {ddim.wrong} |" in rendered
