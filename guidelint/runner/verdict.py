@@ -234,13 +234,23 @@ def classify_exception(
 TORCH_ALLOCATION = re.compile(r"can't allocate memory: you tried to allocate (\d+) bytes")
 
 
+# How the diffusers backend's remote.py refuses a URL no fixture serves (raised as the
+# library's own connection error): the sandbox has no network.
+NO_NETWORK = "no network while examples run: "
+
+
 def sandbox_refusal(error: BaseException, filename: str) -> str | None:
     """What the sandbox refused, when that is why the example failed: a write outside
     the scratch folder (the audit hook's SandboxViolation, or the kernel's EACCES /
-    EPERM / EROFS on a path outside it), or a system call the seccomp allow-list does
-    not let through (EPERM with no path). None for any other error."""
+    EPERM / EROFS on a path outside it), a system call the seccomp allow-list does
+    not let through (EPERM with no path), or a download no fixture serves (the
+    backend's NO_NETWORK refusal). None for any other error."""
     import errno
 
+    message = full_message(error)
+    if NO_NETWORK in message:  # the diffusers backend's refusal of a download
+        url = message[message.index(NO_NETWORK) + len(NO_NETWORK) :].strip().rstrip(">")
+        return f"the sandbox refused a download: {url}"
     if type(error).__name__ == "SandboxViolation":
         return f"the sandbox refused it: {full_message(error).removeprefix('guidelint run: ')}"
     if not isinstance(error, OSError) or error.errno not in (
@@ -413,10 +423,15 @@ def _where(error: BaseException, filename: str) -> str:
 
 
 def _traceback(error: BaseException) -> str:
-    """The traceback without guidelint's own frames (they explain nothing to a reader)."""
+    """The traceback without the runner's frames that ran the example (they explain
+    nothing to a reader). Runner frames the example's own call went through (the
+    diffusers backend's stand-ins and patches) stay: a fault there is guidelint's, and
+    the yardstick tells it from the example's by the innermost frame."""
     runner_dir = os.path.dirname(os.path.abspath(__file__))
     summary = traceback.TracebackException.from_exception(error)
-    frames = [f for f in summary.stack if not f.filename.startswith(runner_dir)]
+    frames = list(summary.stack)
+    while frames and frames[0].filename.startswith(runner_dir):
+        frames.pop(0)
     summary.stack = traceback.StackSummary.from_list(frames)
     return "".join(summary.format())[-4000:]
 

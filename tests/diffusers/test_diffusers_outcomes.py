@@ -259,3 +259,47 @@ def test_a_name_imported_only_with_a_missing_package_is_that_package(tmp_path, m
     assert verdict.missing_package(_raised_by(guarded_module.build)) == "absentpkg"
     assert verdict.missing_package(_raised_by(guarded_module.typo)) is None
     assert verdict.missing_package(_raised_by(lambda: undefined_here)) is None  # noqa: F821
+    # a tiny pipeline whose constructor meets such a name (OmniGen without torchvision)
+    # is missing-dependency, not a build guidelint failed
+    from guidelint.runner.diffusers_backend import build
+
+    guarded = _raised_by(guarded_module.build)
+    assert build._failed_build(guarded, "OmniGenPipeline") is guarded  # type: ignore[arg-type]
+    typo = _raised_by(guarded_module.typo)
+    assert isinstance(build._failed_build(typo, "OmniGenPipeline"), build.BuildFailed)  # type: ignore[arg-type]
+
+
+def test_a_download_no_fixture_serves_is_refused_naming_the_url_not_an_error():
+    import urllib.error
+
+    import requests
+
+    from guidelint.runner.diffusers_backend import remote
+    from guidelint.runner.outcomes import Outcome
+    from guidelint.runner.verdict import classify_exception
+
+    url = "https://hf.co/datasets/sayakpaul/sample-datasets/resolve/main/cat.pt"
+    example = {"filename": "GUIDE.md", "expect_error": None}
+    for error in (
+        requests.exceptions.ConnectionError(remote.refusal(url)),
+        urllib.error.URLError(remote.refusal(url)),  # its str: <urlopen error ...>
+    ):
+        judged = classify_exception(error, example, [])  # type: ignore[arg-type]
+        assert judged["status"] is Outcome.REFUSED
+        assert judged["message"] == (
+            f"the sandbox refused a download: {url} (map the URL to a local file in "
+            "[tool.guidelint.runner.fixtures])"
+        )
+    # the example's own connection error (not the sandbox's refusal) stays its error
+    own = requests.exceptions.ConnectionError("Max retries exceeded with url: /x")
+    assert classify_exception(own, example, [])["status"] is Outcome.ERROR  # type: ignore[arg-type]
+
+
+def test_an_image_host_url_with_no_suffix_gets_a_generated_image():
+    from guidelint.runner.diffusers_backend import images
+
+    google = "https://lh3.googleusercontent.com/y-iFOHfLTwkuQSUegpwDdgKmOjRSTvPxat63dQLB2=s1200"
+    assert images.names_image(google)
+    assert images.encoded(google).startswith(b"\x89PNG")
+    assert not images.names_image("https://example.org/api/v1/generate")
+    assert not images.names_image("https://evil-googleusercontent.com.example.org/x")

@@ -58,11 +58,14 @@ def _failed_build(error: Exception, what: str) -> Exception:
     """The error to raise for a build that raised `error`: an import the component needs
     stays what it is (missing-dependency); anything else is guidelint's own failure."""
     from guidelint.runner.diffusers_backend import generic
+    from guidelint.runner.verdict import missing_package
 
     if isinstance(error, generic.CannotPlan):
         return CannotBuild(error.missing, error.reason)
     if isinstance(error, (ImportError, MemoryError, BuildFailed)):
         return error
+    if isinstance(error, NameError) and missing_package(error):
+        return error  # a class diffusers imports only with an optional package (OmniGen)
     if isinstance(error, generic.ComponentFailed):
         return BuildFailed(error.component, error.__cause__ or error)
     return BuildFailed(what, error)

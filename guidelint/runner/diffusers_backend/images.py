@@ -26,8 +26,15 @@ def _suffix(url: str) -> str:
     return PurePosixPath(urlparse(url).path).suffix.lower()
 
 
+# Hosts that serve nothing but images, with no suffix in the URL (Google's image
+# serving: `.../y-iFOH...=s1200`, as in the SD image-variation example).
+IMAGE_HOSTS = ("googleusercontent.com",)
+
+
 def names_image(url: str) -> bool:
-    return _suffix(url) in IMAGE_SUFFIXES
+    host = (urlparse(url).hostname or "").lower()
+    on_image_host = any(host == h or host.endswith("." + h) for h in IMAGE_HOSTS)
+    return _suffix(url) in IMAGE_SUFFIXES or (on_image_host and not names_video(url))
 
 
 def names_video(url: str) -> bool:

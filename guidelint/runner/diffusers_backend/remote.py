@@ -18,10 +18,10 @@ from guidelint.runner.diffusers_backend.state import State, current, remember_or
 
 
 def refusal(url: str) -> str:
-    return (
-        f"no network while examples run: {url} (map the URL to a local file in "
-        f"[tool.guidelint.runner.fixtures])"
-    )
+    """The message the runner's verdict reads as the sandbox's refusal (outcome refused)."""
+    from guidelint.runner.verdict import NO_NETWORK
+
+    return f"{NO_NETWORK}{url} (map the URL to a local file in [tool.guidelint.runner.fixtures])"
 
 
 def fixture_for(url: str, state: State) -> Path | None:
