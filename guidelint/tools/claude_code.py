@@ -231,7 +231,9 @@ def is_command_file(rel: str, project: Project) -> bool:
     owner = "/".join(parts[: parts.index("commands")])
     if owner == ".claude" or owner.endswith("/.claude"):
         return True
-    return owner in plugin_roots(project) or (owner.startswith("plugins/") and owner.count("/") == 1)
+    return owner in plugin_roots(project) or (
+        owner.startswith("plugins/") and owner.count("/") == 1
+    )
 
 
 def names_claude_code_tools(rel: str, project: Project) -> bool:
