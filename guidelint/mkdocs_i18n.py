@@ -11,6 +11,7 @@ language) turns the fallback off.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -34,12 +35,31 @@ class I18nSite:
 def fallback_page(rel: str, targets: list[str], project: Project) -> str | None:
     """The default language's page a link from `rel` reaches when `targets` (where the
     link points, from the repository root) are missing in `rel`'s language, or None."""
-    for site in project.memo(I18N_SITES):
+    for site in _sites_above(rel, project):
         for target in targets:
             for page in _fallbacks(site, rel, target):
                 if project.exists(page):
                     return page
     return None
+
+
+def _sites_above(rel: str, project: Project) -> Iterator[I18nSite]:
+    """The i18n sites whose mkdocs.yml is in a folder above `rel`: looked up by name,
+    never by listing the repository (a link check must not start git)."""
+    read: dict[str, I18nSite | None] = project.memo(I18N_SITES)
+    folder = posixpath.dirname(rel)
+    while True:
+        for name in MKDOCS_CONFIG_NAMES:
+            config = posixpath.join(folder, name) if folder else name
+            if project.exists(config):
+                if config not in read:
+                    read[config] = _site(config, project)
+                site = read[config]
+                if site is not None:
+                    yield site
+        if not folder:
+            return
+        folder = posixpath.dirname(folder)
 
 
 def _fallbacks(site: I18nSite, rel: str, target: str) -> list[str]:
@@ -70,18 +90,8 @@ def _suffix_fallbacks(site: I18nSite, rel: str, target: str) -> list[str]:
     return [posixpath.splitext(stem)[0] + ext]
 
 
-def _sites(project: Project) -> tuple[I18nSite, ...]:
-    found: list[I18nSite] = []
-    for rel in project.files():
-        if posixpath.basename(rel) not in MKDOCS_CONFIG_NAMES:
-            continue
-        site = _site(rel, project)
-        if site is not None:
-            found.append(site)
-    return tuple(found)
-
-
-I18N_SITES = Memo("mkdocs.i18n_sites", _sites)
+# mkdocs.yml read per run, by its path: its i18n site, or None.
+I18N_SITES: Memo[[], dict[str, I18nSite | None]] = Memo("mkdocs.i18n_sites", lambda _project: {})
 
 
 def _site(rel: str, project: Project) -> I18nSite | None:

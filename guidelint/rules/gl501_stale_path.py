@@ -171,8 +171,6 @@ class StalePath(Rule):
             ignored = project.memo(IGNORED)
             if any(ignored(_join(base, path)) for base in bases):
                 continue
-            if _build_output(path, bases, project) or _said_built(file.text, span.span):
-                continue  # `dist/`, `site/`: what a build writes, not committed
             if posixpath.basename(path.rstrip("/")).startswith(".env"):
                 continue  # made from `.env.example` on each machine, never committed
             if len(bases) < 3 and _in_some_component(path, project):
@@ -183,6 +181,8 @@ class StalePath(Rule):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if _illustrative(path, file, span):
                 continue
+            if _said_built(file.text, span.span) or _build_output(path, bases, project):
+                continue  # `dist/`, `site/`: what a build writes, not committed
             # `dist/` three times on one line is one stale path, reported once.
             line_key = (file.text.rfind("\n", 0, span.span.start), path)
             if line_key in reported:
@@ -327,14 +327,36 @@ OUTPUT_FOLDERS = {
     "out": ("package.json", "tsconfig.json"),
     "target": ("Cargo.toml", "pom.xml"),
 }
+# What a build writes into its output folder (a source script there is no output).
+BUILT_FILES = (
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".d.ts",
+    ".map",
+    ".css",
+    ".html",
+    ".wasm",
+    ".whl",
+    ".tar.gz",
+    ".jar",
+    ".vsix",
+    ".so",
+    ".dll",
+    ".exe",
+    ".node",
+)
 OUT_DIR = re.compile(r'"outDir"\s*:\s*"([^"]+)"')
 TSCONFIG = re.compile(r"^tsconfig[\w.\-]*\.json$")
 
 
 def _build_output(path: str, bases: list[str], project: Project) -> bool:
-    """The path runs through a build's output folder that is not there: `site/` of a
-    repository with a mkdocs.yml, `webview-ui/build/` or `dist/` of one with a
-    package.json, a tsconfig's `outDir`. What a build writes is seldom committed."""
+    """The path is a build's output folder that is not there, or a built file in one
+    (`dist/extension.js`): `site/` of a repository with a mkdocs.yml, `webview-ui/build/`
+    or `dist/` of one with a package.json, a tsconfig's `outDir`. What a build writes
+    is seldom committed."""
+    if not path.endswith("/") and not path.lower().endswith(BUILT_FILES):
+        return False  # `build/gen.py`: a script kept in a build folder, not its output
     outputs = project.memo(BUILD_OUTPUTS)
     if not outputs:
         return False
