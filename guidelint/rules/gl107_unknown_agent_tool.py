@@ -18,7 +18,13 @@ class UnknownAgentTool(ToolRule):
     scope = "front-matter"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == FileKind.MARKDOWN and file.text.startswith("---")
+        from guidelint.tools.claude_code import names_claude_code_tools
+
+        return (
+            file.kind == FileKind.MARKDOWN
+            and file.text.startswith("---")
+            and names_claude_code_tools(file.rel, project)
+        )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.frontmatter import may_name_tools, tool_entries

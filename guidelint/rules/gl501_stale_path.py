@@ -7,10 +7,12 @@ URL, glob, variable, absolute/home path or placeholder (`path/to`, `YYYY`, `xx`,
 span: "`layouts/pt`, where `pt` is ..."); anchored in this repository (its first segment
 exists relative to the root or the document; `./` and `../` paths relative to the
 document only); not git-ignored (outputs a run writes); and of a file type the
-repository has. A `:LINE` or `#anchor` suffix is dropped first. Not a path its
-document says is made (by a sentence, also one begun on the line above, or a command of
-its fences), nor one whose first missing folder is a run's (`cache`, `tmp`, `results`),
-nor an MCP method (`tools/call`).
+repository has; not a build's output (`dist/`, `site/`: named as built on its line, or the
+conventional output folder of a build the repository configures). A `:LINE` or `#anchor`
+suffix is dropped first. One path is reported once per line. Not a path its document says is
+made (by a sentence, also one begun on the line above, or a command of its fences), nor one
+whose first missing folder is a run's (`cache`, `tmp`, `results`), nor an MCP method
+(`tools/call`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from guidelint.project import Memo, Project
 from guidelint.rule import Rule
 from guidelint.rules.gl502_broken_link import is_steering_file
 from guidelint.sources import Derived, FileKind, SourceFile
+from guidelint.spans import Span
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
@@ -176,6 +179,7 @@ class StalePath(Rule):
         made: set[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
+        reported: set[tuple[int, str]] = set()
         for span in code_spans:
             if "/" not in span.content:
                 continue  # most code spans: no path (candidate_path's own first test)
@@ -231,6 +235,13 @@ class StalePath(Rule):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if _illustrative(path, file, span):
                 continue
+            if _said_built(file.text, span.span) or _build_output(path, bases, project):
+                continue  # `dist/`, `site/`: what a build writes, not committed
+            # `dist/` three times on one line is one stale path, reported once.
+            line_key = (file.text.rfind("\n", 0, span.span.start), path)
+            if line_key in reported:
+                continue
+            reported.add(line_key)
             yield self.finding(
                 file,
                 span.span,
@@ -386,6 +397,89 @@ def _in_nested_crate(path: str, doc_dir: str, project: Project) -> bool:
             if any(project.exists(f"{root}/{m}") for m in NESTED_MARKERS):
                 return True
     return False
+
+
+# A build's conventional output folder, and the configuration files whose build writes it.
+OUTPUT_FOLDERS = {
+    "site": ("mkdocs.yml", "mkdocs.yaml"),
+    "dist": ("package.json", "tsconfig.json", "pyproject.toml", "setup.py"),
+    "build": ("package.json", "tsconfig.json", "pyproject.toml", "setup.py"),
+    "out": ("package.json", "tsconfig.json"),
+    "target": ("Cargo.toml", "pom.xml"),
+}
+# What a build writes into its output folder (a source script there is no output).
+BUILT_FILES = (
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".d.ts",
+    ".map",
+    ".css",
+    ".html",
+    ".wasm",
+    ".whl",
+    ".tar.gz",
+    ".jar",
+    ".vsix",
+    ".so",
+    ".dll",
+    ".exe",
+    ".node",
+)
+OUT_DIR = re.compile(r'"outDir"\s*:\s*"([^"]+)"')
+TSCONFIG = re.compile(r"^tsconfig[\w.\-]*\.json$")
+
+
+def _build_output(path: str, bases: list[str], project: Project) -> bool:
+    """The path is a build's output folder that is not there, or a built file in one
+    (`dist/extension.js`): `site/` of a repository with a mkdocs.yml, `webview-ui/build/`
+    or `dist/` of one with a package.json, a tsconfig's `outDir`. What a build writes
+    is seldom committed."""
+    if not path.endswith("/") and not path.lower().endswith(BUILT_FILES):
+        return False  # `build/gen.py`: a script kept in a build folder, not its output
+    outputs = project.memo(BUILD_OUTPUTS)
+    if not outputs:
+        return False
+    segments = [s for s in path.split("/") if s not in ("", ".")]
+    for base in bases:
+        for at, segment in enumerate(segments):
+            if project.exists(_join(base, "/".join(segments[: at + 1]))):
+                continue
+            if segment in outputs:  # the first missing folder is an output
+                return True
+            break
+    return False
+
+
+def _build_outputs(project: Project) -> frozenset[str]:
+    """The output folder names of the builds this repository configures."""
+    names = {posixpath.basename(rel) for rel in project.files()}
+    found = {out for out, configs in OUTPUT_FOLDERS.items() if names & set(configs)}
+    for rel in project.files():
+        if TSCONFIG.match(posixpath.basename(rel)):
+            config = project.read(rel)
+            for value in OUT_DIR.findall(config.text if config else ""):
+                found.add(posixpath.basename(posixpath.normpath(value)))
+    return frozenset(found - {"", ".", ".."})
+
+
+BUILD_OUTPUTS = Memo("GL501.build_outputs", _build_outputs)
+# The line says the path is what a build writes: "compiled `dist/`", "bundles `src/x.ts`
+# → `dist/x.js`", "`site/`: Built documentation output".
+BUILT_BEFORE = LazyPattern(
+    r"(?:\b(?:compiled|built|bundled|transpiled|minified|build output)\s+(?:in(?:to)?\s+|to\s+)?"
+    r"|\b(?:builds?|compiles?|bundles?|transpiles?|emits?)\b[^\n]{0,60}?(?:→|->|=>|\binto\b)\s*)$",
+    re.IGNORECASE,
+)
+BUILT_AFTER = LazyPattern(
+    r"^\s*(?:[:—–]|-)\s*(?:the\s+)?(?:built|compiled|bundled|build output)\b", re.IGNORECASE
+)
+
+
+def _said_built(text: str, span: Span) -> bool:
+    before = text[max(0, span.start - 80) : span.start].rsplit("\n", 1)[-1]
+    after = text[span.end : span.end + 40].split("\n", 1)[0]
+    return bool(BUILT_BEFORE.search(before) or BUILT_AFTER.match(after))
 
 
 def _is_plugin_repository(project: Project) -> bool:

@@ -167,6 +167,8 @@ class BrokenLink(Rule):
             return None  # outside the repository, or in a checkout of another one
         found = next((f for t in inside if (f := _found(project, t)) is not None), None)
         if found is None:
+            found = _translation_fallback(file.rel, inside, project)
+        if found is None:
             if _symbol_reference(path, project) or any(_git_ignored(project, t) for t in inside):
                 return None
             if _slug_placeholder(path, bases, project) and not _parallel_page(
@@ -185,6 +187,16 @@ class BrokenLink(Rule):
                     if not _generated_anchor(other, fragment, project):
                         return f"`{href}`: `{found}` has no heading or anchor `#{fragment}`"
         return None
+
+
+def _translation_fallback(rel: str, targets: list[str], project: Project) -> str | None:
+    """A page missing in a translated page's language that MkDocs' i18n plugin serves
+    from the default language (`docs/ja/x.md` linking `ref/y.md`: `docs/ref/y.md`)."""
+    if not any(MARKDOWN_TARGET.search(t) for t in targets):
+        return None
+    from guidelint.mkdocs_i18n import fallback_page
+
+    return fallback_page(rel, targets, project)
 
 
 def _slug_placeholder(path: str, bases: list[str], project: Project) -> bool:

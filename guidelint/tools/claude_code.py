@@ -4,6 +4,7 @@ skills a project defines: what the GL6xx agent-configuration rules share."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import posixpath
 import re
@@ -217,6 +218,45 @@ def is_agent_file(rel: str, project: Project) -> bool:
         return True
     roots = plugin_roots(project)
     return owner in roots or (owner.startswith("plugins/") and owner.count("/") == 1)
+
+
+def is_command_file(rel: str, project: Project) -> bool:
+    """`.claude/commands/**.md`, or `commands/**.md` at a plugin's root: slash commands,
+    whose front matter `allowed-tools` Claude Code reads."""
+    if not rel.endswith(".md") or posixpath.basename(rel).lower() == "readme.md":
+        return False
+    parts = rel.split("/")
+    if "commands" not in parts[:-1]:
+        return False
+    owner = "/".join(parts[: parts.index("commands")])
+    if owner == ".claude" or owner.endswith("/.claude"):
+        return True
+    return owner in plugin_roots(project) or (
+        owner.startswith("plugins/") and owner.count("/") == 1
+    )
+
+
+def names_claude_code_tools(rel: str, project: Project) -> bool:
+    """Whether Claude Code loads the file as an agent, command or skill, so its front
+    matter's tool lists name Claude Code's tools. A Markdown file elsewhere (another
+    tool's spec with `tools: run_commands`) and what another harness loads (Copilot's
+    `.github/agents/*.agent.md`, Codex's skills) name that tool's own tools."""
+    if _loaded_by_another_harness(rel):
+        return False
+    if posixpath.basename(rel) == "SKILL.md":
+        return True
+    return is_agent_file(rel, project) or is_command_file(rel, project)
+
+
+def _loaded_by_another_harness(rel: str) -> bool:
+    from guidelint.tools.harnesses import harnesses
+
+    for key, harness in harnesses().items():
+        if key == "claude-code":
+            continue
+        if any(fnmatch.fnmatchcase(rel, pattern) for pattern in harness.components):
+            return True
+    return False
 
 
 def is_skill_file(rel: str) -> bool:

@@ -50,6 +50,7 @@ class Harness:
     sources: tuple[str, ...]
     uncertain: tuple[str, ...]
     instruction_limit: int | None  # bytes, where the harness documents a cap
+    components: tuple[str, ...] = ()  # agent and skill files it loads (globs)
 
     def concerns(self, code: str) -> bool:
         return any(code.startswith(prefix) for prefix in self.rules)
@@ -91,6 +92,7 @@ def _harness(key: str, entry: dict[str, Any]) -> Harness:
         sources=tuple(entry.get("sources", ())),
         uncertain=tuple(entry.get("uncertain", ())),
         instruction_limit=limit.get("bytes") if limit.get("certain") else None,
+        components=(*entry.get("agents", ()), *entry.get("skills", ())),
     )
 
 
