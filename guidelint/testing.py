@@ -86,6 +86,9 @@ def parse_page(text: str, code: str) -> RulePage:
     for fence in doc.fences:
         attrs = fence_attributes(fence.info)
         if "fixture" in attrs:
+            if fixtures.get(attrs["fixture"], fence.content) != fence.content:
+                # fixtures are page-wide: a different second one would hide the first
+                raise ValueError(f"rule page {code}: fixture {attrs['fixture']} written twice")
             fixtures[attrs["fixture"]] = fence.content
         elif "example" in attrs:
             expect = [int(x) for x in attrs.get("expect", "").split(",") if x.strip()]

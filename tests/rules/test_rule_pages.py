@@ -82,3 +82,15 @@ def test_only_a_rule_whose_page_shows_a_fix_offers_one(code, example, fixtures):
 def test_every_page_belongs_to_a_rule():
     orphans = [p.stem for p in PAGES.glob("GL*.md") if p.stem not in all_rules()]
     assert orphans == []
+
+
+def test_a_page_may_not_give_one_fixture_path_two_contents():
+    """Fixtures are page-wide: a second `mkdocs.yml` would silently replace the first
+    for every example (two merged branches did this to GL502's page)."""
+    fence = "```yaml {{fixture=mkdocs.yml}}\n{}\n```\n"
+    one, other = fence.format("a: 1"), fence.format("b: 2")
+    page = f"# GLX\n\n{one}\n{other}"
+    with pytest.raises(ValueError, match="mkdocs.yml written twice"):
+        parse_page(page, "GLX")
+    same = "# GLX\n\n```yaml {fixture=m.yml}\na: 1\n```\n\n```yaml {fixture=m.yml}\na: 1\n```\n"
+    assert parse_page(same, "GLX").fixtures == {"m.yml": "a: 1\n"}
