@@ -9,8 +9,8 @@
 #
 #   bash scripts/diffusers_gpu_yardstick.sh [--only flux,wan] [--limit 40] [--write]
 #
-# Needs a CUDA build of torch in .venv (the project pins the CPU build: on a GPU
-# machine install the CUDA wheel of the same version first). Output: the yardstick's
+# Needs a CUDA build of torch in .venv: constraints.txt pins torch 2.14.1, PyPI's CUDA
+# 13.0 build (cu130), which needs a driver that supports CUDA 13. Output: the yardstick's
 # table on stdout, and a copy in $GPU_YARDSTICK_OUT (default /tmp/gpu-yardstick.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -100,6 +100,11 @@ REAL_BUGS: dict[str, RealBug] = {
     "ace_step.pipeline_ace_step": RealBug(
         28, "Error opening 'input.wav'", "opens a file it never wrote"
     ),
+    "animatediff.pipeline_animatediff_controlnet": RealBug(
+        20,
+        "Invalid `pretrained_model_name_or_path`",
+        "loads a single-file checkpoint it never downloaded",
+    ),
     "animatediff.pipeline_animatediff_video2video": RealBug(
         18, "unexpected keyword argument 'timespace_spacing'", "misspelt timestep_spacing"
     ),
@@ -220,6 +225,11 @@ REAL_BUGS: dict[str, RealBug] = {
         "unexpected keyword argument 'text_encoder_index'",
         "diffusers' __call__ passes text_encoder_index, which its own encode_prompt does not take",
     ),
+    "flux2.pipeline_flux2": RealBug(
+        12,
+        "Provide either `prompt` or `prompt_embeds`",
+        "passes the prompt positionally, where the first parameter is image",
+    ),
     "flux2.pipeline_flux2_klein": RealBug(
         14,
         "Provide either `prompt` or `prompt_embeds`",
@@ -237,8 +247,14 @@ REAL_BUGS: dict[str, RealBug] = {
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
+    "kandinsky5.pipeline_kandinsky_i2i": RealBug(
+        17, "missing 1 required positional argument: 'image'", "an image-to-image call, no image"
+    ),
     "latent_consistency_models.pipeline_latent_consistency_img2img": RealBug(
         13, "No such file or directory: './snowy_mountains.png'", "opens a file it never wrote"
+    ),
+    "longcat_image.pipeline_longcat_image_edit": RealBug(
+        14, "No such file or directory: 'test.jpg'", "opens a file it never wrote"
     ),
     "ltx2.pipeline_ltx2_condition": RealBug(
         39,
