@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "heldout_precision.py"
 
 
@@ -148,12 +150,21 @@ def test_a_label_on_the_findings_own_line_wins_over_one_on_another():
     assert script.label_of(placeholder, labels) == "unjudgeable"
 
 
-def test_the_committed_held_out_labels_are_well_formed():
+@pytest.mark.parametrize(
+    ("labels", "set_name"),
+    [
+        ("heldout.json", "held-out-2"),
+        ("heldout3.json", "held-out-3"),
+        ("heldout4.json", "held-out-4"),
+    ],
+)
+def test_the_committed_held_out_labels_are_well_formed(labels, set_name):
     script = load_script()
-    records = script.read_labels(script.DEFAULT_LABELS)
-    assert records, "tests/data/labels/heldout.json is empty"
+    records = script.read_labels(script.DEFAULT_LABELS.parent / labels)
+    assert records, f"tests/data/labels/{labels} is empty"
     for record in records:
-        assert record["set"] == "held-out-2", record
+        assert record["set"] == set_name, record
+        assert record["label"] in ("true", "false", "missed"), record
         assert record["reason"].strip(), record
         assert record["repo"] and record["path"] and record["line"] >= 1, record
         if record["label"] == "missed":
