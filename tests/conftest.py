@@ -115,3 +115,14 @@ def scratch_file(name: str, seconds: float = 30.0) -> Path | None:
             return found[0]
         time.sleep(0.05)
     return None
+
+
+@pytest.fixture(autouse=True)
+def _autograd_as_found():
+    """Autograd back on after each test: importing cosmos_guardrail (a diffusers test
+    that plans a Cosmos pipeline) turns it off for the whole process, and the real
+    Trainer's backward in a later smoke test of the same worker then fails."""
+    yield
+    torch = sys.modules.get("torch")
+    if torch is not None and not torch.is_grad_enabled():
+        torch.set_grad_enabled(True)

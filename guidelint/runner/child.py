@@ -179,10 +179,14 @@ def prepare() -> None:
 
 
 def _single_threaded_torch() -> None:
-    """Forked after torch ran ops, its thread pool can deadlock unless we do this first."""
+    """Forked after torch ran ops, its thread pool can deadlock unless we do this first.
+    Autograd back on, as in a fresh interpreter: a library the warm worker imported
+    for another example (cosmos_guardrail turns it off at import) must not decide it
+    for this one."""
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
+        torch.set_grad_enabled(True)
 
 
 def _enter_sandbox(scratch: str, context: ChildContext) -> None:
