@@ -23,7 +23,9 @@ class UnknownAgentTool(ToolRule):
         return (
             file.kind == FileKind.MARKDOWN
             and file.text.startswith("---")
-            and names_claude_code_tools(file.rel, project)
+            # Claude Code's agents, commands and skills; a Copilot custom agent, whose
+            # `<server>/<tool>` names resolve against the same servers (check_copilot_tool)
+            and (names_claude_code_tools(file.rel, project) or _copilot_agent(file.rel))
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
