@@ -225,11 +225,6 @@ REAL_BUGS: dict[str, RealBug] = {
         "unexpected keyword argument 'text_encoder_index'",
         "diffusers' __call__ passes text_encoder_index, which its own encode_prompt does not take",
     ),
-    "flux2.pipeline_flux2": RealBug(
-        12,
-        "Provide either `prompt` or `prompt_embeds`",
-        "passes the prompt positionally, where the first parameter is image",
-    ),
     "flux2.pipeline_flux2_klein": RealBug(
         14,
         "Provide either `prompt` or `prompt_embeds`",
@@ -246,9 +241,6 @@ REAL_BUGS: dict[str, RealBug] = {
     ),
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
-    ),
-    "kandinsky5.pipeline_kandinsky_i2i": RealBug(
-        17, "missing 1 required positional argument: 'image'", "an image-to-image call, no image"
     ),
     "latent_consistency_models.pipeline_latent_consistency_img2img": RealBug(
         13, "No such file or directory: './snowy_mountains.png'", "opens a file it never wrote"
