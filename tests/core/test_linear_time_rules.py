@@ -38,9 +38,12 @@ def prose(i: int) -> str:
 
 
 def gotcha(i: int) -> str:
-    # Headlines of their own words: GL205 compares entries that share a word (a file
-    # whose every headline shares one still costs n^2 comparisons; docs/RELIABILITY.md).
     return f"- **Alpha{i} beta{i} gamma{i}.** Body of lesson {i} (#{i}). fingerprint: {i:08x}"
+
+
+def shared_gotcha(i: int) -> str:
+    """Every headline shares one word: GL205 must not compare every pair (#28)."""
+    return f"- **Always alpha{i} beta{i} gamma{i}.** Lesson {i} (#{i}). fingerprint: {i:08x}"
 
 
 def server(i: int) -> tuple[str, dict]:
@@ -123,6 +126,11 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
         ".claude/rules/gotchas.md",
         markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, gotcha),
         ("GL201", "GL202", "GL203", "GL204", "GL205", "GL206", "GL207", "GL208"),
+    ),
+    "gotchas sharing a word": (
+        ".claude/rules/gotchas.md",
+        markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, shared_gotcha),
+        ("GL205",),
     ),
     "agent": (
         ".claude/agents/a.md",
