@@ -60,6 +60,21 @@ def resolve_inside(root: str | Path, path: str | Path, what: str = "path") -> Pa
     return Path(real(full))
 
 
+def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
+    """A read-only descriptor of the file `path`, which must lie inside `root` once
+    every symlink is resolved; Outside (nothing read) when it does not. Asked of
+    the file opened, not of its name, so a link swapped in between cannot lead out."""
+    full = Path(root) / os.fspath(path)
+    if not is_inside(root, full):
+        raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
+    fd = os.open(full, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    opened = f"/proc/self/fd/{fd}"
+    if os.path.islink(opened) and not is_inside(root, os.readlink(opened)):
+        os.close(fd)
+        raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
+    return fd
+
+
 def _below_root(root: str, full: str) -> list[str] | None:
     """The components of `full` under `root` (lexically, both absolute), or None."""
     for base in dict.fromkeys((os.path.abspath(root), real(root))):
