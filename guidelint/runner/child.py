@@ -62,7 +62,7 @@ def run_child(
         _single_threaded_torch()
         _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
-        _guard_files(unit, scratch, context)
+        _guard_files(scratch, context)
         namespace = _main_module()
         harness = HarnessState()
         for index, example in enumerate(unit["examples"]):
@@ -211,7 +211,7 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     sandbox.limit_file_size(context.settings.get("disk_limit_mb", 1024))
 
 
-def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
+def _guard_files(scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
     # The scratch folder: nothing guidelint later reads outside the sandbox (the report
