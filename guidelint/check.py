@@ -60,7 +60,12 @@ def run_check(options: CheckOptions) -> Report:
         config = config.model_copy(update=updates)
         project.config = config
 
-    rels = discover(project.root, config, scope_paths(project, options.paths), project.files)
+    skipped: list[str] = []  # paths named that lead outside the project, a line each
+    rels = discover(
+        project.root, config, scope_paths(project, options.paths), project.files, skipped
+    )
+    for line in skipped:
+        project.warn(line)
     engine = Engine(project, build_selection(config))  # now naming the command line
     if options.use_cache and not options.fix:
         engine.use_cache()
@@ -180,12 +185,12 @@ def _fix_all(
         path = engine.project.root / rel
         check = functools.partial(engine.check_text, rel)
         try:
-            before = read_text_exact(path)
+            before = read_text_exact(path, engine.project.root)
             if options.dry_run:
                 after, count, remaining = fix_text(before, check, options.unsafe_fixes)
             else:
                 count, remaining = fix_file(path, check, options.unsafe_fixes, engine.project.root)
-                after = read_text_exact(path) if count else before
+                after = read_text_exact(path, engine.project.root) if count else before
         except (OSError, UnicodeDecodeError) as error:
             # One file that cannot be fixed is one line; the others are still fixed.
             reason = error.strerror if isinstance(error, OSError) else "not valid UTF-8"

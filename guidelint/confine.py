@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +57,21 @@ def resolve_inside(root: str | Path, path: str | Path, what: str = "path") -> Pa
     if not is_inside(root, full):
         raise Outside(f"{path}: {what} leads outside the project ({real(root)})")
     return Path(real(full))
+
+
+def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
+    """A read-only descriptor of the file `path`, which must lie inside `root` once
+    every symlink is resolved; Outside (nothing read) when it does not. Asked of
+    the file opened, not of its name, so a link swapped in between cannot lead out."""
+    full = Path(root) / os.fspath(path)
+    if not is_inside(root, full):
+        raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
+    fd = os.open(full, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    opened = f"/proc/self/fd/{fd}"
+    if os.path.islink(opened) and not is_inside(root, os.readlink(opened)):
+        os.close(fd)
+        raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
+    return fd
 
 
 def _below_root(root: str, full: str) -> list[str] | None:
@@ -151,6 +165,8 @@ def open_subdir(parent: int, name: str) -> int:
 def write_at(dir_fd: int, name: str, data: bytes) -> None:
     """Write the file `name` in the folder `dir_fd`, never through a symlink: a
     temporary file (O_EXCL | O_NOFOLLOW) renamed over `name` inside the folder."""
+    import secrets  # here: it imports hashlib, which a check that only reads never needs
+
     temporary = f".{name}.{secrets.token_hex(4)}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(temporary, flags, 0o644, dir_fd=dir_fd)

@@ -190,11 +190,15 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
     return "not a regular file (a FIFO, socket or device)"
 
 
+OUTSIDE_NOTE = "not checked: it leads outside the project"  # a path named, one line
+
+
 def discover(
     root: Path,
     config: Settings,
     paths: list[Path] | None = None,
     listing: list[str] | Callable[[], list[str]] | None = None,
+    skipped: list[str] | None = None,
 ) -> list[str]:
     """Files to check, relative to root, sorted.
 
@@ -202,10 +206,12 @@ def discover(
     argument is always checked; a folder argument selects its Markdown files and
     whatever the include globs select inside it. `listing` is the project's file
     list, or how to get it (`Project.files`): files named one by one need neither
-    it (no `git ls-files`) nor the globs.
+    it (no `git ls-files`) nor the globs. A path that leads outside the project
+    (a symlink, or a folder symlink on its way) is not checked: one line for it
+    goes into `skipped`.
     """
     if paths:
-        return _from_paths(root, config, paths, listing)
+        return _from_paths(root, config, paths, listing, skipped)
     included = Globs(config.include + config.extend_include).compiled()
     excluded = Globs(config.exclude).compiled()
     candidates = _candidates(root, config, listing, CHECKED_FILES)
@@ -231,28 +237,32 @@ def _from_paths(
     config: Settings,
     paths: list[Path],
     listing: list[str] | Callable[[], list[str]] | None,
+    skipped: list[str] | None,
 ) -> list[str]:
     """The files named, and those selected inside the folders named; the file list
     and the globs are read only for a folder."""
+    from guidelint.confine import is_inside
+
     chosen: set[str] = set()
-    folders: list[tuple[Path, str | None]] = []
+    folders: list[str] = []
     real_root = os.path.realpath(root)
     for path in paths:
+        # Every symlink resolved, the file itself included: nothing outside is read.
+        if not is_inside(real_root, path):
+            if skipped is not None:
+                skipped.append(f"{printable(str(path))}: {OUTSIDE_NOTE} ({printable(real_root)})")
+            continue
         # The folder resolved, the name kept: a symlink argument is judged as a link.
         absolute = path.parent.resolve() / path.name if path.name else path.resolve()
-        try:
-            rel = absolute.relative_to(root).as_posix()
-        except ValueError:
-            rel = None
-        if rel is not None and absolute.is_symlink():
+        rel = os.path.relpath(absolute, real_root).replace(os.sep, "/")
+        if absolute.is_symlink():
             if _not_checkable(root, real_root, rel):
-                continue  # leaves the repository, or is a FIFO, socket or device
-            absolute = absolute.resolve()
-            rel = absolute.relative_to(root).as_posix()
+                continue  # a FIFO, socket or device
+            rel = os.path.relpath(absolute.resolve(), real_root).replace(os.sep, "/")
         if absolute.is_file():
-            chosen.add(rel if rel is not None else absolute.as_posix())
+            chosen.add(rel)
         else:
-            folders.append((absolute, rel))
+            folders.append(rel)
     if not folders:
         return sorted(chosen)
     # Include is asked only of the folders' files that are not Markdown; exclude of
@@ -260,14 +270,7 @@ def _from_paths(
     included = Globs(config.include + config.extend_include).matches
     excluded = Globs(config.exclude).compiled()
     candidates: list[str] | None = None
-    for absolute, rel in folders:
-        if rel is None:
-            # A folder outside the project: walk it on its own terms.
-            sub_root = absolute
-            for f in project_files(sub_root, config):
-                if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):
-                    chosen.add((sub_root / f).as_posix())
-            continue
+    for rel in folders:
         if candidates is None:
             candidates = _candidates(root, config, listing, LISTING)
         prefix = "" if rel == "." else rel.rstrip("/") + "/"

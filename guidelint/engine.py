@@ -271,7 +271,7 @@ class Engine:
         already (unreadable, or cached), which then go to `findings`."""
         path = self.project.root / rel
         try:
-            data = read_bytes(path, self.project.config.max_file_size)
+            data = read_bytes(path, self.project.config.max_file_size, self.project.root)
         except Unreadable as error:
             self._note_lookups(rel, {})  # it rests on its own bytes alone
             findings.extend(self._unreadable(rel, error))

@@ -48,7 +48,7 @@ def fix_file(
     cannot be read or written; with `root`, a write that would leave the project (a
     symlink out) is one.
     """
-    text = read_text_exact(path)
+    text = read_text_exact(path, root)
     findings = first = check(text)
     for _ in range(MAX_PASSES):
         step = _next_text(text, findings, unsafe)
@@ -58,7 +58,7 @@ def fix_file(
         if replace_if_unchanged(path, text, new_text, root):
             text = new_text
         else:  # someone else wrote it: start again from what is there now
-            text = read_text_exact(path)
+            text = read_text_exact(path, root)
         findings = check(text)
     return fixed_count(first, findings, unsafe), findings
 

@@ -21,9 +21,19 @@ from pathlib import Path
 BOM = "\ufeff".encode()
 
 
-def read_text_exact(path: Path) -> str:
-    """The text as the engine saw it: line endings kept, a BOM dropped."""
-    return path.read_bytes().decode("utf-8-sig")
+def read_text_exact(path: Path, root: Path | None = None) -> str:
+    """The text as the engine saw it: line endings kept, a BOM dropped. With `root`,
+    a file that leads outside the project is a PermissionError naming it, not read."""
+    if root is None:
+        return path.read_bytes().decode("utf-8-sig")
+    from guidelint.confine import Outside, open_inside
+
+    try:
+        fd = open_inside(root, path, "a file guidelint fixes")
+    except Outside as outside:
+        raise PermissionError(errno.EPERM, str(outside), str(path)) from None
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read().decode("utf-8-sig")
 
 
 def write_atomic(path: Path, text: str, root: Path | None = None) -> None:
@@ -127,7 +137,7 @@ def replace_if_unchanged(path: Path, expected: str, text: str, root: Path | None
     a lock); False when it changed meanwhile, and nothing was written. `root`
     confines the write as in write_atomic."""
     with locked(path):
-        if read_text_exact(path) != expected:
+        if read_text_exact(path, root) != expected:
             return False
         write_atomic(path, text, root)
         return True

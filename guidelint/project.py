@@ -59,7 +59,7 @@ class Project:
         for path in paths:
             if not path.exists():
                 raise ConfigError(f"{path}: no such file or folder")
-        start = paths[0] if paths else Path.cwd()
+        start = Path(os.path.abspath(paths[0])) if paths else Path.cwd()
         start = start if start.is_dir() else start.parent
         source = config_file or find_config_file(start)
         if source is None:  # the defaults: no pydantic, no configuration models
@@ -139,7 +139,7 @@ class Project:
         file = None
         if self.contains(os.path.join(self.root, rel)):
             try:
-                file = load(self.root / rel, rel, self.config.max_file_size)
+                file = load(self.root / rel, rel, self.config.max_file_size, self.root)
             except Unreadable:
                 pass
         files[rel] = file
@@ -255,9 +255,12 @@ def _default_root(paths: list[Path]) -> Path:
     """With no configuration: the current folder; for paths outside it, their git
     repository's top folder, else the first path's folder."""
     cwd = Path.cwd().resolve()
-    if all(cwd in (p.resolve(), *p.resolve().parents) for p in paths):
+    # Where the paths are named, not where their symlinks lead: a committed folder
+    # link (`docs/link -> $HOME`) must not make its target the project.
+    named = [Path(os.path.abspath(p)) for p in paths]
+    if all(cwd in (p, *p.parents) for p in named):
         return cwd
-    first = paths[0].resolve()
+    first = named[0]
     folder = first if first.is_dir() else first.parent
     import subprocess
 

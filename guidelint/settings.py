@@ -12,6 +12,7 @@ scripts/gen_settings_defaults.py; `tests/core/test_settings.py` fails while they
 from __future__ import annotations
 
 import enum
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -440,8 +441,10 @@ def _strings(value: Any) -> bool:
 
 
 def find_config_file(start: Path) -> Path | None:
-    """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward."""
-    start = start.resolve()
+    """The nearest guidelint.toml, or pyproject.toml with [tool.guidelint], upward
+    from where `start` is named (a folder symlink on the way is not followed out of
+    the project it was named in)."""
+    start = Path(os.path.abspath(start))
     for folder in (start, *start.parents):
         candidate = folder / "guidelint.toml"
         if candidate.is_file():

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Concatenate, Generic, ParamSpec, TypeVar
 
 from guidelint.spans import LineIndex
 
@@ -132,14 +132,15 @@ def decode(data: bytes, max_size: int) -> str:
     return text
 
 
-def read_bytes(path: Path, max_size: int | None = None) -> bytes:
+def read_bytes(path: Path, max_size: int | None = None, root: Path | None = None) -> bytes:
     """A file's raw bytes, or Unreadable naming why not.
 
     With `max_size`, a larger file is refused by its size, before it is read (and
-    at most max_size + 1 bytes are ever read, should it grow meanwhile).
+    at most max_size + 1 bytes are ever read, should it grow meanwhile). With `root`,
+    a file that leads outside it (a symlinked folder on the way) is not read.
     """
     try:
-        with path.open("rb") as handle:
+        with _open(path, root) as handle:
             if max_size is None:
                 return handle.read()
             size = os.fstat(handle.fileno()).st_size
@@ -159,6 +160,17 @@ def read_bytes(path: Path, max_size: int | None = None) -> bytes:
     return data
 
 
+def _open(path: Path, root: Path | None) -> BinaryIO:
+    if root is None:
+        return path.open("rb")
+    from guidelint.confine import Outside, open_inside
+
+    try:
+        return os.fdopen(open_inside(root, path), "rb")
+    except Outside as outside:
+        raise Unreadable(str(outside).partition(": ")[2]) from None
+
+
 def _too_large(size: int, max_size: int) -> str:
     return f"file is too large to check ({size:,} bytes > max-file-size {max_size:,})"
 
@@ -168,5 +180,5 @@ def from_bytes(path: Path, rel: str, data: bytes, max_size: int) -> SourceFile:
     return SourceFile(path=path, rel=rel, text=decode(data, max_size))
 
 
-def load(path: Path, rel: str, max_size: int) -> SourceFile:
-    return from_bytes(path, rel, read_bytes(path, max_size), max_size)
+def load(path: Path, rel: str, max_size: int, root: Path | None = None) -> SourceFile:
+    return from_bytes(path, rel, read_bytes(path, max_size, root), max_size)

@@ -80,3 +80,14 @@ class Span(FrozenRecord):
             raise ValueError(f"span end {end} before start {start}")
         object.__setattr__(self, "start", start)
         object.__setattr__(self, "end", end)
+
+
+def line_around(text: str, start: int, end: int, before: int, after: int) -> tuple[str, str]:
+    """At most `before` characters of the line before [start, end) and `after` after
+    it: read from a window, never the whole line (a long line of many spans would be
+    read once per span)."""
+    head_from = max(0, start - before)
+    head = text[max(text.rfind("\n", head_from, start) + 1, head_from) : start]
+    tail_to = min(len(text), end + after)
+    tail_end = text.find("\n", end, tail_to)
+    return head, text[end : tail_end if tail_end >= 0 else tail_to]

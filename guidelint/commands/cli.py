@@ -199,7 +199,10 @@ def check(
     from guidelint.reporters.text import render_statistics
 
     warn_all(report.notices)
-    if report.files_checked == 0 and not since and not dependents:
+    from guidelint.discovery import OUTSIDE_NOTE
+
+    outside = any(OUTSIDE_NOTE in note for note in report.notices)  # said in one line
+    if report.files_checked == 0 and not since and not dependents and not outside:
         warn(
             f"no file under {report.root} matched the include globs; start from the "
             "repository root, pass the files to check, or set `include`"

@@ -317,6 +317,12 @@ class ServerState:
         engine.use_cache()
         engine.record_lookups()  # what each file's findings rest on, for watched changes
         rel = project.rel(path)
+        if _leads_out(project.root, path):  # named in the project, a symlink leads out
+            from guidelint.discovery import OUTSIDE_NOTE
+
+            note = f"guidelint: {path}: {OUTSIDE_NOTE} ({project.root})"
+            self.server.window_show_message(_message(note))
+            return Scope(engine, rel, False)
         return Scope(engine, rel, _checks(project, rel))
 
     def _project(self, folder: Path) -> Project:
@@ -689,6 +695,17 @@ def _still_there(finding: Finding, after: list[Finding]) -> bool:
 
 def _kind(kind: Any) -> str:
     return str(getattr(kind, "value", kind))  # an enum member, or a kind it does not know
+
+
+def _leads_out(root: Path, path: Path) -> bool:
+    """A document named inside the project whose symlinks lead out of it: neither it
+    nor what it names is read (a document outside the project is simply not ours)."""
+    import os
+
+    from guidelint.confine import is_inside
+
+    named = os.path.abspath(path)
+    return named.startswith(os.path.join(root, "")) and not is_inside(root, named)
 
 
 def _on_disk(path: Path, text: str) -> bool:

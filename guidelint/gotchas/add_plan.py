@@ -86,7 +86,7 @@ def read_or_empty(project: Project, rel: str) -> str | None:
     if not path.exists():
         return None
     try:
-        text = read_text_exact(path)
+        text = read_text_exact(path, project.root)
         decode(text.encode("utf-8"), project.config.max_file_size)
     except (OSError, UnicodeDecodeError, Unreadable) as err:
         raise Refusal(f"{rel}: cannot read: {getattr(err, 'message', err)}") from None

@@ -63,7 +63,7 @@ class UnknownBareTool(ToolRule):
             if never_a_tool(ref.name, ignored):
                 continue
             context = self._context(span, ref, file, places, tools, tool_document)
-            if in_prohibition(span, file.text) or about_another_agent(span, file.text, title):
+            if in_prohibition(span, file.text) or about_another_agent(span, file, title):
                 # Kept away from, or another agent's tool: only a close near miss of a
                 # tool of this project is a defect there.
                 context = min(context, Context.NONE)

@@ -27,7 +27,7 @@ from guidelint.runner.protocol import (
     commitment_line,
     seal_record,
 )
-from guidelint.runner.verdict import classify_exception, one_line
+from guidelint.runner.verdict import TINY_CACHES, classify_exception, one_line
 
 
 @dataclass
@@ -62,7 +62,7 @@ def run_child(
         _single_threaded_torch()
         _enter_sandbox(scratch, context)
         backend = _activate_backend(unit, context)  # trusted code: before the file guard
-        _guard_files(unit, scratch, context)
+        _guard_files(scratch, context)
         namespace = _main_module()
         harness = HarnessState()
         for index, example in enumerate(unit["examples"]):
@@ -215,18 +215,16 @@ def _enter_sandbox(scratch: str, context: ChildContext) -> None:
     sandbox.limit_file_size(context.settings.get("disk_limit_mb", 1024))
 
 
-def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None:
+def _guard_files(scratch: str, context: ChildContext) -> None:
     from guidelint.runner import sandbox
 
     # The scratch folder: nothing guidelint later reads outside the sandbox (the report
-    # folder, .guidelint_cache) is writable from here. A configured tiny-model cache
-    # still is (checked by run.confined_folders), because the diffusers backend still
-    # builds some components on demand inside the example (docs/RUNNING.md, "It still
-    # can"); it goes once the backend builds them outside the sandbox.
+    # folder, .guidelint_cache, the tiny-model cache) is writable from here. The warm
+    # worker builds what the examples load before the sandbox closes; a build still
+    # needed after it goes to the example's scratch folder, or is `build-failed`
+    # naming the component (verdict.tiny_build_refusal), never into the shared cache.
     writable = [scratch]
-    cache = context.settings.get("tiny_cache")
-    if cache and unit["wants_backend"]:
-        writable.append(os.path.join(context.root or "", os.path.expanduser(cache)))
+    TINY_CACHES[:] = _tiny_caches(context)
     features = context.sandbox
     if features is not None and features.private_shm:
         writable.append("/dev/shm")  # its own tmpfs (_enter_sandbox), not the host's
@@ -242,6 +240,22 @@ def _guard_files(unit: UnitPayload, scratch: str, context: ChildContext) -> None
     from guidelint.runner import fdshare
 
     fdshare.install()  # multiprocessing passes descriptors without a Unix socket
+
+
+def _tiny_caches(context: ChildContext) -> list[str]:
+    """Where the diffusers backend keeps tiny checkpoints: `runner.tiny-cache`,
+    `$GUIDELINT_TINY_CACHE`, and its default in the user's cache."""
+    from guidelint.confine import user_cache
+
+    settings = context.settings
+    configured = settings.get("tiny_cache")
+    caches = (
+        [os.path.join(context.root or "", os.path.expanduser(configured))] if configured else []
+    )
+    if settings.get("tiny_cache_env"):
+        caches.append(os.path.expanduser(settings["tiny_cache_env"]))
+    caches.append(os.path.join(user_cache(), "tiny"))
+    return caches
 
 
 def _main_module() -> dict[str, Any]:

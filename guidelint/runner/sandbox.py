@@ -48,7 +48,15 @@ NETWORK_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.send
 
 
 class SandboxViolation(PermissionError):
-    """An example tried to leave its sandbox."""
+    """An example tried to leave its sandbox (`path`: what it tried to write, if any)."""
+
+    path: str | None = None
+
+
+def _violation(message: str, path: object) -> SandboxViolation:
+    violation = SandboxViolation(message)
+    violation.path = os.fsdecode(path) if isinstance(path, (str, bytes)) else None
+    return violation
 
 
 def limit_memory(megabytes: int) -> None:
@@ -114,9 +122,10 @@ def install_guard(writable: list[str]) -> None:
                 isinstance(flags, int) and flags & WRITE_FLAGS
             )
             if writing and path is not None and not allowed(path):
-                raise SandboxViolation(
+                raise _violation(
                     f"guidelint run: writing outside the example's scratch folder is not "
-                    f"allowed: {path}"
+                    f"allowed: {path}",
+                    path,
                 )
         elif event in PATH_EVENTS:
             for index, fd_index in PATH_EVENTS[event]:
@@ -126,9 +135,10 @@ def install_guard(writable: list[str]) -> None:
                     and args[index] is not None
                     and not allowed(args[index], dir_fd)
                 ):
-                    raise SandboxViolation(
+                    raise _violation(
                         f"guidelint run: {event} outside the example's scratch folder is not "
-                        f"allowed: {args[index]}"
+                        f"allowed: {args[index]}",
+                        args[index],
                     )
         elif event in NETWORK_EVENTS:
             address = args[1] if len(args) > 1 else ""

@@ -198,6 +198,9 @@ def classify_exception(
         Outcome.TIMEOUT.value,
     ):
         return {"status": Outcome(declared), "message": described}
+    build = tiny_build_refusal(error)
+    if build is not None and not expected:
+        return {"status": Outcome.BUILD_FAILED, "message": f"{where}{build}"}
     refusal = sandbox_refusal(error, example["filename"])
     if refusal is not None and not expected:
         return {"status": Outcome.REFUSED, "message": f"{where}{refusal}"}
@@ -237,6 +240,67 @@ TORCH_ALLOCATION = re.compile(r"can't allocate memory: you tried to allocate (\d
 # How the diffusers backend's remote.py refuses a URL no fixture serves (raised as the
 # library's own connection error): the sandbox has no network.
 NO_NETWORK = "no network while examples run: "
+
+
+# The diffusers backend's tiny-model caches, read-only inside the sandbox (set by the
+# child before the example runs: `runner.tiny-cache`, $GUIDELINT_TINY_CACHE, the default).
+TINY_CACHES: list[str] = []
+BACKEND_DIR = os.path.join("guidelint", "runner", "diffusers_backend") + os.sep
+
+
+def tiny_build_refusal(error: BaseException) -> str | None:
+    """Why a tiny component could not be built, when the diffusers backend (not the
+    example's own code) met the sandbox's refusal to write in the tiny-model cache: the
+    warm worker did not build it before the sandbox closed, and after that the cache is
+    read-only. None for any other error."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        path = _refused_path(current)
+        if path is not None and _by_backend(current):
+            component = _tiny_component(path)
+            if component is not None:
+                return (
+                    f"guidelint could not build its tiny {component} (a fault of guidelint, "
+                    "not of the example): it was not built before the sandbox closed, and "
+                    f"the tiny-model cache is read-only inside it ({path})"
+                )
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _refused_path(error: BaseException) -> str | None:
+    import errno
+
+    if type(error).__name__ == "SandboxViolation":
+        return getattr(error, "path", None)
+    if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        name = error.filename
+        return os.fsdecode(name) if isinstance(name, (str, bytes)) else None
+    return None
+
+
+def _by_backend(error: BaseException) -> bool:
+    frames = traceback.extract_tb(error.__traceback__)
+    return any(BACKEND_DIR in frame.filename for frame in frames)
+
+
+def _tiny_component(path: str) -> str | None:
+    """The component or pipeline a path in a tiny-model cache belongs to
+    (`<cache>/<versions>/components/DPTForDepthEstimation-1a2b/config.json` ->
+    `DPTForDepthEstimation`); None outside every cache."""
+    real = os.path.realpath(os.path.abspath(path))
+    for cache in TINY_CACHES:
+        base = os.path.realpath(cache)
+        if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):
+            continue
+        parts = os.path.relpath(real, base).split(os.sep)
+        for kind, name in zip(parts, parts[1:], strict=False):
+            if kind in ("components", "pipelines"):
+                return name.split("-")[0] or name
+        return parts[-1] if parts[-1] != "." else "model cache"
+    return None
 
 
 def sandbox_refusal(error: BaseException, filename: str) -> str | None:

@@ -23,12 +23,18 @@ The analysis is made once per file and kept with it (SourceFile.derived).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from guidelint.sources import Derived
+from guidelint.spans import line_around
 
 if TYPE_CHECKING:
     from guidelint.markdown import Block, CodeSpan
+    from guidelint.sources import SourceFile
 
 # Between two spans of a run: `a`, `b`, or `c` / `a` / `b` / `a` and `b`.
 RUN_GAP = re.compile(r"^\s*(?:,|/|\||;)?\s*(?:(?:or|and|&)\s+)?$", re.IGNORECASE)
@@ -117,8 +123,8 @@ def mostly_known(others: list[CodeSpan], is_tool: Callable[[str], bool]) -> bool
 
 def in_prohibition(span: CodeSpan, text: str) -> bool:
     """`never call `mcp__x__y``, `MUST NOT use ...`: the sentence keeps the agent away."""
-    line_start = text.rfind("\n", 0, span.span.start) + 1
-    return bool(PROHIBITION.search(text[line_start : span.span.start][-80:]))
+    before, _ = line_around(text, span.span.start, span.span.end, 80, 0)
+    return bool(PROHIBITION.search(before))
 
 
 # Other coding agents and "the harness": their tool names are not this agent's.
@@ -129,13 +135,34 @@ OTHER_AGENT = re.compile(
 )
 
 
-def about_another_agent(span: CodeSpan, text: str, title: str) -> bool:
+def about_another_agent(span: CodeSpan, file: SourceFile, title: str) -> bool:
     """The span's line, section, table column or document names another agent."""
-    line_start = text.rfind("\n", 0, span.span.start) + 1
-    line_end = text.find("\n", span.span.end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    breaks, mentions = file.derived(AGENT_MENTIONS)
+    before = bisect_left(breaks, span.span.start)  # line breaks before the span
+    line_start = breaks[before - 1] + 1 if before else 0
+    after = bisect_left(breaks, span.span.end)
+    line_end = breaks[after] if after < len(breaks) else len(file.text)
+    first = bisect_left(mentions, line_start)
+    if first < len(mentions) and mentions[first] < line_end:
+        return True
     block = span.block
-    return any(
-        OTHER_AGENT.search(part)
-        for part in (line, block.section or "", block.table_header or "", title)
-    )
+    return any(names_another_agent(part) for part in (block.section, block.table_header, title))
+
+
+def _agent_mentions(file: SourceFile) -> tuple[list[int], list[int]]:
+    """Where the file's lines break, and where another agent is named: read once per
+    file, so a long line of many spans is not searched once per span. A name never
+    spans a line break, so a line names an agent when a mention starts in it."""
+    breaks = [m.start() for m in LINE_FEED.finditer(file.text)]
+    return breaks, [m.start() for m in OTHER_AGENT.finditer(file.text)]
+
+
+AGENT_MENTIONS = Derived("tools.agent-mentions", _agent_mentions)
+LINE_FEED = re.compile("\n")
+
+
+@lru_cache(maxsize=256)
+def names_another_agent(text: str | None) -> bool:
+    """A section, column header or title names another agent (asked once per span:
+    the answer for one long heading is kept)."""
+    return bool(text and OTHER_AGENT.search(text))

@@ -175,10 +175,9 @@ def context_strength(span: CodeSpan, text: str, tool_document: bool = True) -> C
     block = span.block
     if block.kind == "table_cell" and block.table_header and TOOL_WORD.search(block.table_header):
         return Context.STRONG if not block.table_row_is_header else Context.NONE
-    line_start = text.rfind("\n", 0, span.span.start) + 1
-    line_end = text.find("\n", span.span.end)
-    before = text[line_start : span.span.start][-60:]
-    after = text[span.span.end : line_end if line_end >= 0 else len(text)][:30]
+    from guidelint.spans import line_around
+
+    before, after = line_around(text, span.span.start, span.span.end, 60, 30)
     if STRONG_AFTER.match(after) or TOOL_BEFORE.search(before):
         return Context.STRONG
     if STRONG_BEFORE.search(before):

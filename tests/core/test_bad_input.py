@@ -443,3 +443,94 @@ def test_check_output_never_goes_through_a_committed_symlink(make_project, tmp_p
     elsewhere = tmp_path_factory.mktemp("ci") / "report.txt"  # outside: the user's choice
     assert run_cli("check", "-o", str(elsewhere), cwd=root).returncode == 1
     assert "scripts/gone.py" in elsewhere.read_text()
+
+
+# -- a path named through a committed folder symlink (#28) ---------------------------
+# `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
+# repository with its own `.mcp.json` and snapshots). Before, the named path's
+# symlinks were resolved first, so the run was re-rooted in `other`: its file was
+# read into the report, `--diff` printed it and `--fix --unsafe-fixes` rewrote it.
+
+OTHER_SERVER = '{"mcpServers": {"lab": {"command": "%s", "args": ["-c", "%s"]}}}\n'
+MARK_STARTED = "open('started', 'w').write('yes')"  # a server that leaves a mark
+OTHER_PAGE = "# Other\n\nThen call `mcp__lab__job_stat` (SECRET).\n"
+
+
+@pytest.fixture
+def linked_out(make_project, tmp_path_factory) -> tuple[Path, Path]:
+    """(the project, the other project its `docs/link` leads into)."""
+    other = tmp_path_factory.mktemp("other")
+    (other / ".guidelint/tools").mkdir(parents=True)
+    (other / ".mcp.json").write_text(OTHER_SERVER % (sys.executable, MARK_STARTED))
+    (other / ".guidelint/tools/lab.json").write_text(
+        '{"tools": [{"name": "job_status", "inputSchema": {"type": "object"}}]}'
+    )
+    (other / "docs").mkdir()
+    (other / "docs/secret.md").write_text(OTHER_PAGE)
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    root = make_project({"docs/a.md": "# A\n"})
+    (root / "docs/link").symlink_to(other / "docs", target_is_directory=True)
+    return root, other
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check"],
+        ["check", "--fix", "--unsafe-fixes"],
+        ["check", "--diff", "--unsafe-fixes"],
+        ["check", "--format", "json"],
+    ],
+    ids=["check", "fix", "diff", "json"],
+)
+@pytest.mark.parametrize("named", ["docs/link/secret.md", "docs/link"])
+def test_a_path_through_a_folder_symlink_is_neither_read_nor_written(linked_out, args, named):
+    root, other = linked_out
+    result = run_cli(*args, "--no-cache", named, cwd=root)
+    out = result.stdout + result.stderr
+    assert "Traceback" not in out and "SECRET" not in out and "job_stat" not in out, out
+    notes = [line for line in result.stderr.splitlines() if "outside the project" in line]
+    assert notes == [
+        f"guidelint: warning: {named}: not checked: it leads outside the project ({root})"
+    ], result.stderr
+    assert (other / "docs/secret.md").read_text() == OTHER_PAGE
+
+
+def test_check_watch_never_reads_through_a_folder_symlink(linked_out):
+    pytest.importorskip("watchfiles")
+    root, other = linked_out
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "guidelint", "check", "--watch", "--no-cache", "docs/link"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    seen = []
+    try:
+        assert watcher.stdout is not None
+        for line in watcher.stdout:  # the first round's report, then stop
+            seen.append(line)
+            if "checked)" in line or "Found " in line:
+                break
+    finally:
+        watcher.kill()
+        watcher.wait()
+    out = "".join(seen)
+    assert "SECRET" not in out and "job_stat" not in out, out
+    assert "docs/link: not checked: it leads outside the project" in out, out
+
+
+def test_tools_snapshot_through_a_folder_symlink_starts_no_server_of_another_project(
+    linked_out,
+):
+    root, other = linked_out
+    for command in (["tools", "snapshot"], ["tools", "list"]):
+        result = run_cli(*command, "docs/link", cwd=root)
+        assert "Traceback" not in result.stderr
+        assert "lab" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert not (other / "started").exists()
+    assert "job_status" in (other / ".guidelint/tools/lab.json").read_text()  # not rewritten

@@ -97,3 +97,22 @@ def test_files_below_skips_links_and_copy_into_bounds_the_size(tmp_path):
         os.close(out_fd)
     assert copied == {"big.png": False, "sub/a.png": True}
     assert sorted(p.name for p in out.iterdir()) == ["sub_a.png"]
+
+
+def test_open_inside_asks_where_the_opened_file_lies(tmp_path):
+    """A link out (or one swapped in after discovery) is never read (#28)."""
+    from guidelint.confine import Outside, open_inside
+
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.md").write_text("SECRET\n")
+    (root / "docs/own.md").write_text("ours\n")
+    (root / "docs/link").symlink_to(outside, target_is_directory=True)
+    (root / "docs/file.md").symlink_to(outside / "secret.md")
+    for named in ("docs/link/secret.md", "docs/file.md", "../outside/secret.md"):
+        with pytest.raises(Outside, match="leads outside the project"):
+            open_inside(root, named)
+    fd = open_inside(root, "docs/own.md")
+    with os.fdopen(fd, "rb") as handle:
+        assert handle.read() == b"ours\n"

@@ -78,6 +78,11 @@ class Editor:
         self.diagnostics: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
         self.registrations: asyncio.Queue[types.Registration] = asyncio.Queue()
         self.refreshes: asyncio.Queue[None] = asyncio.Queue()
+        self.messages: list[str] = []  # window/showMessage
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def shown(ls: LanguageClient, params: types.ShowMessageParams) -> None:
+            self.messages.append(params.message)
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
@@ -479,3 +484,40 @@ def test_disable_actions_insert_a_suppression_that_works(tools_workspace: Path) 
             await editor.next_diagnostics(guide)
 
     scenario(tools_workspace, steps)
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_a_document_opened_through_a_folder_symlink_out_is_not_checked(
+    workspace: Path, tmp_path_factory
+) -> None:
+    """`docs/link -> ~/other/docs` (#28): the editor's document is named inside the
+    project, but checking it would read another project (its `.mcp.json`, its
+    snapshots, its files): one message, no diagnostics."""
+    import subprocess
+
+    other = tmp_path_factory.mktemp("other")
+    (other / ".guidelint" / "tools").mkdir(parents=True)
+    (other / ".mcp.json").write_text('{"mcpServers": {"lab": {"command": "python3"}}}')
+    (other / ".guidelint" / "tools" / "lab.json").write_text(SNAPSHOT)
+    (other / "docs").mkdir()
+    (other / "docs" / "secret.md").write_text("# O\n\nCall `mcp__lab__job_stat` (SECRET).\n")
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    (workspace / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (workspace / "docs" / "link").symlink_to(other / "docs", target_is_directory=True)
+
+    async def steps(editor: Editor) -> None:
+        editor.open("docs/link/secret.md")
+        editor.open("docs/guide.md")  # answered after the first: what came before is all
+        sent = []
+        while True:
+            params = await editor.diagnostics.get()
+            sent.append((params.uri, _codes(list(params.diagnostics))))
+            if params.uri == editor.uri("docs/guide.md"):
+                break
+        assert [uri for uri, _ in sent] == [editor.uri("docs/guide.md")], sent
+        assert any(
+            "docs/link/secret.md: not checked: it leads outside the project" in message
+            for message in editor.messages
+        ), editor.messages
+
+    scenario(workspace, steps)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
@@ -206,3 +208,46 @@ def test_gl204_wrong_row_number_in_a_table(tmp_path):
     [finding] = lint(tmp_path, {GOTCHAS: text})
     assert (finding.code, finding.line) == ("GL204", 6)
     assert "numbered '3' but its entry is number 2" in finding.message
+
+
+def _first_repeats_pairwise(tokens: list[frozenset[str]], threshold: float) -> list:
+    """GL205's answer by comparing every pair: the first earlier entry each repeats."""
+    from guidelint.gotchas.headlines import similarity
+
+    found: list[tuple[int, float] | None] = []
+    for i, own in enumerate(tokens):
+        scores = ((j, similarity(own, tokens[j])) for j in range(i))
+        found.append(next(((j, s) for j, s in scores if s >= threshold), None))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tokens=st.lists(
+        st.frozensets(st.sampled_from("abcdefghij"), max_size=7), min_size=1, max_size=25
+    ),
+    threshold=st.sampled_from([0.1, 0.3, 0.5, 0.6, 0.8, 0.9, 1.0]),
+)
+def test_gl205_prefix_filter_finds_what_every_pair_finds(tokens, threshold):
+    """Repeats looks at a few candidates per entry; the answer is the pairwise one."""
+    from guidelint.rules.gl205_duplicate_gotcha import Repeats
+
+    repeats = Repeats(tokens, threshold)
+    found = [repeats.first_repeat(i) for i in range(len(tokens))]
+    assert found == _first_repeats_pairwise(tokens, threshold)
+
+
+def test_gl205_headlines_sharing_one_word_are_not_compared_pairwise(monkeypatch):
+    """Every headline shares 'always' (#28): no pair of them is compared."""
+    from guidelint.gotchas.headlines import headline_tokens, similarity
+    from guidelint.rules import gl205_duplicate_gotcha
+
+    compared = []
+    monkeypatch.setattr(
+        gl205_duplicate_gotcha, "similarity", lambda a, b: compared.append(1) or similarity(a, b)
+    )
+    headlines = [f"Always alpha{i} beta{i} gamma{i}" for i in range(300)] + ["Always alpha7 beta7"]
+    repeats = gl205_duplicate_gotcha.Repeats([headline_tokens(h) for h in headlines], 0.8)
+    found = [repeats.first_repeat(i) for i in range(len(headlines))]
+    assert found == [None] * 300 + [(7, 1.0)]  # the last restates entry 7
+    assert len(compared) == 1

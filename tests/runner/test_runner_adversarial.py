@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from guidelint.runner.cgroup import MemoryCgroups, _mount_point
+from guidelint.runner.outcomes import Outcome
 from guidelint.runner.run import RunOptions, RunReport, run_examples
 from guidelint.runner.sandbox import SandboxFeatures, isolate_network
 from tests.conftest import scratch_file
@@ -734,14 +735,54 @@ for action in (
 
 
 @needs_landlock
-def test_the_tiny_cache_is_writable_only_for_backend_units(tmp_path):
-    """Kept writable for examples the diffusers backend serves (it still builds some
-    components inside the example); any other example cannot write it."""
+def test_the_tiny_cache_is_read_only_for_every_example(tmp_path):
+    """A configured `runner.tiny-cache` was writable for examples the diffusers backend
+    serves (it built components inside the example): one could plant a model file that
+    every later run loads. The warm worker builds before the sandbox closes; inside it,
+    the cache is read-only for every example, the backend's included."""
     (tmp_path / "tiny").mkdir()
-    attack = f"open({str(tmp_path / 'tiny' / 'model.safetensors')!r}, 'w').write('x')"
-    report = _run_default(tmp_path, _fence(attack), config='tiny-cache = "tiny"\n')
-    assert report.results[0].status.value == "refused"
-    assert not (tmp_path / "tiny" / "model.safetensors").exists()
+    planted = tmp_path / "tiny" / "model.safetensors"
+    attack = f"open({str(planted)!r}, 'w').write('x')"
+    backend = f"import torch\n{attack}"  # imports torch: a unit the backend serves
+    report = _run_default(
+        tmp_path, _fence(attack), _fence(backend), config='tiny-cache = "tiny"\n', jobs=1
+    )
+    assert [r.status.value for r in report.results] == ["refused", "refused"], [
+        r.message for r in report.results
+    ]
+    assert not planted.exists()
+
+
+def test_a_build_refused_in_the_tiny_cache_is_build_failed_naming_the_component(tmp_path):
+    """The backend building after the sandbox closed (the warm worker did not build it
+    ahead) meets a read-only cache: `build-failed` naming the component, not `refused`
+    and not a writable cache. The example's own write there stays `refused`."""
+    from guidelint.runner import verdict
+    from guidelint.runner.sandbox import SandboxViolation
+
+    cache = tmp_path / "tiny"
+    target = cache / "torch2-diffusers0" / "components" / "DPTForDepthEstimation-1a2b"
+
+    def refused_from(filename: str) -> BaseException:
+        violation = SandboxViolation(f"guidelint run: writing ... is not allowed: {target}")
+        violation.path = str(target / "config.json")
+        code = compile("raise violation", filename, "exec")
+        try:
+            exec(code, {"violation": violation})
+        except SandboxViolation as raised:
+            return raised
+        raise AssertionError("not raised")
+
+    example = {"filename": "GUIDE.md", "expect_error": None}
+    backend = str(Path(verdict.__file__).parent / "diffusers_backend" / "generic.py")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(verdict, "TINY_CACHES", [str(cache)])
+        built = verdict.classify_exception(refused_from(backend), example, [])  # type: ignore[arg-type]
+        own = verdict.classify_exception(refused_from("GUIDE.md"), example, [])  # type: ignore[arg-type]
+    assert built["status"] is Outcome.BUILD_FAILED, built
+    assert "tiny DPTForDepthEstimation" in built["message"]
+    assert "read-only" in built["message"]
+    assert own["status"] is Outcome.REFUSED
 
 
 def test_a_symlink_saved_as_an_image_is_not_followed_into_the_report(tmp_path, outside):

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guidelint.config import Config
 from guidelint.engine import Engine, build_selection
@@ -239,3 +241,43 @@ def test_broken_settings_are_one_finding_each(tmp_path, settings, expected):
     assert [(code, message.startswith(expected)) for _, code, message in found] == [
         ("GL106", True)
     ], found
+
+
+# -- windows read around a span (#28: one long line of many spans) ---------------------
+
+_TEXT = st.text(alphabet="ab \nxCodexc`.", max_size=120)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT, start=st.integers(0, 120), width=st.integers(0, 5), reach=st.integers(0, 70))
+def test_line_around_reads_what_the_whole_line_gives(text, start, width, reach):
+    from guidelint.spans import line_around
+
+    start = min(start, len(text))
+    end = min(start + width, len(text))
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    whole_before = text[line_start:start]
+    whole_after = text[end : line_end if line_end >= 0 else len(text)]
+    expected = (whole_before[-reach:] if reach else "", whole_after[:reach])
+    assert line_around(text, start, end, reach, reach) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT, start=st.integers(0, 120), width=st.integers(0, 5))
+def test_about_another_agent_reads_the_spans_line(text, start, width):
+    """The mentions read once per file answer as the span's whole line does."""
+    from guidelint.markdown import Block, CodeSpan
+    from guidelint.sources import SourceFile
+    from guidelint.spans import Span
+    from guidelint.tools.context import OTHER_AGENT, about_another_agent
+
+    start = min(start, len(text))
+    end = min(start + width, len(text))
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    block = Block("paragraph", text, 1, "", 0, False)
+    span = CodeSpan(text[start:end], Span(start, end), block)
+    file = SourceFile(path=Path("a.md"), rel="a.md", text=text)
+    assert about_another_agent(span, file, "") == bool(OTHER_AGENT.search(line))
