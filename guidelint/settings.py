@@ -102,8 +102,9 @@ DEFAULT_LINT_IGNORE = [
     # Fragments: names defined elsewhere, imports shown once, values left unused.
     *("F401", "F403", "F405", "F704", "F706", "F811", "F821", "F841"),
     # Style, not defects, in an example: an f-string with no field, `Annotated` metadata
-    # strings read as forward annotations, a `.format` demo with unused arguments.
-    *("F523", "F541", "F722"),
+    # strings read as forward annotations, a `.format` demo with unused arguments, a
+    # loop variable named as an import the snippet no longer uses (`for tool in tools`).
+    *("F402", "F523", "F541", "F722"),
 ]
 # Modules a warm worker imports once, when a selected example imports them.
 DEFAULT_WARM_IMPORTS = ["numpy", "torch", "transformers", "diffusers", "PIL"]

@@ -24,8 +24,10 @@ from guidelint.tools.claude_code import (
     did_you_mean,
     is_agent_file,
     is_skill_file,
+    listed_subagents,
     names,
     plugin_roots,
+    read_by_claude_code,
 )
 
 CALL = re.compile(r"""["']?subagent_type["']?\s*[:=]\s*["'](?P<name>[^"'\s{}<>$]+)["']""")
@@ -42,6 +44,9 @@ PROSE = re.compile(
 # that holds an "agent" starts in the WINDOW characters before it wherever those hold
 # more runs than that (DENSE); elsewhere the scan reaches back further.
 WINDOW = 160
+# Claude Code's delegation tool, as a document names it (`Task(`, "the Agent tool");
+# deepagents' lower-case `task` tool takes a `subagent_type` of its own.
+CLAUDE_TOOL = re.compile(r"\b(?:Task|Agent)(?:\s+tool\b|\s*\(|`)")
 DENSE = re.compile(r"(?:\s+\S+){5}\s")  # six runs of whitespace
 
 
@@ -65,10 +70,19 @@ class UnknownSubagent(Rule):
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         known: frozenset[str] = frozenset()  # never empty once read: the built-ins
-        for span, name in _delegations(file.text):
+        claude_doc: bool | None = None
+        for span, name, is_call in _delegations(file.text):
+            if claude_doc is None:  # at the first delegation, as `known`
+                claude_doc = read_by_claude_code(file.rel, project)
+            if not (claude_doc or (is_call and CLAUDE_TOOL.search(file.text))):
+                continue  # another harness's or framework's agents (rules/GL606.md)
             if not known:  # at the first delegation: a file without one rests on no
                 # agent file and not on the file list (the result cache re-checks less)
-                known = defined_agents(project) | frozenset(names("builtin_agents"))
+                known = (
+                    defined_agents(project)
+                    | listed_subagents(project)
+                    | frozenset(names("builtin_agents"))
+                )
             if _resolves(name, known, project):
                 continue
             candidates = known | {n.lower() for n in known}
@@ -79,11 +93,12 @@ class UnknownSubagent(Rule):
             )
 
 
-def _delegations(text: str) -> Iterator[tuple[Span, str]]:
+def _delegations(text: str) -> Iterator[tuple[Span, str, bool]]:
+    """Each delegation's name, where it is, and whether it is a `subagent_type` call."""
     # Cheap exact prefilters: each pattern needs its literal word (most files have neither).
     calls = CALL.finditer(text) if "subagent_type" in text else ()
     for match in calls:
-        yield Span(match.start("name"), match.end("name")), match.group("name")
+        yield Span(match.start("name"), match.end("name")), match.group("name"), True
     lowered = text.lower()
     if "agent" not in lowered:
         return
@@ -93,7 +108,7 @@ def _delegations(text: str) -> Iterator[tuple[Span, str]]:
     for begin, stop in parts:
         for match in PROSE.finditer(text, begin, stop):
             group = "code" if match.group("code") else "name"
-            yield Span(match.start(group), match.end(group)), match.group(group)
+            yield Span(match.start(group), match.end(group)), match.group(group), False
 
 
 def _around_agent(lowered: str) -> list[tuple[int, int]]:

@@ -4,6 +4,7 @@ folder."""
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from collections.abc import Iterator
@@ -14,6 +15,9 @@ from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.claude_code import facts, is_skill_file
+
+# `.agents/skills`: the folder the Agent Skills specification's harnesses share.
+SHARED_FOLDERS = (".agents",)
 
 
 class InvalidSkillName(Rule):
@@ -30,7 +34,12 @@ class InvalidSkillName(Rule):
         too (`dyad:pr-push`, `torch_bisect`: reviewed on the corpora, docs/HARNESSES.md)."""
         if file.kind != FileKind.MARKDOWN or not is_skill_file(file.rel):
             return False
-        return ".claude" not in file.rel.split("/")[:-3]
+        owner = file.rel.split("/")[:-3]
+        if ".claude" in owner:
+            return False
+        if owner and owner[-1].startswith(".") and owner[-1] not in SHARED_FOLDERS:
+            return _harness_requires_spec(file.rel)
+        return True
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)
@@ -68,3 +77,16 @@ def _kebab(name: str) -> str:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name.strip())
     words = re.split(r"[^A-Za-z0-9]+", spaced)
     return "-".join(w.lower() for w in words if w)[:64].strip("-")
+
+
+def _harness_requires_spec(rel: str) -> bool:
+    """A harness's own skills folder (`.codex/skills`, `.gemini/skills`): reported only
+    where a harness that loads it declares GL608 (its docs or the specification it says
+    it follows require the format, harnesses.json); Gemini CLI's docs read here do not."""
+    from guidelint.tools.harnesses import harnesses
+
+    return any(
+        harness.concerns("GL608")
+        and any(fnmatch.fnmatchcase(rel, pattern) for pattern in harness.components)
+        for harness in harnesses().values()
+    )

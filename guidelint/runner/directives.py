@@ -24,6 +24,8 @@ NEEDS = ("gpu", "diffusers")
 # Keys of the rule-page harness (guidelint/testing.py): such a fence is a test case
 # of a rule page, not a guide example, and is neither checked nor run.
 HARNESS_KEYS = ("example", "fixture")
+# Mintlify's code-block attributes (mintlify.com/docs/create/code): another tool's.
+MINTLIFY_KEYS = ("theme", "lines", "icon", "wrap", "expandable", "highlight", "focus")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
@@ -74,15 +76,32 @@ def info_tokens(info_line: str, line_offset: int) -> list[Token] | None:
     """Tokens of the `{...}` group of a fence's opening line, None when there is none.
 
     A group with a `.class` or `#id` token, or an HTML `data-*` attribute
-    (`{data-mdtest="ignore"}`), is Pandoc/MkDocs attribute syntax, not ours.
+    (`{data-mdtest="ignore"}`), is Pandoc/MkDocs attribute syntax, not ours; so is
+    a group with a Mintlify code-block attribute (`{theme=null}`). A group that is
+    an attribute's value (`theme={null}`, `highlight={1,3}`: JSX-style, Mintlify's)
+    is skipped: ours stands alone.
     """
-    start, end = info_line.find("{"), info_line.rfind("}")
-    if start == -1 or end < start:
+    group = _own_group(info_line)
+    if group is None:
         return None
+    start, end = group
     tokens = tokenize(info_line[start + 1 : end], line_offset + start + 1)
-    if any(t.key.startswith((".", "#", "data-")) for t in tokens):
+    if any(t.key.startswith((".", "#", "data-")) or t.key in MINTLIFY_KEYS for t in tokens):
         return None
     return tokens
+
+
+def _own_group(info_line: str) -> tuple[int, int] | None:
+    """Where the first `{...}` group that is not a `key={...}` value opens and closes."""
+    start = info_line.find("{")
+    while start != -1:
+        end = info_line.find("}", start)
+        if end == -1:
+            return None
+        if start == 0 or info_line[start - 1] != "=":
+            return start, end
+        start = info_line.find("{", end)
+    return None
 
 
 def comment_tokens(raw: str, offset: int) -> list[Token] | None:

@@ -293,3 +293,84 @@ def _agents(project: Project) -> frozenset[str]:
 
 
 AGENTS = Memo("GL6xx.agents", _agents)
+
+
+# `@path` imports of a CLAUDE.md: Claude Code reads the imported file as its own.
+IMPORT = re.compile(r"(?:^|(?<=\s))@(?P<path>[\w.~/-]+\.md)\b", re.MULTILINE)
+INSTRUCTION_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
+
+
+def read_by_claude_code(rel: str, project: Project) -> bool:
+    """Whether Claude Code reads the Markdown file: CLAUDE.md and what it imports,
+    anything under `.claude/`, and the agents, commands and skills of a plugin. Other
+    steering files (AGENTS.md, another framework's `skills/`) may name another
+    harness's agents and tools."""
+    if posixpath.basename(rel) in INSTRUCTION_NAMES:
+        return True
+    if rel.startswith(".claude/") or "/.claude/" in rel:
+        return True
+    if is_agent_file(rel, project) or is_command_file(rel, project):
+        return True
+    parts = rel.split("/")
+    if is_skill_file(rel) and "/".join(parts[:-3]) in plugin_roots(project):
+        return True
+    return rel in project.memo(CLAUDE_IMPORTS)
+
+
+def _claude_imports(project: Project) -> frozenset[str]:
+    imported: set[str] = set()
+    for rel in project.files():
+        if posixpath.basename(rel) not in INSTRUCTION_NAMES:
+            continue
+        file = project.read(rel)
+        if file is None:
+            continue
+        folder = posixpath.dirname(rel)
+        for match in IMPORT.finditer(file.text):
+            path = posixpath.normpath(posixpath.join(folder, match.group("path")))
+            if not path.startswith(("../", "~")):
+                imported.add(path)
+    return frozenset(imported)
+
+
+CLAUDE_IMPORTS = Memo("GL6xx.claude_imports", _claude_imports)
+# Another framework's subagents, listed by name in a YAML or JSON file (deepagents'
+# `subagents.yaml`): a mapping keyed by name, or a list of entries with `name`.
+SUBAGENT_LISTS = (".yaml", ".yml", ".json")
+
+
+def listed_subagents(project: Project) -> frozenset[str]:
+    """Names of the subagents a `*subagents*.yaml`/`.json` file of the project lists."""
+    return project.memo(LISTED_SUBAGENTS)
+
+
+def _listed_subagents(project: Project) -> frozenset[str]:
+    found: set[str] = set()
+    for rel in project.files():
+        base = posixpath.basename(rel).lower()
+        if "subagent" not in base or not base.endswith(SUBAGENT_LISTS):
+            continue
+        file = project.read(rel)
+        if file is not None:
+            found.update(_subagent_names(file.text, json_file=base.endswith(".json")))
+    return frozenset(found)
+
+
+def _subagent_names(text: str, *, json_file: bool) -> Iterator[str]:
+    import yaml  # only for a subagent list
+
+    try:
+        data = json.loads(text) if json_file else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError):
+        return
+    if isinstance(data, dict) and isinstance(data.get("subagents"), (list, dict)):
+        data = data["subagents"]
+    entries = data.values() if isinstance(data, dict) else data if isinstance(data, list) else []
+    if isinstance(data, dict):
+        yield from (key for key in data if isinstance(key, str))
+    for entry in entries:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            yield entry["name"]
+
+
+LISTED_SUBAGENTS = Memo("GL6xx.listed_subagents", _listed_subagents)

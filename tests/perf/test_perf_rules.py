@@ -151,7 +151,7 @@ def _prose_everywhere(text: str) -> list[tuple[int, int, str]]:
 def _prose_found(text: str) -> list[tuple[int, int, str]]:
     from guidelint.rules.gl606_unknown_subagent import _delegations
 
-    return [(span.start, span.end, name) for span, name in _delegations(text)]
+    return [(span.start, span.end, name) for span, name, _ in _delegations(text)]
 
 
 GL606_TEXTS = [
