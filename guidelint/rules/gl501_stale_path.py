@@ -41,8 +41,19 @@ PLACEHOLDER_PART = re.compile(
     r"MAJOR|MINOR|PATCH|VERSION|NNN?|N)$"  # `0.MINOR.x.md`, `SPEC-NNN`
 )
 # `some_kernel.cuh`, `my-feature.md`, `ComponentName/`: a name standing for the reader's own.
-FILLER_NAME = re.compile(r"^(?:some|my|your)[_-]\w|^(?:Component|Module|Package|Feature)Name\b")
+FILLER_NAME = re.compile(
+    r"^(?:some|my|your)[_-]\w|^(?:Component|Module|Package|Feature)Name\b|"
+    r"(?:^|_)(?:Event|Component|Module|Package|Feature|Class|Tool|Service|Skill|Plugin|Agent|"
+    r"Action|Command|Hook)(?:Name|Example)(?:[._-]|$)"
+)
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
+# A word of a name that stands for one to fill in: `test_action_EventNameHere.py`
+# (a CamelCase `...Here`), `middleware/foo.py`, `test_foo.py`.
+FILLER_WORD = re.compile(r"^(?:(?:[A-Z][a-z0-9]+)+Here|foo|bar|baz|qux)$")
+# A file named only `example` or `sample` (`docs/example.md`) is one to write, not one kept;
+# `.env.example` keeps the word as a suffix and is a real file.
+FILLER_STEMS = frozenset({"example", "sample"})
+NAME_WORDS = re.compile(r"[-._]")
 WORDS = re.compile(r"[-.]")
 # Said of a path on its own line: it is an illustration, a file a run or the user creates,
 # not yet there, or where something used to be. Not a stale path of this repository.
@@ -54,6 +65,7 @@ CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
     r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
     r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if present|"
+    r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
     r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
     r"in (?:that|the other|another) repo(?:sitory)?)\b",
     re.IGNORECASE,
@@ -133,6 +145,8 @@ def _is_placeholder(segments: list[str]) -> bool:
         return True
     if any(_placeholder_segment(s) for s in segments):
         return True
+    if lowered[-1].split(".", 1)[0] in FILLER_STEMS:
+        return True
     return all(s in PLACEHOLDER_SEGMENTS or s.startswith("your") for s in lowered[:-1]) and (
         len(lowered) > 1 and lowered[0] in PLACEHOLDER_SEGMENTS | {"your"}
     )
@@ -145,7 +159,9 @@ def _placeholder_segment(segment: str) -> bool:
     `CODE_OF_CONDUCT.md` is a real file name.
     """
     parts = WORDS.split(segment)
-    if any(PLACEHOLDER_PART.match(part) for part in parts) or FILLER_NAME.match(segment):
+    if any(PLACEHOLDER_PART.match(part) for part in parts) or FILLER_NAME.search(segment):
+        return True
+    if any(FILLER_WORD.match(word) for word in NAME_WORDS.split(segment)):
         return True
     stem = segment.split(".", 1)[0]
     caps = [part for part in stem.split("-") if CAPS_NAME.match(part)]
@@ -235,6 +251,12 @@ class StalePath(Rule):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if _illustrative(path, file, span):
                 continue
+            if _action_reference(path, file, span, project):
+                continue  # `actions/create-github-app-token`: a GitHub Action, not a path
+            if _per_item_path(path, doc_dir, project):
+                continue  # `tests/case.json` of each task folder the document describes
+            if _user_location(file.text, span.span):
+                continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if _said_built(file.text, span.span) or _build_output(path, bases, project):
                 continue  # `dist/`, `site/`: what a build writes, not committed
             # `dist/` three times on one line is one stale path, reported once.
@@ -718,3 +740,91 @@ def _made_across_lines(joined: str) -> bool:
     if not joined or not CREATED.search(joined):
         return False
     return not (CREATE_VERB.search(joined) and CONTAINER.search(joined))
+
+
+# -- names that are not paths of this repository ------------------------------------
+# `owner/action` with an optional `@ref`: a GitHub Action as a workflow's `uses:` names it.
+ACTION_NAME = re.compile(r"^[\w.-]+/[\w-]+(?:@[\w.\-]+)?$")
+ACTION_CUE = LazyPattern(r"\buses:|\bGitHub Actions?\b|\baction\b", re.IGNORECASE)
+USES = re.compile(r"^\s*-?\s*uses:\s*['\"]?([\w.-]+/[\w.-]+)", re.MULTILINE)
+
+
+def _action_reference(path: str, file: SourceFile, span: CodeSpan, project: Project) -> bool:
+    """`actions/create-github-app-token`: an `owner/action` with no file suffix that its
+    line calls an action (`uses:`, "GitHub Action", "the ... action") or that a workflow
+    of this repository `uses:`."""
+    if not ACTION_NAME.match(path):
+        return False
+    name = path.split("@", 1)[0]
+    line_start = file.text.rfind("\n", 0, span.span.start) + 1
+    line_end = file.text.find("\n", span.span.end)
+    line = file.text[line_start : len(file.text) if line_end == -1 else line_end]
+    return bool(ACTION_CUE.search(CODE_SPAN_TEXT.sub("", line))) or name in project.memo(
+        WORKFLOW_ACTIONS
+    )
+
+
+def _workflow_actions(project: Project) -> frozenset[str]:
+    """The `owner/action` names the repository's GitHub workflows and actions use."""
+    names: set[str] = set()
+    for rel in project.files():
+        if rel.startswith(".github/") and rel.endswith((".yml", ".yaml")):
+            source = project.read(rel)
+            names.update(USES.findall(source.text if source else ""))
+    return frozenset(names)
+
+
+WORKFLOW_ACTIONS = Memo("GL501.workflow_actions", _workflow_actions)
+
+
+def _per_item_path(path: str, doc_dir: str, project: Project) -> bool:
+    """`tests/case.json` in a README whose folder holds one folder per task, each with
+    its `tests/`: the path (or, for a file, its folder) is there below at least two
+    subfolders of the document's folder, so it names each item's file. A README of a
+    dataset whose tasks are generated (its folder holds no subfolder) speaks of the same
+    layout as its sibling datasets': below two subfolders of one sibling folder counts too."""
+    if not doc_dir or path.startswith(("./", "../")):
+        return False
+    clean = path.strip("/")
+    wanted = {clean, posixpath.dirname(clean)} - {""}
+    parent = posixpath.dirname(doc_dir)
+    prefix = parent + "/" if parent else ""
+    items: dict[str, set[str]] = {}  # a folder (the document's or a sibling) -> its items
+    _, by_folder = project.memo(FILE_INDEX)
+    for folder in by_folder:
+        if not folder.startswith(prefix):
+            continue
+        owner, _, below = folder[len(prefix) :].partition("/")
+        item, _, rest = below.partition("/")
+        if rest and any(rest == w or rest.startswith(w + "/") for w in wanted):
+            items.setdefault(owner, set()).add(item)
+    if len(items.get(posixpath.basename(doc_dir), ())) >= 2:
+        return True
+    if not parent or any(folder.startswith(doc_dir + "/") for folder in by_folder):
+        return False  # a top-level folder's siblings are the whole repository's
+    return any(len(found) >= 2 for found in items.values())
+
+
+# "- **Workspace Location**: `.clinerules/hooks/TaskStart`" beside "- **Global Location**:
+# `~/Documents/...`": where a user puts their own file, as a labelled field.
+LOCATION_FIELD = LazyPattern(r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:", re.I)
+HOME_FIELD = LazyPattern(
+    r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:\s*`(?:~|/|%|\$HOME)", re.I
+)
+FIELD_LINES = 3  # lines above and below a field that a neighbouring field may be on
+
+
+def _user_location(text: str, span: Span) -> bool:
+    """The path is the value of a labelled location field, and a neighbouring field gives
+    a location in the user's home or an absolute one: the guide documents where users put
+    their files (a workspace and a global place), not files of this repository."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    if not LOCATION_FIELD.match(line):
+        return False
+    window = 200 * FIELD_LINES  # characters: a field line is short
+    lines = text[max(0, line_start - window) : line_start].split("\n")[-FIELD_LINES - 1 : -1]
+    after_start = len(text) if line_end == -1 else line_end + 1
+    after = text[after_start : after_start + window].split("\n", FIELD_LINES)
+    return any(HOME_FIELD.match(near) for near in lines + after[:FIELD_LINES])
