@@ -347,6 +347,8 @@ CAUSES = {
     "load": "a timeout at the machine's load: reviewed, it passes alone at the same timeout",
     "example download": "the example fetches a file no fixture serves, and the sandbox has "
     "no network (outcome refused; error before the runner named it)",
+    "diffusers bug": "diffusers' own code fails here at the real checkpoint's settings, "
+    "which the stand-in keeps (reviewed: not the example's text, not guidelint's)",
     "unreviewed": "no cause named yet: review it",
 }
 
@@ -484,10 +486,12 @@ REVIEWED: dict[str, Reviewed] = {
     "helios.pipeline_helios_pyramid": Reviewed(
         "error",
         "linalg.cholesky",
-        "harness fault",
-        "passed at 300 s on 2026-12-01 (131.1 s); now diffusers' sample_block_noise fails: "
-        "the block-noise covariance (1+g)I - gJ of a 2x2 patch is singular in float32 at "
-        "the tiny scheduler's g = 1/3 (checked); the real checkpoint's g is unchecked",
+        "diffusers bug",
+        "sample_block_noise's covariance (1+g)I - gJ of a 2x2 patch is singular at g = 1/3, "
+        "HeliosScheduler's default, which ports of the real checkpoints pass too (its 1e-8 "
+        "jitter is below float32's step at 4/3): its float32 eigenvalue is -3e-8 whatever the "
+        "weights; "
+        "torch 2.13.0's CPU build factored it (passed in 131 s on 2026-12-01), 2.14.1's not",
     ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"

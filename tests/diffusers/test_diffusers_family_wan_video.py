@@ -112,3 +112,25 @@ def test_image_to_video_encodes_its_image_with_the_tiny_clip(tiny_cache):
     )
     assert len(seen) == 1  # the first frame went through CLIP, its states into the DiT
     assert output.frames[0].shape == (5, 3, 64, 64)
+
+
+def test_helios_pyramid_keeps_the_real_block_noise_settings():
+    """The pyramid's stand-in keeps what sample_block_noise reads from the real checkpoint:
+    HeliosScheduler's three stages and gamma 1/3, and 2x2 patches. At those settings the
+    block-noise covariance is singular whatever the weights (its float32 eigenvalue is not
+    positive): a failing Cholesky there is diffusers', not the stand-in's."""
+    import inspect
+
+    import torch
+    from diffusers import HeliosScheduler
+
+    plan = generic.plan("HeliosPyramidPipeline")
+    scheduler = slot(plan, "scheduler").config
+    defaults = inspect.signature(HeliosScheduler.__init__).parameters
+    assert scheduler.get("gamma", defaults["gamma"].default) == defaults["gamma"].default == 1 / 3
+    assert scheduler.get("stages", defaults["stages"].default) == 3
+    _, ph, pw = slot(plan, "transformer").config["patch_size"]
+    gamma, size = 1 / 3, ph * pw
+    cov = torch.eye(size) * (1 + gamma) - torch.ones(size, size) * gamma
+    cov += torch.eye(size) * 1e-8  # diffusers' jitter, below float32's step at 4/3
+    assert torch.linalg.eigvalsh(cov.float().double()).min() <= 0

@@ -154,3 +154,21 @@ def test_resident_memory_watchdog_stops_a_growing_example(tmp_path):
     (result,) = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "r")).results
     assert result.status.value == "crashed", result.message
     assert "MB resident" in result.message
+
+
+def test_a_backend_example_imports_controlnet_aux_in_the_warm_worker(tmp_path):
+    """controlnet_aux, imported by a diffusers example, is imported before the fork (not
+    inside the example's timeout); an example that does not want the backend leaves it."""
+    from guidelint.markdown import parse_markdown
+    from guidelint.runner.config import RunnerConfig
+    from guidelint.runner.examples import extract
+    from guidelint.runner.plan import unit_payload
+
+    def warm(source: str) -> list[str]:
+        (example,) = extract(parse_markdown(f"```python\n{source}\n```\n"), "guide.md")
+        payload = unit_payload([example], tmp_path, RunnerConfig(), tmp_path / "report")
+        return payload["warm_imports"]
+
+    backend = "import torch\nfrom controlnet_aux import CannyDetector\nimport diffusers"
+    assert warm(backend) == ["controlnet_aux", "diffusers", "torch"]
+    assert warm("import controlnet_aux\nprint(1)") == []
