@@ -82,7 +82,8 @@ def parse_page(text: str, code: str) -> RulePage:
     doc = parse_markdown(text)
     title = doc.headings[0].text if doc.headings else ""
     sections = [h.text for h in doc.headings if h.level == 2]
-    examples, fixtures = [], {}
+    examples: list[PageExample] = []
+    fixtures: dict[str, str] = {}
     for fence in doc.fences:
         attrs = fence_attributes(fence.info)
         if "fixture" in attrs:
