@@ -715,17 +715,26 @@ def _made_in_document(file: SourceFile) -> set[str]:
 
 def _said_made(text: str, start: int, end: int) -> bool:
     """The span's sentence (or the line that introduces it) says it is made."""
-    line_start = text.rfind("\n", max(0, start - CLAIM_WINDOW), start) + 1
+    line_start = _window_start(text, start)
     line_end = text.find("\n", end, end + CLAIM_WINDOW)
     line_end = min(len(text), end + CLAIM_WINDOW) if line_end == -1 else line_end
-    previous_start = text.rfind("\n", max(0, line_start - 1 - CLAIM_WINDOW), max(line_start - 1, 0))
-    previous = text[previous_start + 1 : line_start - 1] if line_start > 0 else ""
+    has_previous = line_start > 0 and text[line_start - 1] == "\n"
+    previous_start = _window_start(text, line_start - 1) if has_previous else line_start
+    previous = text[previous_start : line_start - 1] if has_previous else ""
     before, after = text[line_start:start], text[end:line_end]
     went_on = not NEW_BLOCK.match(text[line_start:line_end])
     lead = previous + " " if went_on and previous.strip() else ""
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
     return bool(CREATED.search(sentence)) or _made_across_lines(joined)
+
+
+def _window_start(text: str, at: int) -> int:
+    """Where the line holding `at` starts, at most CLAIM_WINDOW characters back: on one
+    long line the sentence is read from a window, never from the file's start (which
+    made GL501 quadratic on a one-line document)."""
+    newline = text.rfind("\n", max(0, at - CLAIM_WINDOW), at)
+    return newline + 1 if newline != -1 else max(0, at - CLAIM_WINDOW)
 
 
 # "create a new directory in `x`": `x` is where things are made, so it must exist.
