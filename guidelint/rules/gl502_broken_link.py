@@ -567,7 +567,12 @@ def memory_imports(file: SourceFile) -> list[tuple[Span, str]]:
 
 
 # TypeDoc's configuration at the root: its own files, or a package.json script naming it.
-TYPEDOC_CONFIG = re.compile(r"^\.?typedoc(?:\.config)?\.(?:json|jsonc|js|cjs|mjs|ts|mts)$")
+TYPEDOC_CONFIG_NAMES = tuple(
+    f"{dot}typedoc{config}.{suffix}"
+    for dot in ("", ".")
+    for config in ("", ".config")
+    for suffix in ("json", "jsonc", "js", "cjs", "mjs", "ts", "mts")
+)
 TYPEDOC_SCRIPT = re.compile(r'"[^"\n]*"\s*:\s*"([^"\n]*\btypedoc\b[^"\n]*)"')
 # Its output folder: `"out": "docs/api"`, `out: 'docs/api'`, `typedoc --out docs/api`.
 TYPEDOC_OUT = re.compile(r"""(?:["']?\bout["']?\s*[:=]\s*["']|--out[= ]\s*["']?)([\w./@-]+)""")
@@ -602,7 +607,9 @@ def _first_missing_folder(target: str, project: Project) -> str | None:
 def _typedoc_outputs(project: Project) -> frozenset[str] | None:
     """None without TypeDoc at the root; else the output folders its configuration names
     (none when they cannot be read)."""
-    configs = [rel for rel in project.files() if "/" not in rel and TYPEDOC_CONFIG.match(rel)]
+    # TypeDoc configuration names, looked up one by one: listing the repository
+    # (git) for every broken link would cost a plain README check a subprocess.
+    configs = [rel for rel in TYPEDOC_CONFIG_NAMES if project.exists(rel)]
     package = project.read("package.json") if project.exists("package.json") else None
     scripts = TYPEDOC_SCRIPT.findall(package.text) if package else []
     if not configs and not scripts:
