@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from guidelint.findings import Finding, Severity
-from guidelint.rule import Rule
-from guidelint.sources import FileKind
+from guidelint.tools.rulebase import ServerFileRule
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -27,16 +26,10 @@ PLACEHOLDER = re.compile(r"^(\$|\{|<|%|your|xxx|changeme|example|redacted|\*+$)"
 LOCAL_NAMES = ("localhost", "host.docker.internal")
 
 
-class InsecureMcpUrl(Rule):
+class InsecureMcpUrl(ServerFileRule):
     code = "GL609"
     name = "insecure-mcp-url"
     severity = Severity.WARNING
-    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
-
-    def applies_to(self, file: SourceFile, project: Project) -> bool:
-        from guidelint.tools.mcp_files import might_hold_servers
-
-        return might_hold_servers(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.mcp_files import server_file

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Memo
-from guidelint.rule import Rule
-from guidelint.sources import FileKind
+from guidelint.tools.rulebase import ServerFileRule
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -20,16 +19,10 @@ if TYPE_CHECKING:
     from guidelint.tools.mcp_launch import Launch
 
 
-class UnpinnedMcpPackage(Rule):
+class UnpinnedMcpPackage(ServerFileRule):
     code = "GL614"
     name = "unpinned-mcp-package"
     severity = Severity.WARNING
-    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
-
-    def applies_to(self, file: SourceFile, project: Project) -> bool:
-        from guidelint.tools.mcp_files import might_hold_servers
-
-        return might_hold_servers(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.mcp_files import server_file

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rule import Rule
-from guidelint.sources import FileKind
+from guidelint.tools.rulebase import ServerFileRule
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -23,16 +22,10 @@ BROAD = re.compile(
 )
 
 
-class BroadFilesystemServer(Rule):
+class BroadFilesystemServer(ServerFileRule):
     code = "GL617"
     name = "broad-filesystem-server"
     severity = Severity.WARNING
-    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
-
-    def applies_to(self, file: SourceFile, project: Project) -> bool:
-        from guidelint.tools.mcp_files import might_hold_servers
-
-        return might_hold_servers(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.mcp_files import mcp_facts, server_file

@@ -8,24 +8,19 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.findings import Finding, Severity
-from guidelint.rule import Rule
 from guidelint.sources import FileKind
+from guidelint.tools.rulebase import ServerFileRule
 
 if TYPE_CHECKING:
     from guidelint.project import Project
     from guidelint.sources import SourceFile
 
 
-class DeprecatedSseTransport(Rule):
+class DeprecatedSseTransport(ServerFileRule):
     code = "GL618"
     name = "deprecated-sse-transport"
     severity = Severity.WARNING
     file_kinds = frozenset({FileKind.JSON})
-
-    def applies_to(self, file: SourceFile, project: Project) -> bool:
-        from guidelint.tools.mcp_files import might_hold_servers
-
-        return might_hold_servers(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.mcp_files import mcp_facts, server_file

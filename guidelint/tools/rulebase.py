@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from guidelint.project import Memo
 from guidelint.rule import Rule
+from guidelint.sources import FileKind
 
 if TYPE_CHECKING:
     from guidelint.markdown import CodeSpan
@@ -95,3 +96,16 @@ def server_key(file: SourceFile, name: str) -> Span:
     spans = file.derived(JSON_SPANS)
     span = spans.get(("mcpServers", name, "#key"))
     return span or Span(0, min(1, len(file.text)))
+
+
+class ServerFileRule(Rule):
+    """A rule over the MCP server files of every harness (`.mcp.json`, `.cursor/mcp.json`,
+    `.vscode/mcp.json`, `.gemini/settings.json`, `.codex/config.toml`), which
+    `tools.mcp_files.server_file` reads one way."""
+
+    file_kinds = frozenset({FileKind.JSON, FileKind.OTHER})  # OTHER: .codex/config.toml
+
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        from guidelint.tools.mcp_files import might_hold_servers
+
+        return might_hold_servers(file, project)
