@@ -11,7 +11,7 @@ from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
-from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file
+from guidelint.tools.claude_code import facts, is_agent_or_skill_file, is_skill_file
 
 
 class MisspeltFrontMatterKey(Rule):
@@ -22,9 +22,7 @@ class MisspeltFrontMatterKey(Rule):
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == FileKind.MARKDOWN and (
-            is_skill_file(file.rel) or is_agent_file(file.rel, project)
-        )
+        return is_agent_or_skill_file(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)

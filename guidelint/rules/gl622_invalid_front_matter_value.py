@@ -18,7 +18,7 @@ from guidelint.project import Memo, Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
-from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, json_doc
+from guidelint.tools.claude_code import facts, is_agent_or_skill_file, is_skill_file, json_doc
 
 # A preloaded skill is reported only when a defined skill is this close to it: one that
 # is nowhere in the repository may be the user's own (~/.claude/skills).
@@ -33,9 +33,7 @@ class InvalidFrontMatterValue(Rule):
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return file.kind == FileKind.MARKDOWN and (
-            is_skill_file(file.rel) or is_agent_file(file.rel, project)
-        )
+        return is_agent_or_skill_file(file, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)

@@ -264,6 +264,15 @@ def is_skill_file(rel: str) -> bool:
     return parts[-1] == "SKILL.md" and len(parts) >= 3 and parts[-3] == "skills"
 
 
+def is_agent_or_skill_file(file: SourceFile, project: Project) -> bool:
+    """A Markdown agent or skill file: the files whose front matter GL611 and GL622 read."""
+    from guidelint.sources import FileKind
+
+    return file.kind == FileKind.MARKDOWN and (
+        is_skill_file(file.rel) or is_agent_file(file.rel, project)
+    )
+
+
 def defined_agents(project: Project) -> frozenset[str]:
     """Names of every agent the project defines (front matter `name`, else the file's stem)."""
 
