@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from guidelint.check import CheckOptions, run_check
 from guidelint.commands.cli import main
 from guidelint.errors import ConfigError
+from guidelint.rules.index import rule_codes
 from guidelint.tools.harnesses import codes_for, gemini_tool, harnesses, unknown_harness
 from guidelint.tools.jsonpos import blank_jsonc
 
@@ -229,23 +230,9 @@ def test_the_harness_page_names_every_harness_and_rule():
     page = (Path(__file__).resolve().parents[2] / "docs" / "HARNESSES.md").read_text()
     for key in harnesses():
         assert f"`{key}`" in page, key
-    for code in (
-        "GL608",
-        "GL609",
-        "GL610",
-        "GL611",
-        "GL612",
-        "GL613",
-        "GL614",
-        "GL615",
-        "GL616",
-        "GL617",
-        "GL618",
-        "GL620",
-        "GL621",
-        "GL622",
-    ):
-        assert code in page
+    for code in rule_codes():
+        if "GL608" <= code <= "GL699":  # the agent-configuration rules of issue #30
+            assert code in page, code
 
 
 @pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
