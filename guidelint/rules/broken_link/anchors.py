@@ -57,7 +57,6 @@ def _autodoc_anchor(file: SourceFile, fragment: str) -> bool:
 
 MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
 
-
 HYPHEN_RUN = re.compile(r"-{2,}")
 
 
@@ -121,8 +120,6 @@ def templated(file: SourceFile) -> bool:
 # Once per file, not per link: both read the whole text (a paragraph of 10k links).
 ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
 
-
 AUTODOC_NAMES = Derived("GL502.autodoc_names", _autodoc_names)
-
 
 TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)

@@ -42,16 +42,12 @@ def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
 
 MKDOCS_CONFIG = re.compile(r"^mkdocs(?:[.\w-]*)\.ya?ml$")
 
-
 TOP_KEY = re.compile(r"^(site_url|docs_dir)\s*:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
-
 
 URL_TAIL = re.compile(r"[\w.~%/-]*")
 
-
 # `not_in_nav: |` and its indented lines (gitignore-style patterns of pages)
 NOT_IN_NAV = re.compile(r"^not_in_nav:\s*\|?[^\n]*\n((?:[ \t]+[^\n]*\n?)*)", re.MULTILINE)
-
 
 # A nav entry: `- page.md` or `- Title: page.md`
 NAV_PAGE = re.compile(r"^\s*-\s*(?:[^:\n]+:\s*)?([\w./-]+\.md)\s*$", re.MULTILINE)
@@ -135,6 +131,5 @@ FILE_FOLDERS = Memo(
     "GL502.file_folders",
     lambda project: frozenset(posixpath.dirname(rel) + "/" for rel in project.files()),
 )
-
 
 MKDOCS_SITE = Memo("GL502.mkdocs_site", _mkdocs_site)

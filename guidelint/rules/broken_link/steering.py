@@ -24,7 +24,6 @@ from guidelint.spans import Span
 # The `@` first and the look back after it: the scanner then jumps from `@` to `@`.
 IMPORT = re.compile(r"@(?<![\w@/`.]@)((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
 
-
 STEERING_NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
 
 

@@ -16,9 +16,7 @@ from guidelint.project import Memo, Project
 
 MARKDOWN_TARGET = re.compile(r"\.(md|markdown|mdx)$", re.IGNORECASE)
 
-
 SUBMODULE_PATH = re.compile(r"^\s*path\s*=\s*(.+)$", re.MULTILINE)
-
 
 # The files a site generator serves at a page URL (`../admin/overview`): Hugo, MkDocs,
 # Docusaurus and Mintlify (`.mdx`), and GitHub's folder README.

@@ -20,13 +20,10 @@ TYPEDOC_CONFIG_NAMES = tuple(
     for suffix in ("json", "jsonc", "js", "cjs", "mjs", "ts", "mts")
 )
 
-
 TYPEDOC_SCRIPT = re.compile(r'"[^"\n]*"\s*:\s*"([^"\n]*\btypedoc\b[^"\n]*)"')
-
 
 # Its output folder: `"out": "docs/api"`, `out: 'docs/api'`, `typedoc --out docs/api`.
 TYPEDOC_OUT = re.compile(r"""(?:["']?\bout["']?\s*[:=]\s*["']|--out[= ]\s*["']?)([\w./@-]+)""")
-
 
 API_FOLDER = "api"  # the folder a docs site mounts TypeDoc's pages at, when `out` is unread
 

@@ -25,7 +25,6 @@ OUTPUT_FOLDERS = {
     "target": ("Cargo.toml", "pom.xml"),
 }
 
-
 # What a build writes into its output folder (a source script there is no output).
 BUILT_FILES = (
     ".js",
@@ -46,9 +45,7 @@ BUILT_FILES = (
     ".node",
 )
 
-
 OUT_DIR = re.compile(r'"outDir"\s*:\s*"([^"]+)"')
-
 
 TSCONFIG = re.compile(r"^tsconfig[\w.\-]*\.json$")
 
@@ -88,7 +85,6 @@ def _build_outputs(project: Project) -> frozenset[str]:
 
 BUILD_OUTPUTS = Memo("GL501.build_outputs", _build_outputs)
 
-
 # The line says the path is what a build writes: "compiled `dist/`", "bundles `src/x.ts`
 # → `dist/x.js`", "`site/`: Built documentation output".
 BUILT_BEFORE = LazyPattern(
@@ -96,7 +92,6 @@ BUILT_BEFORE = LazyPattern(
     r"|\b(?:builds?|compiles?|bundles?|transpiles?|emits?)\b[^\n]{0,60}?(?:→|->|=>|\binto\b)\s*)$",
     re.IGNORECASE,
 )
-
 
 BUILT_AFTER = LazyPattern(
     r"^\s*(?:[:—–]|-)\s*(?:the\s+)?(?:built|compiled|bundled|build output)\b", re.IGNORECASE

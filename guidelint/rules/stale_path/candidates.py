@@ -15,7 +15,6 @@ from guidelint.rules.stale_path.placeholders import is_placeholder
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
 
-
 LOCATION_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#[\w\-.]*)$")
 
 

@@ -94,9 +94,7 @@ def plugin_users_claude(path: str, project: Project) -> bool:
 # `owner/action` with an optional `@ref`: a GitHub Action as a workflow's `uses:` names it.
 ACTION_NAME = re.compile(r"^[\w.-]+/[\w-]+(?:@[\w.\-]+)?$")
 
-
 ACTION_CUE = LazyPattern(r"\buses:|\bGitHub Actions?\b|\baction\b", re.IGNORECASE)
-
 
 USES = re.compile(r"^\s*-?\s*uses:\s*['\"]?([\w.-]+/[\w.-]+)", re.MULTILINE)
 
@@ -128,16 +126,13 @@ def _workflow_actions(project: Project) -> frozenset[str]:
 
 WORKFLOW_ACTIONS = Memo("GL501.workflow_actions", _workflow_actions)
 
-
 # "- **Workspace Location**: `.clinerules/hooks/TaskStart`" beside "- **Global Location**:
 # `~/Documents/...`": where a user puts their own file, as a labelled field.
 LOCATION_FIELD = LazyPattern(r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:", re.I)
 
-
 HOME_FIELD = LazyPattern(
     r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:\s*`(?:~|/|%|\$HOME)", re.I
 )
-
 
 FIELD_LINES = 3  # lines above and below a field that a neighbouring field may be on
 

@@ -20,18 +20,14 @@ from guidelint.sources import Derived, SourceFile
 # A generic tree's root: `skill-name/`, `plugin-name/`, `my-skill/`, `<name>/`.
 TREE_ROOT = LazyPattern(r"^\s*(?:<[\w\- ]+>|[\w.\-]*\bname|my-[\w\-]+|your-[\w\-]+)/\s*$", re.I)
 
-
 TREE_FOLDER = LazyPattern(r"^[\s│├└─|`+\\-]*([\w.\-]+)/(?:\s|$)")
-
 
 # A table column of sample values: "Example input", "Pattern", "Matches", "Sample".
 EXAMPLE_HEADER = LazyPattern(
     r"\b(?:examples?|inputs?|samples?|patterns?|match(?:es)?|e\.g\.)\b", re.IGNORECASE
 )
 
-
 TEMPLATE_CELL = LazyPattern(r"\{[+#./;?&]?[\w*,]+\}")  # `{name}`, `{+path}`, `{/path*}`
-
 
 TABLE_SEPARATOR = LazyPattern(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 

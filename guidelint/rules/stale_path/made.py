@@ -27,7 +27,6 @@ RUN_TIME_FOLDER = re.compile(
     re.IGNORECASE,
 )
 
-
 # A shell line in a fence that makes a path: `git clone URL DEST`, `mkdir -p DIR`, `touch F`.
 MAKES = LazyPattern(r"(?:^[ \t]*|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch)\s+([^;&|#\n]+)", re.M)
 

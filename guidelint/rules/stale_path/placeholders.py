@@ -14,13 +14,11 @@ from guidelint.markdown import CodeSpan
 
 PLACEHOLDER_SEGMENTS = {"path", "to", "your", "my", "foo", "bar", "baz", "example", "xxx", "..."}
 
-
 # A segment (or a `-`/`.`-separated part of one) that stands for something to fill in.
 PLACEHOLDER_PART = re.compile(
     r"^(?:Y{2,4}|y{4}|M{2}|D{2}|A{4}|J{4}|x{2,3}|X{2,3}|your|YOUR|"  # dates, xx, your
     r"MAJOR|MINOR|PATCH|VERSION|NNN?|N)$"  # `0.MINOR.x.md`, `SPEC-NNN`
 )
-
 
 # `some_kernel.cuh`, `my-feature.md`, `ComponentName/`: a name standing for the reader's own.
 FILLER_NAME = re.compile(
@@ -29,22 +27,17 @@ FILLER_NAME = re.compile(
     r"Action|Command|Hook)(?:Name|Example)(?:[._-]|$)"
 )
 
-
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
-
 
 # A word of a name that stands for one to fill in: `test_action_EventNameHere.py`
 # (a CamelCase `...Here`), `middleware/foo.py`, `test_foo.py`.
 FILLER_WORD = re.compile(r"^(?:(?:[A-Z][a-z0-9]+)+Here|foo|bar|baz|qux)$")
 
-
 # A file named only `example` or `sample` (`docs/example.md`) is one to write, not one kept;
 # `.env.example` keeps the word as a suffix and is a real file.
 FILLER_STEMS = frozenset({"example", "sample"})
 
-
 NAME_WORDS = re.compile(r"[-._]")
-
 
 WORDS = re.compile(r"[-.]")
 

@@ -16,7 +16,6 @@ from guidelint.rules.stale_path.project_files import FILE_INDEX, FOLDER_NAMES, j
 
 COMPONENT_MARKERS = ("SKILL.md", ".claude-plugin/plugin.json", "package.json", "pyproject.toml")
 
-
 # A Rust crate's or a Go module's root: its README names `tests/x.rs` and `examples/y`
 # from there. Many crates share names (`src/lib.rs`), so such a root counts for a path
 # in another document only when it lies under that document's folder (a workspace

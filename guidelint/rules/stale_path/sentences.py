@@ -17,15 +17,11 @@ from guidelint.lazy_re import LazyPattern
 # not yet there, or where something used to be. Not a stale path of this repository.
 ILLUSTRATION = LazyPattern(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
 
-
 OR_SIMILAR = LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
-
 
 NEGATED = LazyPattern(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
 
-
 WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
-
 
 CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
@@ -37,9 +33,7 @@ CREATED = LazyPattern(
     re.IGNORECASE,
 )
 
-
 NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
-
 
 USED_TO_BE = LazyPattern(
     r"\b(?:original path|formerly|previously|renamed from|moved from|"
@@ -47,16 +41,12 @@ USED_TO_BE = LazyPattern(
     re.IGNORECASE,
 )
 
-
 CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
-
 
 # A line that starts a block of its own, not one that goes on with the sentence above.
 NEW_BLOCK = LazyPattern(r"^\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
 
-
 SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
-
 
 CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
 
@@ -124,7 +114,6 @@ def window_start(text: str, at: int) -> int:
 
 # "create a new directory in `x`": `x` is where things are made, so it must exist.
 CREATE_VERB = LazyPattern(r"\b(?:creat\w*|mkdir|initiali[sz]\w*)\b", re.IGNORECASE)
-
 
 CONTAINER = LazyPattern(r"\b(?:in|under|inside|within|into)\s*$", re.IGNORECASE)
 
