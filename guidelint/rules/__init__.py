@@ -4,6 +4,9 @@ Adding a rule means adding its module here and its page in `rules/GLNNN.md`, the
 running scripts/gen_rule_index.py, which writes its row in `index.py` (the engine
 reads that to import a rule only for a file it may apply to); nothing else registers
 it.
+
+A package here without the `gl` prefix (`stale_path/`, `broken_link/`) holds one
+rule's signals, grouped by kind; the registry and the index generator skip it.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.rule import Rule
-from guidelint.rules.gl502_broken_link import is_steering_file
+from guidelint.rules.broken_link.steering import is_steering_file
 from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 from guidelint.tools.claude_code import (

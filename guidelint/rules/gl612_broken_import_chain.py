@@ -50,7 +50,7 @@ class ImportGraph:
 
 
 def _build(project: Project) -> ImportGraph:
-    from guidelint.rules.gl502_broken_link import memory_imports
+    from guidelint.rules.broken_link.steering import memory_imports
 
     graph = ImportGraph()
     roots = [rel for rel in project.files() if posixpath.basename(rel) in ROOTS]
@@ -82,7 +82,7 @@ class BrokenImportChain(Rule):
     needs = "imports"
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.rules.gl502_broken_link import memory_imports
+        from guidelint.rules.broken_link.steering import memory_imports
 
         # Only a file that imports something asks for the graph (the whole file list):
         # renaming a page then re-checks no page without an import.

@@ -236,8 +236,8 @@ def test_gl4xx_search_a_file_for_fences_once_and_gl501_reads_its_folder_once(
     calls: list[str] = []
     for module, name in [
         (rulebase, "_fenced"),
-        (gl501_stale_path, "_component_roots"),
-        (gl501_stale_path, "_explained_names"),
+        (gl501_stale_path, "component_roots"),
+        (gl501_stale_path, "explained_names"),
     ]:
         real = getattr(module, name)
 
@@ -253,7 +253,7 @@ def test_gl4xx_search_a_file_for_fences_once_and_gl501_reads_its_folder_once(
     found = engine.check_batch(["docs/guide.md"])
     assert [(f.code, f.line) for f in found] == [("GL501", 3)]  # docs/missing.md
     # Three GL4xx rules and GL402's prepare ask; three path spans share the folder.
-    assert sorted(calls) == ["_component_roots", "_explained_names", "_fenced"]
+    assert sorted(calls) == ["_fenced", "component_roots", "explained_names"]
     calls.clear()
     engine.check_batch(["docs/a.md"])  # no code span that names a path, no fence
     assert calls == ["_fenced"]
@@ -297,7 +297,7 @@ def test_gl502_import_pattern_starts_at_the_at_sign_and_finds_the_same(text):
     after it: the same imports as a look back before it, which scanned every position."""
     import re
 
-    from guidelint.rules.gl502_broken_link import IMPORT
+    from guidelint.rules.broken_link.steering import IMPORT
 
     before = re.compile(r"(?<![\w@/`.])@((?:\.{1,2}/)?[\w\-]+(?:[./][\w\-]+)*)")
     assert IMPORT.pattern.startswith("@")

@@ -1,0 +1,125 @@
+"""A link's `#fragment` and the anchors a page has, as the sites that serve it make them.
+
+GitHub's heading slugs, and what docs sites also accept or generate: an id in
+another case, a custom id glued to a heading's end (`## Node.js#node`), a MyST
+target `(name)=`, a Unicode heading's id (`#工具`, percent-encoded by the parser),
+MkDocs' slug that makes a run of hyphens one, doc-builder's `[[autodoc]]` API ids,
+and a page whose shortcodes add headings that cannot be known. A fragment any of
+them makes is no broken anchor.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from guidelint.project import Project
+from guidelint.sources import Derived, SourceFile
+
+# A MyST target, `(unknowns)=` on its own line before a heading: Sphinx resolves
+# `[text](unknowns)` to it from any page.
+MYST_LABEL = re.compile(r"^\(([\w.:-]+)\)=[ \t]*$", re.MULTILINE)
+
+
+def generated_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
+    """An anchor the docs build makes that no heading shows: an API object's id from
+    a doc-builder `[[autodoc]] X` directive, or a heading's id as MkDocs slugs it."""
+    return _autodoc_anchor(file, fragment) or _mkdocs_anchor(file, fragment, project)
+
+
+AUTODOC = re.compile(r"^\[\[autodoc\]\][ \t]+([\w.]+)", re.MULTILINE)
+
+
+def _autodoc_names(file: SourceFile) -> frozenset[str]:
+    """The names a page's `[[autodoc]] X` directives document."""
+    if "[[autodoc]]" not in file.text:
+        return frozenset()
+    return frozenset(AUTODOC.findall(file.text))
+
+
+def _autodoc_anchor(file: SourceFile, fragment: str) -> bool:
+    """Hugging Face doc-builder turns `[[autodoc]] CodeAgent` into the API entry
+    `#smolagents.CodeAgent` and one per member (`#smolagents.Tool.from_space`): a
+    dotted fragment holding a documented name's segments in a row, followed by at
+    most one member name, is one of the page's anchors."""
+    names = file.derived(AUTODOC_NAMES)
+    if not names:
+        return False
+    segments = unquote(fragment).split(".")
+    for name in names:
+        wanted = name.split(".")
+        for at in range(len(segments) - len(wanted) + 1):
+            tail = len(segments) - at - len(wanted)
+            if segments[at : at + len(wanted)] == wanted and tail <= 1:
+                return True
+    return False
+
+
+MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+
+HYPHEN_RUN = re.compile(r"-{2,}")
+
+
+def _mkdocs_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
+    """In a MkDocs project, a heading's id is Python-Markdown's slug, which makes a
+    run of hyphens one (`` `Mcp-Param-*` headers`` gives `mcp-param-headers`, GitHub
+    `mcp-param--headers`)."""
+    if not any(project.exists(name) for name in MKDOCS_CONFIGS):
+        return False
+    collapsed = HYPHEN_RUN.sub("-", unquote(fragment).lower()).strip("-")
+    anchors = file.derived(ANCHOR_FACTS)[0]
+    return any(HYPHEN_RUN.sub("-", anchor).strip("-") == collapsed for anchor in anchors)
+
+
+def has_anchor(file: SourceFile, fragment: str) -> bool:
+    """GitHub's ids, and what docs sites also accept: an id in another case
+    (`#initiatePayment` for `initiatepayment`), or one glued to the heading's end
+    (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
+    target `(name)=`. Read from the document once (`ANCHOR_FACTS`), not per link."""
+    anchors, myst_labels, glued = file.derived(ANCHOR_FACTS)
+    for form in _fragment_forms(fragment):
+        if form in anchors or form.lower() in anchors:
+            return True
+        if form in myst_labels or form in glued:
+            return True
+    return False
+
+
+def _fragment_forms(fragment: str) -> tuple[str, ...]:
+    """A fragment as written and as decoded: the Markdown parser percent-encodes a
+    link's non-ASCII characters (`#工具` arrives as `#%E5%B7%A5%E5%85%B7`), while a
+    heading's id keeps its Unicode letters (GitHub's slug), so they compare decoded."""
+    decoded = unquote(fragment)
+    return (fragment,) if decoded == fragment else (fragment, decoded)
+
+
+GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#c`)
+
+
+def _anchor_facts(file: SourceFile) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A document's anchors, its MyST targets, and what follows each of the last `#`
+    signs of each heading (a link's fragment glued to the heading's end)."""
+    doc = file.markdown
+    glued: set[str] = set()
+    for heading in doc.headings:
+        text = heading.text.rstrip()
+        at = len(text)
+        for _ in range(GLUED_MOST):
+            at = text.rfind("#", 0, at)
+            if at < 0:
+                break
+            glued.add(text[at + 1 :])
+    return doc.anchors(), frozenset(MYST_LABEL.findall(doc.text)), frozenset(glued)
+
+
+def templated(file: SourceFile) -> bool:
+    """Headings a site generator's shortcodes may add: anchors cannot be known."""
+    return file.derived(TEMPLATED)
+
+
+# Once per file, not per link: both read the whole text (a paragraph of 10k links).
+ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
+
+AUTODOC_NAMES = Derived("GL502.autodoc_names", _autodoc_names)
+
+TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)

@@ -1,0 +1,153 @@
+"""Names that look like paths by convention but are not files of this repository.
+
+An MCP method (`tools/call`), a GitHub Action (`actions/checkout@v4`), an import path
+with its suffix left off (`src/email/generateEmailHTML`), the user's own file in a
+labelled location field, `owner/repo/file.md` as the text of a link to another
+repository, and the users' `.claude/` that a Claude Code plugin's docs describe.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from guidelint.lazy_re import LazyPattern
+from guidelint.markdown import CodeSpan, Link
+from guidelint.project import Memo, Project
+from guidelint.rules.stale_path.project_files import FILE_INDEX, join_rel
+from guidelint.rules.stale_path.sentences import CODE_SPAN_TEXT
+from guidelint.sources import SourceFile
+from guidelint.spans import Span
+
+# Methods of the Model Context Protocol (its specification): `tools/call` is a JSON-RPC
+# method, not a path, however much it looks like one.
+MCP_METHODS = frozenset(
+    {
+        "tools/call",
+        "tools/list",
+        "resources/read",
+        "resources/list",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "resources/templates/list",
+        "prompts/get",
+        "prompts/list",
+        "completion/complete",
+        "logging/setLevel",
+        "sampling/createMessage",
+        "roots/list",
+        "elicitation/create",
+        "notifications/initialized",
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/message",
+        "notifications/tools/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed",
+        "notifications/roots/list_changed",
+    }
+)
+
+
+def module_path(path: str, bases: list[str], project: Project) -> bool:
+    """A path with no extension that names a source file without its suffix, as JS, TS
+    and Python imports do (`src/email/generateEmailHTML` for `generateEmailHTML.ts`)."""
+    if path.endswith("/") or "." in posixpath.basename(path):
+        return False
+    _, by_folder = project.memo(FILE_INDEX)
+    for base in bases:
+        full = join_rel(base, path)
+        prefix = posixpath.basename(full) + "."
+        if any(
+            posixpath.basename(rel).startswith(prefix)
+            for rel in by_folder.get(posixpath.dirname(full), [])
+        ):
+            return True
+    return False
+
+
+def names_another_place(link: Link, span: CodeSpan, path: str) -> bool:
+    """A code span as a link's text, the link a URL that does not end in the same path
+    (one that does, `.../blob/main/<path>`, still names the path in a repository that
+    may be this one)."""
+    if not link.span.start <= span.span.start < link.span.end:
+        return False
+    target = link.href.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    return not target.endswith("/" + path.strip("/"))
+
+
+def _is_plugin_repository(project: Project) -> bool:
+    """A Claude Code plugin or marketplace (a `.claude-plugin/` manifest anywhere)."""
+    return any("/.claude-plugin/" in f"/{rel}" for rel in project.files())
+
+
+PLUGIN_REPOSITORY = Memo("GL501.plugin_repo", _is_plugin_repository)
+
+
+def plugin_users_claude(path: str, project: Project) -> bool:
+    """`.claude/agents/x.md` in a Claude Code plugin or marketplace: its docs describe
+    the `.claude/` of the projects that install it, not a folder of its own."""
+    return path.startswith(".claude/") and project.memo(PLUGIN_REPOSITORY)
+
+
+# `owner/action` with an optional `@ref`: a GitHub Action as a workflow's `uses:` names it.
+ACTION_NAME = re.compile(r"^[\w.-]+/[\w-]+(?:@[\w.\-]+)?$")
+
+ACTION_CUE = LazyPattern(r"\buses:|\bGitHub Actions?\b|\baction\b", re.IGNORECASE)
+
+USES = re.compile(r"^\s*-?\s*uses:\s*['\"]?([\w.-]+/[\w.-]+)", re.MULTILINE)
+
+
+def action_reference(path: str, file: SourceFile, span: CodeSpan, project: Project) -> bool:
+    """`actions/create-github-app-token`: an `owner/action` with no file suffix that its
+    line calls an action (`uses:`, "GitHub Action", "the ... action") or that a workflow
+    of this repository `uses:`."""
+    if not ACTION_NAME.match(path):
+        return False
+    name = path.split("@", 1)[0]
+    line_start = file.text.rfind("\n", 0, span.span.start) + 1
+    line_end = file.text.find("\n", span.span.end)
+    line = file.text[line_start : len(file.text) if line_end == -1 else line_end]
+    return bool(ACTION_CUE.search(CODE_SPAN_TEXT.sub("", line))) or name in project.memo(
+        WORKFLOW_ACTIONS
+    )
+
+
+def _workflow_actions(project: Project) -> frozenset[str]:
+    """The `owner/action` names the repository's GitHub workflows and actions use."""
+    names: set[str] = set()
+    for rel in project.files():
+        if rel.startswith(".github/") and rel.endswith((".yml", ".yaml")):
+            source = project.read(rel)
+            names.update(USES.findall(source.text if source else ""))
+    return frozenset(names)
+
+
+WORKFLOW_ACTIONS = Memo("GL501.workflow_actions", _workflow_actions)
+
+# "- **Workspace Location**: `.clinerules/hooks/TaskStart`" beside "- **Global Location**:
+# `~/Documents/...`": where a user puts their own file, as a labelled field.
+LOCATION_FIELD = LazyPattern(r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:", re.I)
+
+HOME_FIELD = LazyPattern(
+    r"^\s*(?:[-*+]\s+)?\*\*[\w /-]*\b(?:Location|Path)\*\*\s*:\s*`(?:~|/|%|\$HOME)", re.I
+)
+
+FIELD_LINES = 3  # lines above and below a field that a neighbouring field may be on
+
+
+def user_location(text: str, span: Span) -> bool:
+    """The path is the value of a labelled location field, and a neighbouring field gives
+    a location in the user's home or an absolute one: the guide documents where users put
+    their files (a workspace and a global place), not files of this repository."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    if not LOCATION_FIELD.match(line):
+        return False
+    window = 200 * FIELD_LINES  # characters: a field line is short
+    lines = text[max(0, line_start - window) : line_start].split("\n")[-FIELD_LINES - 1 : -1]
+    after_start = len(text) if line_end == -1 else line_end + 1
+    after = text[after_start : after_start + window].split("\n", FIELD_LINES)
+    return any(HOME_FIELD.match(near) for near in lines + after[:FIELD_LINES])

@@ -1,0 +1,129 @@
+"""Paths of a thing the document describes, not of this repository.
+
+A guide to writing skills draws a generic `skill-name/` tree and then names its
+`scripts/x.py`; a table lists sample inputs of a URI template; a dataset's README
+names the `tests/case.json` each of its task folders holds. The path is real in the
+thing described (any skill, each task), never at the place it is looked up.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from guidelint.lazy_re import LazyPattern
+from guidelint.markdown import CodeSpan
+from guidelint.project import Project
+from guidelint.rules.stale_path.project_files import FILE_INDEX
+from guidelint.sources import Derived, SourceFile
+
+# A generic tree's root: `skill-name/`, `plugin-name/`, `my-skill/`, `<name>/`.
+TREE_ROOT = LazyPattern(r"^\s*(?:<[\w\- ]+>|[\w.\-]*\bname|my-[\w\-]+|your-[\w\-]+)/\s*$", re.I)
+
+TREE_FOLDER = LazyPattern(r"^[\s│├└─|`+\\-]*([\w.\-]+)/(?:\s|$)")
+
+# A table column of sample values: "Example input", "Pattern", "Matches", "Sample".
+EXAMPLE_HEADER = LazyPattern(
+    r"\b(?:examples?|inputs?|samples?|patterns?|match(?:es)?|e\.g\.)\b", re.IGNORECASE
+)
+
+TEMPLATE_CELL = LazyPattern(r"\{[+#./;?&]?[\w*,]+\}")  # `{name}`, `{+path}`, `{/path*}`
+
+TABLE_SEPARATOR = LazyPattern(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def illustrative(path: str, file: SourceFile, span: CodeSpan) -> bool:
+    """A path that stands for one in something the document describes, not in this
+    repository: a folder of a generic tree it draws (a guide to writing skills shows
+    `skill-name/` holding `scripts/`, then says "`scripts/rotate_pdf.py` for PDF
+    rotation"), or a sample value in a table (a URI template's example input)."""
+    first = path.removeprefix("./").split("/", 1)[0]
+    return first in file.derived(GENERIC_TREE_FOLDERS) or _sample_cell(file.text, span)
+
+
+def _generic_tree_folders(file: SourceFile) -> frozenset[str]:
+    """The folders of the trees a document draws for a generic thing (a fence whose
+    first line is a placeholder root such as `skill-name/`): `scripts`, `references`."""
+    folders: set[str] = set()
+    for fence in file.markdown.fences:
+        lines = [line for line in fence.content.split("\n") if line.strip()]
+        if not lines or not TREE_ROOT.match(lines[0]):
+            continue
+        for line in lines[1:]:
+            match = TREE_FOLDER.match(line)
+            if match:
+                folders.add(match.group(1))
+    return frozenset(folders)
+
+
+GENERIC_TREE_FOLDERS = Derived("GL501.generic_tree_folders", _generic_tree_folders)
+
+
+def _sample_cell(text: str, span: CodeSpan) -> bool:
+    """The path is a cell of a Markdown table row whose column header names samples
+    (`Example input`, `Pattern`) or whose row holds a template (`{name}`) that the
+    path is an input of: `| {name} | docs/intro.md | no match |`."""
+    line_start = text.rfind("\n", 0, span.span.start) + 1
+    line_end = text.find("\n", span.span.start)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = _cells(line)
+    column = _cells(line[: span.span.start - line_start]).__len__() - 1
+    others = [cell for index, cell in enumerate(cells) if index != column]
+    if any(TEMPLATE_CELL.search(cell) for cell in others):
+        return True
+    header = _table_header(text, line_start)
+    return 0 <= column < len(header) and bool(EXAMPLE_HEADER.search(header[column]))
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells (the text between `|`s; a leading `|` opens no cell)."""
+    return row.strip().removeprefix("|").split("|")
+
+
+def _table_header(text: str, row_start: int) -> list[str]:
+    """The cells of the header row of the table a row belongs to: the line above the
+    `|---|` separator, found by walking up the table's lines (at most 200)."""
+    end = row_start - 1
+    for _ in range(200):
+        if end <= 0:
+            return []
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if not line.lstrip().startswith("|") and not TABLE_SEPARATOR.match(line):
+            return []
+        if TABLE_SEPARATOR.match(line):
+            header_end = start - 1
+            header_start = text.rfind("\n", 0, max(header_end, 0)) + 1
+            return _cells(text[header_start:header_end]) if header_end > 0 else []
+        end = start - 1
+    return []
+
+
+def per_item_path(path: str, doc_dir: str, project: Project) -> bool:
+    """`tests/case.json` in a README whose folder holds one folder per task, each with
+    its `tests/`: the path (or, for a file, its folder) is there below at least two
+    subfolders of the document's folder, so it names each item's file. A README of a
+    dataset whose tasks are generated (its folder holds no subfolder) speaks of the same
+    layout as its sibling datasets': below two subfolders of one sibling folder counts too."""
+    if not doc_dir or path.startswith(("./", "../")):
+        return False
+    clean = path.strip("/")
+    wanted = {clean, posixpath.dirname(clean)} - {""}
+    parent = posixpath.dirname(doc_dir)
+    prefix = parent + "/" if parent else ""
+    items: dict[str, set[str]] = {}  # a folder (the document's or a sibling) -> its items
+    _, by_folder = project.memo(FILE_INDEX)
+    for folder in by_folder:
+        if not folder.startswith(prefix):
+            continue
+        owner, _, below = folder[len(prefix) :].partition("/")
+        item, _, rest = below.partition("/")
+        if rest and any(rest == w or rest.startswith(w + "/") for w in wanted):
+            items.setdefault(owner, set()).add(item)
+    if len(items.get(posixpath.basename(doc_dir), ())) >= 2:
+        return True
+    if not parent or any(folder.startswith(doc_dir + "/") for folder in by_folder):
+        return False  # a top-level folder's siblings are the whole repository's
+    return any(len(found) >= 2 for found in items.values())

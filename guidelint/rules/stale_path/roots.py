@@ -1,0 +1,90 @@
+"""Where a document's paths start: the repository, its folder, or a component's root.
+
+A skill's SKILL.md names `scripts/x.sh` from the skill's folder, a package's README
+`src/index.ts` from the package, a workspace README `tests/driver.rs` from a member
+crate, a CLAUDE.md `legacy/` as a top-level folder. A path is looked up from each
+root the document may speak from, and is taken as meant for this repository only
+when its first segment is there (`anchored`), else it is an example from elsewhere.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from guidelint.project import Project
+from guidelint.rules.stale_path.project_files import FILE_INDEX, FOLDER_NAMES, join_rel
+
+COMPONENT_MARKERS = ("SKILL.md", ".claude-plugin/plugin.json", "package.json", "pyproject.toml")
+
+# A Rust crate's or a Go module's root: its README names `tests/x.rs` and `examples/y`
+# from there. Many crates share names (`src/lib.rs`), so such a root counts for a path
+# in another document only when it lies under that document's folder (a workspace
+# README speaking of its member crates), not anywhere in the repository.
+NESTED_MARKERS = ("Cargo.toml", "go.mod")
+
+
+def top_level_folder(path: str, project: Project) -> bool:
+    """`legacy/`: one plain segment and a slash (a dot-folder may be a run's output),
+    and no folder of that name anywhere (else it names that subfolder)."""
+    if not path.endswith("/") or path.count("/") != 1 or path.startswith("."):
+        return False
+    folders = project.memo(FOLDER_NAMES)
+    return path.rstrip("/") not in folders
+
+
+def component_roots(rel: str, project: Project) -> list[str]:
+    """A skill's or a package's files name paths from its folder (`scripts/x.sh`,
+    `references/y.md`, a nested CLAUDE.md's `src/x.ts`): the nearest folder above the
+    document holding a SKILL.md, a plugin manifest or a package manifest."""
+    folder = posixpath.dirname(rel)
+    while folder:
+        markers = COMPONENT_MARKERS + NESTED_MARKERS
+        if any(project.exists(f"{folder}/{marker}") for marker in markers):
+            return [folder]
+        folder = posixpath.dirname(folder)
+    return []
+
+
+def in_some_component(path: str, project: Project) -> bool:
+    """`scripts/x.py` in a document outside any skill, when some skill, plugin or
+    package has it: the document speaks from that component's root."""
+    by_name, _ = project.memo(FILE_INDEX)
+    for rel in by_name.get(posixpath.basename(path.rstrip("/")), []):
+        if rel.endswith("/" + path.rstrip("/")):
+            root = rel[: -len(path.rstrip("/")) - 1]
+            if any(project.exists(f"{root}/{m}") for m in COMPONENT_MARKERS):
+                return True
+    return False
+
+
+def in_nested_crate(path: str, doc_dir: str, project: Project) -> bool:
+    """`tests/driver.rs` in a workspace README, when a crate or Go module below the
+    document's folder has it: the README speaks of that member from its root."""
+    by_name, _ = project.memo(FILE_INDEX)
+    for rel in by_name.get(posixpath.basename(path.rstrip("/")), []):
+        if rel.endswith("/" + path.rstrip("/")):
+            root = rel[: -len(path.rstrip("/")) - 1]
+            if doc_dir and not root.startswith(doc_dir + "/"):
+                continue
+            if any(project.exists(f"{root}/{m}") for m in NESTED_MARKERS):
+                return True
+    return False
+
+
+def anchored(path: str, bases: list[str], project: Project) -> bool:
+    """Is this path meant as one in this repository (not an example elsewhere)?"""
+    segments = [s for s in path.split("/") if s not in ("", ".")]
+    lead = []
+    for segment in segments:  # `../../docs/x.md` is anchored by `../../docs`
+        lead.append(segment)
+        if segment != "..":
+            break
+    if lead[-1].startswith(".") and lead[-1] != ".." and len(segments) > len(lead):
+        # A dot-folder (`.github`, `.claude`, `.beads`) holds what tools and runs write
+        # (`.beads/dolt/`, `.github/agents/` of another harness): anchor on two segments,
+        # and never report a file right inside it.
+        if len(segments) == len(lead) + 1:
+            return False
+        lead.append(segments[len(lead)])
+    first = "/".join(lead)
+    return any(project.exists(join_rel(base, first)) for base in bases)

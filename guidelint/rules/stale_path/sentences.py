@@ -1,0 +1,127 @@
+"""What the sentence around a path says of it, read from a window of text.
+
+"for example `x/y.md`", "creates `results/`", "`old/x` (renamed)", "no `dist/`
+yet", a line above ending "Build creates symlinks:": the path is an illustration, a
+thing a run makes, or what used to be, not a claim that it exists here. Each read
+is bounded by CLAIM_WINDOW characters around the span: on a one-line document of
+75 KB, reading the whole line for each span made GL501 quadratic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from guidelint.lazy_re import LazyPattern
+
+# Said of a path on its own line: it is an illustration, a file a run or the user creates,
+# not yet there, or where something used to be. Not a stale path of this repository.
+ILLUSTRATION = LazyPattern(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
+
+OR_SIMILAR = LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
+
+NEGATED = LazyPattern(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
+
+WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
+
+CREATED = LazyPattern(
+    r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
+    r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
+    r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if present|"
+    r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
+    r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
+    r"in (?:that|the other|another) repo(?:sitory)?)\b",
+    re.IGNORECASE,
+)
+
+NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
+
+USED_TO_BE = LazyPattern(
+    r"\b(?:original path|formerly|previously|renamed from|moved from|"
+    r"was at|old path)\b[^`]*$",
+    re.IGNORECASE,
+)
+
+CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
+
+# A line that starts a block of its own, not one that goes on with the sentence above.
+NEW_BLOCK = LazyPattern(r"^\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
+
+SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
+
+CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
+
+
+def not_a_claim(text: str, start: int, end: int) -> bool:
+    """The path's sentence says it is an example, created later, not there yet, or old."""
+    # Only the text near the span: a sentence is short, and on a 75 KB line reading the
+    # whole line for each of its spans would cost time quadratic in its length.
+    near_start, near_end = max(0, start - CLAIM_WINDOW), min(len(text), end + CLAIM_WINDOW)
+    line_start = max(text.rfind("\n", near_start, start) + 1, near_start)
+    line_end = text.find("\n", end, near_end)
+    line_end = near_end if line_end == -1 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    # A line before that introduces this one may say so: "Build creates symlinks:\n- `x`".
+    # (its last CLAIM_WINDOW characters; none when the window, not a newline, cut the line)
+    starts_line = line_start > 0 and text[line_start - 1] == "\n"
+    previous_from = max(0, line_start - 1 - CLAIM_WINDOW)
+    previous_start = max(text.rfind("\n", previous_from, max(line_start - 1, 0)) + 1, previous_from)
+    previous = text[previous_start : line_start - 1] if starts_line else ""
+    previous = CODE_SPAN_TEXT.sub("", previous)  # its words, not its paths' names
+    # A line that goes on with the paragraph above: its sentence may start there
+    # ("Failed tests write the diff to\n`results/`"). The previous line's own words.
+    went_on = starts_line and not NEW_BLOCK.match(text[line_start:line_end])
+    lead = text[previous_start : line_start - 1] + " " if went_on and previous else ""
+    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
+    own_before = SENTENCE_END.split(before)[-1]
+    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    return bool(
+        ILLUSTRATION.search(own_before)
+        or OR_SIMILAR.search(sentence)
+        or CREATED.search(sentence)
+        or made_across_lines(joined)
+        or NOT_YET.match(after)
+        or WAS.match(after)
+        or NEGATED.search(own_before)
+        or USED_TO_BE.search(before)
+        or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
+        or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
+    )
+
+
+def said_made(text: str, start: int, end: int) -> bool:
+    """The span's sentence (or the line that introduces it) says it is made."""
+    line_start = window_start(text, start)
+    line_end = text.find("\n", end, end + CLAIM_WINDOW)
+    line_end = min(len(text), end + CLAIM_WINDOW) if line_end == -1 else line_end
+    has_previous = line_start > 0 and text[line_start - 1] == "\n"
+    previous_start = window_start(text, line_start - 1) if has_previous else line_start
+    previous = text[previous_start : line_start - 1] if has_previous else ""
+    before, after = text[line_start:start], text[end:line_end]
+    went_on = not NEW_BLOCK.match(text[line_start:line_end])
+    lead = previous + " " if went_on and previous.strip() else ""
+    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
+    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    return bool(CREATED.search(sentence)) or made_across_lines(joined)
+
+
+def window_start(text: str, at: int) -> int:
+    """Where the line holding `at` starts, at most CLAIM_WINDOW characters back: on one
+    long line the sentence is read from a window, never from the file's start (which
+    made GL501 quadratic on a one-line document)."""
+    newline = text.rfind("\n", max(0, at - CLAIM_WINDOW), at)
+    return newline + 1 if newline != -1 else max(0, at - CLAIM_WINDOW)
+
+
+# "create a new directory in `x`": `x` is where things are made, so it must exist.
+CREATE_VERB = LazyPattern(r"\b(?:creat\w*|mkdir|initiali[sz]\w*)\b", re.IGNORECASE)
+
+CONTAINER = LazyPattern(r"\b(?:in|under|inside|within|into)\s*$", re.IGNORECASE)
+
+
+def made_across_lines(joined: str) -> bool:
+    """The sentence, begun on the line above, says the path is written or made
+    ("Failed tests write a diff to\n`results/`"), and not that things are created in
+    it ("create a new directory in\n`testdata/`", which then must exist)."""
+    if not joined or not CREATED.search(joined):
+        return False
+    return not (CREATE_VERB.search(joined) and CONTAINER.search(joined))
