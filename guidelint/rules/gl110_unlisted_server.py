@@ -2,7 +2,8 @@
 
 A server that is this project's own (a local development URL, or a name the project
 itself carries) lists its tools by running the project, not by a snapshot: it is
-not reported.
+not reported. Nor is a server that no file names in a tool reference (`mcp__<server>`,
+Gemini's `mcp_<server>_`): a snapshot would check nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class UnlistedServer(ToolRule):
                 continue
             if _own_server(name, declared.get(name), project):
                 continue
+            if not _named_in_a_reference(name, project):
+                continue  # nothing a snapshot would check: asking for one is noise
             yield self.finding(file, server_key(file, name), unlisted_message(name))
 
 
@@ -93,6 +96,39 @@ def _project_words(project: Project) -> set[str]:
         names.append(str(_json_of(manifest).get("name", "")))
     ignored = {"mcp", "server", "monorepo", "dev", "js", "py", "the"}
     return {w for n in names for w in WORD.findall(n.lower()) if w not in ignored and len(w) > 2}
+
+
+# What follows `mcp__` (Claude Code, Codex) or `mcp_` (Gemini CLI) in any text: the
+# server, and the tool after it, of a qualified tool reference.
+QUALIFIED_REST = re.compile(r"\bmcp__?([A-Za-z0-9_.\-*]+)")
+# The files a tool reference lives in: guides, agents and skills, settings, Codex's TOML.
+REFERENCE_SUFFIXES = (".md", ".markdown", ".mdx", ".mdc", ".json", ".jsonc", ".toml")
+
+
+def _named_in_a_reference(name: str, project: Project) -> bool:
+    """Whether some file of the project names the server in a qualified tool
+    reference (`mcp__docs__search`, `mcp__docs`, `mcp_docs_search`)."""
+    written = {name, name.replace("-", "_")}
+    return any(
+        rest == server or rest.startswith(server + "_")
+        for rest in project.memo(QUALIFIED_NAMES)
+        for server in written
+    )
+
+
+def _qualified_names(project: Project) -> frozenset[str]:
+    """Every text that follows `mcp__` or `mcp_` in the project's reference files."""
+    found: set[str] = set()
+    for rel in project.files():
+        if not rel.lower().endswith(REFERENCE_SUFFIXES) or rel == project.config.tools.mcp_config:
+            continue
+        source = project.read(rel)
+        if source is not None and "mcp_" in source.text:
+            found.update(QUALIFIED_REST.findall(source.text))
+    return frozenset(found)
+
+
+QUALIFIED_NAMES = Memo("GL110.qualified_names", _qualified_names)
 
 
 def _json_of(file: SourceFile) -> dict[str, Any]:
