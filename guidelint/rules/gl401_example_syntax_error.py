@@ -274,8 +274,23 @@ def _dict_entries_assigned(source: str) -> str:
     return DICT_ENTRY.compiled.sub(assigned, source)
 
 
+def _trailing_comment_body(source: str) -> str:
+    """The example's last block with a body where it ends on comments alone
+    (`async with server:` then `# Use the server...`): an outline of the code to
+    write there. A comment-only body followed by more code is left as it is: that
+    snippet fails when pasted, and the rule says so."""
+    lines = source.rstrip().split("\n")
+    last = next((i for i in range(len(lines) - 1, -1, -1) if _code(lines[i])), None)
+    if last is None or not BLOCK_OPENER.search(lines[last]):
+        return source
+    opener = lines[last]
+    indent = len(opener) - len(opener.lstrip())
+    return "\n".join([*lines, " " * (indent + 4) + "..."]) + "\n"
+
+
 SKETCH_CONVENTIONS = (
     _dedented,
+    _trailing_comment_body,
     _placeholders_filled,
     _annotations_dropped,
     _elided_arguments_named,

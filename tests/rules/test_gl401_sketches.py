@@ -33,6 +33,7 @@ SKETCHES = {
     "indented method": "    def f(self):\n        return 1\n",
     "elided argument alone on a line": "args = Config(\n    ...\n    beta=0.0,\n)\n",
     "elided parameters": "class G:\n    def __init__(self, ..., driver: D | None = None, ...):\n        pass\n",
+    "a last block's body in comments": "async with Server() as server:\n    # Use it...\n",
     "dict entries alone": '# text:\n"content": "sky?"\n\n# image:\n"content": [\n    {"a": 1}\n]\n',
 }
 
