@@ -108,23 +108,24 @@ REFERENCE_SUFFIXES = (".md", ".markdown", ".mdx", ".mdc", ".json", ".jsonc", ".t
 def _named_in_a_reference(name: str, project: Project) -> bool:
     """Whether some file of the project names the server in a qualified tool
     reference (`mcp__docs__search`, `mcp__docs`, `mcp_docs_search`)."""
-    written = {name, name.replace("-", "_")}
-    return any(
-        rest == server or rest.startswith(server + "_")
-        for rest in project.memo(QUALIFIED_NAMES)
-        for server in written
-    )
+    named = project.memo(QUALIFIED_NAMES)
+    return name in named or name.replace("-", "_") in named
 
 
 def _qualified_names(project: Project) -> frozenset[str]:
-    """Every text that follows `mcp__` or `mcp_` in the project's reference files."""
+    """Every server name the project's reference files may write after `mcp__` or
+    `mcp_`: the whole text there, and each part of it before an `_` (`docs__search`
+    gives `docs` and `docs_`; Gemini's `mcp_docs_search` gives `docs`)."""
     found: set[str] = set()
     for rel in project.files():
         if not rel.lower().endswith(REFERENCE_SUFFIXES) or rel == project.config.tools.mcp_config:
             continue
         source = project.read(rel)
-        if source is not None and "mcp_" in source.text:
-            found.update(QUALIFIED_REST.findall(source.text))
+        if source is None or "mcp_" not in source.text:
+            continue
+        for rest in set(QUALIFIED_REST.findall(source.text)):
+            found.add(rest)
+            found.update(rest[:cut] for cut, char in enumerate(rest) if char == "_")
     return frozenset(found)
 
 
