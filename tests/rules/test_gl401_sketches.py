@@ -28,11 +28,15 @@ SKETCHES = {
         "        from envs.<benchmark> import make\n"
         "        return make(task=self.task, n=n, ...)\n"
     ),
-    "prose in braces": "class C(Cache):\n    def __init__(self):\n        {write your own constructor}\n",
+    "prose in braces": (
+        "class C(Cache):\n    def __init__(self):\n        {write your own constructor}\n"
+    ),
     "prose in brackets": "[Code snippet showing new behavior]\n",
     "indented method": "    def f(self):\n        return 1\n",
     "elided argument alone on a line": "args = Config(\n    ...\n    beta=0.0,\n)\n",
-    "elided parameters": "class G:\n    def __init__(self, ..., driver: D | None = None, ...):\n        pass\n",
+    "elided parameters": (
+        "class G:\n    def __init__(self, ..., driver: D | None = None, ...):\n        pass\n"
+    ),
     "a last block's body in comments": "async with Server() as server:\n    # Use it...\n",
     "dict entries alone": '# text:\n"content": "sky?"\n\n# image:\n"content": [\n    {"a": 1}\n]\n',
 }
