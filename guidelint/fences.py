@@ -17,29 +17,64 @@ from guidelint.markdown import Fence, MarkdownDocument
 from guidelint.sources import Derived, SourceFile
 
 FENCE_MARKER = re.compile(r"[ \t]*(`{3,}|~{3,})")
-# An opening fence inside a fence's content: a marker with an info string.
-INNER_OPENER = LazyPattern(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*[\w{][^`\n]*$", re.MULTILINE)
+# An opening fence inside a fence's content: a marker with an info string (not a
+# template's tag: ```` ```{% endif %} ```` renders as a bare closing fence).
+INNER_OPENER = LazyPattern(
+    r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*(?:\w|\{(?![%{#]))[^`\n]*$", re.MULTILINE
+)
+# A Jinja template's closing fence: the marker, then only tags (```` ```{% endif %} ````).
+TEMPLATE_CLOSE = LazyPattern(
+    r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*(?:\{%[^%\n]*%\}[ \t]*)+$", re.MULTILINE
+)
 
 
 def nested_fences(text: str, doc: MarkdownDocument) -> list[tuple[Fence, str]]:
     """Fences whose content opens a fence of the same character and at least the same
     length (the inner block's closing line then closes them), with that inner opener."""
-    found = []
-    for fence in doc.fences:
+    found: list[tuple[Fence, str]] = []
+    fences = doc.fences
+    leftover = _last_unclosed_bare(text, fences)
+    nested_before = False  # whether the fence before this one is a nested one
+    for index, fence in enumerate(fences):
+        after_nested, nested_before = nested_before, False
         if not fence.closed or "```" not in fence.content and "~~~" not in fence.content:
             continue
-        if not fence.lang:
-            continue  # a bare fence holding an opener: often a parse out of step, not nesting
-        marker = fence_marker(text, fence)
-        if not marker:
-            continue  # an indented code block (a tab's or a list's content), no fence
-        for match in INNER_OPENER.finditer(fence.content):
-            inner = match.group(1)
-            if inner[0] == marker[0] and len(inner) >= len(marker):
-                if not _last_inner_closed(fence.content, inner):
-                    found.append((fence, match.group(0).strip()))
-                break
+        # A bare fence holding an opener: often a parse out of step, not nesting. It is
+        # the outer one where a bare fence after it is left unclosed (the outer's own
+        # closing line, without a partner once the inner close ended it), unless an
+        # outer fence's early close opened it.
+        if not fence.lang and (index >= leftover or after_nested):
+            continue
+        inner = _unclosed_inner_opener(text, fence)
+        if inner:
+            found.append((fence, inner))
+            nested_before = True
     return found
+
+
+def _last_unclosed_bare(text: str, fences: list[Fence]) -> int:
+    """The index of the last bare fence left unclosed, -1 where there is none."""
+    for index in range(len(fences) - 1, -1, -1):
+        fence = fences[index]
+        if not fence.closed and not fence.lang and fence_marker(text, fence):
+            return index
+    return -1
+
+
+def _unclosed_inner_opener(text: str, fence: Fence) -> str:
+    """The opener of a same-marker fence inside the fence whose closing line ends the
+    fence early, or "" where there is none."""
+    marker = fence_marker(text, fence)
+    if not marker:
+        return ""  # an indented code block (a tab's or a list's content), no fence
+    for match in INNER_OPENER.finditer(fence.content):
+        inner = match.group(1)
+        if inner[0] == marker[0] and len(inner) >= len(marker):
+            closed_before = TEMPLATE_CLOSE.search(fence.content, 0, match.start())
+            if closed_before or _last_inner_closed(fence.content, inner):
+                return ""  # a template's tagged close ends the fence first, as rendered
+            return match.group(0).strip()
+    return ""
 
 
 # A line that starts with a fence marker but is not an opener: ```` ```<end_code> ````.

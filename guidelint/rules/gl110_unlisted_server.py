@@ -2,7 +2,8 @@
 
 A server that is this project's own (a local development URL, or a name the project
 itself carries) lists its tools by running the project, not by a snapshot: it is
-not reported.
+not reported. Nor is a server that no file names in a tool reference (`mcp__<server>`,
+Gemini's `mcp_<server>_`): a snapshot would check nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class UnlistedServer(ToolRule):
                 continue
             if _own_server(name, declared.get(name), project):
                 continue
+            if not _named_in_a_reference(name, project):
+                continue  # nothing a snapshot would check: asking for one is noise
             yield self.finding(file, server_key(file, name), unlisted_message(name))
 
 
@@ -93,6 +96,40 @@ def _project_words(project: Project) -> set[str]:
         names.append(str(_json_of(manifest).get("name", "")))
     ignored = {"mcp", "server", "monorepo", "dev", "js", "py", "the"}
     return {w for n in names for w in WORD.findall(n.lower()) if w not in ignored and len(w) > 2}
+
+
+# What follows `mcp__` (Claude Code, Codex) or `mcp_` (Gemini CLI) in any text: the
+# server, and the tool after it, of a qualified tool reference.
+QUALIFIED_REST = re.compile(r"\bmcp__?([A-Za-z0-9_.\-*]+)")
+# The files a tool reference lives in: guides, agents and skills, settings, Codex's TOML.
+REFERENCE_SUFFIXES = (".md", ".markdown", ".mdx", ".mdc", ".json", ".jsonc", ".toml")
+
+
+def _named_in_a_reference(name: str, project: Project) -> bool:
+    """Whether some file of the project names the server in a qualified tool
+    reference (`mcp__docs__search`, `mcp__docs`, `mcp_docs_search`)."""
+    named = project.memo(QUALIFIED_NAMES)
+    return name in named or name.replace("-", "_") in named
+
+
+def _qualified_names(project: Project) -> frozenset[str]:
+    """Every server name the project's reference files may write after `mcp__` or
+    `mcp_`: the whole text there, and each part of it before an `_` (`docs__search`
+    gives `docs` and `docs_`; Gemini's `mcp_docs_search` gives `docs`)."""
+    found: set[str] = set()
+    for rel in project.files():
+        if not rel.lower().endswith(REFERENCE_SUFFIXES) or rel == project.config.tools.mcp_config:
+            continue
+        source = project.read(rel)
+        if source is None or "mcp_" not in source.text:
+            continue
+        for rest in set(QUALIFIED_REST.findall(source.text)):
+            found.add(rest)
+            found.update(rest[:cut] for cut, char in enumerate(rest) if char == "_")
+    return frozenset(found)
+
+
+QUALIFIED_NAMES = Memo("GL110.qualified_names", _qualified_names)
 
 
 def _json_of(file: SourceFile) -> dict[str, Any]:

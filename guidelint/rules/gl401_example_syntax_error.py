@@ -77,6 +77,7 @@ class ExampleSyntaxError(ExampleRule):
                 continue
             if sys.version_info < (3, 12) and _in_fstring(example.python_source(), error):
                 continue  # PEP 701 f-strings (nested quotes) parse from Python 3.12 on
+            error = _error_past_conventions(example.python_source(), error)
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
             yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")
 
@@ -130,10 +131,184 @@ def not_python_code(source: str) -> bool:
     outlined = _without_elisions(source)
     if outlined != source and (_parses(outlined) or _parses(_with_bodies(outlined))):
         return True
-    if _sketch(source):
+    if _sketch(source) or _cli_overrides_only(source):
         return True
     # `f(a=1, ...)`, `def g(x, ...)`: `...` standing for arguments left out.
-    return "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED)
+    if "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED):
+        return True
+    return _read_as_sketch(source) is None
+
+
+def _read_as_sketch(source: str) -> SyntaxError | None:
+    """The syntax error left once a guide's sketch conventions are read as what they
+    stand for (SKETCH_CONVENTIONS, in order), None when none is left.
+
+    A convention is kept only where the first error stays where it was, moves later or
+    clears: one that a real expression trips over earlier (a lambda's `x: y` read as
+    an annotated argument) is dropped, so no real error is hidden behind it."""
+    current = source
+    error = _first_error(current)
+    for convention in SKETCH_CONVENTIONS:
+        if error is None:
+            return None
+        candidate = convention(current)
+        if candidate == current:
+            continue
+        candidate_error = _first_error(candidate)
+        if candidate_error is None or _position(candidate_error) >= _position(error):
+            current, error = candidate, candidate_error
+    return error
+
+
+def _error_past_conventions(source: str, error: SyntaxError) -> SyntaxError:
+    """The error to report: the one left once the sketch conventions are read, where
+    it lies later than the first (`...` then `steps=[...]` with no comma after it: the
+    missing comma, not the `...` Python stumbles on first). Its column holds where
+    the conventions left its line as written, else the line's start."""
+    left = _read_as_sketch(source)
+    if left is None or _position(left) <= _position(error):
+        return error
+    index = (left.lineno or 1) - 1
+    lines = source.split("\n")
+    if not (0 <= index < len(lines) and (left.text or "").rstrip("\n") == lines[index]):
+        left.offset = 1
+    return left
+
+
+def _first_error(source: str) -> SyntaxError | None:
+    """The first syntax error of the source, where a block opener's missing body is
+    no error (an outline's `def f():` with nothing under it)."""
+    import ast
+
+    if _parses(source):
+        return None
+    bodied, origins = _bodies_added(source)
+    try:
+        ast.parse(bodied)
+    except SyntaxError as error:
+        # At its line in the source as written (the added bodies shift the lines).
+        index = min(max((error.lineno or 1) - 1, 0), len(origins) - 1)
+        error.lineno = origins[index] + 1
+        error.text = source.split("\n")[origins[index]]
+        return error
+    except ValueError:
+        return None  # a NUL byte: not this rule's to report
+    return None
+
+
+def _position(error: SyntaxError) -> tuple[int, int]:
+    return (error.lineno or 0, error.offset or 0)
+
+
+def _dedented(source: str) -> str:
+    """A method shown out of its class, every line indented alike."""
+    import textwrap
+
+    return textwrap.dedent(source)
+
+
+# Prose standing for code: `{write your own constructor}` (three words or more, in
+# braces), a line `[Code snippet showing new behavior]` (a capitalised phrase in
+# brackets), beside PLACEHOLDER's `<fps>` and `/* first 5 */`.
+BRACED_PROSE = LazyPattern(r"\{\s*[A-Za-z]+(?:\s+[A-Za-z'\-]+){2,}\s*\}")
+BRACKETED_PROSE = LazyPattern(
+    r"^([ \t]*)\[[A-Z][\w'\-]*(?:[ \t]+[\w'\-,.]+)+\][ \t]*$", re.MULTILINE
+)
+
+
+def _placeholders_filled(source: str) -> str:
+    filled = PLACEHOLDER.sub("__", source)
+    filled = BRACED_PROSE.sub("__", filled)
+    return BRACKETED_PROSE.sub(r"\1__", filled)
+
+
+# A parameter written with its type where a call is shown (an API reference's
+# `registry.add(extension_id: str, metadata: dict)`): right after `(` or `,`, a name,
+# `:` and a type (dotted, subscripted once or twice, `|` unions), then `,` `)` or `=`.
+_TYPE = r"[A-Za-z_][\w.]*(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\])?"
+ANNOTATED_ARGUMENT = LazyPattern(
+    rf"(?<=[(,])(\s*[A-Za-z_]\w*)[ \t]*:[ \t]*{_TYPE}(?:[ \t]*\|[ \t]*{_TYPE})*(?=\s*[,)=])"
+)
+
+
+def _annotations_dropped(source: str) -> str:
+    return ANNOTATED_ARGUMENT.sub(r"\1", source)
+
+
+# `...` where an argument stands, after `(` or `,`, on its line or alone on one
+# (`GRPOConfig(\n    ...\n    beta=0.0,`): the arguments left out.
+ELIDED_ARGUMENT = LazyPattern(
+    r"(?<=[(,])([ \t]*(?:#[^\n]*)?(?:\n[ \t]*)*)\.\.\.(?=([ \t]*)([,)]|#|\n))"
+)
+
+
+def _elided_arguments_named(source: str) -> str:
+    """Each elided argument as a keyword of its own (`__e1=...`), which a call and a
+    `def` both take after keywords and defaults; a comma after one alone on its line."""
+    count = 0
+
+    def named(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        comma = "" if match.group(3) in (",", ")") else ","
+        return f"{match.group(1)}__e{count}=...{comma}"
+
+    return ELIDED_ARGUMENT.compiled.sub(named, source)
+
+
+# `"content": "What color is the sky?"`: a dict's entry shown alone, at the example's
+# own indentation (an entry inside a dict literal is indented past its opener).
+DICT_ENTRY = LazyPattern(r"^([ \t]*)([\"'][^\"'\n]*[\"'])[ \t]*:(?!=)", re.MULTILINE)
+
+
+def _dict_entries_assigned(source: str) -> str:
+    margin = min(
+        (len(line) - len(line.lstrip()) for line in source.split("\n") if _code(line)), default=0
+    )
+
+    def assigned(match: re.Match[str]) -> str:
+        if len(match.group(1)) != margin:
+            return match.group(0)
+        return f"{match.group(1)}__ ="
+
+    return DICT_ENTRY.compiled.sub(assigned, source)
+
+
+def _trailing_comment_body(source: str) -> str:
+    """The example's last block with a body where it ends on comments alone
+    (`async with server:` then `# Use the server...`): an outline of the code to
+    write there. A comment-only body followed by more code is left as it is: that
+    snippet fails when pasted, and the rule says so."""
+    lines = source.rstrip().split("\n")
+    last = next((i for i in range(len(lines) - 1, -1, -1) if _code(lines[i])), None)
+    if last is None or not BLOCK_OPENER.search(lines[last]):
+        return source
+    opener = lines[last]
+    indent = len(opener) - len(opener.lstrip())
+    return "\n".join([*lines, " " * (indent + 4) + "..."]) + "\n"
+
+
+SKETCH_CONVENTIONS = (
+    _dedented,
+    _trailing_comment_body,
+    _placeholders_filled,
+    _annotations_dropped,
+    _elided_arguments_named,
+    _dict_entries_assigned,
+)
+
+# `policy.path=your-org/checkpoint`, `--steps=100`: a program's command-line settings
+# (draccus, Hydra, argparse), no spaces about `=`, a dotted key or a `--` flag.
+CLI_OVERRIDE = LazyPattern(
+    r"(?:--[\w\-.]+(?:=\S+)?|[A-Za-z_][\w\-]*(?:\.[\w\-]+)+=[^\s\"'()\[\]{}]+)(?:[ \t]+\\)?"
+)
+
+
+def _cli_overrides_only(source: str) -> bool:
+    """`policy.vlm_base=Qwen/Qwen2.5-VL-3B-Instruct` in a `python` fence: settings to
+    pass a script, the fence's language wrong, not its code."""
+    lines = [line.strip() for line in source.split("\n") if _code(line)]
+    return bool(lines) and all(CLI_OVERRIDE.fullmatch(line) for line in lines)
 
 
 # A command line: a program that runs scripts or installs packages, then an argument
@@ -183,10 +358,18 @@ def _without_elisions(source: str) -> str:
 
 def _with_bodies(source: str) -> str:
     """The source with `...` after each block opener that has no indented body."""
+    return _bodies_added(source)[0]
+
+
+def _bodies_added(source: str) -> tuple[str, list[int]]:
+    """`_with_bodies`, and for each of its lines the index of the source line it is
+    (an added body: its opener's)."""
     lines = source.split("\n")
     out = []
+    origins = []
     for index, line in enumerate(lines):
         out.append(line)
+        origins.append(index)
         if not BLOCK_OPENER.search(line) or not line.strip():
             continue
         # A comment under `try:` is no body (the snippet fails when pasted): kept as one.
@@ -194,7 +377,8 @@ def _with_bodies(source: str) -> str:
         indent = len(line) - len(line.lstrip())
         if len(following) - len(following.lstrip()) <= indent:
             out.append(" " * (indent + 4) + "...")  # on its own line: after a comment too
-    return "\n".join(out)
+            origins.append(index)
+    return "\n".join(out), origins
 
 
 def _in_fstring(source: str, error: SyntaxError) -> bool:

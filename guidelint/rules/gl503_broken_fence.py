@@ -52,11 +52,15 @@ class BrokenFence(Rule):
             )
         nested_ids = {id(fence) for fence, _ in nested}
         fences = file.markdown.fences
+        after_nested = False  # whether a nested fence comes before this one
         for index, fence in enumerate(fences):
+            after_nested = after_nested or bool(index and id(fences[index - 1]) in nested_ids)
             if fence.closed or fence.lang in PYTHON or not fence_marker(file.text, fence):
                 continue
             if index and id(fences[index - 1]) in nested_ids:
                 continue  # opened by a nested fence's own closing line: one defect, above
+            if not fence.lang and after_nested:
+                continue  # a nested fence's closing line, out of step after it: the same
             yield self.finding(
                 file,
                 _opening_line(file, fence),

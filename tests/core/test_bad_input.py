@@ -411,7 +411,9 @@ def test_a_one_line_mcp_json_gives_a_bounded_excerpt_per_finding(make_project):
         f"s{i}": {"command": "npx", "args": ["-y", f"p{i}"], "env": {"KEY": "sk-" + "a" * 40}}
         for i in range(300)
     }
-    root = make_project({".mcp.json": json.dumps({"mcpServers": servers})})
+    # Each server named in a tool reference: GL110 asks a snapshot only for those.
+    uses = " ".join(f"`mcp__s{i}__run`" for i in range(300))
+    root = make_project({".mcp.json": json.dumps({"mcpServers": servers}), "AGENTS.md": uses})
     result = run_cli("check", "--select", "GL110,GL605", cwd=root)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     excerpts = [line for line in result.stdout.splitlines() if line.startswith("    1 | ")]

@@ -1,0 +1,83 @@
+"""GL401's reading of a guide's sketch conventions: what they clear, what they leave."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guidelint.rules.gl401_example_syntax_error import _error_past_conventions, not_python_code
+
+# Each a shape held-out sets 5 and 6 found in real guides, none a defect to fix.
+SKETCHES = {
+    "annotated call": "registry.add(extension_id: str, metadata: dict)\n",
+    "annotated call over lines": (
+        "manifest = manager.install(\n"
+        "    source_dir: Path,\n"
+        "    hooks: List[Dict[str, int]] | None = None,\n"
+        "    register: bool = True\n"
+        ")  # Returns: ExtensionManifest\n"
+    ),
+    "command-line settings": "policy.path=your-org/your-eo1-checkpoint\n--steps=100\n",
+    "placeholders and elided arguments together": (
+        "class Config(EnvConfig):\n"
+        "    fps: int = <fps>\n"
+        "    def create(self, n: int):\n"
+        "        from envs.<benchmark> import make\n"
+        "        return make(task=self.task, n=n, ...)\n"
+    ),
+    "prose in braces": (
+        "class C(Cache):\n    def __init__(self):\n        {write your own constructor}\n"
+    ),
+    "prose in brackets": "[Code snippet showing new behavior]\n",
+    "indented method": "    def f(self):\n        return 1\n",
+    "elided argument alone on a line": "args = Config(\n    ...\n    beta=0.0,\n)\n",
+    "elided parameters": (
+        "class G:\n    def __init__(self, ..., driver: D | None = None, ...):\n        pass\n"
+    ),
+    "a last block's body in comments": "async with Server() as server:\n    # Use it...\n",
+    "dict entries alone": '# text:\n"content": "sky?"\n\n# image:\n"content": [\n    {"a": 1}\n]\n',
+}
+
+
+@pytest.mark.parametrize("source", SKETCHES.values(), ids=list(SKETCHES))
+def test_sketch_conventions_are_no_syntax_error(source):
+    with pytest.raises(SyntaxError):
+        ast.parse(source)  # each fails as Python: the case is real
+    assert not_python_code(source)
+
+
+# Real defects beside those conventions: they stay reported, at the defect.
+DEFECTS = {
+    "missing comma after an elided argument": (
+        "p = Pipeline(\n    ...\n    steps=[Normalize(stats=...)]\n    to_output=f,\n)\n",
+        3,
+    ),
+    "first line lost its indentation": ('a["x"] = x\n    a["y"] = y\n', 2),
+    "unclosed call in a template": ("fps = <fps>\nrun(task=<task>, n=1\n", 2),
+    "lambda is no annotated call": ("f = map(lambda x, y: x y, items)\n", 1),
+}
+
+
+@pytest.mark.parametrize(("source", "line"), DEFECTS.values(), ids=list(DEFECTS))
+def test_a_defect_beside_the_conventions_is_reported_where_it_is(source, line):
+    assert not not_python_code(source)
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        assert _error_past_conventions(source, error).lineno == line
+
+
+BROKEN_TAILS = ["x = (", "def f(:", "y = [1, 2", "if True\n    pass", "return = 3"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(sketch=st.sampled_from(sorted(SKETCHES)), tail=st.sampled_from(BROKEN_TAILS))
+def test_conventions_never_hide_a_later_real_error(sketch, tail):
+    """A sketch followed by broken code (at its own indentation) is still reported."""
+    source = SKETCHES[sketch]
+    margin = source[: len(source) - len(source.lstrip())]
+    broken = source + "\n" + "\n".join(margin + line for line in tail.split("\n")) + "\n"
+    assert not not_python_code(broken), broken
