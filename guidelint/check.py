@@ -215,8 +215,13 @@ def _fix_all(
             fixed[rel] = count
             changes[rel] = (before, after)
         findings.extend(remaining)
-    # Each target is fixed once, above, as itself; its role links are read after.
-    findings.extend(engine.check_batch(sorted(roles)))
+    # Each target is fixed once, above, as itself; its role links read its text after
+    # the fixes (`--dry-run` writes none: the fixed text is in `changes`).
+    for link, target in sorted(roles.items()):
+        if target in changes:
+            findings.extend(engine.check_text(link, changes[target][1]))
+        else:
+            findings.extend(engine.check_file(link))
     return fold_roles(findings, roles)
 
 

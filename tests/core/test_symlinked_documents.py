@@ -172,3 +172,22 @@ def test_fix_through_a_link_rewrites_the_target_once(tmp_path):
     assert os.path.islink(tmp_path / ".claude/rules/lessons.md")
     assert "Fixed 1 finding." in result.stdout  # once: not again through the link
     assert findings(tmp_path) == []
+
+
+def test_a_dry_run_fix_reads_the_links_as_the_fixed_target(tmp_path, monkeypatch):
+    # `check --diff` writes nothing: the link's reading is of the fixed text, so what
+    # the fix would mend is not reported again through the link.
+    from guidelint.check import CheckOptions, run_check
+
+    target = tmp_path / ".claude/rules/gotchas.md"
+    write_tree(tmp_path, {".claude/rules/gotchas.md": GOTCHAS})
+    (tmp_path / ".claude/rules/lessons.md").symlink_to("gotchas.md")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.guidelint]\nselect = ["GL2"]\n'
+        '[tool.guidelint.gotchas]\nfiles = [".claude/rules/*.md"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    report = run_check(CheckOptions(paths=[], fix=True, dry_run=True, use_cache=False))
+    assert report.findings == []
+    assert report.fixed == {".claude/rules/gotchas.md": 1}
+    assert target.read_text() == GOTCHAS  # nothing written
