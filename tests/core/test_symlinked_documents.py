@@ -191,3 +191,15 @@ def test_a_dry_run_fix_reads_the_links_as_the_fixed_target(tmp_path, monkeypatch
     assert report.findings == []
     assert report.fixed == {".claude/rules/gotchas.md": 1}
     assert target.read_text() == GOTCHAS  # nothing written
+
+
+def test_claude_md_import_chains_start_at_the_text_it_links_to(tmp_path):
+    # GL612: Claude Code starts its @import chain at CLAUDE.md, here AGENTS.md's text.
+    files = {"AGENTS.md": "# A\n\n@a1.md\n", "a6.md": "# 6\n"}
+    files.update({f"a{n}.md": f"# {n}\n\n@a{n + 1}.md\n" for n in range(1, 6)})
+    write_tree(tmp_path, files)
+    assert findings(tmp_path, "--select", "GL612") == []
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert [(p, n, c) for p, n, c, _ in findings(tmp_path, "--select", "GL612")] == [
+        ("a5.md", 3, "GL612")
+    ]
