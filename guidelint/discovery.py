@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from guidelint.errors import ConfigError
 from guidelint.globs import Globs
 from guidelint.printable import printable
-from guidelint.sources import MARKDOWN_SUFFIXES
+from guidelint.sources import MARKDOWN_SUFFIXES, file_kind
 
 if TYPE_CHECKING:
     from guidelint.config import Settings
@@ -200,7 +200,8 @@ def link_targets(root: Path, rels: Iterable[str]) -> dict[str, str]:
     A renderer shows such a page as its target (GitHub shows the link as a link), so
     a check reads it once, as its target: its findings at the target's lines, its
     links resolved from the target's folder. A link out of the project is not one
-    (`project_files` leaves it out, with a note).
+    (`project_files` leaves it out, with a note), nor one whose name gives another
+    kind of file (`README.md -> README` is read as Markdown only under its own name).
     """
     real_root = os.path.realpath(root)
     found: dict[str, str] = {}
@@ -211,7 +212,9 @@ def link_targets(root: Path, rels: Iterable[str]) -> dict[str, str]:
         target = os.path.realpath(full)
         if os.path.commonpath([real_root, target]) != real_root or not os.path.isfile(target):
             continue
-        found[rel] = os.path.relpath(target, real_root).replace(os.sep, "/")
+        target_rel = os.path.relpath(target, real_root).replace(os.sep, "/")
+        if file_kind(target_rel) == file_kind(rel):
+            found[rel] = target_rel
     return found
 
 
@@ -296,6 +299,9 @@ def _from_paths(
             if _not_checkable(root, real_root, rel):
                 continue  # a FIFO, socket or device
             target = os.path.relpath(absolute.resolve(), real_root).replace(os.sep, "/")
+            if absolute.is_file() and file_kind(target) != file_kind(rel):
+                chosen.add(rel)  # another kind of file under this name: checked as named
+                continue
             if links is not None and absolute.is_file():
                 links[rel] = target
             rel = target

@@ -203,3 +203,13 @@ def test_claude_md_import_chains_start_at_the_text_it_links_to(tmp_path):
     assert [(p, n, c) for p, n, c, _ in findings(tmp_path, "--select", "GL612")] == [
         ("a5.md", 3, "GL612")
     ]
+
+
+def test_a_link_whose_name_gives_another_kind_is_checked_under_its_name(tmp_path):
+    # `README.md -> README`: read as Markdown only through the link, so it is checked
+    # as the link, as before; a plain-text target has no Markdown rules of its own.
+    write_tree(tmp_path, {"README": "# Project\n\nSee [the guide](docs/guide.md).\n"})
+    (tmp_path / "README.md").symlink_to("README")
+    for args in ([], ["README.md"]):
+        found = findings(tmp_path, *args)
+        assert [(p, n, c) for p, n, c, _ in found] == [("README.md", 3, "GL502")], args
