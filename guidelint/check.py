@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from guidelint.discovery import discover
-from guidelint.engine import Engine, build_selection, fold_roles, role_links
+from guidelint.engine import Engine, build_selection, fold_roles, role_links, sibling_roles
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.reporters import Report
@@ -67,7 +67,7 @@ def run_check(options: CheckOptions) -> Report:
     )
     for line in skipped:
         project.warn(line)
-    roles = role_links(links)  # checked under their own names too, found at the target
+    roles = _roles(project, rels, links, bool(options.paths))
     engine = Engine(project, build_selection(config))  # now naming the command line
     if options.use_cache and not options.fix:
         engine.use_cache()
@@ -107,6 +107,18 @@ def run_check(options: CheckOptions) -> Report:
         changes=changes,
         notices=project.warnings,
     )
+
+
+def _roles(project: Project, rels: list[str], links: dict[str, str], named: bool) -> dict[str, str]:
+    """The steering-named links to the files checked (link -> target): those the
+    discovery met and, where paths were named, those beside them (`check AGENTS.md`
+    reads it as its `CLAUDE.md` too); not one `exclude` leaves out. Each is checked
+    under its own name as well, its findings reported at the target (fold_roles)."""
+    found = role_links(links)
+    if named:  # a file named alone: the file list, and its links, were not read
+        found = {**sibling_roles(project.root, rels), **found}
+    excluded = project.globs(project.config.exclude)
+    return {link: target for link, target in found.items() if not excluded.matches(link)}
 
 
 def scope_paths(project: Project, paths: list[Path]) -> list[Path]:

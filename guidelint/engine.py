@@ -7,6 +7,7 @@ Reporting, fixing and baselines happen after, on the collected findings.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -154,6 +155,20 @@ def role_links(links: Mapping[str, str]) -> dict[str, str]:
     from guidelint.doc_kind import is_steering
 
     return {link: target for link, target in links.items() if is_steering(link)}
+
+
+def sibling_roles(root: Path, rels: Iterable[str]) -> dict[str, str]:
+    """Steering-named links beside the files that lead to them (`CLAUDE.md ->
+    AGENTS.md`), link -> target: found with a few `lstat`s per folder, without the
+    project's file list, so a check of AGENTS.md alone reads it as CLAUDE.md too."""
+    from guidelint.discovery import link_targets
+    from guidelint.doc_kind import STEERING_NAMES
+
+    wanted = set(rels)
+    folders = {posixpath.dirname(rel) for rel in wanted}
+    near = {posixpath.join(folder, name) for folder in folders for name in STEERING_NAMES}
+    found = link_targets(root, sorted(near - wanted))
+    return {link: target for link, target in found.items() if target in wanted}
 
 
 def fold_roles(findings: Iterable[Finding], roles: Mapping[str, str]) -> list[Finding]:

@@ -213,3 +213,15 @@ def test_a_link_whose_name_gives_another_kind_is_checked_under_its_name(tmp_path
     for args in ([], ["README.md"]):
         found = findings(tmp_path, *args)
         assert [(p, n, c) for p, n, c, _ in found] == [("README.md", 3, "GL502")], args
+
+
+def test_a_target_named_alone_is_read_under_its_links_beside_it(tmp_path):
+    # The pre-commit hook passes AGENTS.md alone when only it changed: its CLAUDE.md
+    # reading still counts, without the project's file list.
+    write_tree(tmp_path, {"AGENTS.md": ROLE_TEXT})
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert [(p, c) for p, _, c, _ in findings(tmp_path, "--select", "GL606", "AGENTS.md")] == [
+        ("AGENTS.md", "GL606")
+    ]
+    (tmp_path / "pyproject.toml").write_text('[tool.guidelint]\nexclude = ["CLAUDE.md"]\n')
+    assert findings(tmp_path, "--select", "GL606", "AGENTS.md") == []
