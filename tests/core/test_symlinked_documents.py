@@ -225,3 +225,16 @@ def test_a_target_named_alone_is_read_under_its_links_beside_it(tmp_path):
     ]
     (tmp_path / "pyproject.toml").write_text('[tool.guidelint]\nexclude = ["CLAUDE.md"]\n')
     assert findings(tmp_path, "--select", "GL606", "AGENTS.md") == []
+
+
+def test_fix_never_writes_through_a_link_out_of_the_project(tmp_path_factory):
+    outside = tmp_path_factory.mktemp("host") / "gotchas.md"
+    outside.write_text(GOTCHAS)
+    root = tmp_path_factory.mktemp("project")
+    (root / ".claude/rules").mkdir(parents=True)
+    (root / ".claude/rules/gotchas.md").symlink_to(outside)
+    (root / "pyproject.toml").write_text('[tool.guidelint]\nselect = ["GL2"]\n')
+    result = run_cli("check", "--no-cache", "--fix", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert outside.read_text() == GOTCHAS  # not read, not fixed
+    assert "a symlink to a path outside the repository" in result.stderr
