@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from guidelint.discovery import discover
-from guidelint.engine import Engine, build_selection
+from guidelint.engine import Engine, build_selection, fold_roles, role_links, sibling_roles
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.reporters import Report
@@ -61,17 +61,19 @@ def run_check(options: CheckOptions) -> Report:
         project.config = config
 
     skipped: list[str] = []  # paths named that lead outside the project, a line each
+    links: dict[str, str] = {}  # symlinks checked as their targets
     rels = discover(
-        project.root, config, scope_paths(project, options.paths), project.files, skipped
+        project.root, config, scope_paths(project, options.paths), project.files, skipped, links
     )
     for line in skipped:
         project.warn(line)
+    roles = _roles(project, rels, links, bool(options.paths))
     engine = Engine(project, build_selection(config))  # now naming the command line
     if options.use_cache and not options.fix:
         engine.use_cache()
     findings: list[Finding] | None = None
     if options.since or options.dependents:
-        rels, findings = _reached(engine, rels, options)
+        rels, findings = _reached(engine, rels, roles, options)
 
     fixed: dict[str, int] = {}
     changes: dict[str, tuple[str, str]] = {}
@@ -79,9 +81,9 @@ def run_check(options: CheckOptions) -> Report:
         rels = [project.rel(options.stdin[0])]
         findings = _check_stdin(engine, rels[0], options, fixed, changes)
     elif options.fix:
-        findings = _fix_all(engine, rels, options, fixed, changes)
+        findings = _fix_all(engine, rels, roles, options, fixed, changes)
     elif findings is None:
-        findings = _check_all(engine, rels, options)
+        findings = _check_all(engine, rels, roles, options)
 
     if options.write_baseline is not None:
         from guidelint.baseline import write_baseline
@@ -107,6 +109,18 @@ def run_check(options: CheckOptions) -> Report:
     )
 
 
+def _roles(project: Project, rels: list[str], links: dict[str, str], named: bool) -> dict[str, str]:
+    """The steering-named links to the files checked (link -> target): those the
+    discovery met and, where paths were named, those beside them (`check AGENTS.md`
+    reads it as its `CLAUDE.md` too); not one `exclude` leaves out. Each is checked
+    under its own name as well, its findings reported at the target (fold_roles)."""
+    found = role_links(links)
+    if named:  # a file named alone: the file list, and its links, were not read
+        found = {**sibling_roles(project.root, rels), **found}
+    excluded = project.globs(project.config.exclude)
+    return {link: target for link, target in found.items() if not excluded.matches(link)}
+
+
 def scope_paths(project: Project, paths: list[Path]) -> list[Path]:
     """What `check` with no path checks: the project root, as `check .` from there,
     unless the configuration names its own `include` (then those globs select)."""
@@ -122,14 +136,23 @@ def file_scope(project: Project, paths: list[Path]) -> list[str]:
 
     config = project.config
     scope = scope_paths(project, paths)
-    checked = set(discover(project.root, config, scope, project.files))
+    links: dict[str, str] = {}
+    checked = set(discover(project.root, config, scope, project.files, links=links))
+    roles = role_links(links)
     excluded = project.globs(config.exclude)
     folders = [project.rel(p).rstrip("/") for p in scope if p.is_dir()]
 
     lines = []
     for rel in project.files():
         shown = printable(rel)
-        if rel in checked:
+        if rel in roles:
+            lines.append(
+                f"{shown}: skipped: a symlink to {printable(links[rel])}, checked as it "
+                "(with the rules for this name too)"
+            )
+        elif rel in links:
+            lines.append(f"{shown}: skipped: a symlink to {printable(links[rel])}, checked as it")
+        elif rel in checked:
             lines.append(f"{shown}: checked")
         elif config.exclude and excluded.matches(rel):
             lines.append(f"{shown}: skipped: matches `exclude`")
@@ -144,12 +167,13 @@ def file_scope(project: Project, paths: list[Path]) -> list[str]:
 
 
 def _reached(
-    engine: Engine, rels: list[str], options: CheckOptions
+    engine: Engine, rels: list[str], roles: dict[str, str], options: CheckOptions
 ) -> tuple[list[str], list[Finding]]:
     """The files a change reaches (module `dependents`), and their findings.
 
     Every file in scope is checked (from the cache where it can), so that what each
-    one's findings rest on is known; only the reached ones are reported.
+    one's findings rest on is known; only the reached ones are reported. A target is
+    reached when it is, or when a role link to it is (its findings under that name).
     """
     from guidelint.dependents import Reach
     from guidelint.discovery import changes_since, staged_changes
@@ -162,17 +186,20 @@ def _reached(
         changes = staged_changes(project.root, rels)
         scope = sorted({*discover(project.root, project.config, [], project.files()), *rels})
     engine.record_lookups()
-    findings = engine.check_files(scope, options.jobs)
+    roles = {link: target for link, target in roles.items() if target in scope}
+    findings = engine.check_files([*scope, *roles], options.jobs)
     reach = Reach(engine.project, engine.rules_with_inputs(), changes)
     lookups = engine.lookups or {}
-    reached = [rel for rel in scope if reach.reaches(rel, lookups.get(rel))]
-    kept = set(reached)
-    return reached, [f for f in findings if f.path in kept]
+    kept = {rel for rel in scope if reach.reaches(rel, lookups.get(rel))}
+    kept |= {target for link, target in roles.items() if reach.reaches(link, lookups.get(link))}
+    reached = [rel for rel in scope if rel in kept]
+    return reached, [f for f in fold_roles(findings, roles) if f.path in kept]
 
 
 def _fix_all(
     engine: Engine,
     rels: list[str],
+    roles: dict[str, str],
     options: CheckOptions,
     fixed: dict[str, int],
     changes: dict[str, tuple[str, str]],
@@ -200,16 +227,27 @@ def _fix_all(
             fixed[rel] = count
             changes[rel] = (before, after)
         findings.extend(remaining)
-    return sorted(findings, key=lambda f: f.sort_key)
+    # Each target is fixed once, above, as itself; its role links read its text after
+    # the fixes (`--dry-run` writes none: the fixed text is in `changes`).
+    for link, target in sorted(roles.items()):
+        if target in changes:
+            findings.extend(engine.check_text(link, changes[target][1]))
+        else:
+            findings.extend(engine.check_file(link))
+    return fold_roles(findings, roles)
 
 
-def _check_all(engine: Engine, rels: list[str], options: CheckOptions) -> list[Finding]:
+def _check_all(
+    engine: Engine, rels: list[str], roles: dict[str, str], options: CheckOptions
+) -> list[Finding]:
     """All files at once; a long run with a progress callback tells it every
-    `progress_every` files (a CI log then shows the check going)."""
+    `progress_every` files (a CI log then shows the check going). Role links are
+    checked under their own names, their findings moved to their targets."""
     every = max(1, options.progress_every)
-    if options.progress is None or len(rels) < 2 * every:
-        return engine.check_files(rels, options.jobs)
-    return engine.check_files(rels, options.jobs, options.progress, every)
+    named = [*rels, *sorted(roles)]
+    if options.progress is None or len(named) < 2 * every:
+        return fold_roles(engine.check_files(named, options.jobs), roles)
+    return fold_roles(engine.check_files(named, options.jobs, options.progress, every), roles)
 
 
 def _existing_folder(path: Path) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from guidelint.errors import ConfigError
 from guidelint.globs import Globs
 from guidelint.printable import printable
-from guidelint.sources import MARKDOWN_SUFFIXES
+from guidelint.sources import MARKDOWN_SUFFIXES, file_kind
 
 if TYPE_CHECKING:
     from guidelint.config import Settings
@@ -193,12 +193,47 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
 OUTSIDE_NOTE = "not checked: it leads outside the project"  # a path named, one line
 
 
+def link_targets(root: Path, rels: Iterable[str]) -> dict[str, str]:
+    """Of these project paths, the symlinks to a regular file inside the project,
+    each with its target's path (relative to root, symlinks resolved).
+
+    A renderer shows such a page as its target (GitHub shows the link as a link), so
+    a check reads it once, as its target: its findings at the target's lines, its
+    links resolved from the target's folder. A link out of the project is not one
+    (`project_files` leaves it out, with a note), nor one whose name gives another
+    kind of file (`README.md -> README` is read as Markdown only under its own name).
+    """
+    real_root = os.path.realpath(root)
+    found: dict[str, str] = {}
+    for rel in rels:
+        full = os.path.join(root, rel)
+        if not os.path.islink(full):
+            continue
+        target = os.path.realpath(full)
+        if os.path.commonpath([real_root, target]) != real_root or not os.path.isfile(target):
+            continue
+        target_rel = os.path.relpath(target, real_root).replace(os.sep, "/")
+        if file_kind(target_rel) == file_kind(rel):
+            found[rel] = target_rel
+    return found
+
+
+def _as_targets(root: Path, rels: Iterable[str], links: dict[str, str] | None) -> list[str]:
+    """The paths with each symlink inside the project replaced by its target (once,
+    however many links lead to it); `links` hears link -> target."""
+    found = link_targets(root, rels)
+    if links is not None:
+        links.update(found)
+    return sorted({found.get(rel, rel) for rel in rels})
+
+
 def discover(
     root: Path,
     config: Settings,
     paths: list[Path] | None = None,
     listing: list[str] | Callable[[], list[str]] | None = None,
     skipped: list[str] | None = None,
+    links: dict[str, str] | None = None,
 ) -> list[str]:
     """Files to check, relative to root, sorted.
 
@@ -209,13 +244,17 @@ def discover(
     it (no `git ls-files`) nor the globs. A path that leads outside the project
     (a symlink, or a folder symlink on its way) is not checked: one line for it
     goes into `skipped`.
+
+    A symlink to a file inside the project is checked as that file (`link_targets`),
+    even where the globs leave the target out: the link is then how it is reached.
+    `links` hears each such link and its target.
     """
     if paths:
-        return _from_paths(root, config, paths, listing, skipped)
+        return _from_paths(root, config, paths, listing, skipped, links)
     included = Globs(config.include + config.extend_include).compiled()
     excluded = Globs(config.exclude).compiled()
     candidates = _candidates(root, config, listing, CHECKED_FILES)
-    return [f for f in candidates if included(f) and not excluded(f)]
+    return _as_targets(root, [f for f in candidates if included(f) and not excluded(f)], links)
 
 
 def _candidates(
@@ -238,6 +277,7 @@ def _from_paths(
     paths: list[Path],
     listing: list[str] | Callable[[], list[str]] | None,
     skipped: list[str] | None,
+    links: dict[str, str] | None,
 ) -> list[str]:
     """The files named, and those selected inside the folders named; the file list
     and the globs are read only for a folder."""
@@ -258,7 +298,13 @@ def _from_paths(
         if absolute.is_symlink():
             if _not_checkable(root, real_root, rel):
                 continue  # a FIFO, socket or device
-            rel = os.path.relpath(absolute.resolve(), real_root).replace(os.sep, "/")
+            target = os.path.relpath(absolute.resolve(), real_root).replace(os.sep, "/")
+            if absolute.is_file() and file_kind(target) != file_kind(rel):
+                chosen.add(rel)  # another kind of file under this name: checked as named
+                continue
+            if links is not None and absolute.is_file():
+                links[rel] = target
+            rel = target
         if absolute.is_file():
             chosen.add(rel)
         else:
@@ -270,6 +316,7 @@ def _from_paths(
     included = Globs(config.include + config.extend_include).matches
     excluded = Globs(config.exclude).compiled()
     candidates: list[str] | None = None
+    in_folders: list[str] = []
     for rel in folders:
         if candidates is None:
             candidates = _candidates(root, config, listing, LISTING)
@@ -277,8 +324,8 @@ def _from_paths(
         for f in candidates:
             if f.startswith(prefix) and not excluded(f):
                 if f.lower().endswith(MARKDOWN_SUFFIXES) or included(f):
-                    chosen.add(f)
-    return sorted(chosen)
+                    in_folders.append(f)
+    return sorted(chosen.union(_as_targets(root, in_folders, links)))
 
 
 @dataclass

@@ -7,8 +7,10 @@ Reporting, fixing and baselines happen after, on the collected findings.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,6 +141,71 @@ def _check_selector(selector: str, codes: list[str], where: str) -> None:
     hint = difflib.get_close_matches(upper, codes, n=1)
     suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
     raise ConfigError(f"{where}: unknown rule code '{selector}'{suggestion}")
+
+
+# -- a file reached through symlinks: checked once, as its target, with their roles
+
+
+def role_links(links: Mapping[str, str]) -> dict[str, str]:
+    """Of the links inside the project (link -> target, `discovery.link_targets`),
+    those through which a harness reads the target under a role of the link's own
+    name or place: `CLAUDE.md -> AGENTS.md` makes Claude Code load AGENTS.md's text as
+    a CLAUDE.md, so the rules of a CLAUDE.md apply to it as well. A README or a docs
+    page linked elsewhere has no such role: it is only its target, checked once."""
+    from guidelint.doc_kind import is_steering
+
+    return {link: target for link, target in links.items() if is_steering(link)}
+
+
+def sibling_roles(root: Path, rels: Iterable[str]) -> dict[str, str]:
+    """Steering-named links beside the files that lead to them (`CLAUDE.md ->
+    AGENTS.md`), link -> target: found with a few `lstat`s per folder, without the
+    project's file list, so a check of AGENTS.md alone reads it as CLAUDE.md too."""
+    from guidelint.discovery import link_targets
+    from guidelint.doc_kind import STEERING_NAMES
+
+    wanted = set(rels)
+    folders = {posixpath.dirname(rel) for rel in wanted}
+    near = {posixpath.join(folder, name) for folder in folders for name in STEERING_NAMES}
+    found = link_targets(root, sorted(near - wanted))
+    return {link: target for link, target in found.items() if target in wanted}
+
+
+def fold_roles(findings: Iterable[Finding], roles: Mapping[str, str]) -> list[Finding]:
+    """Findings of files checked under a role link's name (`role_links`) moved to the
+    target's path, each line's finding once: what the target's own check found, or
+    another link's, is not repeated. A moved finding names the link it was read
+    through, and carries no fix: `--fix` edits the target through its own check.
+
+    A suppression is unused (GL002) only when it is under every name: one that only
+    the CLAUDE.md reading needs is used."""
+    names = Counter(roles.values())  # per target, its role links (it is one name more)
+    findings = sorted(findings, key=lambda f: f.path in roles)  # the target's own first
+    unused = Counter(_role_key(f, roles.get(f.path, f.path)) for f in findings if _is_unused(f))
+    kept: list[Finding] = []
+    seen: set[tuple[str, int, int, str, str]] = set()
+    for finding in findings:
+        target = roles.get(finding.path, finding.path)
+        if not names[target]:
+            kept.append(finding)  # no role link leads to it
+            continue
+        key = _role_key(finding, target)
+        if key in seen or (_is_unused(finding) and unused[key] <= names[target]):
+            continue  # reported already, or a suppression used under another name
+        seen.add(key)
+        if finding.path != target:
+            note = f" (read as `{finding.path}`, a symlink to this file)"
+            finding = finding.replace(path=target, message=finding.message + note, fix=None)
+        kept.append(finding)
+    return sorted(kept, key=lambda f: f.sort_key)
+
+
+def _is_unused(finding: Finding) -> bool:
+    return finding.code == UnusedSuppression.code
+
+
+def _role_key(finding: Finding, path: str) -> tuple[str, int, int, str, str]:
+    return (path, finding.line, finding.column, finding.code, finding.message)
 
 
 class Engine:

@@ -483,8 +483,10 @@ class ServerState:
         try:
             if _on_disk(engine.project.root / scope.rel, document.source):
                 found = engine.check_files([scope.rel], jobs=1)  # the result cache's answer
-                return found, (engine.lookups or {}).get(scope.rel)
-            return engine.check_text(scope.rel, document.source), None
+                lookups = (engine.lookups or {}).get(scope.rel)
+            else:
+                found, lookups = engine.check_text(scope.rel, document.source), None
+            return _with_roles(engine, scope.rel, document.source, found), lookups
         except ConfigError as error:
             self.server.window_show_message(_message(f"guidelint: {error}", error=True))
             return [], None
@@ -667,6 +669,26 @@ class ServerState:
                     range=where,
                 )
         return None
+
+
+def _with_roles(engine: Any, rel: str, text: str, found: list[Finding]) -> list[Finding]:
+    """The document's findings with those of the steering-named links to it (a
+    `CLAUDE.md -> AGENTS.md` makes AGENTS.md's text a CLAUDE.md too), as `check`
+    reports them: at the document's lines, each once (engine.fold_roles)."""
+    from guidelint.discovery import link_targets
+    from guidelint.doc_kind import is_steering
+    from guidelint.engine import fold_roles, role_links
+    from guidelint.project import Project
+
+    project = engine.project
+    # The plain list: a recording project would note the whole list for this file.
+    steering = [name for name in Project.files(project) if is_steering(name)]
+    links = role_links(link_targets(project.root, steering))
+    roles = {link: target for link, target in links.items() if target == rel}
+    if not roles:
+        return found
+    named = [finding for link in sorted(roles) for finding in engine.check_text(link, text)]
+    return fold_roles([*found, *named], roles)
 
 
 def _checks(project: Any, rel: str) -> bool:

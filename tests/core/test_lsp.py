@@ -521,3 +521,23 @@ def test_a_document_opened_through_a_folder_symlink_out_is_not_checked(
         ), editor.messages
 
     scenario(workspace, steps)
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_a_document_a_claude_md_links_to_gets_the_claude_md_rules(tmp_path: Path) -> None:
+    """`CLAUDE.md -> AGENTS.md` (issue #27): Claude Code loads AGENTS.md's text as a
+    CLAUDE.md, so the editor shows AGENTS.md what `check` reports there: GL606 under
+    the CLAUDE.md name, once, at AGENTS.md's line, opened under either name."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint]\n")
+    text = "# Agents\n\nUse the `code-reviewer` subagent (Task tool) for reviews.\n"
+    (tmp_path / "AGENTS.md").write_text(text)
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+
+    async def steps(editor: Editor) -> None:
+        for name in ("AGENTS.md", "CLAUDE.md"):
+            editor.open(name)
+            found = await editor.next_diagnostics(name)
+            assert _codes(found) == [("GL606", 3)]
+            assert "read as `CLAUDE.md`" in found[0].message
+
+    scenario(tmp_path, steps)
