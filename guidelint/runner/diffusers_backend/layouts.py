@@ -246,6 +246,7 @@ LAYOUT_GAPS: dict[str, str] = {
         (
             "AutoencoderKL",
             "AutoencoderKL/flow",
+            "AutoencoderKL/coarse",  # six levels, not four (recipes/coarse.py): no attention
             "AutoencoderKL/longcat",
             "AutoencoderKL/bria",
             "AutoencoderKL/ldm3d",
