@@ -53,7 +53,7 @@ def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) ->
     """ "coarse" where `pipeline_class` has that variant and every source allows it."""
     if sources is None or not has_variant(pipeline_class):
         return None
-    multiple = coarse.PIPELINES[str(pipeline_class)]
+    multiple = coarse.PIPELINES[str(pipeline_class)].multiple
     codes = [python_code(text, repl) for text, repl in sources]
     if all(code is not None and sizes_allow(code, multiple) for code in codes):
         return coarse.VARIANT
@@ -62,12 +62,11 @@ def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) ->
 
 def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
-    multiple = coarse.PIPELINES[pipeline_class]
+    coarser = coarse.PIPELINES[pipeline_class]
     return (
-        f"{pipeline_class}: a tiny VAE of {coarse.FACTOR}x (the real one is "
-        f"{coarse.REAL_FACTOR}x) and a transformer of sample_size / {coarse.SHRINK}, "
-        f"{coarse.SHRINK**2}x fewer latent tokens: every height and width the example "
-        f"passes divides by {multiple}, so its images keep their sizes"
+        f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: every "
+        f"height and width the example passes divides by {coarser.multiple}, so its "
+        "images keep their sizes"
     )
 
 

@@ -23,7 +23,9 @@ attention layouts: the VAE's is the AutoencoderKL recipe's).
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes import image_more
+from dataclasses import dataclass
+
+from guidelint.runner.diffusers_backend.recipes import image_more, qwen
 from guidelint.runner.diffusers_backend.recipes.parts import AURA_FLOW, COGVIEW4, VAE_KL, Recipe
 
 VARIANT = "coarse"
@@ -91,15 +93,57 @@ RECIPES: dict[str, Recipe] = {
     ),
 }
 
-# The pipelines with a coarse variant and the multiple their heights and widths must be.
-PIPELINES: dict[str, int] = {
-    "AuraFlowPipeline": FACTOR * PATCH,
-    "CogView3PlusPipeline": FACTOR * PATCH,
-    "CogView4Pipeline": FACTOR * PATCH,
+
+@dataclass(frozen=True)
+class Coarser:
+    """What a pipeline's coarse variant changes and the multiple its sizes must be."""
+
+    multiple: int  # every height and width must divide by it
+    change: str  # for the report
+    token_ratio: int  # how many times fewer tokens
+
+
+VAE_32X = Coarser(
+    FACTOR * PATCH,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a transformer of "
+    f"sample_size / {SHRINK}",
+    SHRINK**2,
+)
+# HunyuanImage 2.1: its VAE is 32x already and its DiT takes 1x1 patches: 4,096 tokens
+# at its default 2048 px. The pipeline sizes latents by the VAE alone (height // 32) and
+# the transformer patchifies and unpatchifies by its own config, so 2x2 patches keep
+# every image size where the latent sides are even: heights and widths dividing by 64,
+# which the pipeline asks for anyway (a warning), and its default (64 latents) does.
+HUNYUAN_IMAGE_PATCH = 2
+HUNYUAN_IMAGE_FACTOR = 32
+PATCHES_2X2 = Coarser(
+    HUNYUAN_IMAGE_FACTOR * HUNYUAN_IMAGE_PATCH,
+    "a transformer of 2x2 patches (the real one takes 1x1)",
+    HUNYUAN_IMAGE_PATCH**2,
+)
+RECIPES["HunyuanImageTransformer2DModel/coarse"] = Recipe(
+    "model",
+    {
+        **qwen.RECIPES["HunyuanImageTransformer2DModel"].config,
+        "patch_size": (HUNYUAN_IMAGE_PATCH, HUNYUAN_IMAGE_PATCH),
+    },
+    builds="HunyuanImageTransformer2DModel",
+)
+
+# The pipelines with a coarse variant.
+PIPELINES: dict[str, Coarser] = {
+    "AuraFlowPipeline": VAE_32X,
+    "CogView3PlusPipeline": VAE_32X,
+    "CogView4Pipeline": VAE_32X,
+    "HunyuanImagePipeline": PATCHES_2X2,
 }
 
 VARIANTS: tuple[tuple[str, str, str], ...] = (
-    *((rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/coarse") for pipeline in PIPELINES),
+    *(
+        (rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/coarse")
+        for pipeline, coarser in PIPELINES.items()
+        if coarser is VAE_32X
+    ),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
         rf"^CogView3PlusPipeline@{VARIANT}$",
@@ -112,4 +156,5 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         "scheduler",
         "FlowMatchEulerDiscreteScheduler/cogview4-coarse",
     ),
+    (rf"^HunyuanImagePipeline@{VARIANT}$", "transformer", "HunyuanImageTransformer2DModel/coarse"),
 )
