@@ -52,22 +52,6 @@ def test_the_coarse_plan_keeps_the_default_size_with_16x_fewer_tokens(pipeline_c
     assert slot(coarser, "transformer").class_name == slot(real, "transformer").class_name
 
 
-def test_hunyuan_images_coarse_plan_changes_only_the_patch():
-    """Its VAE is the 32x one either way; 2x2 patches need even latent sides: 64 px."""
-    real = generic.plan("HunyuanImagePipeline")
-    coarser = generic.plan("HunyuanImagePipeline", hub_variant="coarse")
-    assert slot(coarser, "vae") == slot(real, "vae")
-    assert slot(real, "vae").config["spatial_compression_ratio"] == 32
-    real_dit, coarse_dit = slot(real, "transformer").config, slot(coarser, "transformer").config
-    assert (tuple(real_dit["patch_size"]), tuple(coarse_dit["patch_size"])) == ((1, 1), (2, 2))
-    assert {k: v for k, v in coarse_dit.items() if k != "patch_size"} == {
-        k: v for k, v in real_dit.items() if k != "patch_size"
-    }
-    assert coarse.PIPELINES["HunyuanImagePipeline"].multiple == 64
-    # its default, 2048 px: 64x64 latents, 4,096 tokens at 1x1, 1,024 at 2x2
-    assert [(2048 // 32 // p) ** 2 for p in (1, 2)] == [4096, 1024]
-
-
 def test_cogview4s_schedule_shift_sees_the_real_token_count():
     """mu = max_shift * (tokens / base_image_seq_len) ** 0.5 + base_shift: the coarse
     scheduler's base is 16x smaller, so the timesteps are the 8x stand-in's."""
@@ -166,8 +150,7 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         )
         shapes.append((pipe.vae_scale_factor, tuple(out.images.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
-    if pipeline_class in VAE_32X:
-        assert (real_factor, coarse_factor) == (coarse.REAL_FACTOR, coarse.FACTOR)
+    assert (real_factor, coarse_factor) == (coarse.REAL_FACTOR, coarse.FACTOR)
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
