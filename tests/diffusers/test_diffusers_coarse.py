@@ -52,6 +52,17 @@ def test_the_coarse_plan_keeps_the_default_size_with_16x_fewer_tokens(pipeline_c
     assert slot(coarser, "transformer").class_name == slot(real, "transformer").class_name
 
 
+def test_ideogram4s_coarse_plan_changes_only_the_vae():
+    """It packs 2x2 patches itself and takes its default size (2048 px) and schedule
+    shift (the pixel count) from its __call__: the transformers stay the 8x ones."""
+    real = generic.plan("Ideogram4Pipeline")
+    coarser = generic.plan("Ideogram4Pipeline", hub_variant="coarse")
+    assert (factor(slot(real, "vae").config), factor(slot(coarser, "vae").config)) == (8, 32)
+    for name in ("transformer", "unconditional_transformer"):
+        assert slot(coarser, name) == slot(real, name), name
+    assert coarse.PIPELINES["Ideogram4Pipeline"].multiple == 64
+
+
 def test_cogview4s_schedule_shift_sees_the_real_token_count():
     """mu = max_shift * (tokens / base_image_seq_len) ** 0.5 + base_shift: the coarse
     scheduler's base is 16x smaller, so the timesteps are the 8x stand-in's."""
@@ -148,7 +159,8 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
             generator=torch.manual_seed(0),
             **sizes,
         )
-        shapes.append((pipe.vae_scale_factor, tuple(out.images.shape)))
+        result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
+        shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (coarse.REAL_FACTOR, coarse.FACTOR)
     assert coarse_shape == real_shape

@@ -253,6 +253,7 @@ LAYOUT_GAPS: dict[str, str] = {
             "AutoencoderKL/sd3",
             "AutoencoderKL/x4-upscaler",
             "AutoencoderKLFlux2",
+            "AutoencoderKLFlux2/coarse",  # six levels (recipes/coarse.py)
             "AutoencoderKLHunyuanVideo",
             "AutoencoderKLMochi",
             "VQModel",

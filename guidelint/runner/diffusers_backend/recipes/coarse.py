@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from guidelint.runner.diffusers_backend.recipes import image_more
+from guidelint.runner.diffusers_backend.recipes import image_more, llm, video
 from guidelint.runner.diffusers_backend.recipes.parts import AURA_FLOW, COGVIEW4, VAE_KL, Recipe
 
 VARIANT = "coarse"
@@ -43,6 +43,7 @@ EIGHT_X_SAMPLE_SIZE = {
     "AuraFlowTransformer2DModel": AURA_FLOW["sample_size"],
     "CogView3PlusTransformer2DModel": image_more.COGVIEW3PLUS["sample_size"],
     "CogView4Transformer2DModel": 128,
+    "LatteTransformer3DModel": video.RECIPES["LatteTransformer3DModel"].config["sample_size"],
 }
 COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
 
@@ -54,6 +55,15 @@ VAE_COARSE = {
 }
 
 
+def _six_levels(config) -> dict:
+    return {
+        **config,
+        "block_out_channels": (config["block_out_channels"][0],) * COARSE_LEVELS,
+        "down_block_types": (config["down_block_types"][0],) * COARSE_LEVELS,
+        "up_block_types": (config["up_block_types"][0],) * COARSE_LEVELS,
+    }
+
+
 def _coarse_sample_size(transformer_class: str) -> int:
     return EIGHT_X_SAMPLE_SIZE[transformer_class] // SHRINK
 
@@ -61,6 +71,21 @@ def _coarse_sample_size(transformer_class: str) -> int:
 RECIPES: dict[str, Recipe] = {
     "AutoencoderKL/coarse": Recipe(
         "model", VAE_COARSE, builds="AutoencoderKL", provides={"latent": "latent_channels"}
+    ),
+    # Ideogram 4's FLUX.2 VAE (batch-normed 2x2-packed latents), six levels
+    "AutoencoderKLFlux2/coarse": Recipe(
+        "model",
+        _six_levels(llm.RECIPES["AutoencoderKLFlux2"].config),
+        builds="AutoencoderKLFlux2",
+        provides={"latent": "latent_channels"},
+    ),
+    "LatteTransformer3DModel/coarse": Recipe(
+        "model",
+        {
+            **video.RECIPES["LatteTransformer3DModel"].config,
+            "sample_size": _coarse_sample_size("LatteTransformer3DModel"),
+        },
+        builds="LatteTransformer3DModel",
     ),
     "AuraFlowTransformer2DModel/coarse": Recipe(
         "model",
@@ -109,6 +134,12 @@ VAE_32X = Coarser(
     f"sample_size / {SHRINK}",
     SHRINK**2,
 )
+# Ideogram 4 packs 2x2 latent patches itself (its pipeline's patch_size = 2) and takes
+# its default size from its __call__ (2048 px), its schedule's shift from the pixel
+# count: only the VAE changes (18,432 tokens at 8x, 1,024 at 32x for 2048 px).
+VAE_32X_ONLY = Coarser(
+    FACTOR * PATCH, f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)", SHRINK**2
+)
 # Not HunyuanImage 2.1, whose DiT takes 1x1 patches (4,096 tokens at its default 2048 px):
 # 2x2 patches cut its 50 steps from about 85 s to 23 s, but its 32x VAE decodes the
 # 2048 px image through 32-channel levels (its group norms have 32 groups) in 63 s alone
@@ -120,6 +151,8 @@ PIPELINES: dict[str, Coarser] = {
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
     "CogView4Pipeline": VAE_32X,
+    "LattePipeline": VAE_32X,
+    "Ideogram4Pipeline": VAE_32X_ONLY,
 }
 
 VARIANTS: tuple[tuple[str, str, str], ...] = (
@@ -128,6 +161,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         for pipeline, coarser in PIPELINES.items()
         if coarser is VAE_32X
     ),
+    (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
+    (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
         rf"^CogView3PlusPipeline@{VARIANT}$",
