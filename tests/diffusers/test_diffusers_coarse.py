@@ -95,6 +95,7 @@ def test_the_docstring_example_gets_the_coarse_stand_in():
         ", output_type=kind",
         ", **settings",  # a size could be inside
         ", vae=my_vae",  # another repo's 8x VAE beside the coarser transformer
+        ", None, 1000",  # CogView's height is its third parameter: positional sizes
     ],
 )
 def test_an_example_whose_sizes_do_not_divide_keeps_the_real_factor(arguments):
@@ -109,6 +110,7 @@ def test_an_example_whose_sizes_do_not_divide_keeps_the_real_factor(arguments):
         "pipe.vae = other\n",
         "z = pipe.vae.encode(x).latent_dist.sample()\n",
         "side = pipe.transformer.config.sample_size\n",
+        "pipe.vae.enable_tiling()\n",  # tiles sized in latents of the real factor
     ],
 )
 def test_an_example_that_looks_at_the_latent_grid_keeps_the_real_factor(extra):

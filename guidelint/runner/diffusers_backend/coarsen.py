@@ -9,9 +9,10 @@ pass `latents=`, ask for `output_type="latent"`, unpack keyword arguments into a
 (`**kwargs` could hold a size), pass or assign a VAE or transformer of its own (`vae=`,
 `pipe.vae = ...`: another repo's 8x VAE beside the coarser transformer), or name the
 latent grid (`vae_scale_factor`, `sample_size`, `block_out_channels`, `latent_dist`, the
-VAE's `encode`/`decode`). Anything else runs on the real factor: slower, never another
-size. Sizes passed positionally are not looked for: the pipelines here take height and
-width after five other parameters, which examples name.
+VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor), nor
+call anything with three or more positional arguments (CogView's height is its third
+parameter; which call is the pipeline's is not known from the text). Anything else runs
+on the real factor: slower, never another size.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from guidelint.runner.diffusers_backend.recipes import coarse
 
 SIZE_KEYWORDS = ("height", "width")
+MAX_POSITIONAL = 3  # CogView 3 Plus and 4 take (prompt, negative_prompt, height, ...)
 COMPONENTS = frozenset({"vae", "transformer"})  # passed in or assigned: not the variant's
 # names that show the latent grid to the example: it would see the coarser one
 GRID_NAMES = frozenset(
@@ -35,6 +37,9 @@ GRID_NAMES = frozenset(
         "decode",
         "latents",
         "spatial_compression_ratio",
+        # the VAE's tiles are sized in pixels and latents of the real factor
+        "enable_tiling",
+        "enable_vae_tiling",
     }
 )
 
@@ -97,6 +102,8 @@ def _sees_grid(node: ast.AST, multiple: int) -> bool:
     if isinstance(node, ast.Name):
         return node.id in GRID_NAMES
     if isinstance(node, ast.Call):
+        if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
+            return True
         return any(_keyword_sees_grid(keyword, multiple) for keyword in node.keywords)
     return False
 
