@@ -173,3 +173,15 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
+
+
+@pytest.mark.slow
+def test_the_warm_worker_builds_both_stand_ins_ahead(tmp_path):
+    """The child may not write the cache: the coarse folder must exist before it forks."""
+    from guidelint.runner.diffusers_backend import activation
+
+    activation._build_default_cache(
+        ["AuraFlowPipeline", "fal/AuraFlow"], str(tmp_path), {"root": str(tmp_path)}
+    )
+    built = sorted(path.name.rsplit("-", 1)[0] for path in tmp_path.rglob("AuraFlowPipeline-*"))
+    assert built == ["AuraFlowPipeline", "AuraFlowPipeline-coarse"]
