@@ -55,7 +55,7 @@ def has_variant(pipeline_class: str | None) -> bool:
 
 
 def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) -> str | None:
-    """ "coarse" where `pipeline_class` has that variant and every source allows it."""
+    """The coarse variant where `pipeline_class` has one and every source allows it."""
     if sources is None or not has_variant(pipeline_class):
         return None
     multiple = coarse.PIPELINES[str(pipeline_class)].multiple

@@ -1,10 +1,11 @@
 """Coarser stand-ins of image DiTs: a 32x VAE where the real one is 8x, the same images.
 
 An image DiT's cost at 1024 px is attention over its latent patches: 8x and 2x2 patches
-make 4,096 tokens, paid per head, layer, step and guidance half. The pipelines here read
-their VAE's factor from its config (`2 ** (len(vae.config.block_out_channels) - 1)`),
-take their default size from the transformer's `sample_size` times that factor, and
-size their latents as height // factor: with six VAE levels (32x) and the transformer's
+make 4,096 tokens, paid per head, layer, step and guidance half. The pipelines here
+(AuraFlow, CogView 3 Plus and 4, Latte, Ideogram 4) read their VAE's factor from its
+config (`2 ** (len(vae.config.block_out_channels) - 1)`), take their default size from
+their `__call__` or from the transformer's `sample_size` times that factor, and size
+their latents as height // factor: with six VAE levels (32x) and the transformer's
 `sample_size` a quarter of the 8x one's, every size the example computes stays the real
 one (the default, and any height and width that divide by 32 x the 2x2 patch = 64),
 with 256 tokens instead of 4,096. Where a pipeline's schedule depends on the token
@@ -12,13 +13,14 @@ count (CogView 4's shift, `(tokens / base_image_seq_len) ** 0.5`), the base is d
 by the same 16, so the timesteps are the real ones too.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
-chosen per example by `coarse.py` from the example's own text: only where every height
+chosen per example by `coarsen.py` from the example's own text: only where every height
 and width it passes is an integer literal that divides by 64 and it never sees the latent
-grid (passes latents, asks for latent output, reads the VAE's factor); otherwise the
-class's real factor. The denoiser's module tree is the class's own (only `sample_size`
+grid (passes latents, asks for latent output, reads the VAE's factor, tiles the VAE);
+otherwise the class's real factor. The denoiser's module tree is the class's own (only `sample_size`
 differs, which names no module); the VAE has two more down and up levels, which no
 name-addressing API reaches (tests/diffusers/test_diffusers_layouts.py compares the
-attention layouts: the VAE's is the AutoencoderKL recipe's).
+attention layouts: the coarse VAEs', like every tiny one's, leave out the mid-block
+attention, LAYOUT_GAPS).
 """
 
 from __future__ import annotations
