@@ -291,6 +291,7 @@ def _activate_backend(unit: UnitPayload, context: ChildContext) -> _Backend:
     settings = dict(context.settings)
     settings.update(report_dir=unit["report_dir"], gpu=context.gpu, root=context.root)
     settings["timeouts"] = [example["timeout_s"] for example in unit["examples"]]
+    settings["sources"] = [(example["source"], example["repl"]) for example in unit["examples"]]
     settings["on_pipeline"] = backend.pipeline  # called with each pipeline class built
     try:
         module.activate(settings, backend.record)

@@ -110,7 +110,7 @@ def _build_default_cache(
     """Children may not write outside their sandbox, so the cache (the default one, or
     `runner.tiny-cache`) is filled here: the tiny pipelines the examples name, by class
     or by a hub id the table knows."""
-    from guidelint.runner.diffusers_backend import build
+    from guidelint.runner.diffusers_backend import build, coarsen
     from guidelint.runner.diffusers_backend.resolve import (
         FAMILY_ALIASES,
         known_pipeline,
@@ -126,7 +126,8 @@ def _build_default_cache(
         classes = [n for n in names if n.endswith("Pipeline") and "/" not in n]
         wanted = list(dict.fromkeys(c for c in (*classes, *by_id) if c))
         variants = variants_named(names)  # a known id's own checkpoint (GLIGEN's inpainting)
-    for name, variant in [(name, None) for name in wanted] + variants:
+    coarser = [(name, coarsen.VARIANT) for name in wanted if coarsen.has_variant(name)]
+    for name, variant in [(name, None) for name in wanted] + variants + coarser:
         try:
             if build.buildable(name):
                 build.checkpoint_for(name, cache_override, hub_variant=variant)
@@ -143,27 +144,39 @@ def build_loads_ahead(names: list[str], cache_override: str | None, settings: di
     AutoPipeline* (with PAG when an example asks for it) and what the table maps an id
     to. Pairs that do not go together resolve to nothing and build nothing; a class is
     built once whatever id it is paired with."""
-    from guidelint.runner.diffusers_backend import loading
+    from guidelint.runner.diffusers_backend import coarsen
     from guidelint.runner.diffusers_backend.state import State
 
-    silent = State(  # the children's resolution (the user's [models] too), recording nothing
-        record_fn=lambda _message: None,
-        gpu=True,
-        cache_override=cache_override,
-        root=Path(settings.get("root") or os.getcwd()),
-        models=dict(settings.get("models") or {}),
-    )
+    def silent(sources) -> State:  # the children's resolution ([models] too), recording nothing
+        return State(
+            record_fn=lambda _message: None,
+            gpu=True,
+            cache_override=cache_override,
+            root=Path(settings.get("root") or os.getcwd()),
+            models=dict(settings.get("models") or {}),
+            sources=sources,
+        )
+
     ids = [name for name in names if "/" in name]
     loaders = [found for name in names if (found := _loader_kind(name)) is not None]
-    pag = "enable_pag" in names
+    states = [silent(None)]
+    if coarsen.may_be_named(names):  # the coarser stand-in too, which an example may get
+        states.append(silent(coarsen.ANY_SIZES))
+    for state in states:
+        _build_loads(state, ids, loaders, pag="enable_pag" in names)
+
+
+def _build_loads(state, ids: list[str], loaders: list, *, pag: bool) -> None:
+    from guidelint.runner.diffusers_backend import loading
+
     for hub_id in ids:
         for cls, kind in loaders:
             for kwargs in ({"enable_pag": True}, {}) if pag and kind == "pipeline" else ({},):
                 try:
                     if kind == "pipeline":
-                        loading.pipeline_checkpoint(silent, hub_id, cls, kwargs)
+                        loading.pipeline_checkpoint(state, hub_id, cls, kwargs)
                     else:
-                        loading.component_folder(silent, hub_id, cls, kind, kwargs)
+                        loading.component_folder(state, hub_id, cls, kind, kwargs)
                 except Exception:  # noqa: BLE001 - the child meets it again and says why
                     continue
 
@@ -235,7 +248,14 @@ def state_from(settings: dict, record: Callable[[str], None]) -> backend_state.S
         fixtures=dict(settings.get("fixtures") or {}),
         pipeline_fn=settings.get("on_pipeline"),
         budget_s=costwatch_budget(settings),
+        sources=_sources(settings),
     )
+
+
+def _sources(settings: dict) -> tuple[tuple[str, bool], ...] | None:
+    """The unit's examples (text, `>>>` prompts) the child passes: coarsen.py reads them."""
+    given = settings.get("sources")
+    return None if given is None else tuple((str(text), bool(repl)) for text, repl in given)
 
 
 def costwatch_budget(settings: dict) -> float | None:

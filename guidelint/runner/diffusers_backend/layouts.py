@@ -246,12 +246,14 @@ LAYOUT_GAPS: dict[str, str] = {
         (
             "AutoencoderKL",
             "AutoencoderKL/flow",
+            "AutoencoderKL/coarse",  # six levels, not four (recipes/coarse.py): no attention
             "AutoencoderKL/longcat",
             "AutoencoderKL/bria",
             "AutoencoderKL/ldm3d",
             "AutoencoderKL/sd3",
             "AutoencoderKL/x4-upscaler",
             "AutoencoderKLFlux2",
+            "AutoencoderKLFlux2/coarse",  # six levels (recipes/coarse.py)
             "AutoencoderKLHunyuanVideo",
             "AutoencoderKLMochi",
             "VQModel",

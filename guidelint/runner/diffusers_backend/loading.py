@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from guidelint.runner.diffusers_backend import build
+from guidelint.runner.diffusers_backend import build, coarsen
 from guidelint.runner.diffusers_backend.resolve import (
     GENERIC_PIPELINES,
     Target,
@@ -177,7 +177,7 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
                     candidate,
                     state.cache_override,
                     pag_class(named, candidate, kwargs),
-                    found.variant,
+                    found.variant or coarse_variant(state, candidate),
                 )
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"
@@ -189,6 +189,15 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
         f"guidelint cannot build one{why}",
         wanted,
     )
+
+
+def coarse_variant(state: State, pipeline: str) -> str | None:
+    """The coarser stand-in's variant where the example's sizes allow it (coarsen.py),
+    said once in the report with why the sizes stay the real ones."""
+    variant = coarsen.variant_for(pipeline, state.sources)
+    if variant is not None:
+        state.record_once(coarsen.substitution(pipeline))
+    return variant
 
 
 def pag_class(named: str, candidate: str, kwargs: dict) -> str | None:
@@ -235,7 +244,9 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
         try:
             with state.quietly_building():
                 folder = build.checkpoint_for(
-                    found.pipeline, state.cache_override, hub_variant=found.variant
+                    found.pipeline,
+                    state.cache_override,
+                    hub_variant=found.variant or coarse_variant(state, found.pipeline),
                 )
         except build.CannotBuild as error:
             message = f"{name}.from_pretrained({hub_id!r}): {error}"

@@ -25,6 +25,9 @@ class State:
     fixtures: dict[str, str] = field(default_factory=dict)
     pipeline_fn: Callable[[str], None] | None = None  # told each pipeline class built
     budget_s: float | None = None  # the examples' timeout, for costwatch (None: no watch)
+    # the unit's examples as (text, has `>>>` prompts): coarsen.py reads their sizes;
+    # None where no example is known (building ahead): the real factors
+    sources: tuple[tuple[str, bool], ...] | None = None
     building: int = 0  # > 0 while a tiny checkpoint is built: its pipelines are not the example's
     started: float = field(default_factory=time.perf_counter)  # when the example began
     _once: set = field(default_factory=set)

@@ -17,6 +17,7 @@ from typing import Any
 from guidelint.runner.diffusers_backend.recipes import (
     audio,
     classic,
+    coarse,
     cosmos_sana,
     fixes,
     flux2,
@@ -37,6 +38,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     wan_video,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
+    AURA_FLOW,
     CLIP_PROCESSOR,
     CLIP_TEXT,
     CLIP_TEXT_PROVIDES,
@@ -265,22 +267,7 @@ RECIPES: dict[str, Recipe] = {
             "guidance_embeds": False,
         },
     ),
-    "AuraFlowTransformer2DModel": Recipe(
-        "model",
-        {
-            "sample_size": 32,
-            "patch_size": 2,
-            "in_channels": Dim("latent"),
-            "out_channels": Dim("latent"),
-            "num_mmdit_layers": 1,
-            "num_single_dit_layers": 1,
-            "attention_head_dim": 8,
-            "num_attention_heads": 4,
-            "caption_projection_dim": 32,
-            "joint_attention_dim": Dim("t5"),
-            "pos_embed_max_size": 4096,  # as AuraFlow's own: a 1024 px image is 64x64 patches
-        },
-    ),
+    "AuraFlowTransformer2DModel": Recipe("model", AURA_FLOW),
     "CogVideoXTransformer3DModel": Recipe(
         "model",
         {
@@ -567,6 +554,7 @@ AREAS = (
     hunyuan15,
     newimage,
     slow,
+    coarse,
 )
 
 

@@ -295,6 +295,19 @@ SANA = {
     "caption_channels": Dim("llm"),
     "sample_size": 16,  # the smallest size Sana's resolution binning knows (512 px)
 }
+AURA_FLOW = {  # AuraFlow's MMDiT; recipes/coarse.py's 32x variant changes sample_size
+    "sample_size": 32,
+    "patch_size": 2,
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_mmdit_layers": 1,
+    "num_single_dit_layers": 1,
+    "attention_head_dim": 8,
+    "num_attention_heads": 4,
+    "caption_projection_dim": 32,
+    "joint_attention_dim": Dim("t5"),
+    "pos_embed_max_size": 4096,  # as AuraFlow's own: a 1024 px image is 64x64 patches
+}
 COGVIEW4 = {  # CogView4's DiT over GLM states; CogView4 Control extends it
     "patch_size": 2,
     "in_channels": Dim("latent"),

@@ -1,0 +1,133 @@
+"""Whether an example may run on a coarser stand-in (recipes/coarse.py): decided from its text.
+
+A coarser VAE keeps every image size the example computes only where those sizes divide
+by the coarser factor times the patch, and where the example never sees the latent grid
+itself. Both are read from the example's code before it runs (the child passes the
+sources of its unit), conservatively: every `height=` and `width=` keyword of every call
+must be an integer literal dividing by the pipeline's multiple, and the code must not
+pass `latents=`, ask for `output_type="latent"`, unpack keyword arguments into a call
+(`**kwargs` could hold a size), pass or assign a VAE or transformer of its own (`vae=`,
+`pipe.vae = ...`: another repo's 8x VAE beside the coarser transformer), or name the
+latent grid (`vae_scale_factor`, `sample_size`, `block_out_channels`, `latent_dist`, the
+VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor), nor
+call anything with three or more positional arguments (CogView's height is its third
+parameter; which call is the pipeline's is not known from the text). Anything else runs
+on the real factor: slower, never another size.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+from collections.abc import Iterable, Sequence
+
+from guidelint.runner.diffusers_backend.recipes import coarse
+
+SIZE_KEYWORDS = ("height", "width")
+MAX_POSITIONAL = 3  # CogView 3 Plus and 4 take (prompt, negative_prompt, height, ...)
+COMPONENTS = frozenset({"vae", "transformer"})  # passed in or assigned: not the variant's
+# names that show the latent grid to the example: it would see the coarser one
+GRID_NAMES = frozenset(
+    {
+        "vae_scale_factor",
+        "sample_size",
+        "block_out_channels",
+        "latent_dist",
+        "encode",
+        "decode",
+        "latents",
+        "spatial_compression_ratio",
+        # the VAE's tiles are sized in pixels and latents of the real factor
+        "enable_tiling",
+        "enable_vae_tiling",
+    }
+)
+
+Source = tuple[str, bool]  # (the example's text, whether it has `>>>` prompts)
+# an example that asks for no size: what building ahead plans with, to build the coarser
+# stand-in an example of the batch may get
+ANY_SIZES: tuple[Source, ...] = (("", False),)
+VARIANT = coarse.VARIANT
+
+
+def has_variant(pipeline_class: str | None) -> bool:
+    return pipeline_class in coarse.PIPELINES
+
+
+def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) -> str | None:
+    """The coarse variant where `pipeline_class` has one and every source allows it."""
+    if sources is None or not has_variant(pipeline_class):
+        return None
+    multiple = coarse.PIPELINES[str(pipeline_class)].multiple
+    codes = [python_code(text, repl) for text, repl in sources]
+    if all(code is not None and sizes_allow(code, multiple) for code in codes):
+        return coarse.VARIANT
+    return None
+
+
+def substitution(pipeline_class: str) -> str:
+    """The report's line for a pipeline built coarser."""
+    coarser = coarse.PIPELINES[pipeline_class]
+    return (
+        f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: every "
+        f"height and width the example passes divides by {coarser.multiple}, so its "
+        "images keep their sizes"
+    )
+
+
+def python_code(text: str, repl: bool) -> str | None:
+    """The example as Python (a `>>>` example's statements), or None where it does not parse."""
+    if repl:
+        try:
+            text = "".join(part.source for part in doctest.DocTestParser().get_examples(text))
+        except ValueError:  # a prompt doctest cannot read
+            return None
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return None
+    return text
+
+
+def sizes_allow(code: str, multiple: int) -> bool:
+    """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
+    tree = ast.parse(code)
+    return not any(_sees_grid(node, multiple) for node in ast.walk(tree))
+
+
+def _sees_grid(node: ast.AST, multiple: int) -> bool:
+    if isinstance(node, ast.Attribute):
+        replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
+        return replaced or node.attr in GRID_NAMES
+    if isinstance(node, ast.Name):
+        return node.id in GRID_NAMES
+    if isinstance(node, ast.Call):
+        if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
+            return True
+        return any(_keyword_sees_grid(keyword, multiple) for keyword in node.keywords)
+    return False
+
+
+def _keyword_sees_grid(keyword: ast.keyword, multiple: int) -> bool:
+    if keyword.arg is None:  # **kwargs: any size could be in it
+        return True
+    if keyword.arg in SIZE_KEYWORDS:
+        return not _divides(keyword.value, multiple)
+    if keyword.arg == "output_type":
+        return not (isinstance(keyword.value, ast.Constant) and keyword.value.value != "latent")
+    return keyword.arg in GRID_NAMES or keyword.arg in COMPONENTS
+
+
+def _divides(value: ast.expr, multiple: int) -> bool:
+    if not isinstance(value, ast.Constant) or type(value.value) is not int:
+        return False
+    return value.value > 0 and value.value % multiple == 0
+
+
+def may_be_named(names: Iterable[str]) -> bool:
+    """Whether `names` (the examples' identifiers and hub ids) name a pipeline with a
+    coarse variant, by its class or by a hub id the table maps to one (what a generic
+    loader, DiffusionPipeline or AutoPipeline*, builds)."""
+    from guidelint.runner.diffusers_backend.resolve import known_pipeline
+
+    return any(has_variant(known_pipeline(name) if "/" in name else name) for name in names)

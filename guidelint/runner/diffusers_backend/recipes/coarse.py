@@ -1,0 +1,180 @@
+"""Coarser stand-ins of image DiTs: a 32x VAE where the real one is 8x, the same images.
+
+An image DiT's cost at 1024 px is attention over its latent patches: 8x and 2x2 patches
+make 4,096 tokens, paid per head, layer, step and guidance half. The pipelines here
+(AuraFlow, CogView 3 Plus and 4, Latte, Ideogram 4) read their VAE's factor from its
+config (`2 ** (len(vae.config.block_out_channels) - 1)`), take their default size from
+their `__call__` or from the transformer's `sample_size` times that factor, and size
+their latents as height // factor: with six VAE levels (32x) and the transformer's
+`sample_size` a quarter of the 8x one's, every size the example computes stays the real
+one (the default, and any height and width that divide by 32 x the 2x2 patch = 64),
+with 256 tokens instead of 4,096. Where a pipeline's schedule depends on the token
+count (CogView 4's shift, `(tokens / base_image_seq_len) ** 0.5`), the base is divided
+by the same 16, so the timesteps are the real ones too.
+
+The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
+chosen per example by `coarsen.py` from the example's own text: only where every height
+and width it passes is an integer literal that divides by 64 and it never sees the latent
+grid (passes latents, asks for latent output, reads the VAE's factor, tiles the VAE);
+otherwise the class's real factor. The denoiser's module tree is the class's own (only `sample_size`
+differs, which names no module); the VAE has two more down and up levels, which no
+name-addressing API reaches (tests/diffusers/test_diffusers_layouts.py compares the
+attention layouts: the coarse VAEs', like every tiny one's, leave out the mid-block
+attention, LAYOUT_GAPS).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guidelint.runner.diffusers_backend.recipes import image_more, llm, video
+from guidelint.runner.diffusers_backend.recipes.parts import AURA_FLOW, COGVIEW4, VAE_KL, Recipe
+
+VARIANT = "coarse"
+REAL_FACTOR = 8  # what each family's VAE has: 2 ** (4 levels - 1)
+COARSE_LEVELS = 6
+FACTOR = 2 ** (COARSE_LEVELS - 1)  # 32
+SHRINK = FACTOR // REAL_FACTOR  # latent side 4x smaller: 16x fewer tokens
+PATCH = 2  # each family's 2x2 patches
+
+# The 8x stand-ins' transformer sample_size, which the coarse ones divide by SHRINK so
+# that a call with height=None gets the same default size from either: AuraFlow's recipe
+# (its __call__ defaults to 1024 px anyway), CogView 3 Plus's and CogView 4's (the class
+# default, as CogView3-Plus-3B and CogView4-6B ship: 128, 1024 px).
+EIGHT_X_SAMPLE_SIZE = {
+    "AuraFlowTransformer2DModel": AURA_FLOW["sample_size"],
+    "CogView3PlusTransformer2DModel": image_more.COGVIEW3PLUS["sample_size"],
+    "CogView4Transformer2DModel": 128,
+    "LatteTransformer3DModel": video.RECIPES["LatteTransformer3DModel"].config["sample_size"],
+}
+COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
+
+VAE_COARSE = {
+    **VAE_KL,
+    "block_out_channels": (4,) * COARSE_LEVELS,
+    "down_block_types": ("DownEncoderBlock2D",) * COARSE_LEVELS,
+    "up_block_types": ("UpDecoderBlock2D",) * COARSE_LEVELS,
+}
+
+
+def _six_levels(config) -> dict:
+    return {
+        **config,
+        "block_out_channels": (config["block_out_channels"][0],) * COARSE_LEVELS,
+        "down_block_types": (config["down_block_types"][0],) * COARSE_LEVELS,
+        "up_block_types": (config["up_block_types"][0],) * COARSE_LEVELS,
+    }
+
+
+def _coarse_sample_size(transformer_class: str) -> int:
+    return EIGHT_X_SAMPLE_SIZE[transformer_class] // SHRINK
+
+
+RECIPES: dict[str, Recipe] = {
+    "AutoencoderKL/coarse": Recipe(
+        "model", VAE_COARSE, builds="AutoencoderKL", provides={"latent": "latent_channels"}
+    ),
+    # Ideogram 4's FLUX.2 VAE (batch-normed 2x2-packed latents), six levels
+    "AutoencoderKLFlux2/coarse": Recipe(
+        "model",
+        _six_levels(llm.RECIPES["AutoencoderKLFlux2"].config),
+        builds="AutoencoderKLFlux2",
+        provides={"latent": "latent_channels"},
+    ),
+    "LatteTransformer3DModel/coarse": Recipe(
+        "model",
+        {
+            **video.RECIPES["LatteTransformer3DModel"].config,
+            "sample_size": _coarse_sample_size("LatteTransformer3DModel"),
+        },
+        builds="LatteTransformer3DModel",
+    ),
+    "AuraFlowTransformer2DModel/coarse": Recipe(
+        "model",
+        {**AURA_FLOW, "sample_size": _coarse_sample_size("AuraFlowTransformer2DModel")},
+        builds="AuraFlowTransformer2DModel",
+    ),
+    "CogView3PlusTransformer2DModel/coarse": Recipe(
+        "model",
+        {
+            **image_more.COGVIEW3PLUS,
+            "sample_size": _coarse_sample_size("CogView3PlusTransformer2DModel"),
+        },
+        builds="CogView3PlusTransformer2DModel",
+    ),
+    "CogView4Transformer2DModel/coarse": Recipe(
+        "model",
+        {**COGVIEW4, "sample_size": _coarse_sample_size("CogView4Transformer2DModel")},
+        builds="CogView4Transformer2DModel",
+    ),
+    "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
+        "scheduler",
+        {
+            "base_shift": 0.25,
+            "max_shift": 0.75,
+            "base_image_seq_len": COGVIEW4_BASE_SEQ_LEN // SHRINK**2,
+            "use_dynamic_shifting": True,
+            "time_shift_type": "linear",
+        },
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Coarser:
+    """What a pipeline's coarse variant changes and the multiple its sizes must be."""
+
+    multiple: int  # every height and width must divide by it
+    change: str  # for the report
+    token_ratio: int  # how many times fewer tokens
+
+
+VAE_32X = Coarser(
+    FACTOR * PATCH,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a transformer of "
+    f"sample_size / {SHRINK}",
+    SHRINK**2,
+)
+# Ideogram 4 packs 2x2 latent patches itself (its pipeline's patch_size = 2) and takes
+# its default size from its __call__ (2048 px), its schedule's shift from the pixel
+# count: only the VAE changes (18,432 tokens at 8x, 1,024 at 32x for 2048 px).
+VAE_32X_ONLY = Coarser(
+    FACTOR * PATCH, f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)", SHRINK**2
+)
+# Not HunyuanImage 2.1, whose DiT takes 1x1 patches (4,096 tokens at its default 2048 px):
+# 2x2 patches cut its 50 steps from about 85 s to 23 s, but its 32x VAE decodes the
+# 2048 px image through 32-channel levels (its group norms have 32 groups) in 63 s alone
+# at load 8.6, more than the example's 60 s with no loop for costwatch to time; measured
+# and left at 1x1 (docs/DIFFUSERS.md), where costwatch names the loop's cost.
+
+# The pipelines with a coarse variant.
+PIPELINES: dict[str, Coarser] = {
+    "AuraFlowPipeline": VAE_32X,
+    "CogView3PlusPipeline": VAE_32X,
+    "CogView4Pipeline": VAE_32X,
+    "LattePipeline": VAE_32X,
+    "Ideogram4Pipeline": VAE_32X_ONLY,
+}
+
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    *(
+        (rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/coarse")
+        for pipeline, coarser in PIPELINES.items()
+        if coarser is VAE_32X
+    ),
+    (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
+    (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
+    (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
+    (
+        rf"^CogView3PlusPipeline@{VARIANT}$",
+        "transformer",
+        "CogView3PlusTransformer2DModel/coarse",
+    ),
+    (rf"^CogView4Pipeline@{VARIANT}$", "transformer", "CogView4Transformer2DModel/coarse"),
+    (
+        rf"^CogView4Pipeline@{VARIANT}$",
+        "scheduler",
+        "FlowMatchEulerDiscreteScheduler/cogview4-coarse",
+    ),
+)

@@ -1,0 +1,187 @@
+"""The coarser image-DiT stand-ins (recipes/coarse.py) and when an example gets one
+(coarsen.py): the same image sizes as the 8x stand-in, 16x fewer latent tokens, and only
+where the example's own sizes divide by the coarser factor times the patch."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("diffusers")
+
+from guidelint.runner.diffusers_backend import coarsen, generic  # noqa: E402
+from guidelint.runner.diffusers_backend.recipes import coarse  # noqa: E402
+from tests.diffusers.tiny_pipelines import slot  # noqa: E402
+
+DOCSTRING = """>>> import torch
+>>> from diffusers import AuraFlowPipeline
+
+>>> pipe = AuraFlowPipeline.from_pretrained("fal/AuraFlow", torch_dtype=torch.float16)
+>>> pipe = pipe.to("cuda")
+>>> prompt = "A cat holding a sign that says hello world"
+>>> image = pipe(prompt).images[0]
+>>> image.save("aura_flow.png")
+"""
+SCRIPT = 'pipe = AuraFlowPipeline.from_pretrained("fal/AuraFlow")\nimage = pipe("a cat"{})\n'
+
+
+def factor(vae_config) -> int:
+    """What the pipelines compute: 2 ** (len(vae.config.block_out_channels) - 1)."""
+    return 2 ** (len(vae_config["block_out_channels"]) - 1)
+
+
+VAE_32X = sorted(name for name, coarser in coarse.PIPELINES.items() if coarser is coarse.VAE_32X)
+
+
+@pytest.mark.parametrize("pipeline_class", VAE_32X)
+def test_the_coarse_plan_keeps_the_default_size_with_16x_fewer_tokens(pipeline_class):
+    real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
+    real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
+    assert (factor(real_vae), factor(coarse_vae)) == (coarse.REAL_FACTOR, coarse.FACTOR)
+    assert coarse.PIPELINES[pipeline_class].multiple == coarse.FACTOR * coarse.PATCH
+    real_dit, coarse_dit = slot(real, "transformer").config, slot(coarser, "transformer").config
+    # the default size (sample_size x factor) is the 8x stand-in's
+    real_size = real_dit.get("sample_size", 128) * factor(real_vae)
+    assert coarse_dit["sample_size"] * factor(coarse_vae) == real_size
+    # a 1024 px image: 4,096 tokens at 8x with 2x2 patches, 256 at 32x
+    tokens = [(1024 // factor(vae) // coarse.PATCH) ** 2 for vae in (real_vae, coarse_vae)]
+    assert tokens == [4096, 256]
+    # nothing else of the denoiser changes: the same layers, heads and patch
+    assert {k: v for k, v in coarse_dit.items() if k != "sample_size"} == {
+        k: v for k, v in real_dit.items() if k != "sample_size"
+    }
+    assert slot(coarser, "transformer").class_name == slot(real, "transformer").class_name
+
+
+def test_ideogram4s_coarse_plan_changes_only_the_vae():
+    """It packs 2x2 patches itself and takes its default size (2048 px) and schedule
+    shift (the pixel count) from its __call__: the transformers stay the 8x ones."""
+    real = generic.plan("Ideogram4Pipeline")
+    coarser = generic.plan("Ideogram4Pipeline", hub_variant="coarse")
+    assert (factor(slot(real, "vae").config), factor(slot(coarser, "vae").config)) == (8, 32)
+    for name in ("transformer", "unconditional_transformer"):
+        assert slot(coarser, name) == slot(real, name), name
+    assert coarse.PIPELINES["Ideogram4Pipeline"].multiple == 64
+
+
+def test_cogview4s_schedule_shift_sees_the_real_token_count():
+    """mu = max_shift * (tokens / base_image_seq_len) ** 0.5 + base_shift: the coarse
+    scheduler's base is 16x smaller, so the timesteps are the 8x stand-in's."""
+    real = slot(generic.plan("CogView4Pipeline"), "scheduler").config
+    coarser = slot(generic.plan("CogView4Pipeline", hub_variant="coarse"), "scheduler").config
+    real_ratio = 4096 / real["base_image_seq_len"]
+    coarse_ratio = 256 / coarser["base_image_seq_len"]
+    assert real_ratio == coarse_ratio
+    assert {k: v for k, v in real.items() if k != "base_image_seq_len"} == {
+        k: v for k, v in coarser.items() if k != "base_image_seq_len"
+    }
+
+
+def test_the_docstring_example_gets_the_coarse_stand_in():
+    assert coarsen.variant_for("AuraFlowPipeline", [(DOCSTRING, True)]) == "coarse"
+    assert coarsen.variant_for("AuraFlowPipeline", [(SCRIPT.format(""), False)]) == "coarse"
+    sizes = ", height=768, width=1024"
+    assert coarsen.variant_for("CogView4Pipeline", [(SCRIPT.format(sizes), False)]) == "coarse"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ", height=1000, width=1024",  # 1000 is not a multiple of 64: the 8x grid keeps it
+        ", height=1024, width=1360",  # 1360 = 21.25 x 64
+        ", height=h, width=w",  # not a literal: unknown
+        ", height=1024.0, width=1024",  # a float is not a size the check can trust
+        ", latents=noise",  # the example's own latents are on the 8x grid
+        ', output_type="latent"',  # it would see the coarser latents
+        ", output_type=kind",
+        ", **settings",  # a size could be inside
+        ", vae=my_vae",  # another repo's 8x VAE beside the coarser transformer
+        ", None, 1000",  # CogView's height is its third parameter: positional sizes
+    ],
+)
+def test_an_example_whose_sizes_do_not_divide_keeps_the_real_factor(arguments):
+    code = SCRIPT.format(arguments)
+    assert coarsen.variant_for("AuraFlowPipeline", [(code, False)]) is None
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "print(pipe.vae_scale_factor)\n",
+        "pipe.vae = other\n",
+        "z = pipe.vae.encode(x).latent_dist.sample()\n",
+        "side = pipe.transformer.config.sample_size\n",
+        "pipe.vae.enable_tiling()\n",  # tiles sized in latents of the real factor
+    ],
+)
+def test_an_example_that_looks_at_the_latent_grid_keeps_the_real_factor(extra):
+    code = SCRIPT.format("") + extra
+    assert coarsen.variant_for("AuraFlowPipeline", [(code, False)]) is None
+
+
+def test_every_example_of_a_unit_must_allow_it_and_other_classes_never_get_it():
+    good, bad = (SCRIPT.format(""), False), (SCRIPT.format(", height=1000"), False)
+    assert coarsen.variant_for("AuraFlowPipeline", [good, bad]) is None
+    assert coarsen.variant_for("AuraFlowPipeline", [("pipe(", False)]) is None  # no parse
+    assert coarsen.variant_for("FluxPipeline", [good]) is None  # no coarse variant
+    assert coarsen.variant_for("AuraFlowPipeline", None) is None  # no example: building ahead
+    assert coarsen.variant_for("AuraFlowPipeline", coarsen.ANY_SIZES) == "coarse"
+
+
+def test_the_coarse_stand_ins_are_built_ahead_for_the_classes_that_have_one():
+    assert coarsen.may_be_named(["torch", "AuraFlowPipeline", "fal/AuraFlow"])
+    assert not coarsen.may_be_named(["FluxPipeline", "black-forest-labs/FLUX.1-dev"])
+
+
+# Ideogram 4's default guidance schedule has one value per step of its 48
+ONE_STEP = {"Ideogram4Pipeline": {"guidance_schedule": None, "guidance_scale": 4.0}}
+
+
+@pytest.fixture(scope="module")
+def tiny_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("tiny-coarse")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pipeline_class", sorted(coarse.PIPELINES))
+@pytest.mark.parametrize("size", [None, (512, 768)])
+def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_class, size):
+    """Both stand-ins, loaded with the real pipeline class, called as an example would:
+    the pipeline reads 32x from the VAE's config, and the images are the same size."""
+    import diffusers
+    import torch
+
+    from guidelint.runner.diffusers_backend import build
+
+    shapes = []
+    for variant in (None, "coarse"):
+        folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
+        pipe = getattr(diffusers, pipeline_class).from_pretrained(folder)
+        pipe.set_progress_bar_config(disable=True)
+        sizes = {} if size is None else {"height": size[0], "width": size[1]}
+        out = pipe(
+            "a cat",
+            num_inference_steps=1,
+            output_type="pt",
+            generator=torch.manual_seed(0),
+            **sizes,
+            **ONE_STEP.get(pipeline_class, {}),
+        )
+        result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
+        shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
+    (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
+    assert (real_factor, coarse_factor) == (coarse.REAL_FACTOR, coarse.FACTOR)
+    assert coarse_shape == real_shape
+    if size is not None:
+        assert real_shape[-2:] == size
+
+
+@pytest.mark.slow
+def test_the_warm_worker_builds_both_stand_ins_ahead(tmp_path):
+    """The child may not write the cache: the coarse folder must exist before it forks."""
+    from guidelint.runner.diffusers_backend import activation
+
+    activation._build_default_cache(
+        ["AuraFlowPipeline", "fal/AuraFlow"], str(tmp_path), {"root": str(tmp_path)}
+    )
+    built = sorted(path.name.rsplit("-", 1)[0] for path in tmp_path.rglob("AuraFlowPipeline-*"))
+    assert built == ["AuraFlowPipeline", "AuraFlowPipeline-coarse"]
