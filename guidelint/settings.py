@@ -53,6 +53,8 @@ DEFAULT_INCLUDE = [
     "plugins/*/agents/**/*.md",
     "plugins/*/commands/**/*.md",
     "plugins/*/skills/**/*.md",
+    "/output-styles/*.md",
+    "plugins/*/output-styles/*.md",
     # Other coding agents' instruction and MCP server files (guidelint/tools/harnesses.json).
     "GEMINI.md",
     ".gemini/settings.json",

@@ -43,3 +43,73 @@ def test_marketplace_names(tmp_path):
     assert all("impersonate" in (by_name[name] or "") for name in LOOK_ALIKES), by_name
     assert all("reserved" in (by_name[name] or "") for name in RESERVED), by_name
     assert [by_name[name] for name in OTHERS] == [None] * len(OTHERS)
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+
+
+def test_output_styles(tmp_path):
+    """A project style: a misspelt key (GL611), a flag Claude Code reads as unset, a
+    plugin-only flag (GL622). A plugin's style may force itself; its clean twin is quiet."""
+    write(
+        tmp_path,
+        ".claude/output-styles/terse.md",
+        "---\nname: Terse\nkeep_coding_instructions: true\nforce-for-plugin: true\n---\n\nBe brief.\n",
+    )
+    write(
+        tmp_path,
+        ".claude/output-styles/diagram.md",
+        "---\nname: Diagram\nkeep-coding-instructions: yes please\n---\n\nDraw.\n",
+    )
+    write(tmp_path, "plugins/p/.claude-plugin/plugin.json", '{"name": "p"}\n')
+    write(
+        tmp_path,
+        "plugins/p/output-styles/house.md",
+        "---\nname: House\nkeep-coding-instructions: 'true'\nforce-for-plugin: true\n---\n\nOurs.\n",
+    )
+    write(
+        tmp_path,
+        ".claude/output-styles/quiet.md",
+        "---\nname: Quiet\nkeep_coding_instructions: false\nforce-for-plugin: false\n---\n\nHush.\n",
+    )
+    found = [(p, line, code) for p, line, code, _ in findings(tmp_path, ["GL611", "GL622"])]
+    assert found == [
+        (".claude/output-styles/diagram.md", 3, "GL622"),
+        (".claude/output-styles/terse.md", 3, "GL611"),
+        (".claude/output-styles/terse.md", 4, "GL622"),
+    ]
+
+
+def test_model_values(tmp_path):
+    """A misspelt alias is reported with the alias meant, in an agent, a skill and a
+    command; aliases in any case, ids, ARNs and names near no alias are silent."""
+    agent = "---\nname: a{n}\ndescription: d\nmodel: {model}\n---\n\nWork.\n"
+    models = {
+        "sonet": "sonnet",
+        "opus-plan": "opusplan",
+        "Haikuu": "haiku",
+        "inherit": None,
+        "Sonnet": None,
+        "fable": None,
+        "opus[1m]": None,
+        "best": None,
+        "claude-fable-6": None,
+        "claude-opus-4-8": None,
+        "arn:aws:bedrock:us-east-1:1:inference-profile/x": None,
+        "my-gateway-deployment": None,
+    }
+    for n, model in enumerate(models):
+        write(tmp_path, f".claude/agents/a{n}.md", agent.format(n=n, model=model))
+    write(tmp_path, ".claude/skills/s/SKILL.md", "---\ndescription: d\nmodel: opuss\n---\n\nX\n")
+    write(tmp_path, ".claude/commands/c.md", "---\ndescription: d\nmodel: hiaku\n---\n\nX\n")
+    found = {path: message for path, _, _, message in findings(tmp_path, ["GL622"])}
+    expected = {f".claude/agents/a{n}.md": meant for n, meant in enumerate(models.values())}
+    expected |= {".claude/skills/s/SKILL.md": "opus", ".claude/commands/c.md": "haiku"}
+    for path, meant in expected.items():
+        if meant is None:
+            assert path not in found, found[path]
+        else:
+            assert f"did you mean `{meant}`?" in found[path]
