@@ -57,7 +57,8 @@ def test_output_styles(tmp_path):
     write(
         tmp_path,
         ".claude/output-styles/terse.md",
-        "---\nname: Terse\nkeep_coding_instructions: true\nforce-for-plugin: true\n---\n\nBe brief.\n",
+        "---\nname: Terse\nkeep_coding_instructions: true\nforce-for-plugin: true\n"
+        "---\n\nBe brief.\n",
     )
     write(
         tmp_path,
@@ -68,12 +69,14 @@ def test_output_styles(tmp_path):
     write(
         tmp_path,
         "plugins/p/output-styles/house.md",
-        "---\nname: House\nkeep-coding-instructions: 'true'\nforce-for-plugin: true\n---\n\nOurs.\n",
+        "---\nname: House\nkeep-coding-instructions: 'true'\nforce-for-plugin: true\n"
+        "---\n\nOurs.\n",
     )
     write(
         tmp_path,
         ".claude/output-styles/quiet.md",
-        "---\nname: Quiet\nkeep_coding_instructions: false\nforce-for-plugin: false\n---\n\nHush.\n",
+        "---\nname: Quiet\nkeep_coding_instructions: false\nforce-for-plugin: false\n"
+        "---\n\nHush.\n",
     )
     found = [(p, line, code) for p, line, code, _ in findings(tmp_path, ["GL611", "GL622"])]
     assert found == [

@@ -320,3 +320,24 @@ def test_live_a_real_server_over_stdio_resolves_each_harness_s_references(tmp_pa
     line = body.splitlines().index(f"Poll `{typo}`.") + 1
     assert [(f[0], f[1], f[2]) for f in found] == [(doc, line, "GL101")], found
     assert "(did you mean `" in found[0][3] and "job_status" in found[0][3]
+
+
+def test_copilot_tool_aliases_are_checked_only_when_asked(tmp_path):
+    """GitHub's aliases are case-insensitive and complete, VS Code's own names are not
+    listed anywhere complete: bare names are judged only with `copilot-tool-aliases`."""
+    config, text, _, _ = HARNESS_FILES["copilot"]
+    agent = (
+        "---\nname: triage\ndescription: Triage database issues.\n"
+        'tools: ["raed", "Read", "EXECUTE", "shell", "todo", "codebase",'
+        ' "sqlite/list_tables", "*"]\n'
+        "---\n\nTriage.\n"
+    )
+    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    assert findings(root, ["GL107"]) == []
+    (root / "pyproject.toml").write_text("[tool.guidelint.tools]\ncopilot-tool-aliases = true\n")
+    found = findings(root, ["GL107"])
+    assert [(f[1], f[3].split(":")[1].strip()) for f in found] == [
+        (4, "`raed` is none of GitHub's tool aliases"),
+        (4, "`codebase` is none of GitHub's tool aliases"),
+    ], found
+    assert found[0][3].endswith("(did you mean `read`?)")
