@@ -132,11 +132,11 @@ class MalformedHook(Rule):
                 doc.span(file, (*path, "type")),
                 f"hook has {shown}{hint}; Claude Code knows {known}",
             )
-        required = types["required"].get(kind)
-        if required is not None and not isinstance(entry.get(required), str):
-            yield self.finding(
-                file, doc.span(file, (*path, required)), f"a `{kind}` hook needs `{required}`"
-            )
+        for required in types["required"].get(kind, ()):
+            if not isinstance(entry.get(required), str):
+                yield self.finding(
+                    file, doc.span(file, (*path, required)), f"a `{kind}` hook needs `{required}`"
+                )
         if kind == "command" and isinstance(entry.get("command"), str):
             yield from self._scripts(file, project, doc, (*path, "command"), entry, plugin)
         if "timeout" in entry:
