@@ -126,7 +126,8 @@ def _copilot_alias(name: str) -> Problem | None:
     known = copilot_aliases()
     if not name or name == "*" or name.lower() in known:
         return None
-    hint = did_you_mean(close_names(name.lower(), sorted(known), 1))
+    close = close_names(name.lower(), sorted(known), 1)
+    hint = did_you_mean(known[c] for c in close)
     return Problem(
         f"`{name}` is none of GitHub's tool aliases: the Copilot cloud agent ignores it{hint}",
         Severity.WARNING,
@@ -134,8 +135,12 @@ def _copilot_alias(name: str) -> Problem | None:
 
 
 @lru_cache(maxsize=1)
-def copilot_aliases() -> frozenset[str]:
-    """GitHub's aliases and their compatible names, lowercased (`copilot_tools.json`)."""
+def copilot_aliases() -> dict[str, str]:
+    """GitHub's aliases and their compatible names, lowercased, each to the name as
+    GitHub writes it (a primary alias first: `read`, not `Read`) (`copilot_tools.json`)."""
     data = json.loads(Path(__file__).with_name("copilot_tools.json").read_text(encoding="utf-8"))
     names = [*data["aliases"], *(n for compatible in data["aliases"].values() for n in compatible)]
-    return frozenset(n.lower() for n in names)
+    shown: dict[str, str] = {}
+    for name in names:
+        shown.setdefault(name.lower(), name)
+    return shown
