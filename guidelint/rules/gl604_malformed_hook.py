@@ -17,7 +17,7 @@ from guidelint.tools.claude_code import (
     did_you_mean,
     facts,
     hooks_path,
-    is_hooks_file,
+    is_loaded_hooks_file,
     is_plugin_manifest,
     is_settings_file,
     json_doc,
@@ -39,7 +39,7 @@ class MalformedHook(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
         return file.kind == FileKind.JSON and (
-            is_settings_file(rel) or is_plugin_manifest(rel) or is_hooks_file(rel)
+            is_settings_file(rel) or is_plugin_manifest(rel) or is_loaded_hooks_file(rel, project)
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:

@@ -171,6 +171,7 @@ RULES: tuple[RuleEntry, ...] = (
         MD,
         scope="agent-files",
     ),
+    RuleEntry("GL623", "unknown-hook-tool", "gl623_unknown_hook_tool", JSON, inputs=True),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -226,6 +227,7 @@ SUMMARIES: dict[str, str] = {
     "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
     "GL621": "A key of a project's Claude Code settings cannot be used as written: a value of the wrong type, a misspelt key, or a key ignored in this scope.",
     "GL622": "An agent's, skill's, command's or output style's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",
+    "GL623": "An `mcp_tool` hook names a tool its server does not have, or a misspelling of a declared server.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",

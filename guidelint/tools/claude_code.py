@@ -113,6 +113,18 @@ def is_hooks_file(rel: str) -> bool:
     return not any(p.startswith(".") and p != ".claude" for p in rel.split("/")[:-2])
 
 
+def is_loaded_hooks_file(rel: str, project: Project) -> bool:
+    """A plugin's `hooks/hooks.json` that Claude Code loads: at the repository's root,
+    in a marketplace's `plugins/<name>/`, or beside a `.claude-plugin/plugin.json`. One
+    elsewhere is a fixture or an example (a converter's `tests/fixtures/sample-plugin/`)."""
+    if not is_hooks_file(rel):
+        return False
+    root = plugin_root(rel)
+    if root == "" or (root.startswith("plugins/") and root.count("/") == 1):
+        return True
+    return root in plugin_roots(project)
+
+
 def hooks_path(file: SourceFile, doc: JsonDoc) -> tuple | None:
     """Where the file keeps its `hooks` object (settings, plugin.json, hooks.json)."""
     if not isinstance(doc.data, dict):

@@ -116,3 +116,28 @@ def test_model_values(tmp_path):
             assert path not in found, found[path]
         else:
             assert f"did you mean `{meant}`?" in found[path]
+
+
+def test_mcp_tool_hooks_resolve_against_the_servers(tmp_path):
+    """GL623: a tool the server lacks and a misspelt server are reported with the name
+    meant; a server like none declared, or named in `external`, is left alone."""
+    snapshot = {"tools": [{"name": "job_status"}, {"name": "job_submit"}]}
+    write(tmp_path, ".guidelint/tools/lab.json", json.dumps(snapshot))
+    write(tmp_path, "pyproject.toml", '[tool.guidelint.tools]\nexternal = ["lba"]\n')
+    hooks = [
+        {"type": "mcp_tool", "server": "lab", "tool": "job_statsu"},
+        {"type": "mcp_tool", "server": "labb", "tool": "job_status"},
+        {"type": "mcp_tool", "server": "lba", "tool": "anything"},
+        {"type": "mcp_tool", "server": "scanner", "tool": "scan_patch"},
+        {"type": "mcp_tool", "server": "lab", "tool": "job_submit"},
+    ]
+    settings = {"hooks": {"Stop": [{"hooks": hooks}]}}
+    write(tmp_path, "plugins/p/hooks/hooks.json", json.dumps(settings, indent=1))
+    write(tmp_path, "plugins/p/.claude-plugin/plugin.json", '{"name": "p"}\n')
+    found = [(p, line, m) for p, line, _, m in findings(tmp_path, ["GL623"])]
+    assert [(p, line) for p, line, _ in found] == [
+        ("plugins/p/hooks/hooks.json", 9),
+        ("plugins/p/hooks/hooks.json", 13),
+    ], found
+    assert "has no tool `job_statsu` (did you mean `job_status`?)" in found[0][2]
+    assert "(did you mean `lab`?)" in found[1][2]
