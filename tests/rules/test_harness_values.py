@@ -4,6 +4,7 @@ that impersonate Anthropic's (GL616), output styles (GL611, GL622), `model` (GL6
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from guidelint.check import CheckOptions, run_check
@@ -141,3 +142,16 @@ def test_mcp_tool_hooks_resolve_against_the_servers(tmp_path):
     ], found
     assert "has no tool `job_statsu` (did you mean `job_status`?)" in found[0][2]
     assert "(did you mean `lab`?)" in found[1][2]
+
+
+def test_an_mcp_tool_hook_resolves_against_a_live_server_over_stdio(tmp_path):
+    """GL623 with `--live`: the bundled lab server is started from `.mcp.json` and its
+    real `tools/list` decides."""
+    lab = Path(__file__).parents[2] / "examples/workspace/server/lab_server.py"
+    server = {"command": sys.executable, "args": [str(lab)], "env": {"LAB_ROOT": str(tmp_path)}}
+    write(tmp_path, ".mcp.json", json.dumps({"mcpServers": {"lab": server}}))
+    hooks = {"Stop": [{"hooks": [{"type": "mcp_tool", "server": "lab", "tool": "job_statsu"}]}]}
+    write(tmp_path, ".claude/settings.json", json.dumps({"hooks": hooks}))
+    report = run_check(CheckOptions(paths=[tmp_path], select=["GL623"], live=True, use_cache=False))
+    (finding,) = report.findings
+    assert "has no tool `job_statsu` (did you mean `job_status`?)" in finding.message
