@@ -53,6 +53,8 @@ DEFAULT_INCLUDE = [
     "plugins/*/agents/**/*.md",
     "plugins/*/commands/**/*.md",
     "plugins/*/skills/**/*.md",
+    "/output-styles/*.md",
+    "plugins/*/output-styles/*.md",
     # Other coding agents' instruction and MCP server files (guidelint/tools/harnesses.json).
     "GEMINI.md",
     ".gemini/settings.json",
@@ -196,6 +198,7 @@ class DefaultTools(_Defaults):
         "servers",
         "external",
         "extra_builtins",
+        "copilot_tool_aliases",
     )
     live: bool
     mcp_config: str
@@ -205,6 +208,7 @@ class DefaultTools(_Defaults):
     servers: dict[str, Any]
     external: list[str]
     extra_builtins: list[str]
+    copilot_tool_aliases: bool
     _factories = {
         "live": lambda: False,
         "mcp_config": lambda: ".mcp.json",
@@ -214,6 +218,7 @@ class DefaultTools(_Defaults):
         "servers": dict,
         "external": list,
         "extra_builtins": list,
+        "copilot_tool_aliases": lambda: False,
     }
 
 

@@ -36,14 +36,19 @@ class UnknownAgentTool(ToolRule):
         from guidelint.tools.load import catalog
         from guidelint.tools.permissions import check_copilot_tool, check_tool_name
 
-        # A Copilot custom agent names tools its own way (`read`, `<server>/<tool>`).
-        check = check_copilot_tool if _copilot_agent(file.rel) else check_tool_name
+        # A Copilot custom agent names tools its own way (`read`, `<server>/<tool>`):
+        # its bare names are judged only when the configuration asks for it.
+        copilot = _copilot_agent(file.rel)
+        aliases = project.config.tools.copilot_tool_aliases
         entries = list(tool_entries(file))
         if not entries:
             return
         tools = catalog(project)
         for key, name, span in entries:
-            problem = check(name, tools)
+            if copilot:
+                problem = check_copilot_tool(name, tools, aliases)
+            else:
+                problem = check_tool_name(name, tools)
             if problem is not None:
                 yield self.finding(
                     file, span, f"{key}: {problem.message}", severity=problem.severity

@@ -23,6 +23,12 @@ class UnknownHookMatcher(ToolRule):
     severity = Severity.ERROR
     file_kinds = frozenset({FileKind.JSON})
 
+    def applies_to(self, file: SourceFile, project: Project) -> bool:
+        from guidelint.tools.claude_code import is_hooks_file, is_loaded_hooks_file
+
+        # a hooks file of a fixture or an example is loaded by no harness
+        return not is_hooks_file(file.rel) or is_loaded_hooks_file(file.rel, project)
+
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         doc = json_doc(file)
         table = hooks_table(file, doc)

@@ -17,7 +17,7 @@ from guidelint.tools.claude_code import (
     did_you_mean,
     facts,
     hooks_path,
-    is_hooks_file,
+    is_loaded_hooks_file,
     is_plugin_manifest,
     is_settings_file,
     json_doc,
@@ -39,7 +39,7 @@ class MalformedHook(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         rel = file.rel
         return file.kind == FileKind.JSON and (
-            is_settings_file(rel) or is_plugin_manifest(rel) or is_hooks_file(rel)
+            is_settings_file(rel) or is_plugin_manifest(rel) or is_loaded_hooks_file(rel, project)
         )
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
@@ -132,11 +132,11 @@ class MalformedHook(Rule):
                 doc.span(file, (*path, "type")),
                 f"hook has {shown}{hint}; Claude Code knows {known}",
             )
-        required = types["required"].get(kind)
-        if required is not None and not isinstance(entry.get(required), str):
-            yield self.finding(
-                file, doc.span(file, (*path, required)), f"a `{kind}` hook needs `{required}`"
-            )
+        for required in types["required"].get(kind, ()):
+            if not isinstance(entry.get(required), str):
+                yield self.finding(
+                    file, doc.span(file, (*path, required)), f"a `{kind}` hook needs `{required}`"
+                )
         if kind == "command" and isinstance(entry.get("command"), str):
             yield from self._scripts(file, project, doc, (*path, "command"), entry, plugin)
         if "timeout" in entry:

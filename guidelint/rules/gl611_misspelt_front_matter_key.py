@@ -1,6 +1,7 @@
-"""GL611 misspelt-front-matter-key: an agent's or skill's front-matter key that Claude
-Code does not read, written like one it does (`user_invocable` for `user-invocable`,
-an agent's `allowedTools` for `tools`): the setting is silently ignored."""
+"""GL611 misspelt-front-matter-key: an agent's, skill's or output style's front-matter key
+that Claude Code does not read, written like one it does (`user_invocable` for
+`user-invocable`, an agent's `allowedTools` for `tools`, an output style's
+`keep_coding_instructions`): the setting is silently ignored."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
-from guidelint.tools.claude_code import facts, is_agent_or_skill_file, is_skill_file
+from guidelint.tools.claude_code import facts, front_matter_kind
+
+# The kinds whose keys claude_code.json lists (a command's are not listed).
+KINDS = ("agent", "skill", "output-style")
 
 
 class MisspeltFrontMatterKey(Rule):
@@ -22,14 +26,14 @@ class MisspeltFrontMatterKey(Rule):
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return is_agent_or_skill_file(file, project)
+        return front_matter_kind(file, project) in KINDS
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)
         if data is None or data.problems or not data.is_mapping:
             return  # no front matter (GL607) or unreadable (GL601)
-        kind = "skill" if is_skill_file(file.rel) else "agent"
-        what = f"a {kind}" if kind == "skill" else f"an {kind}"
+        kind = front_matter_kind(file, project) or "agent"
+        what = {"skill": "a skill", "agent": "an agent", "output-style": "an output style"}[kind]
         keys = facts()["front_matter_keys"]
         known = keys[kind]
         by_form = {_form(k): k for k in known}

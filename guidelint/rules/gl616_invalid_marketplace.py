@@ -1,10 +1,12 @@
 """GL616 invalid-marketplace: a Claude Code `.claude-plugin/marketplace.json` without a
-required field, under a name reserved for Anthropic, or listing a plugin twice or from a
+required field, under a name reserved for Anthropic or one that impersonates an official
+marketplace (`official-claude-plugins`), or listing a plugin twice or from a
 folder of the repository that does not exist or keeps its manifest in the wrong place."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +66,14 @@ class InvalidMarketplace(Rule):
                 doc.span(file, ("name",)),
                 f"the marketplace name `{name}` is reserved for official Anthropic use: "
                 "Claude Code does not load a third-party marketplace under it",
+            )
+        elif isinstance(name, str) and _impersonates(name, facts["impersonation"]):
+            yield self.finding(
+                file,
+                doc.span(file, ("name",)),
+                f"the marketplace name `{name}` reads as an official Anthropic marketplace: "
+                "Claude Code blocks names that impersonate one, so it does not load this "
+                "marketplace",
             )
         owner = data.get("owner")
         if "owner" in data and not (isinstance(owner, dict) and isinstance(owner.get("name"), str)):
@@ -150,3 +160,12 @@ class InvalidMarketplace(Rule):
                 f"plugin source `{source}` keeps its manifest at `{prefix}plugin.json`: "
                 f"Claude Code reads it only at `{prefix}.claude-plugin/plugin.json`",
             )
+
+
+def _impersonates(name: str, facts: dict[str, Any]) -> bool:
+    """A look-alike of an official name, as Claude Code judges one: a character outside
+    printable ASCII (a homograph), or `official` beside `anthropic` or `claude`, or a
+    name that starts `anthropic-plugins`, `claude-marketplace` and the like."""
+    if re.search(r"[^\x20-\x7e]", name):
+        return True
+    return re.search(facts["pattern"], name, re.IGNORECASE) is not None

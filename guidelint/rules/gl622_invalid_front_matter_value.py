@@ -1,14 +1,17 @@
-"""GL622 invalid-front-matter-value: an agent's or skill's front-matter value that Claude
-Code cannot use: a `permissionMode`, `effort`, `memory` or `isolation` outside its
-documented values, a `maxTurns` that is no positive whole number, a `background` that is
-no boolean, a tool both allowed and disallowed, a preloaded skill that is a misspelling
-of one the project defines, a shared skill's description past the specification's
-1,024 characters, a project skill's past the listing Claude Code cuts it to."""
+"""GL622 invalid-front-matter-value: an agent's, skill's, command's or output style's
+front-matter value that Claude Code cannot use: a `permissionMode`, `effort`, `memory` or
+`isolation` outside its documented values, a `maxTurns` that is no positive whole
+number, a `background` that is no boolean, a `model` that is a misspelt alias, a tool
+both allowed and disallowed, a preloaded skill that is a misspelling of one the project
+defines, a shared skill's description past the specification's 1,024 characters, a
+project skill's past the listing Claude Code cuts it to; an output style's
+`keep-coding-instructions` that is no boolean, a `force-for-plugin` outside a plugin."""
 
 from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +21,13 @@ from guidelint.project import Memo, Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.catalog import close_names
-from guidelint.tools.claude_code import facts, is_agent_or_skill_file, is_skill_file, json_doc
+from guidelint.tools.claude_code import (
+    facts,
+    front_matter_kind,
+    is_plugin_output_style,
+    is_skill_file,
+    json_doc,
+)
 
 # A preloaded skill is reported only when a defined skill is this close to it: one that
 # is nowhere in the repository may be the user's own (~/.claude/skills).
@@ -33,20 +42,33 @@ class InvalidFrontMatterValue(Rule):
     scope = "agent-files"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
-        return is_agent_or_skill_file(file, project)
+        return front_matter_kind(file, project) is not None
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         data = front_matter(file)
         if data is None or data.problems or not data.is_mapping:
             return  # no front matter (GL607) or unreadable (GL601)
         values = facts()["front_matter_values"]
-        kind = "skill" if is_skill_file(file.rel) else "agent"
+        kind = front_matter_kind(file, project) or "agent"
         for key, spec in values[kind].items():
             entry = data.entries.get(key)
-            if entry is not None:
-                problem = _value_problem(entry.value, spec)
-                if problem:
-                    yield self.finding(file, entry.value_span, f"`{key}` {problem}")
+            if entry is None:
+                continue
+            if spec.get("plugin_only") and not is_plugin_output_style(file.rel):
+                if entry.value not in (True, "true"):
+                    continue  # ignored, but it asks for what Claude Code does anyway
+                yield self.finding(
+                    file,
+                    entry.key_span,
+                    f"`{key}` applies to a plugin's output styles only: Claude Code ignores "
+                    "it here, so this style is applied only when someone selects it",
+                )
+                continue
+            problem = _value_problem(entry.value, spec, values["model_aliases"])
+            if problem:
+                yield self.finding(file, entry.value_span, f"`{key}` {problem}")
+        if kind in ("command", "output-style"):
+            return
         if kind == "agent":
             yield from self._conflicts(file, data)
             yield from self._preloaded(file, project, data)
@@ -139,9 +161,13 @@ def _listing_cap(rel: str, project: Project) -> int | None:
     return None
 
 
-def _value_problem(value: Any, spec: dict[str, Any]) -> str | None:
+def _value_problem(value: Any, spec: dict[str, Any], models: dict[str, Any]) -> str | None:
     if value is None:
         return None  # an empty key asks for the default
+    if spec.get("type") == "model":
+        return _model_problem(value, models)
+    if spec.get("type") == "loose-boolean" and value not in (True, False, "true", "false"):
+        return f"must be `true` or `false`, not {_shown(value)}: Claude Code reads it as unset"
     allowed = spec.get("enum")
     if allowed is not None:
         if isinstance(value, str) and value in allowed:
@@ -156,6 +182,25 @@ def _value_problem(value: Any, spec: dict[str, Any]) -> str | None:
     if spec.get("type") == "boolean" and not isinstance(value, bool):
         return f"must be `true` or `false`, not {_shown(value)}"
     return None
+
+
+def _model_problem(value: Any, models: dict[str, Any]) -> str | None:
+    """A `model` that is a near spelling of an alias (`sonet`, `opus-plan`). Anything
+    shaped like a model id or a deployment name is left alone: new ones ship every few
+    weeks, and an unknown one is more likely new than wrong."""
+    if not isinstance(value, str):
+        return None
+    name = value.strip().lower()  # Claude Code lowercases it before resolving an alias
+    aliases = models["names"]
+    if not name or name in aliases or re.search(models["id_shape"], name):
+        return None
+    close = close_names(name, aliases, n=1, cutoff=models["misspelt_cutoff"])
+    if not close:
+        return None  # a gateway's or provider's own name, perhaps
+    return (
+        f"is `{value}`, which is no model alias (did you mean `{close[0]}`?): Claude Code "
+        "takes it for a full model name, which no model has"
+    )
 
 
 def _shown(value: Any) -> str:

@@ -171,6 +171,7 @@ RULES: tuple[RuleEntry, ...] = (
         MD,
         scope="agent-files",
     ),
+    RuleEntry("GL623", "unknown-hook-tool", "gl623_unknown_hook_tool", JSON, inputs=True),
 )
 # What each rule's page states: its first paragraph, and whether it shows a fix.
 SUMMARIES: dict[str, str] = {
@@ -215,7 +216,7 @@ SUMMARIES: dict[str, str] = {
     "GL608": "A skill's `name` is not 1-64 lowercase letters, digits and hyphens, or not its folder's.",
     "GL609": "An MCP server URL is plain HTTP to another machine, or holds a credential.",
     "GL610": "AGENTS.md text lies past the 32 KiB that Codex reads (project_doc_max_bytes).",
-    "GL611": "An agent's or skill's front-matter key is one Claude Code does not read, written like one it does.",
+    "GL611": "An agent's, skill's or output style's front-matter key is one Claude Code does not read, written like one it does.",
     "GL612": "A CLAUDE.md `@import` lies past the 5 hops Claude Code follows, or closes an import cycle.",
     "GL613": "Two agents of one scope declare the same `name`.",
     "GL614": "An MCP server is started from a registry package whose version is not pinned.",
@@ -225,7 +226,8 @@ SUMMARIES: dict[str, str] = {
     "GL618": "An MCP server is reached over the deprecated HTTP+SSE transport.",
     "GL620": "A permission rule's syntax keeps it from matching what its author meant: a `/path` that is not absolute, or a path rule on a tool whose file checks never consult it.",
     "GL621": "A key of a project's Claude Code settings cannot be used as written: a value of the wrong type, a misspelt key, or a key ignored in this scope.",
-    "GL622": "An agent's or skill's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",
+    "GL622": "An agent's, skill's, command's or output style's front-matter value is one Claude Code cannot use: outside its documented values, of the wrong type, or in conflict with another key.",
+    "GL623": "An `mcp_tool` hook names a tool its server does not have, or a misspelling of a declared server.",
 }
 FIXABLE: tuple[str, ...] = (
     "GL101",

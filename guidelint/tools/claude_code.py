@@ -113,6 +113,18 @@ def is_hooks_file(rel: str) -> bool:
     return not any(p.startswith(".") and p != ".claude" for p in rel.split("/")[:-2])
 
 
+def is_loaded_hooks_file(rel: str, project: Project) -> bool:
+    """A plugin's `hooks/hooks.json` that Claude Code loads: at the repository's root,
+    in a marketplace's `plugins/<name>/`, or beside a `.claude-plugin/plugin.json`. One
+    elsewhere is a fixture or an example (a converter's `tests/fixtures/sample-plugin/`)."""
+    if not is_hooks_file(rel):
+        return False
+    root = plugin_root(rel)
+    if root == "" or (root.startswith("plugins/") and root.count("/") == 1):
+        return True
+    return root in plugin_roots(project)
+
+
 def hooks_path(file: SourceFile, doc: JsonDoc) -> tuple | None:
     """Where the file keeps its `hooks` object (settings, plugin.json, hooks.json)."""
     if not isinstance(doc.data, dict):
@@ -264,13 +276,41 @@ def is_skill_file(rel: str) -> bool:
     return parts[-1] == "SKILL.md" and len(parts) >= 3 and parts[-3] == "skills"
 
 
-def is_agent_or_skill_file(file: SourceFile, project: Project) -> bool:
-    """A Markdown agent or skill file: the files whose front matter GL611 and GL622 read."""
+def is_output_style_file(rel: str, project: Project) -> bool:
+    """`.claude/output-styles/*.md`, or `output-styles/*.md` at a plugin's root: the
+    Markdown files Claude Code adds to its system prompt as output styles."""
+    parts = rel.split("/")
+    if len(parts) < 2 or parts[-2] != "output-styles" or not rel.endswith(".md"):
+        return False
+    owner = "/".join(parts[:-2])
+    if owner == ".claude" or owner.endswith("/.claude"):
+        return True
+    return owner in plugin_roots(project) or (
+        owner.startswith("plugins/") and owner.count("/") == 1
+    )
+
+
+def is_plugin_output_style(rel: str) -> bool:
+    """An output style a plugin ships (not one of a `.claude/` folder)."""
+    return rel.split("/")[-3:-2] != [".claude"]
+
+
+def front_matter_kind(file: SourceFile, project: Project) -> str | None:
+    """Which of Claude Code's Markdown files this is, by the front matter it reads:
+    `agent`, `skill`, `command` or `output-style` (GL611 and GL622), else None."""
     from guidelint.sources import FileKind
 
-    return file.kind == FileKind.MARKDOWN and (
-        is_skill_file(file.rel) or is_agent_file(file.rel, project)
-    )
+    if file.kind != FileKind.MARKDOWN:
+        return None
+    if is_skill_file(file.rel):
+        return "skill"
+    if is_agent_file(file.rel, project):
+        return "agent"
+    if is_command_file(file.rel, project):
+        return "command"
+    if is_output_style_file(file.rel, project):
+        return "output-style"
+    return None
 
 
 def defined_agents(project: Project) -> frozenset[str]:

@@ -53,6 +53,11 @@ class ToolsConfig(Section):
     )
     # Built-in agent tools accepted beyond the bundled list (new Claude Code releases).
     extra_builtins: list[str] = Field(default_factory=list)
+    # GitHub's tool aliases are a complete list, but VS Code's and extensions' names that
+    # a Copilot custom agent may also use are not: checking bare names is asked for.
+    copilot_tool_aliases: bool = Field(
+        default=False, description="report a Copilot agent's bare tool names that are no alias"
+    )
 
     @field_validator("servers")
     @classmethod

@@ -4,8 +4,11 @@ agent tool lists, checked against the catalog.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from guidelint.findings import Severity
 from guidelint.tools.catalog import Catalog, close_names
@@ -92,14 +95,16 @@ def _check_builtin(name: str, catalog: Catalog) -> Problem | None:
     return Problem(f"`{name}` is neither a built-in tool nor an MCP tool{hint}", Severity.ERROR)
 
 
-def check_copilot_tool(entry: str, catalog: Catalog) -> Problem | None:
-    """What is wrong with one `tools` entry of a GitHub Copilot custom agent: only an MCP
-    tool, written `<server>/<tool>` (or `<server>/*`), is checked. Copilot's own names
-    (`read`, `edit`, `search`, `execute`, ...) and VS Code's tool sets have no complete
-    published list here, so they are left alone."""
+def check_copilot_tool(entry: str, catalog: Catalog, aliases: bool = False) -> Problem | None:
+    """What is wrong with one `tools` entry of a GitHub Copilot custom agent: an MCP
+    tool, written `<server>/<tool>` (or `<server>/*`), resolves against the servers. A
+    bare name is checked against GitHub's tool aliases only when `aliases` is asked for
+    (`copilot-tool-aliases`): VS Code's and extensions' own names have no complete list."""
     entry = entry.strip()
     server, slash, tool = entry.partition("/")
-    if not slash or not server or not catalog.servers:
+    if not slash:
+        return _copilot_alias(entry) if aliases else None
+    if not server or not catalog.servers:
         return None
     if catalog.server(server) is None:
         return None  # Copilot's built-in servers (`github`, `playwright`) are not declared
@@ -114,3 +119,28 @@ def check_copilot_tool(entry: str, catalog: Catalog) -> Problem | None:
             f"`{entry}`: `{tool}` is not on `{server}` (did you mean {homes}?)", Severity.ERROR
         )
     return None
+
+
+def _copilot_alias(name: str) -> Problem | None:
+    """A bare name that is none of GitHub's tool aliases (case does not matter)."""
+    known = copilot_aliases()
+    if not name or name == "*" or name.lower() in known:
+        return None
+    close = close_names(name.lower(), sorted(known), 1)
+    hint = did_you_mean(known[c] for c in close)
+    return Problem(
+        f"`{name}` is none of GitHub's tool aliases: the Copilot cloud agent ignores it{hint}",
+        Severity.WARNING,
+    )
+
+
+@lru_cache(maxsize=1)
+def copilot_aliases() -> dict[str, str]:
+    """GitHub's aliases and their compatible names, lowercased, each to the name as
+    GitHub writes it (a primary alias first: `read`, not `Read`) (`copilot_tools.json`)."""
+    data = json.loads(Path(__file__).with_name("copilot_tools.json").read_text(encoding="utf-8"))
+    names = [*data["aliases"], *(n for compatible in data["aliases"].values() for n in compatible)]
+    shown: dict[str, str] = {}
+    for name in names:
+        shown.setdefault(name.lower(), name)
+    return shown

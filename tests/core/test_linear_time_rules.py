@@ -62,7 +62,8 @@ def server(i: int) -> tuple[str, dict]:
 
 def hook(i: int) -> dict:
     action = {"type": "command", "command": f"scripts/h{i}.sh", "timeout": i}
-    return {"matcher": f"Tool{i}|mcp__srv__t{i}", "hooks": [action]}
+    call = {"type": "mcp_tool", "server": f"s{i % 7}", "tool": f"t{i}"}  # GL623 resolves it
+    return {"matcher": f"Tool{i}|mcp__srv__t{i}", "hooks": [action, call]}
 
 
 def markdown(rel: str, head: str, item: Callable[[int], str]) -> Callable[[int, str], str]:
@@ -184,7 +185,7 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "settings": (
         ".claude/settings.json",
         settings_json,
-        ("GL106", "GL602", "GL603", "GL604", "GL620", "GL621"),
+        ("GL106", "GL602", "GL603", "GL604", "GL620", "GL621", "GL623"),
     ),
     "driver": ("scripts/train.py", driver, ("GL301", "GL302", "GL303", "GL304")),
 }

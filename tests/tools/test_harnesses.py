@@ -9,6 +9,7 @@ tests/test_tools_catalog.py), declared the way that harness declares servers.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,62 @@ def test_an_empty_server_in_a_harness_file_is_gl109_at_its_line(tmp_path):
     found = findings(root, ["GL109"])
     assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 4)], found
     assert "server `blank` has neither a `command` nor `url`: it starts nothing" in found[0][3]
+
+
+LAB_SERVER = Path(__file__).parents[2] / "examples/workspace/server/lab_server.py"
+
+
+def _declared(harness: str, root: Path) -> tuple[str, str]:
+    """That harness's own server file declaring `lab`, the bundled MCP server, started by
+    this interpreter over stdio."""
+    command, args = sys.executable, [str(LAB_SERVER)]
+    env = {"LAB_ROOT": str(root / "workspaces")}
+    if harness == "codex":
+        return ".codex/config.toml", (
+            f"[mcp_servers.lab]\ncommand = {json.dumps(command)}\nargs = {json.dumps(args)}\n"
+            f"env = {{ LAB_ROOT = {json.dumps(env['LAB_ROOT'])} }}\n"
+        )
+    server = {"command": command, "args": args, "env": env}
+    key = "servers" if harness == "copilot" else "mcpServers"
+    return HARNESS_FILES[harness][0], json.dumps({key: {"lab": server}}, indent=2)
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESS_FILES))
+def test_live_a_real_server_over_stdio_resolves_each_harness_s_references(tmp_path, harness):
+    """The bundled lab server, declared in that harness's own server file, is started
+    and listed over real stdio (live mode, no snapshot): a typo in that harness's
+    instruction file is GL101 with the real name, and a real name is silent."""
+    config, text = _declared(harness, tmp_path)
+    doc = HARNESS_FILES[harness][2]
+    form = "mcp_lab_{}" if harness == "gemini" else "mcp__lab__{}"
+    typo, right = form.format("job_statsu"), form.format("job_status")
+    body = f"# Jobs\n\nPoll `{typo}`.\n\nThen `{right}`.\n"
+    if doc.endswith(".mdc"):
+        body = "---\ndescription: lab jobs\nalwaysApply: false\n---\n" + body
+    root = write(tmp_path, {config: text, doc: body})
+    report = run_check(CheckOptions(paths=[root], select=["GL1"], live=True, use_cache=False))
+    found = [(f.path, f.line, f.code, f.message) for f in report.findings]
+    line = body.splitlines().index(f"Poll `{typo}`.") + 1
+    assert [(f[0], f[1], f[2]) for f in found] == [(doc, line, "GL101")], found
+    assert "(did you mean `" in found[0][3] and "job_status" in found[0][3]
+
+
+def test_copilot_tool_aliases_are_checked_only_when_asked(tmp_path):
+    """GitHub's aliases are case-insensitive and complete, VS Code's own names are not
+    listed anywhere complete: bare names are judged only with `copilot-tool-aliases`."""
+    config, text, _, _ = HARNESS_FILES["copilot"]
+    agent = (
+        "---\nname: triage\ndescription: Triage database issues.\n"
+        'tools: ["raed", "Read", "EXECUTE", "shell", "todo", "codebase",'
+        ' "sqlite/list_tables", "*"]\n'
+        "---\n\nTriage.\n"
+    )
+    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    assert findings(root, ["GL107"]) == []
+    (root / "pyproject.toml").write_text("[tool.guidelint.tools]\ncopilot-tool-aliases = true\n")
+    found = findings(root, ["GL107"])
+    assert [(f[1], f[3].split(":")[1].strip()) for f in found] == [
+        (4, "`raed` is none of GitHub's tool aliases"),
+        (4, "`codebase` is none of GitHub's tool aliases"),
+    ], found
+    assert found[0][3].endswith("(did you mean `read`?)")
