@@ -27,25 +27,34 @@ from guidelint.markdown import Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.broken_link.steering import is_steering_file
-from guidelint.rules.stale_path.builds import build_output, said_built
+from guidelint.rules.stale_path.builds import build_output, built_binary, said_built
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
     action_reference,
+    branch_prefix,
     module_path,
     names_another_place,
     plugin_users_claude,
     user_location,
 )
 from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
-from guidelint.rules.stale_path.made import IGNORED, env_file, made_in_document, run_time_folder
+from guidelint.rules.stale_path.made import (
+    IGNORED,
+    env_file,
+    in_made,
+    made_in_document,
+    run_time_folder,
+)
 from guidelint.rules.stale_path.placeholders import explained, explained_names
 from guidelint.rules.stale_path.project_files import FILE_INDEX, join_rel, known_file_type
 from guidelint.rules.stale_path.roots import (
     anchored,
     component_roots,
     in_nested_crate,
+    in_package_root,
     in_some_component,
     top_level_folder,
+    under_repository_name,
 )
 from guidelint.rules.stale_path.sentences import not_a_claim
 from guidelint.sources import FileKind, SourceFile
@@ -105,6 +114,10 @@ class StalePath(Rule):
                 continue
             if any(project.exists(join_rel(base, path)) for base in bases):
                 continue
+            if under_repository_name(path, project):
+                continue  # `dspy/docs` in the dspy repository: its own `docs/`
+            if in_package_root(path, project):
+                continue  # `utils/x.py` of `src/<package>/utils/x.py`: a module path
             if module_path(path, bases, project):
                 continue  # `src/email/generateEmailHTML`: an import path, extension left off
             # Asked only for a missing path: the file list, the sentence's patterns.
@@ -114,7 +127,7 @@ class StalePath(Rule):
                 continue
             if made is None:  # once per file, and only for a path still unexplained
                 made = made_in_document(file)
-            if path.rstrip("/").removeprefix("./") in made:
+            if in_made(path, made):
                 continue  # another sentence or a command of this document makes it
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo(IGNORED)
@@ -138,10 +151,14 @@ class StalePath(Rule):
                 continue  # `actions/create-github-app-token`: a GitHub Action, not a path
             if per_item_path(path, doc_dir, project):
                 continue  # `tests/case.json` of each task folder the document describes
+            if branch_prefix(path, file.text, span.span):
+                continue  # `feat/` in a table of git branch names, not a folder
             if user_location(file.text, span.span):
                 continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if said_built(file.text, span.span) or build_output(path, bases, project):
                 continue  # `dist/`, `site/`: what a build writes, not committed
+            if built_binary(path, bases, project):
+                continue  # `hld/hld-dev`: a program the module's build writes
             # `dist/` three times on one line is one stale path, reported once.
             line_key = (file.text.rfind("\n", 0, span.span.start), path)
             if line_key in reported:

@@ -16,7 +16,7 @@ from guidelint.lazy_re import LazyPattern
 from guidelint.project import Memo, Project
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.project_files import join_rel
-from guidelint.rules.stale_path.sentences import said_made
+from guidelint.rules.stale_path.sentences import said_made, said_not_shipped
 from guidelint.sources import SourceFile
 
 # Written by a run, never committed: the first missing folder of the path says so
@@ -70,10 +70,11 @@ def run_time_folder(path: str, bases: list[str], project: Project) -> bool:
 
 
 def made_in_document(file: SourceFile) -> set[str]:
-    """Paths this document says are made: by a sentence that says it creates, writes
-    or generates them ("Failed tests write a diff to `results/`"), or by a command of
-    its fences (`git clone URL DEST`, `mkdir -p DIR`, `touch FILE`). Every mention of
-    such a path in the document is then about the same made thing."""
+    """Paths this document says are made, or not there yet ("will live under `x/`"):
+    by a sentence that says it creates, writes or generates them ("Failed tests write
+    a diff to `results/`"), or by a command of its fences (`git clone URL DEST`,
+    `mkdir -p DIR`, `touch FILE`). Every mention of such a path in the document is
+    then about the same made thing."""
     made: set[str] = set()
     for fence in file.markdown.fences:
         for match in MAKES.finditer(fence.content):
@@ -84,9 +85,20 @@ def made_in_document(file: SourceFile) -> set[str]:
             made.update(w.rstrip("/").removeprefix("./") for w in words if w)
     for span in file.markdown.code_spans:
         path = candidate_path(span.content) if "/" in span.content else None
-        if path is not None and said_made(file.text, span.span.start, span.span.end):
+        if path is None:
+            continue
+        start, end = span.span.start, span.span.end
+        if said_made(file.text, start, end) or said_not_shipped(file.text, start, end):
             made.add(path.rstrip("/").removeprefix("./"))
     return made
+
+
+def in_made(path: str, made: set[str]) -> bool:
+    """The path, or a folder above it, is one the document says is made or not there
+    yet: "will live under `src/x/tools/`" covers "Add to `src/x/tools/registry.py`"
+    further down."""
+    parts = path.rstrip("/").removeprefix("./").split("/")
+    return any("/".join(parts[:count]) in made for count in range(1, len(parts) + 1))
 
 
 def env_file(path: str) -> bool:
