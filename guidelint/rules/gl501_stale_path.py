@@ -41,9 +41,10 @@ from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
 from guidelint.rules.stale_path.made import (
     IGNORED,
     env_file,
-    in_made,
     made_in_document,
+    not_shipped_in_document,
     run_time_folder,
+    under_not_shipped,
 )
 from guidelint.rules.stale_path.placeholders import explained, explained_names
 from guidelint.rules.stale_path.project_files import FILE_INDEX, join_rel, known_file_type
@@ -85,6 +86,7 @@ class StalePath(Rule):
         url_links: list[Link] | None = None
         roots: list[str] | None = None
         made: set[str] | None = None
+        not_shipped: set[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -127,8 +129,12 @@ class StalePath(Rule):
                 continue
             if made is None:  # once per file, and only for a path still unexplained
                 made = made_in_document(file)
-            if in_made(path, made):
+            if path.rstrip("/").removeprefix("./") in made:
                 continue  # another sentence or a command of this document makes it
+            if not_shipped is None:
+                not_shipped = not_shipped_in_document(file)
+            if under_not_shipped(path, not_shipped):
+                continue  # under a folder the document says "will live under", not yet made
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo(IGNORED)
             if any(ignored(join_rel(base, path)) for base in bases):

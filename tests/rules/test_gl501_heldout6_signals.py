@@ -159,3 +159,12 @@ def test_a_program_a_makefile_writes_with_dash_o(tmp_path):
     makefile = "nightly:\n\tcd tools && go build -o daemon-nightly ./cmd/daemon\n"
     files = {"README.md": guide, "Makefile": makefile, "tools/main.go": ""}
     assert stale(tmp_path, files) == [("README.md", 3, "tools/daemon.go")]
+
+
+def test_files_named_in_a_folder_said_to_be_made_are_still_reported(tmp_path):
+    skill = (
+        "# Skill\n\n**Fix:** Create a `references/` directory and move material there:\n"
+        "- Rubrics → `references/rubrics.md`\n- Extended examples → `references/examples.md`\n"
+    )
+    files = {"skills/eval/SKILL.md": skill, "skills/eval/references/rubrics.md": ""}
+    assert stale(tmp_path, files) == [("skills/eval/SKILL.md", 5, "references/examples.md")]

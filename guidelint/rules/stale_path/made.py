@@ -70,11 +70,10 @@ def run_time_folder(path: str, bases: list[str], project: Project) -> bool:
 
 
 def made_in_document(file: SourceFile) -> set[str]:
-    """Paths this document says are made, or not there yet ("will live under `x/`"):
-    by a sentence that says it creates, writes or generates them ("Failed tests write
-    a diff to `results/`"), or by a command of its fences (`git clone URL DEST`,
-    `mkdir -p DIR`, `touch FILE`). Every mention of such a path in the document is
-    then about the same made thing."""
+    """Paths this document says are made: by a sentence that says it creates, writes
+    or generates them ("Failed tests write a diff to `results/`"), or by a command of
+    its fences (`git clone URL DEST`, `mkdir -p DIR`, `touch FILE`). Every mention of
+    such a path in the document is then about the same made thing."""
     made: set[str] = set()
     for fence in file.markdown.fences:
         for match in MAKES.finditer(fence.content):
@@ -87,18 +86,30 @@ def made_in_document(file: SourceFile) -> set[str]:
         path = candidate_path(span.content) if "/" in span.content else None
         if path is None:
             continue
-        start, end = span.span.start, span.span.end
-        if said_made(file.text, start, end) or said_not_shipped(file.text, start, end):
+        if said_made(file.text, span.span.start, span.span.end):
             made.add(path.rstrip("/").removeprefix("./"))
     return made
 
 
-def in_made(path: str, made: set[str]) -> bool:
-    """The path, or a folder above it, is one the document says is made or not there
-    yet: "will live under `src/x/tools/`" covers "Add to `src/x/tools/registry.py`"
-    further down."""
+def not_shipped_in_document(file: SourceFile) -> set[str]:
+    """Paths this document says are not there yet ("will live under `x/`", "`x/` ...
+    is not part of the layer shipped today")."""
+    not_shipped: set[str] = set()
+    for span in file.markdown.code_spans:
+        path = candidate_path(span.content) if "/" in span.content else None
+        if path is not None and said_not_shipped(file.text, span.span.start, span.span.end):
+            not_shipped.add(path.rstrip("/").removeprefix("./"))
+    return not_shipped
+
+
+def under_not_shipped(path: str, not_shipped: set[str]) -> bool:
+    """The path, or a folder above it, is one the document says is not there yet:
+    "will live under `src/x/tools/`" covers "Add to `src/x/tools/registry.py`" further
+    down. (A folder said to be made does not cover what is named in it: "Create a
+    `references/` directory and move ... → `references/examples.md`" still names files
+    that must then exist.)"""
     parts = path.rstrip("/").removeprefix("./").split("/")
-    return any("/".join(parts[:count]) in made for count in range(1, len(parts) + 1))
+    return any("/".join(parts[:count]) in not_shipped for count in range(1, len(parts) + 1))
 
 
 def env_file(path: str) -> bool:
