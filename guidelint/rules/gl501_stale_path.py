@@ -12,7 +12,10 @@ conventional output folder of a build the repository configures). A `:LINE` or `
 suffix is dropped first. One path is reported once per line. Not a path its document says is
 made (by a sentence, also one begun on the line above, or a command of its fences), nor one
 whose first missing folder is a run's (`cache`, `tmp`, `results`), nor an MCP method
-(`tools/call`).
+(`tools/call`). Nor a git branch prefix in a table of branch names (`feat/`), a path
+the document says is not shipped yet (or one under it), the repository's own name as a
+first segment (`dspy/docs`), a module path from a src-layout package
+(`utils/x.py` of `src/pkg/utils/x.py`), or a program a build writes (`hld/hld-dev`).
 """
 
 from __future__ import annotations
