@@ -12,13 +12,14 @@ The decision rests on evidence that holds across repositories, strongest first:
 
 1. a steering file's own name or place (`CLAUDE.md`, `.claude/`, `skills/`, ...);
 2. a test fixture tree;
-3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`), an
-   ADR's number (`0007-use-x.md`);
+3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`,
+   `2026-June.md`), an ADR's number (`0007-use-x.md`);
 4. front matter or a header line that records a status or a date
    (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`);
 5. a folder by convention for history (`plans/`, `specs/`, `rfcs/`, `adr/`,
    `design_docs/`, `reports/`, `research/`, `archive/`, `*-notes/`, an older
-   version of a docs site such as `docs/v2/`), unless a steering file names the
+   version of a docs site such as `docs/v2/`), or a periodical's (`newsletters/`,
+   `blog/`, `weekly/`), unless a steering file names the
    document (then agents are sent to it, and it steers).
 """
 
@@ -52,6 +53,22 @@ HISTORY_NAME = re.compile(
     re.IGNORECASE,
 )
 DATED_NAME = re.compile(r"(?:^|[-_/])(?:19|20)\d\d[-_]?(?:0[1-9]|1[0-2])(?:[-_]?\d\d)?(?:[-_.]|$)")
+# A month written as a word next to a year: `2026-June`, `june-2026`, `2024_sep_03`.
+MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+MONTH_DATED_NAME = re.compile(
+    rf"(?:^|[-_ ])(?:(?:19|20)\d\d[-_ ]?{MONTH}|{MONTH}[-_ ]?(?:19|20)\d\d)(?:[-_ .]|$)",
+    re.IGNORECASE,
+)
+# A periodical: its issues record what happened in their period (`newsletters/`,
+# `blog/`, `weekly/`), whatever their file names.
+PERIODICAL_FOLDER = re.compile(
+    r"^(?:newsletters?|digests?|bulletins?|blog|(?:weekly|monthly)(?:[-_]\w+)?|"
+    r"\w+[-_](?:weekly|monthly|updates))$",
+    re.IGNORECASE,
+)
 ADR_NAME = re.compile(r"^\d{3,4}[-_][a-z]")
 HISTORY_FOLDERS = frozenset(
     {
@@ -131,12 +148,14 @@ def history_by_path(rel: str) -> str | None:
         return "a changelog or release notes"
     folders = rel.split("/")[:-1]
     stem = posixpath.splitext(name)[0]
-    if DATED_NAME.search(stem):
+    if DATED_NAME.search(stem) or MONTH_DATED_NAME.search(stem):
         return "a dated note"
     for index, part in enumerate(folders):
         lowered = part.lower()
         if lowered in HISTORY_FOLDERS or NOTES_FOLDER.match(part):
             return f"in `{part}/`, a folder of plans, specs, notes or reports"
+        if PERIODICAL_FOLDER.match(part):
+            return f"in `{part}/`, the issues of a periodical"
         if OLD_VERSION.match(lowered) and any(p in DOCS_FOLDERS for p in folders[:index]):
             return f"in `{part}/`, the docs of another version"
     if ADR_NAME.match(name) and folders and folders[-1].lower() in {"adr", "adrs", "decisions"}:

@@ -12,7 +12,10 @@ conventional output folder of a build the repository configures). A `:LINE` or `
 suffix is dropped first. One path is reported once per line. Not a path its document says is
 made (by a sentence, also one begun on the line above, or a command of its fences), nor one
 whose first missing folder is a run's (`cache`, `tmp`, `results`), nor an MCP method
-(`tools/call`).
+(`tools/call`). Nor a git branch prefix in a table of branch names (`feat/`), a path
+the document says is not shipped yet (or one under it), the repository's own name as a
+first segment (`dspy/docs`), a module path from a src-layout package
+(`utils/x.py` of `src/pkg/utils/x.py`), or a program a build writes (`hld/hld-dev`).
 """
 
 from __future__ import annotations
@@ -27,25 +30,35 @@ from guidelint.markdown import Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.broken_link.steering import is_steering_file
-from guidelint.rules.stale_path.builds import build_output, said_built
+from guidelint.rules.stale_path.builds import build_output, built_binary, said_built
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
     action_reference,
+    branch_prefix,
     module_path,
     names_another_place,
     plugin_users_claude,
     user_location,
 )
 from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
-from guidelint.rules.stale_path.made import IGNORED, env_file, made_in_document, run_time_folder
+from guidelint.rules.stale_path.made import (
+    IGNORED,
+    env_file,
+    made_in_document,
+    not_shipped_in_document,
+    run_time_folder,
+    under_not_shipped,
+)
 from guidelint.rules.stale_path.placeholders import explained, explained_names
 from guidelint.rules.stale_path.project_files import FILE_INDEX, join_rel, known_file_type
 from guidelint.rules.stale_path.roots import (
     anchored,
     component_roots,
     in_nested_crate,
+    in_package_root,
     in_some_component,
     top_level_folder,
+    under_repository_name,
 )
 from guidelint.rules.stale_path.sentences import not_a_claim
 from guidelint.sources import FileKind, SourceFile
@@ -76,6 +89,7 @@ class StalePath(Rule):
         url_links: list[Link] | None = None
         roots: list[str] | None = None
         made: set[str] | None = None
+        not_shipped: set[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -105,6 +119,10 @@ class StalePath(Rule):
                 continue
             if any(project.exists(join_rel(base, path)) for base in bases):
                 continue
+            if under_repository_name(path, project):
+                continue  # `dspy/docs` in the dspy repository: its own `docs/`
+            if in_package_root(path, project):
+                continue  # `utils/x.py` of `src/<package>/utils/x.py`: a module path
             if module_path(path, bases, project):
                 continue  # `src/email/generateEmailHTML`: an import path, extension left off
             # Asked only for a missing path: the file list, the sentence's patterns.
@@ -116,6 +134,10 @@ class StalePath(Rule):
                 made = made_in_document(file)
             if path.rstrip("/").removeprefix("./") in made:
                 continue  # another sentence or a command of this document makes it
+            if not_shipped is None:
+                not_shipped = not_shipped_in_document(file)
+            if under_not_shipped(path, not_shipped):
+                continue  # under a folder the document says "will live under", not yet made
             # Asked only here: a file whose paths all exist never reads .gitignore.
             ignored = project.memo(IGNORED)
             if any(ignored(join_rel(base, path)) for base in bases):
@@ -138,10 +160,14 @@ class StalePath(Rule):
                 continue  # `actions/create-github-app-token`: a GitHub Action, not a path
             if per_item_path(path, doc_dir, project):
                 continue  # `tests/case.json` of each task folder the document describes
+            if branch_prefix(path, file.text, span.span):
+                continue  # `feat/` in a table of git branch names, not a folder
             if user_location(file.text, span.span):
                 continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if said_built(file.text, span.span) or build_output(path, bases, project):
                 continue  # `dist/`, `site/`: what a build writes, not committed
+            if built_binary(path, bases, project):
+                continue  # `hld/hld-dev`: a program the module's build writes
             # `dist/` three times on one line is one stale path, reported once.
             line_key = (file.text.rfind("\n", 0, span.span.start), path)
             if line_key in reported:

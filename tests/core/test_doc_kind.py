@@ -25,6 +25,10 @@ from tests.conftest import run_cli
         "dev-docs/v3-notes/features.md",
         "docs/v2/development/tests.mdx",
         "docs/design_docs/moe.md",
+        "newsletters/2026-June.md",
+        "docs/updates/march-2024.md",
+        "blog/launch.md",
+        "community/dev-weekly/issue-12.md",
     ],
 )
 def test_history_by_name_and_folder(rel):
@@ -32,7 +36,16 @@ def test_history_by_name_and_folder(rel):
 
 
 @pytest.mark.parametrize(
-    "rel", ["README.md", "docs/guide.md", "src/v2/README.md", "docs/setup/install.md"]
+    "rel",
+    [
+        "README.md",
+        "docs/guide.md",
+        "src/v2/README.md",
+        "docs/setup/install.md",
+        "docs/mayor.md",
+        "docs/2024.md",
+        "docs/marching-orders.md",
+    ],
 )
 def test_guides_are_not_history(rel):
     assert history_by_path(rel) is None

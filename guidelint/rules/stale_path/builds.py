@@ -1,4 +1,6 @@
-"""Paths a build writes: its output folder (`dist/`, `site/`, a tsconfig's `outDir`).
+"""Paths a build writes: its output folder (`dist/`, `site/`, a tsconfig's `outDir`),
+and the programs it compiles (`hld/hld-dev`, named after the Go module's folder or
+written by a Makefile's `-o NAME`).
 
 A README tells users to open `dist/extension.js` or serve `site/`; the build writes
 them and the repository does not commit them. Known by the builds the repository
@@ -104,3 +106,46 @@ def said_built(text: str, span: Span) -> bool:
     before = text[max(0, span.start - 80) : span.start].rsplit("\n", 1)[-1]
     after = text[span.end : span.end + 40].split("\n", 1)[0]
     return bool(BUILT_BEFORE.search(before) or BUILT_AFTER.match(after))
+
+
+# Where a compiled program's build is configured: its binary lands in that folder.
+BINARY_BUILDS = ("go.mod", "Makefile", "makefile", "GNUmakefile", "Cargo.toml")
+
+# `go build -o hld-dev ./cmd/hld`, `gcc -o bin/tool`, `cargo build ... -o x`: a build's output.
+OUTPUT_OPTION = re.compile(r"(?:^|\s)-o\s+['\"]?([\w./\-]+)")
+
+MAKEFILE = re.compile(r"^(?:GNUmakefile|[Mm]akefile|[\w.\-]+\.mk)$")
+
+
+def built_binary(path: str, bases: list[str], project: Project) -> bool:
+    """`hld/hld-dev`: a program a build writes, so not committed. A file with no
+    extension in a folder whose build is configured there (a go.mod, a Makefile, a
+    Cargo.toml) and named after that folder (`go build`'s default name, or a variant of
+    it: `hld-dev`, `hld-nightly`), or one a Makefile writes with `-o NAME`."""
+    name = posixpath.basename(path)
+    if path.endswith("/") or not name or "." in name:
+        return False
+    if name in project.memo(MAKE_OUTPUTS):
+        return True
+    for base in bases:
+        folder = posixpath.dirname(join_rel(base, path))
+        if not folder or not any(project.exists(f"{folder}/{b}") for b in BINARY_BUILDS):
+            continue
+        stem = posixpath.basename(folder)
+        if name == stem or (name.startswith(stem) and name[len(stem)] in "-_"):
+            return True
+    return False
+
+
+def _make_outputs(project: Project) -> frozenset[str]:
+    """The file names the repository's Makefiles build with `-o NAME`."""
+    names: set[str] = set()
+    for rel in project.files():
+        if MAKEFILE.match(posixpath.basename(rel)):
+            source = project.read(rel)
+            for value in OUTPUT_OPTION.findall(source.text if source else ""):
+                names.add(posixpath.basename(value))
+    return frozenset(name for name in names if name and "." not in name)
+
+
+MAKE_OUTPUTS = Memo("GL501.make_outputs", _make_outputs)

@@ -151,3 +151,33 @@ def user_location(text: str, span: Span) -> bool:
     after_start = len(text) if line_end == -1 else line_end + 1
     after = text[after_start : after_start + window].split("\n", FIELD_LINES)
     return any(HOME_FIELD.match(near) for near in lines + after[:FIELD_LINES])
+
+
+# The change types of Conventional Commits, as git branch names start with them.
+CHANGE_TYPES = frozenset(
+    {"feat", "feature", "fix", "bugfix", "hotfix", "chore", "docs", "refactor", "test"}
+    | {"tests", "ci", "perf", "build", "style", "release", "revert", "community"}
+)
+
+BRANCH_WORD = LazyPattern(r"\bbranch(?:es|ing)?\b", re.IGNORECASE)
+
+BRANCH_CONTEXT = 1500  # characters before the span: the section that speaks of branches
+
+
+def branch_prefix(path: str, text: str, span: Span) -> bool:
+    """`feat/` in a table of branch names ("| `feat/` | New features |
+    `feat/2342-cli` |"): one segment and a slash, the text above speaks of branches,
+    and the line gives an example name with that prefix or the segment is a change
+    type of Conventional Commits. A naming rule for git branches, not a folder."""
+    if not path.endswith("/") or path.count("/") != 1 or path.startswith("."):
+        return False
+    if not BRANCH_WORD.search(text[max(0, span.start - BRANCH_CONTEXT) : span.start]):
+        return False
+    if path.rstrip("/").lower() in CHANGE_TYPES:
+        return True
+    line_end = text.find("\n", span.end)
+    rest = text[span.end : len(text) if line_end == -1 else line_end]
+    return any(
+        example.startswith(path) and len(example) > len(path)
+        for example in (code.group(0).strip("`") for code in CODE_SPAN_TEXT.finditer(rest))
+    )

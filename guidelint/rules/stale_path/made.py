@@ -16,7 +16,7 @@ from guidelint.lazy_re import LazyPattern
 from guidelint.project import Memo, Project
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.project_files import join_rel
-from guidelint.rules.stale_path.sentences import said_made
+from guidelint.rules.stale_path.sentences import said_made, said_not_shipped
 from guidelint.sources import SourceFile
 
 # Written by a run, never committed: the first missing folder of the path says so
@@ -84,9 +84,32 @@ def made_in_document(file: SourceFile) -> set[str]:
             made.update(w.rstrip("/").removeprefix("./") for w in words if w)
     for span in file.markdown.code_spans:
         path = candidate_path(span.content) if "/" in span.content else None
-        if path is not None and said_made(file.text, span.span.start, span.span.end):
+        if path is None:
+            continue
+        if said_made(file.text, span.span.start, span.span.end):
             made.add(path.rstrip("/").removeprefix("./"))
     return made
+
+
+def not_shipped_in_document(file: SourceFile) -> set[str]:
+    """Paths this document says are not there yet ("will live under `x/`", "`x/` ...
+    is not part of the layer shipped today")."""
+    not_shipped: set[str] = set()
+    for span in file.markdown.code_spans:
+        path = candidate_path(span.content) if "/" in span.content else None
+        if path is not None and said_not_shipped(file.text, span.span.start, span.span.end):
+            not_shipped.add(path.rstrip("/").removeprefix("./"))
+    return not_shipped
+
+
+def under_not_shipped(path: str, not_shipped: set[str]) -> bool:
+    """The path, or a folder above it, is one the document says is not there yet:
+    "will live under `src/x/tools/`" covers "Add to `src/x/tools/registry.py`" further
+    down. (A folder said to be made does not cover what is named in it: "Create a
+    `references/` directory and move ... → `references/examples.md`" still names files
+    that must then exist.)"""
+    parts = path.rstrip("/").removeprefix("./").split("/")
+    return any("/".join(parts[:count]) in not_shipped for count in range(1, len(parts) + 1))
 
 
 def env_file(path: str) -> bool:

@@ -9,9 +9,11 @@ when its first segment is there (`anchored`), else it is an example from elsewhe
 
 from __future__ import annotations
 
+import json
 import posixpath
+import re
 
-from guidelint.project import Project
+from guidelint.project import Memo, Project
 from guidelint.rules.stale_path.project_files import FILE_INDEX, FOLDER_NAMES, join_rel
 
 COMPONENT_MARKERS = ("SKILL.md", ".claude-plugin/plugin.json", "package.json", "pyproject.toml")
@@ -88,3 +90,61 @@ def anchored(path: str, bases: list[str], project: Project) -> bool:
         lead.append(segments[len(lead)])
     first = "/".join(lead)
     return any(project.exists(join_rel(base, first)) for base in bases)
+
+
+# The first `name = "..."` of a pyproject.toml's or Cargo.toml's table: the project's name.
+MANIFEST_NAME = re.compile(r'^name\s*=\s*["\']([\w.\-]+)["\']', re.MULTILINE)
+
+
+def _project_names(project: Project) -> frozenset[str]:
+    """What this repository is called: its root folder's name (a clone's) and the name
+    its root manifest gives (pyproject.toml, Cargo.toml, package.json without a scope)."""
+    names = {project.root.name}
+    for manifest in ("pyproject.toml", "Cargo.toml"):
+        source = project.read(manifest)
+        found = MANIFEST_NAME.search(source.text) if source else None
+        if found:
+            names.add(found.group(1))
+    package = project.read("package.json")
+    if package is not None:
+        try:
+            data = json.loads(package.text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("name"), str):
+            names.add(data["name"].rsplit("/", 1)[-1])
+    return frozenset(name for name in names if name)
+
+
+PROJECT_NAMES = Memo("GL501.project_names", _project_names)
+
+
+def under_repository_name(path: str, project: Project) -> bool:
+    """`dspy/docs` in the dspy repository's docs: the repository's own name as a first
+    segment, the rest a path of this repository (and `dspy/docs` itself is not one,
+    which the caller has found)."""
+    first, _, rest = path.partition("/")
+    if not rest.strip("/") or first not in project.memo(PROJECT_NAMES):
+        return False
+    return project.exists(rest.rstrip("/"))
+
+
+def _package_roots(project: Project) -> tuple[str, ...]:
+    """The packages of a src layout (`src/<package>/__init__.py`): module paths such as
+    `utils/import_utils.py` are written from there."""
+    _, by_folder = project.memo(FILE_INDEX)
+    roots = []
+    for folder in by_folder:
+        parts = folder.split("/")
+        if len(parts) == 2 and parts[0] == "src" and f"{folder}/__init__.py" in by_folder[folder]:
+            roots.append(folder)
+    return tuple(sorted(roots))
+
+
+PACKAGE_ROOTS = Memo("GL501.package_roots", _package_roots)
+
+
+def in_package_root(path: str, project: Project) -> bool:
+    """`utils/import_utils.py` that is `src/lerobot/utils/import_utils.py`: a path
+    written from a src-layout package's root, the root its module paths start at."""
+    return any(project.exists(join_rel(root, path)) for root in project.memo(PACKAGE_ROOTS))

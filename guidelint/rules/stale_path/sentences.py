@@ -35,6 +35,21 @@ CREATED = LazyPattern(
 
 NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
 
+# The sentence says the path is not there yet: "will live under `x/`", "which is not
+# part of the layer shipped today", "those modules don't yet exist".
+NOT_SHIPPED = LazyPattern(
+    r"\bwill (?:live|reside|sit|go|be (?:added|placed|located|stored|created|moved))\b|"
+    r"\b(?:does|do|is|are)(?: not|n't) yet\b|\b(?:don't|doesn't|not) yet exist|"
+    r"\bnot (?:yet )?(?:part of|included in)\b[^.]{0,60}\bship(?:ped|s)?\b",
+    re.IGNORECASE,
+)
+
+# "Run the `scripts/x.sh` script to generate ...": the path is what is run, so the
+# sentence's "generate" is what the script makes, not the script itself.
+RUN_BEFORE = LazyPattern(
+    r"\b(?:run|execute|invoke|call|source)\s+(?:the\s+)?(?:script\s+)?$", re.IGNORECASE
+)
+
 USED_TO_BE = LazyPattern(
     r"\b(?:original path|formerly|previously|renamed from|moved from|"
     r"was at|old path)\b[^`]*$",
@@ -74,17 +89,65 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     own_before = SENTENCE_END.split(before)[-1]
     joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    run = bool(RUN_BEFORE.search(own_before))  # what the sentence makes is not the path
     return bool(
         ILLUSTRATION.search(own_before)
         or OR_SIMILAR.search(sentence)
-        or CREATED.search(sentence)
-        or made_across_lines(joined)
+        or (not run and CREATED.search(sentence))
+        or (not run and made_across_lines(joined))
+        or NOT_SHIPPED.search(joined or own_before)
+        or NOT_SHIPPED.search(whole_sentence_after(text, end))
         or NOT_YET.match(after)
         or WAS.match(after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
         or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
         or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
+    )
+
+
+QUOTE_MARK = LazyPattern(r"^\s*(?:>\s?)+")
+
+
+def whole_sentence_after(text: str, end: int) -> str:
+    """The rest of the span's sentence, read on over the lines that go on with it (also
+    inside a blockquote: "> (`x/`, the `Tool` protocol)\n> which is not part of the
+    layer shipped today"), at most CLAIM_WINDOW characters."""
+    stop = min(len(text), end + CLAIM_WINDOW)
+    line_start = text.rfind("\n", 0, end) + 1
+    quoted = bool(QUOTE_MARK.match(text[line_start:end]))
+    pieces: list[str] = []
+    at = end
+    while at < stop:
+        newline = text.find("\n", at, stop)
+        line = text[at:stop] if newline == -1 else text[at:newline]
+        if pieces:  # a following line: does it go on with the sentence?
+            if quoted:
+                if not QUOTE_MARK.match(line):
+                    break
+                line = QUOTE_MARK.sub("", line, count=1)
+            if not line.strip() or NEW_BLOCK.match(line):
+                break
+        pieces.append(line)
+        ended = SENTENCE_END.search(line + " A")
+        if ended or newline == -1:
+            break
+        at = newline + 1
+    return SENTENCE_END.split(" ".join(pieces) + " ")[0]
+
+
+def said_not_shipped(text: str, start: int, end: int) -> bool:
+    """The span's sentence says it is not there yet ("will live under `x/`", "`x/`
+    ... which is not part of the layer shipped today")."""
+    line_start = window_start(text, start)
+    own_before = SENTENCE_END.split(text[line_start:start])[-1]
+    has_previous = line_start > 0 and text[line_start - 1] == "\n"
+    went_on = has_previous and not NEW_BLOCK.match(text[line_start:end])
+    if went_on:  # the sentence may begin on the line above: "will live under\n`x/`"
+        previous = text[window_start(text, line_start - 1) : line_start - 1]
+        own_before = SENTENCE_END.split(previous + " " + own_before)[-1]
+    return bool(
+        NOT_SHIPPED.search(own_before) or NOT_SHIPPED.search(whole_sentence_after(text, end))
     )
 
 
@@ -101,6 +164,8 @@ def said_made(text: str, start: int, end: int) -> bool:
     lead = previous + " " if went_on and previous.strip() else ""
     sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
     joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    if RUN_BEFORE.search(SENTENCE_END.split(before)[-1]):
+        return False  # "Run the `x.sh` script to generate ...": the script is not made
     return bool(CREATED.search(sentence)) or made_across_lines(joined)
 
 
