@@ -80,6 +80,69 @@ JOYIMAGE = {
     "rope_dim_list": [4, 6, 6],  # sums to the head width
 }
 
+# Bria FIBO 2: a single-stream DiT over Flux 2 VAE latents (2x2 patches), read by a
+# Perceiver over one bundle of three Qwen3-VL layers and by five injection blocks, each
+# cross-attending its own bundle (pipeline_bria_fibo2.TEXT_ENCODER_OUT_LAYERS: six
+# bundles, so five injections, always): `cap_feat_dim` is three text widths. Six blocks
+# keep a plain one before the five injections (the real 44 inject at 6, 14, ..., 38).
+BRIA_FIBO2 = {
+    "in_channels": Dim("latent"),
+    "patch_size": 2,
+    "dim": 32,
+    "n_layers": 6,
+    "n_refiner_layers": 1,
+    "n_heads": 2,
+    "cap_feat_dim": Dim("llm", times=3),
+    "injection_layer_ids": (1, 2, 3, 4, 5),
+    "perceiver_num_layers": 1,
+    "axes_dims": (4, 6, 6),  # sums to dim / n_heads
+}
+
+# DreamLite (base and mobile): a UNet over Qwen3-VL's last states, the class's own three
+# levels (cross-attention only at the first two, self- and cross-attention at the
+# lowest, a plain last up block; separable convolutions, RMS q/k norm, one KV head).
+DREAMLITE_UNET = {
+    "sample_size": 128,  # 1024 px over the tiny autoencoder's 8x
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "block_out_channels": (16, 16, 32),
+    "layers_per_block": 1,
+    "norm_num_groups": 8,
+    "attention_head_dim": 16,  # one head at the two upper levels: attention is paid per head
+    "cross_attention_dim": Dim("llm"),
+}
+# TAESD's layout (AutoencoderTiny): four levels, so the scale factor is 8, as the real one
+TINY_AUTOENCODER = {
+    "encoder_block_out_channels": (8, 8, 8, 8),
+    "decoder_block_out_channels": (8, 8, 8, 8),
+    "num_encoder_blocks": (1, 1, 1, 1),
+    "num_decoder_blocks": (1, 1, 1, 1),
+    "latent_channels": 4,
+}
+
+# Qwen-Image 2.1: a DiT over unpatched latents of a 16x VAE (the pipeline fixes
+# vae_scale_factor at 16: five levels, four spatial halvings, three temporal ones, as
+# the real one), text from Qwen3-VL's last decoder layer.
+QWEN_IMAGE21 = {
+    "in_channels": Dim("latent"),
+    "out_channels": Dim("latent"),
+    "num_layers": 1,
+    "attention_head_dim": 16,
+    "num_attention_heads": 2,
+    "context_in_dim": Dim("llm"),
+    "axes_dims_rope": (8, 4, 4),  # sums to attention_head_dim
+}
+QWEN_IMAGE21_VAE = {
+    "base_dim": 4,
+    "decoder_base_dim": 4,
+    "z_dim": 4,
+    "dim_mult": [1, 1, 1, 1, 1],
+    "num_res_blocks": 1,
+    "temperal_downsample": [False, True, True, True],
+    "latents_mean": [0.0] * 4,
+    "latents_std": [1.0] * 4,
+}
+
 RECIPES: dict[str, Recipe] = {
     "Qwen3VLForConditionalGeneration": Recipe(
         "model", QWEN3_VL_FULL, provides={"llm": "text_config.hidden_size"}
@@ -87,10 +150,18 @@ RECIPES: dict[str, Recipe] = {
     "NucleusMoEImageTransformer2DModel": Recipe("model", NUCLEUS_MOE),
     "JoyImageEditTransformer3DModel": Recipe("model", JOYIMAGE),
     "JoyImageEditPlusTransformer3DModel": Recipe("model", JOYIMAGE),
+    "BriaFibo2Transformer2DModel": Recipe("model", BRIA_FIBO2),
+    "DreamLiteUNetModel": Recipe("model", DREAMLITE_UNET),
+    "QwenImage21Transformer2DModel": Recipe("model", QWEN_IMAGE21),
+    "AutoencoderKLQwenImage21": Recipe("model", QWEN_IMAGE21_VAE, provides={"latent": "z_dim"}),
+    "AutoencoderTiny": Recipe("model", TINY_AUTOENCODER, provides={"latent": "latent_channels"}),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
-VARIANTS: tuple[tuple[str, str, str], ...] = ()
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    # DreamLite's `tokenizer: AutoTokenizer` is Qwen3-VL's own
+    (r"^DreamLite", "tokenizer", "Qwen2Tokenizer/qwen3_vl"),
+)
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {
     "Qwen3VLForConditionalGeneration": "Qwen2Tokenizer/qwen3_vl",
@@ -105,4 +176,7 @@ HOME_PIPELINES: dict[str, str] = {
     "NucleusMoEImageTransformer2DModel": "NucleusMoEImagePipeline",
     "JoyImageEditTransformer3DModel": "JoyImageEditPipeline",
     "JoyImageEditPlusTransformer3DModel": "JoyImageEditPlusPipeline",
+    "BriaFibo2Transformer2DModel": "BriaFibo2Pipeline",
+    "DreamLiteUNetModel": "DreamLitePipeline",
+    "QwenImage21Transformer2DModel": "QwenImage21Pipeline",
 }
