@@ -83,17 +83,18 @@ JOYIMAGE = {
 # Bria FIBO 2: a single-stream DiT over Flux 2 VAE latents (2x2 patches), read by a
 # Perceiver over one bundle of three Qwen3-VL layers and by five injection blocks, each
 # cross-attending its own bundle (pipeline_bria_fibo2.TEXT_ENCODER_OUT_LAYERS: six
-# bundles, so five injections, always): `cap_feat_dim` is three text widths. Six blocks
-# keep a plain one before the five injections (the real 44 inject at 6, 14, ..., 38).
+# bundles, so five injections, always): `cap_feat_dim` is three text widths. The
+# injection blocks sit where the real ones do (6, 14, 22, 30, 38: names a LoRA or an
+# attention processor addresses), so 39 blocks of one 16-wide head (the real 44 of 28).
 BRIA_FIBO2 = {
     "in_channels": Dim("latent"),
     "patch_size": 2,
-    "dim": 32,
-    "n_layers": 6,
+    "dim": 16,
+    "n_layers": 39,
     "n_refiner_layers": 1,
-    "n_heads": 2,
+    "n_heads": 1,
     "cap_feat_dim": Dim("llm", times=3),
-    "injection_layer_ids": (1, 2, 3, 4, 5),
+    "injection_layer_ids": (6, 14, 22, 30, 38),
     "perceiver_num_layers": 1,
     "axes_dims": (4, 6, 6),  # sums to dim / n_heads
 }
