@@ -72,6 +72,29 @@ def test_nucleus_moe_experts_take_the_real_share_of_tokens_and_are_seeded():
         assert torch.equal(value, dict(again.named_parameters())[name]), name
 
 
+def test_qwen_image_layered_reads_rgba_and_layer_embeddings():
+    plan = generic.plan("QwenImageLayeredPipeline")
+    vae, transformer = slot(plan, "vae").config, slot(plan, "transformer").config
+    assert vae["input_channels"] == 4  # the example's .convert("RGBA")
+    # the pipeline takes an input with as many channels as the latents for latents
+    assert vae["z_dim"] != vae["input_channels"]
+    assert transformer["use_layer3d_rope"] and transformer["use_additional_t_cond"]
+    assert transformer["in_channels"] == 4 * vae["z_dim"]
+
+
+@pytest.mark.slow  # builds Qwen-Image Layered and decomposes an RGBA image (some 40 s)
+def test_qwen_image_layered_builds_and_decomposes_an_rgba_image(tiny_cache):
+    from diffusers import QwenImageLayeredPipeline
+    from PIL import Image
+
+    pipe = QwenImageLayeredPipeline.from_pretrained(
+        build.checkpoint_for("QwenImageLayeredPipeline", tiny_cache)
+    )
+    image = Image.new("RGBA", (64, 64), (120, 30, 200, 255))
+    layers = pipe(image, "a cat", num_inference_steps=2, layers=2, resolution=640).images[0]
+    assert len(layers) == 2 and all(layer.mode == "RGBA" for layer in layers)
+
+
 @pytest.fixture(scope="module")
 def tiny_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("tiny-qwen3vl")

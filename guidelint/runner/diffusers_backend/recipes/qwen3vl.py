@@ -1,5 +1,6 @@
 """Recipes of the pipelines that read prompts (and edit images) with Qwen3-VL: NucleusMoE-Image,
-JoyImage Edit and Edit Plus, Bria FIBO 2, DreamLite, Qwen-Image 2.1.
+JoyImage Edit and Edit Plus, Bria FIBO 2, DreamLite, Qwen-Image 2.1; and Qwen-Image Layered
+(Qwen2.5-VL), whose layered variants were missing from the qwen area.
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import. Their processor
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from guidelint.runner.diffusers_backend.recipes.llm import QWEN3
 from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.qwen import QWEN_IMAGE
+from guidelint.runner.diffusers_backend.recipes.qwen import RECIPES as QWEN_RECIPES
 
 # Qwen3-VL with its LM head, as these checkpoints ship it (`Qwen3VLForConditionalGeneration`).
 # The language half keeps the real 36 layers (Qwen3-VL-4B and -8B): NucleusMoE reads
@@ -144,6 +147,17 @@ QWEN_IMAGE21_VAE = {
     "latents_std": [1.0] * 4,
 }
 
+# Qwen-Image Layered decomposes an RGBA image into layers: its pipeline encodes the RGBA
+# image (a VAE of 4 input channels), packs layers + 1 latent frames and passes the
+# transformer `additional_t_cond` (whether a frame is the RGB one) and per-layer image
+# shapes, which only a transformer with those embeddings and 3D layer RoPE reads.
+QWEN_IMAGE_LAYERED = {
+    **QWEN_IMAGE,
+    "guidance_embeds": False,
+    "use_additional_t_cond": True,
+    "use_layer3d_rope": True,
+}
+
 RECIPES: dict[str, Recipe] = {
     "Qwen3VLForConditionalGeneration": Recipe(
         "model", QWEN3_VL_FULL, provides={"llm": "text_config.hidden_size"}
@@ -154,6 +168,24 @@ RECIPES: dict[str, Recipe] = {
     "BriaFibo2Transformer2DModel": Recipe("model", BRIA_FIBO2),
     "DreamLiteUNetModel": Recipe("model", DREAMLITE_UNET),
     "QwenImage21Transformer2DModel": Recipe("model", QWEN_IMAGE21),
+    "QwenImageTransformer2DModel/layered": Recipe(
+        "model", QWEN_IMAGE_LAYERED, builds="QwenImageTransformer2DModel"
+    ),
+    # the qwen area's VAE reading and writing RGBA, with the real 16 latent channels: the
+    # pipeline takes an image with as many channels as the latents for latents, so a
+    # 4-channel tiny VAE would read the RGBA image as its latents
+    "AutoencoderKLQwenImage/rgba": Recipe(
+        "model",
+        {
+            **QWEN_RECIPES["AutoencoderKLQwenImage"].config,
+            "input_channels": 4,
+            "z_dim": 16,
+            "latents_mean": [0.0] * 16,
+            "latents_std": [1.0] * 16,
+        },
+        builds="AutoencoderKLQwenImage",
+        provides={"latent": "z_dim"},
+    ),
     "AutoencoderKLQwenImage21": Recipe("model", QWEN_IMAGE21_VAE, provides={"latent": "z_dim"}),
     "AutoencoderTiny": Recipe("model", TINY_AUTOENCODER, provides={"latent": "latent_channels"}),
 }
@@ -162,6 +194,8 @@ RECIPES: dict[str, Recipe] = {
 VARIANTS: tuple[tuple[str, str, str], ...] = (
     # DreamLite's `tokenizer: AutoTokenizer` is Qwen3-VL's own
     (r"^DreamLite", "tokenizer", "Qwen2Tokenizer/qwen3_vl"),
+    (r"^QwenImageLayered", "transformer", "QwenImageTransformer2DModel/layered"),
+    (r"^QwenImageLayered", "vae", "AutoencoderKLQwenImage/rgba"),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {
