@@ -395,6 +395,34 @@ REVIEWED: dict[str, Reviewed] = {
         "its pose model from the hub (2026-12-05; its tiny LoRA loaded at line 26); past "
         "it the example appends to conditioning_frames, which it never defines",
     ),
+    # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
+    "bria_fibo2.pipeline_bria_fibo2": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "alone, costwatch stops it: steps 2-11 of 30 took 4.5 s each on average (4,096 "
+        "tokens through 39 blocks); the 19 left needed about 85 s more",
+    ),
+    "joyimage.pipeline_joyimage_edit": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "in a first run costwatch stopped it at 56 s: steps 2-37 of 40 took 1.3 s each, "
+        "then the Wan VAE's 1024 px decode",
+    ),
+    "qwenimage.pipeline_qwenimage_layered": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "its 50 steps ended at 49 s (1.0-1.2 s each over 8,000 tokens: five 640 px layers "
+        "and the image); the VAE decode of the five layers passed 60 s",
+    ),
+    "ltx2.pipeline_ltx2_ic_lora": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "with its tiny LoRA loaded, costwatch measured step 2 of 30 at 4.6 s (2026-12-04)",
+    ),
     "chroma.pipeline_chroma_inpainting": Reviewed(
         "timeout", BARE, "load", "passed alone in 39.2 s (load 10)"
     ),
