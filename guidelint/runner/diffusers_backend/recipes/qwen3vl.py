@@ -112,7 +112,9 @@ DREAMLITE_UNET = {
     "block_out_channels": (16, 16, 32),
     "layers_per_block": 1,
     "norm_num_groups": 8,
-    "attention_head_dim": 8,
+    # the head count, as in UNet2DConditionModel (`num_attention_heads = ... or
+    # attention_head_dim`): one head a level, since attention is paid per head
+    "attention_head_dim": 1,
     "cross_attention_dim": Dim("llm"),
 }
 # TAESD's layout (AutoencoderTiny): four levels, so the scale factor is 8, as the real one
