@@ -243,6 +243,9 @@ REAL_BUGS: dict[str, RealBug] = {
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
     # reached once their Qwen3-VL stand-ins exist (2026-12-05)
+    "dreamlite.pipeline_dreamlite": RealBug(
+        17, "No such file or directory: 'input.png'", "opens a file it never wrote"
+    ),
     "dreamlite.pipeline_dreamlite_mobile": RealBug(
         17, "No such file or directory: 'input.png'", "opens a file it never wrote"
     ),
