@@ -406,13 +406,6 @@ REVIEWED: dict[str, Reviewed] = {
         "alone, costwatch stops it: steps 2-11 of 30 took 4.5 s each on average (4,096 "
         "tokens through 39 blocks); the 19 left needed about 85 s more",
     ),
-    "joyimage.pipeline_joyimage_edit": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "in a first run costwatch stopped it at 56 s: steps 2-37 of 40 took 1.3 s each, "
-        "then the Wan VAE's 1024 px decode",
-    ),
     "qwenimage.pipeline_qwenimage_layered": Reviewed(
         "timeout",
         BARE,
