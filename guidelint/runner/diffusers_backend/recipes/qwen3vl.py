@@ -154,8 +154,13 @@ QWEN_IMAGE21_VAE = {
 # image (a VAE of 4 input channels), packs layers + 1 latent frames and passes the
 # transformer `additional_t_cond` (whether a frame is the RGB one) and per-layer image
 # shapes, which only a transformer with those embeddings and 3D layer RoPE reads.
+# One head of 48 where Qwen-Image's stand-in has three of 16: the example's 8,000 tokens
+# (five 640 px layers and the image) pay attention per head.
 QWEN_IMAGE_LAYERED = {
     **QWEN_IMAGE,
+    "num_attention_heads": 1,
+    "attention_head_dim": 48,
+    "axes_dims_rope": (16, 16, 16),  # sums to the head width
     "guidance_embeds": False,
     "use_additional_t_cond": True,
     "use_layer3d_rope": True,
