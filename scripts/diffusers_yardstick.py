@@ -406,13 +406,6 @@ REVIEWED: dict[str, Reviewed] = {
         "alone, costwatch stops it: steps 2-11 of 30 took 4.5 s each on average (4,096 "
         "tokens through 39 blocks); the 19 left needed about 85 s more",
     ),
-    "qwenimage.pipeline_qwenimage_layered": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "its 50 steps ended at 49 s (1.0-1.2 s each over 8,000 tokens: five 640 px layers "
-        "and the image); the VAE decode of the five layers passed 60 s",
-    ),
     "ltx2.pipeline_ltx2_ic_lora": Reviewed(
         "timeout",
         BARE,
