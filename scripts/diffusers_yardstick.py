@@ -242,6 +242,19 @@ REAL_BUGS: dict[str, RealBug] = {
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
+    # reached once their Qwen3-VL stand-ins exist (2026-12-05)
+    "dreamlite.pipeline_dreamlite": RealBug(
+        17, "No such file or directory: 'input.png'", "opens a file it never wrote"
+    ),
+    "dreamlite.pipeline_dreamlite_mobile": RealBug(
+        17, "No such file or directory: 'input.png'", "opens a file it never wrote"
+    ),
+    "joyimage.pipeline_joyimage_edit_plus": RealBug(
+        12, "dog.png is not a valid path", "loads files it never wrote (dog.png, person.png)"
+    ),
+    "ltx2.pipeline_ltx2_hdr_lora": RealBug(
+        21, "/path/to/reference.mp4 is not a valid path", "loads a placeholder path"
+    ),
     "latent_consistency_models.pipeline_latent_consistency_img2img": RealBug(
         13, "No such file or directory: './snowy_mountains.png'", "opens a file it never wrote"
     ),
@@ -376,6 +389,28 @@ REVIEWED: dict[str, Reviewed] = {
         BARE,
         "real bug",
         "alone (load 12) it reaches its real bug (REAL_BUGS): line 8 failed at 51.4 s",
+    ),
+    "animatediff.pipeline_animatediff_video2video_controlnet": Reviewed(
+        "error",
+        "LocalEntryNotFoundError",
+        "example download",
+        "controlnet_aux's OpenposeDetector.from_pretrained('lllyasviel/Annotators') fetches "
+        "its pose model from the hub (2026-12-05; its tiny LoRA loaded at line 26); past "
+        "it the example appends to conditioning_frames, which it never defines",
+    ),
+    # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
+    "bria_fibo2.pipeline_bria_fibo2": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "alone, costwatch stops it: steps 2-11 of 30 took 4.5 s each on average (4,096 "
+        "tokens through 39 blocks); the 19 left needed about 85 s more",
+    ),
+    "ltx2.pipeline_ltx2_ic_lora": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "with its tiny LoRA loaded, costwatch measured step 2 of 30 at 4.6 s (2026-12-04)",
     ),
     "chroma.pipeline_chroma_inpainting": Reviewed(
         "timeout", BARE, "load", "passed alone in 39.2 s (load 10)"

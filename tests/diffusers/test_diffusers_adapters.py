@@ -1,5 +1,6 @@
-"""LoRA weights named by a hub id: a tiny LoRA for the repos examples name, loaded by
-diffusers and PEFT for real; any other repo is unsupported-model, not the example's error."""
+"""LoRA weights named by a hub id: a tiny LoRA made for the pipeline that loads it, loaded
+by diffusers and PEFT for real; a known repo asked for a file it does not hold is
+unsupported-model, not the example's error."""
 
 from __future__ import annotations
 
@@ -65,22 +66,51 @@ def test_the_tiny_lora_has_diffusers_keys_for_every_attention_projection():
     assert all(torch.equal(lora[k], again[k]) for k in lora)  # seeded by repo and file
 
 
-@pytest.mark.slow  # builds a tiny Stable Diffusion pipeline
-def test_a_lora_repo_from_the_hub_is_unsupported_model_naming_it(sd_folder, tmp_path):
+@pytest.mark.slow  # builds and runs a tiny Stable Diffusion pipeline
+def test_an_unknown_lora_repo_gets_a_lora_for_the_pipeline_that_loads_it(sd_folder, tmp_path):
     from diffusers import StableDiffusionPipeline
 
     pipe = StableDiffusionPipeline.from_pretrained(sd_folder)
     adapters.install()
+    lines: list[str] = []
+    state.set_current(
+        state.State(record_fn=lines.append, gpu=False, cache_override=None, root=tmp_path)
+    )
+    try:
+        before = _image(pipe)
+        pipe.load_lora_weights(
+            "someone/a-style-lora", weight_name="style.safetensors", adapter_name="style"
+        )
+        pipe.set_adapters(["style"], [0.8])
+        loaded = _image(pipe)
+    finally:
+        state.set_current(None)
+    assert pipe.get_list_adapters() == {"unet": ["style"]}
+    assert abs(loaded - before).max() > 1e-4
+    # the report names the repo and file, and says whose class the LoRA was made for
+    said = next(s for s in lines if "someone/a-style-lora" in s)
+    assert "weight_name='style.safetensors'" in said
+    assert "does not know, so made for the class that loads it (StableDiffusionPipeline)" in said
+
+
+def test_a_lora_outside_a_pipeline_loader_stays_unsupported_naming_why(tmp_path):
+    adapters.install()
+    import diffusers.loaders.lora_pipeline  # noqa: F401 - imported, so wrapped
+    from diffusers.loaders import lora_base
+
     state.set_current(
         state.State(record_fn=lambda _line: None, gpu=False, cache_override=None, root=tmp_path)
     )
     try:
         with pytest.raises(loading.UnsupportedModel) as raised:
-            pipe.load_lora_weights("someone/a-style-lora", weight_name="style.safetensors")
+            lora_base._fetch_state_dict(
+                "someone/a-style-lora", "style.safetensors", None, False, None, False,
+                None, None, None, None, None, False,
+            )  # fmt: skip
     finally:
         state.set_current(None)
     assert "LoRA weights from the hub repo 'someone/a-style-lora'" in str(raised.value)
-    assert "weight_name='style.safetensors'" in str(raised.value)
+    assert "cannot tell which model it is for" in str(raised.value)
     assert raised.value.guidelint_outcome == "unsupported-model"
 
 
@@ -94,10 +124,13 @@ def test_a_known_repo_with_a_file_it_does_not_hold_stays_unsupported(sd_folder, 
         state.State(record_fn=lambda _line: None, gpu=False, cache_override=None, root=tmp_path)
     )
     try:
-        with pytest.raises(loading.UnsupportedModel):
+        with pytest.raises(loading.UnsupportedModel) as raised:
             pipe.load_lora_weights("wangfuyun/AnimateLCM", weight_name="not-there.safetensors")
     finally:
         state.set_current(None)
+    assert "knows this repo and its files ('AnimateLCM_sd15_t2v_lora.safetensors')" in str(
+        raised.value
+    )
 
 
 def test_a_local_lora_file_is_not_touched(tmp_path):

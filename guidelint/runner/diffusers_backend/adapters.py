@@ -9,9 +9,12 @@ dict is made here instead, for the pipeline that loads it: a rank-2 LoRA in diff
 PEFT key format (`unet.<module>.lora_A.weight`, `...lora_B.weight`) over every attention
 projection of the stand-in's denoiser, seeded by the repo and file, with both matrices
 nonzero so the loaded adapter changes the forward. diffusers' own conversion and PEFT's
-injection then load it as they would the real file. A repo the user maps to a local
-folder in `[tool.guidelint.runner.models]` loads from there; any other repo stays
-unsupported-model, naming it.
+injection then load it as they would the real file. A repo the table does not know is
+treated as a tiny checkpoint of an unknown hub id is for models: its LoRA is made for
+the class that loads it (the pipeline's own denoiser), and the report says the repo was
+not known. A known repo asked for a file it does not hold stays unsupported-model, naming
+it (the table lists each repo's files). A repo the user maps to a local folder in
+`[tool.guidelint.runner.models]` loads from there.
 """
 
 from __future__ import annotations
@@ -80,21 +83,21 @@ def _wrap(module) -> None:
                 kwargs[SOURCE] = folder
             return original(*args, **kwargs)
         weight_name = args[1] if len(args) > 1 else kwargs.get("weight_name")
-        made = tiny_lora(_LOADING.get(), hub_id, weight_name)
+        pipeline = _LOADING.get()
+        made = tiny_lora(pipeline, hub_id, weight_name)
+        named = f", weight_name={weight_name!r}" if weight_name else ""
         if made is not None:
             prefix, lora = made
             state.record(
-                f"LoRA weights: hub id '{hub_id}'"
-                + (f", weight_name={weight_name!r}" if weight_name else "")
-                + f" -> a tiny rank-{LORA_RANK} LoRA over the stand-in's {prefix} attention "
-                f"projections ({len(lora) // 2} layers)"
+                f"LoRA weights: hub id '{hub_id}'{named} -> a tiny rank-{LORA_RANK} LoRA "
+                f"over the stand-in's {prefix} attention projections ({len(lora) // 2} "
+                f"layers){_whose(hub_id, pipeline)}"
             )
             return lora, None  # diffusers takes (state dict, LoRA metadata)
-        named = f", weight_name={weight_name!r}" if weight_name else ""
         raise UnsupportedModel(
-            f"LoRA weights from the hub repo {hub_id!r}{named}: guidelint makes tiny "
-            "LoRAs only for the repos and files it knows (adapters.KNOWN_LORAS); map this "
-            "repo to a local folder holding its files in [tool.guidelint.runner.models]",
+            f"LoRA weights from the hub repo {hub_id!r}{named}: {_why_not(hub_id, pipeline)}; "
+            "map this repo to a local folder holding its files in "
+            "[tool.guidelint.runner.models]",
             hub_id,
         )
 
@@ -103,15 +106,45 @@ def _wrap(module) -> None:
 
 
 def tiny_lora(pipeline, hub_id: str, weight_name) -> tuple[str, dict] | None:
-    """(denoiser slot, state dict) for a known repo and file loaded into `pipeline`."""
+    """(denoiser slot, state dict) for `hub_id`'s file loaded into `pipeline`: any repo,
+    unless the table knows the repo and it holds no such file."""
     files = KNOWN_LORAS.get(hub_id)
-    if pipeline is None or files is None or weight_name not in files:
+    if files is not None and weight_name not in files:
         return None
-    loadable = getattr(pipeline, "_lora_loadable_modules", ())
-    slot = next((s for s in DENOISERS if s in loadable and getattr(pipeline, s, None)), None)
+    slot = denoiser_slot(pipeline)
     if slot is None:
         return None
     return slot, lora_state_dict(getattr(pipeline, slot), slot, f"{hub_id}/{weight_name}")
+
+
+def denoiser_slot(pipeline) -> str | None:
+    """The slot of the pipeline's denoiser that its LoRA loader loads into, if any."""
+    loadable = getattr(pipeline, "_lora_loadable_modules", ())
+    return next((s for s in DENOISERS if s in loadable and getattr(pipeline, s, None)), None)
+
+
+def _whose(hub_id: str, pipeline) -> str:
+    """How the report says which LoRA this is: a repo of the table, or one made for the
+    pipeline that loads it, as an unknown hub id gets a tiny model of the class naming it."""
+    if hub_id in KNOWN_LORAS:
+        return ""
+    return (
+        f"; a repo guidelint's table does not know, so made for the class that loads it "
+        f"({type(pipeline).__name__})"
+    )
+
+
+def _why_not(hub_id: str, pipeline) -> str:
+    files = KNOWN_LORAS.get(hub_id)
+    if files is not None:
+        held = ", ".join(repr(f) for f in files if f)
+        return f"guidelint's table knows this repo and its files ({held}), not this one"
+    if pipeline is None:
+        return (
+            "loaded outside a pipeline's load_lora_weights(), so guidelint cannot tell "
+            "which model it is for"
+        )
+    return f"{type(pipeline).__name__} has no denoiser a LoRA loader loads into"
 
 
 def lora_state_dict(model, prefix: str, seed_text: str) -> dict:

@@ -510,8 +510,21 @@ def make(slot: Slot, built: dict[str, Any]):
         # config keys __init__ does not take are kept by from_config, as from_pretrained
         # keeps those of a real config.json (Chroma1-HD's guidance_embeds, which its
         # inpaint pipeline reads)
-        return cls.from_config(slot.config).eval()
-    return cls(**slot.config).eval()
+        return fill_empty(cls.from_config(slot.config).eval())
+    return fill_empty(cls(**slot.config).eval())
+
+
+def fill_empty(model):
+    """Seeded values for the parameters a class creates with `torch.empty` and leaves to
+    its checkpoint (tiny_table.EMPTY_PARAMETERS): uninitialised memory would make the
+    tiny model's output garbage (NaN) and its rebuild differ byte for byte."""
+    import torch
+
+    for module in model.modules():
+        for name in tiny_table.EMPTY_PARAMETERS.get(type(module).__name__, ()):
+            with torch.no_grad():
+                getattr(module, name).normal_(0.0, 0.02)
+    return model
 
 
 def with_local_tokenizer(recipe: Recipe, model_of):

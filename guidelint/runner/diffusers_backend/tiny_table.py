@@ -32,6 +32,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     ltx2,
     newimage,
     qwen,
+    qwen3vl,
     slow,
     video,
     video_more,
@@ -553,6 +554,7 @@ AREAS = (
     hubvariants,
     hunyuan15,
     newimage,
+    qwen3vl,
     slow,
     coarse,
 )
@@ -583,6 +585,9 @@ PIPELINE_ARGUMENTS = (
 KEPT_OPTIONAL = tuple(k for area in AREAS for k in getattr(area, "KEPT_OPTIONAL", ()))
 # component class -> the library its real checkpoints' model_index.json names
 CHECKPOINT_LIBRARY = _merged({}, "CHECKPOINT_LIBRARY")
+# module class -> parameters its __init__ leaves uninitialised (`torch.empty`), which
+# the builder fills seeded (generic.fill_empty)
+EMPTY_PARAMETERS = _merged({}, "EMPTY_PARAMETERS")
 
 
 def left_out(pipeline_class: str, slot: str) -> bool:
