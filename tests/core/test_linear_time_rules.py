@@ -76,7 +76,7 @@ def hook(i: int) -> dict:
 
 def markdown(rel: str, head: str, item: Callable[[int], str]) -> Callable[[int, str], str]:
     def make(n: int, shape: str) -> str:
-        sep = "\n" if shape == "lines" else " "
+        sep = {"lines": "\n", "entries": "\n\n"}.get(shape, " ")  # entries: scripts/linear_cost.py
         return head + sep.join(item(i) for i in range(n)) + "\n"
 
     return make
