@@ -19,8 +19,11 @@ collects inclusively and dumps after, and the cost of an empty measurement is
 subtracted). Without valgrind, the least CPU time of several tries. Either way the
 garbage collector is frozen and off meanwhile: a collection walks everything alive,
 so its cost depends on the heap the run built up, not on this input (with it on,
-GL205 and GL101 measured 4.02-4.25x; #28). Prints a table of ratios (cost at 4N
-over cost at N; linear is 4, quadratic 16) and exits 1 when one is above --limit.
+GL205 and GL101 measured 4.02-4.25x; #28). Prints a table of ratios and exits 1
+when one is above --limit: the cost at 4N over the cost at N, scaled to exactly 4x
+the input (numbers in the items grow a digit, so 4N items are 4.0-4.25x the bytes
+of N); linear is 4, quadratic 16. `--merge` prints one table from runs saved with
+--json (one scenario a run, say, to see the first results early).
 A cost under --floor at 4N is "too small" to tell from overhead and not judged.
 """
 
@@ -56,14 +59,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=4.0)
     parser.add_argument("--floor", type=float, default=None, help="see above")
     parser.add_argument("--json", type=Path, help="write the measurements here too")
+    parser.add_argument("--merge", type=Path, nargs="+", help="one table from saved --json files")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     measure = args.measure or ("callgrind" if shutil.which("valgrind") else "cpu")
     items = args.items or (150 if measure == "callgrind" else 500)
     if args.worker:
         return _worker(args.worker, measure, items, args.scenario)
-    costs = _callgrind(items, args.scenario) if measure == "callgrind" else _in_process(items, args)
-    rows = _ratios(costs, args.floor if args.floor is not None else FLOORS[measure])
+    floor = args.floor if args.floor is not None else FLOORS[measure]
+    if args.merge:
+        missing = [str(path) for path in args.merge if not path.is_file()]
+        if missing:
+            raise SystemExit(f"linear_cost: no such file: {', '.join(missing)}")
+        saved = [json.loads(path.read_text()) for path in args.merge]
+        measure, items = saved[0]["measure"], saved[0]["items"]
+        floor = args.floor if args.floor is not None else FLOORS[measure]
+        rows = _judged([row for run in saved for row in run["rows"]], floor, items)
+    elif measure == "callgrind":
+        rows = _ratios(_callgrind(items, args.scenario), floor, items)
+    else:
+        rows = _ratios(_in_process(items, args), floor, items)
     print(f"{measure}, {items} -> {4 * items} items, garbage collector frozen and off\n")
     print(_table(rows))
     if args.json:
@@ -230,34 +245,49 @@ def _seconds(thunk: Callable[[], object]) -> float:
 # --- the report ----------------------------------------------------------------------
 
 
-def _ratios(costs: list[dict], floor: float) -> list[dict]:
+def _ratios(costs: list[dict], floor: float, items: int) -> list[dict]:
     by_key: dict[tuple, dict[int, float]] = {}
     for cost in costs:
         key = (cost["scenario"], cost["shape"], cost["rule"])
         by_key.setdefault(key, {})[cost["size"]] = cost["cost"]
-    rows = []
-    for (scenario, shape, rule), sizes in by_key.items():
-        small, large = sizes[min(sizes)], sizes[max(sizes)]
-        ratio = large / max(small, 1e-12) if large >= floor else None  # too small to tell
-        rows.append(
-            {
-                "scenario": scenario,
-                "shape": shape,
-                "rule": rule,
-                "small": small,
-                "large": large,
-                "ratio": None if ratio is None else round(ratio, 2),
-            }
-        )
-    return sorted(rows, key=lambda row: (-(row["ratio"] or 0), row["rule"], row["scenario"]))
+    return _judged(
+        [
+            {"scenario": s, "shape": shape, "rule": rule, "small": c[items], "large": c[4 * items]}
+            for (s, shape, rule), c in by_key.items()
+        ],
+        floor,
+        items,
+    )
+
+
+def _judged(rows: list[dict], floor: float, items: int) -> list[dict]:
+    """Each row with `input` (how much larger the 4N file is than the N one: a number
+    grows a digit, so 4x the items is 4.0-4.25x the bytes) and `ratio`, the cost's
+    growth for exactly 4x the input (cost growth x 4 / input growth), None when
+    the cost at 4N is under `floor`."""
+    sys.path.insert(0, str(ROOT))
+    from tests.core.test_linear_time_rules import SCENARIOS
+
+    judged = []
+    for row in rows:
+        make = SCENARIOS[row["scenario"]][1]
+        grown = len(make(4 * items, row["shape"])) / len(make(items, row["shape"]))
+        cost = row["large"] / max(row["small"], 1e-12)
+        ratio = round(cost * 4 / grown, 2) if row["large"] >= floor else None
+        judged.append({**row, "input": round(grown, 3), "cost": round(cost, 2), "ratio": ratio})
+    return sorted(judged, key=lambda row: (-(row["ratio"] or 0), row["rule"], row["scenario"]))
 
 
 def _table(rows: list[dict]) -> str:
-    lines = ["| rule | scenario (shape) | N | 4N | ratio |", "|---|---|---|---|---|"]
+    lines = [
+        "| rule | scenario (shape) | cost at N | at 4N | input x | cost x | per 4x input |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for row in rows:
         lines.append(
             f"| {row['rule']} | {row['scenario']} ({row['shape']}) | {row['small']:.3g} "
-            f"| {row['large']:.3g} | {_shown(row['ratio'])} |"
+            f"| {row['large']:.3g} | {row['input']:.3f} | {row['cost']:.2f} "
+            f"| {_shown(row['ratio'])} |"
         )
     return "\n".join(lines)
 
