@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor", type=float, default=None, help="see above")
     parser.add_argument("--json", type=Path, help="write the measurements here too")
     parser.add_argument("--merge", type=Path, nargs="+", help="one table from saved --json files")
+    parser.add_argument("--worst", action="store_true", help="one row a rule: its largest")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     measure = args.measure or ("callgrind" if shutil.which("valgrind") else "cpu")
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         rows = _ratios(_in_process(items, args), floor, items)
     print(f"{measure}, {items} -> {4 * items} items, garbage collector frozen and off\n")
-    print(_table(rows))
+    print(_table(_worst_per_rule(rows) if args.worst else rows))
     if args.json:
         args.json.write_text(json.dumps({"measure": measure, "items": items, "rows": rows}))
     over = [row for row in rows if (row["ratio"] or 0) > args.limit]
@@ -276,6 +277,15 @@ def _judged(rows: list[dict], floor: float, items: int) -> list[dict]:
         ratio = round(cost * 4 / grown, 2) if row["large"] >= floor else None
         judged.append({**row, "input": round(grown, 3), "cost": round(cost, 2), "ratio": ratio})
     return sorted(judged, key=lambda row: (-(row["ratio"] or 0), row["rule"], row["scenario"]))
+
+
+def _worst_per_rule(rows: list[dict]) -> list[dict]:
+    """Each rule's row with the largest ratio (rows come largest first)."""
+    worst: dict[str, dict] = {}
+    for row in rows:
+        if row["ratio"] is not None:
+            worst.setdefault(row["rule"], row)
+    return list(worst.values())
 
 
 def _table(rows: list[dict]) -> str:
