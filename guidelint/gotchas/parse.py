@@ -9,6 +9,7 @@ there. Everything else (prose, HTML blocks, nested lists) is left alone.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from guidelint.comments import Directive, parse_directive
@@ -16,7 +17,7 @@ from guidelint.gotchas.headlines import normalize_headline, slugify, unique_anch
 from guidelint.gotchas.markup import newline_of, unescape_link_text
 from guidelint.gotchas.model import Entry, GotchasDocument, Index, IndexRow, NotAnEntry, RowCap
 from guidelint.gotchas.provenance import fingerprint_of, issue_ids
-from guidelint.markdown import Block, Heading, ListItem, MarkdownDocument, parse_markdown
+from guidelint.markdown import Block, Heading, Link, ListItem, MarkdownDocument, parse_markdown
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -86,13 +87,30 @@ def _section_range(doc: MarkdownDocument, title: str) -> tuple[Heading, int] | N
 # -- entries -------------------------------------------------------------------
 
 
+class _Places:
+    """Where a document's blocks, headings and links are, looked up by line or offset
+    (built once per parse: asking every block, heading or link once per entry or
+    index row was quadratic in a file of many entries, #28)."""
+
+    def __init__(self, doc: MarkdownDocument) -> None:
+        self.blocks: dict[int, list[Block]] = {}
+        for block in doc.blocks:
+            self.blocks.setdefault(block.line, []).append(block)
+        self.headings = doc.headings  # in line order
+        self.heading_lines = [heading.line for heading in self.headings]
+        order = sorted(range(len(doc.links)), key=lambda i: doc.links[i].span.start)
+        self.links: list[tuple[int, Link]] = [(i, doc.links[i]) for i in order]
+        self.link_starts = [link.span.start for _, link in self.links]
+
+
 def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range) -> None:
     items = sorted((i for i in doc.list_items if i.depth == 1), key=lambda i: i.line)
+    places = _Places(doc)
     found: list[tuple[ListItem, str, Span, str | None]] = []
     for item in items:
         if item.line in skip:
             continue
-        parsed = _entry_parts(doc, item)
+        parsed = _entry_parts(doc, item, places)
         if isinstance(parsed, str):
             result.not_entries.append(NotAnEntry(_trimmed(doc, item), item.line, parsed))
         else:
@@ -113,7 +131,7 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
                 headline_span=headline_span,
                 line=item.line,
                 end_line=doc.lines.position(span.end).line,
-                section=_section_of(doc, item.line),
+                section=_section_of(places, item.line),
                 issues=issue_ids(source),
                 fingerprint=fingerprint_of(source),
                 text=source,
@@ -125,7 +143,7 @@ def _collect_entries(doc: MarkdownDocument, result: GotchasDocument, skip: range
 EntryParts = tuple[str, Span, str | None]
 
 
-def _entry_parts(doc: MarkdownDocument, item: ListItem) -> EntryParts | str:
+def _entry_parts(doc: MarkdownDocument, item: ListItem, places: _Places) -> EntryParts | str:
     """(headline, headline span, explicit anchor) of an entry, or why it is not one."""
     inline = _first_inline(item)
     if inline is None:
@@ -138,7 +156,7 @@ def _entry_parts(doc: MarkdownDocument, item: ListItem) -> EntryParts | str:
     match = BOLD.match(content, start)
     if not match or not normalize_headline(match.group(2)):
         return "the bold headline is empty"
-    block = _block_of(doc, inline)
+    block = _block_of(places, inline)
     span = Span(block.offset(match.start()), block.offset(match.end())) if block else item.span
     source = doc.text[item.span.start : item.span.end]
     explicit = EXPLICIT_ANCHOR.search(source)
@@ -163,10 +181,10 @@ def _starts_bold(children: list[Token]) -> bool:
     return False
 
 
-def _block_of(doc: MarkdownDocument, inline: Token) -> Block | None:
+def _block_of(places: _Places, inline: Token) -> Block | None:
     line = inline.map[0] + 1 if inline.map else 0
-    for block in doc.blocks:
-        if block.line == line and block.text == inline.content:
+    for block in places.blocks.get(line, ()):
+        if block.text == inline.content:
             return block
     return None
 
@@ -177,16 +195,13 @@ def _trimmed(doc: MarkdownDocument, item: ListItem) -> Span:
     return Span(item.span.start, item.span.start + len(text.rstrip()))
 
 
-def _section_of(doc: MarkdownDocument, line: int) -> str:
-    section = ""
-    for heading in doc.headings:
-        if heading.line > line:
-            break
-        if heading.level >= 2:
-            section = heading.text
-        else:
-            section = ""
-    return section
+def _section_of(places: _Places, line: int) -> str:
+    """The text of the last heading at or above `line` when it is of level 2 or more
+    (a level-1 heading ends the section)."""
+    last = bisect_right(places.heading_lines, line) - 1
+    if last < 0 or places.headings[last].level < 2:
+        return ""
+    return places.headings[last].text
 
 
 # -- the LESSONS index -----------------------------------------------------------
@@ -200,9 +215,9 @@ def parse_index(doc: MarkdownDocument, first: int, last: int, heading_line: int 
         # The block's lines, 1-based and inclusive.
         block_first, block_last = token.map[0] + 1, token.map[1]
         if token.type in ("bullet_list_open", "ordered_list_open"):
-            return _list_index(doc, block_first, block_last, heading_line)
+            return _list_index(doc, _Places(doc), block_first, block_last, heading_line)
         if token.type == "table_open":
-            return _table_index(doc, block_first, block_last, heading_line)
+            return _table_index(doc, _Places(doc), block_first, block_last, heading_line)
     return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
 
 
@@ -219,14 +234,16 @@ def _insertion_point(
     return Span(offset, offset)
 
 
-def _list_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
+def _list_index(
+    doc: MarkdownDocument, places: _Places, first: int, last: int, heading_line: int | None
+) -> Index:
     items = sorted(
         (i for i in doc.list_items if i.depth == 1 and first <= i.line <= last),
         key=lambda i: i.line,
     )
     if not items:  # cannot happen for a top-level list; stay safe on odd input
         return Index("empty", (), _insertion_point(doc, first, last, heading_line), heading_line)
-    rows = tuple(_list_row(doc, item) for item in items)
+    rows = tuple(_list_row(doc, places, item) for item in items)
     region = Span(rows[0].span.start, rows[-1].span.end)
     marker_match = LIST_MARKER.match(doc.lines.line_text(items[0].line))
     marker = marker_match.group(0).strip() if marker_match else "-"
@@ -235,12 +252,12 @@ def _list_index(doc: MarkdownDocument, first: int, last: int, heading_line: int 
     return Index("list", rows, region, heading_line, marker=marker + " ")
 
 
-def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
+def _list_row(doc: MarkdownDocument, places: _Places, item: ListItem) -> IndexRow:
     span = _trimmed(doc, item)
     source = doc.text[span.start : span.end]
     marker = LIST_MARKER.match(source)
     body_start = span.start + (marker.end() if marker else 0)
-    link = _first_fragment_link(doc, span)
+    link = _first_fragment_link(doc, places, span)
     mark = marker.group(0) if marker else ""
     if link is None:
         headline = normalize_headline(source[len(mark) :])
@@ -261,21 +278,29 @@ def _list_row(doc: MarkdownDocument, item: ListItem) -> IndexRow:
     )
 
 
-def _first_fragment_link(doc: MarkdownDocument, span: Span) -> tuple[str, Span, str] | None:
-    """(href, link span, link text) of the first link with a #fragment within `span`."""
-    for link in doc.links:
-        if span.start <= link.span.start < span.end and "#" in link.href:
-            source = doc.text[link.span.start : link.span.end]
-            text = source[1 : source.rfind("](")] if source.startswith("[") else source
-            return link.href, link.span, normalize_headline(unescape_link_text(text))
-    return None
+def _first_fragment_link(
+    doc: MarkdownDocument, places: _Places, span: Span
+) -> tuple[str, Span, str] | None:
+    """(href, link span, link text) of the first link (in the document's order) with a
+    #fragment that starts within `span`; only the links that start there are read."""
+    first = bisect_left(places.link_starts, span.start)
+    last = bisect_left(places.link_starts, span.end)
+    inside = [(i, link) for i, link in places.links[first:last] if "#" in link.href]
+    if not inside:
+        return None
+    _, link = min(inside, key=lambda pair: pair[0])
+    source = doc.text[link.span.start : link.span.end]
+    text = source[1 : source.rfind("](")] if source.startswith("[") else source
+    return link.href, link.span, normalize_headline(unescape_link_text(text))
 
 
-def _table_index(doc: MarkdownDocument, first: int, last: int, heading_line: int | None) -> Index:
+def _table_index(
+    doc: MarkdownDocument, places: _Places, first: int, last: int, heading_line: int | None
+) -> Index:
     lines = doc.lines
     header = _cells(lines.line_text(first))
     body = [n for n in range(first + 2, last + 1) if lines.line_text(n).strip()]
-    rows = tuple(_table_row(doc, n) for n in body)
+    rows = tuple(_table_row(doc, places, n) for n in body)
     if rows:
         region = Span(rows[0].span.start, rows[-1].span.end)
     else:
@@ -285,12 +310,12 @@ def _table_index(doc: MarkdownDocument, first: int, last: int, heading_line: int
     return Index("table", rows, region, heading_line, header=header, link_column=column)
 
 
-def _table_row(doc: MarkdownDocument, line: int) -> IndexRow:
+def _table_row(doc: MarkdownDocument, places: _Places, line: int) -> IndexRow:
     lines = doc.lines
     span = Span(lines.offset(line), lines.line_end(line))
     source = lines.line_text(line)
     cells = _cells(source)
-    link = _first_fragment_link(doc, span)
+    link = _first_fragment_link(doc, places, span)
     if link is None:
         return IndexRow(span, line, None, "", None, " ".join(cells), source, cells=cells)
     href, _, link_text = link

@@ -221,8 +221,8 @@ def _guard_files(scratch: str, context: ChildContext) -> None:
     # The scratch folder: nothing guidelint later reads outside the sandbox (the report
     # folder, .guidelint_cache, the tiny-model cache) is writable from here. The warm
     # worker builds what the examples load before the sandbox closes; a build still
-    # needed after it goes to the example's scratch folder, or is `build-failed`
-    # naming the component (verdict.tiny_build_refusal), never into the shared cache.
+    # needed after it is `build-failed` naming the component (build.in_writable_cache,
+    # verdict.tiny_build_refusal), never made late, here or in the shared cache.
     writable = [scratch]
     TINY_CACHES[:] = _tiny_caches(context)
     features = context.sandbox

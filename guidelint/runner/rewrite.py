@@ -76,17 +76,20 @@ def _with_prefix(text: str, region: Region) -> str:
     return "\n".join(body + [lines[-1]])
 
 
-def rewrite_file(path: Path, extracted_text: str, edits: list[Edit]) -> str | None:
-    """Apply edits atomically; the reason when the file was not rewritten."""
+def rewrite_file(path: Path, extracted_text: str, edits: list[Edit], root: Path) -> str | None:
+    """Apply edits atomically; the reason when the file was not rewritten. The file
+    is read and written inside the project `root` only (`guidelint.confine`): a guide
+    swapped for a symlink out of it during the run is one line, neither read nor
+    written."""
     if not edits:
         return None
     try:
-        current = read_text_exact(path)
+        current = read_text_exact(path, root)
+        if current != extracted_text:
+            return f"{path}: not rewritten: the file changed during the run"
+        new_text, _ = apply_edits(current, [Fix(tuple([e])) for e in edits])
+        if new_text != current:
+            write_atomic(path, new_text, root)
     except OSError as error:
-        return f"{path}: not rewritten: {error}"
-    if current != extracted_text:
-        return f"{path}: not rewritten: the file changed during the run"
-    new_text, _ = apply_edits(current, [Fix(tuple([e])) for e in edits])
-    if new_text != current:
-        write_atomic(path, new_text)
+        return f"{path}: not rewritten: {error.strerror or error}"
     return None

@@ -93,12 +93,12 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
     notes: list[str] = []
     unreadable: list[str] = []
     documents: dict[str, tuple[Path, str, list[Example]]] = {}
-    for rel in discover(project.root, project.config, options.paths):
+    for rel in discover(project.root, project.config, options.paths, skipped=notes):
         if not rel.lower().endswith(MARKDOWN_SUFFIXES):
             continue
         path = Path(rel) if Path(rel).is_absolute() else project.root / rel
         try:
-            file = load(path, rel, project.config.max_file_size)
+            file = load(path, rel, project.config.max_file_size, project.root)
         except Unreadable as error:
             notes.append(f"{rel}:{error.line}: {error.message}")
             unreadable.append(rel)
@@ -126,7 +126,7 @@ def run_examples(options: RunOptions, progress: Progress | None = None) -> RunRe
         root=project.root,
     )
     if options.update or options.promote:
-        notes.extend(_rewrite(documents, results, options))
+        notes.extend(_rewrite(documents, results, options, project.root))
     report.duration_s = time.perf_counter() - clock
     return report
 
@@ -265,7 +265,7 @@ def _default_jobs() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _rewrite(documents, results: list[ExampleResult], options: RunOptions) -> list[str]:
+def _rewrite(documents, results: list[ExampleResult], options: RunOptions, root: Path) -> list[str]:
     from guidelint.runner.rewrite import output_edit, output_refusal, promote_edits, rewrite_file
 
     today = options.today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
@@ -284,7 +284,7 @@ def _rewrite(documents, results: list[ExampleResult], options: RunOptions) -> li
                 edits.extend([edit] if edit else [])
             if options.promote:
                 edits.extend(promote_edits(example, result, today))
-        note = rewrite_file(path, text, edits)
+        note = rewrite_file(path, text, edits, root)
         if note:
             notes.append(note)
     return notes

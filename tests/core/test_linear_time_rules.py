@@ -53,6 +53,15 @@ def shared_gotcha(i: int) -> str:
     return f"- **Always alpha{i} beta{i} gamma{i}.** Lesson {i} (#{i}). fingerprint: {i:08x}"
 
 
+def rare_word_gotcha(i: int) -> str:
+    """Headlines built from i's decimal digits: each word is shared by a tenth of the
+    entries, none is rarer, and no two headlines repeat each other (three of four
+    words in common score 0.75 < 0.8). GL205's worst case for its prefix filter (#28)."""
+    places = ("north", "east", "south", "west")  # 10,000 headlines differ
+    words = " ".join(f"{word}{(i // 10**place) % 10}" for place, word in enumerate(places))
+    return f"- **{words.capitalize()}.** Lesson {i} (#{i}). fingerprint: {i:08x}"
+
+
 def server(i: int) -> tuple[str, dict]:
     spec = {"command": "npx", "args": ["-y", f"pkg{i}"], "env": {"TOKEN": f"${{T{i}}}"}}
     if i % 2:
@@ -68,7 +77,7 @@ def hook(i: int) -> dict:
 
 def markdown(rel: str, head: str, item: Callable[[int], str]) -> Callable[[int, str], str]:
     def make(n: int, shape: str) -> str:
-        sep = "\n" if shape == "lines" else " "
+        sep = {"lines": "\n", "entries": "\n\n"}.get(shape, " ")  # entries: scripts/linear_cost.py
         return head + sep.join(item(i) for i in range(n)) + "\n"
 
     return make
@@ -161,6 +170,11 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "gotchas sharing a word": (
         ".claude/rules/gotchas.md",
         markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, shared_gotcha),
+        ("GL205",),
+    ),
+    "gotchas sharing their rarest words": (
+        ".claude/rules/gotchas.md",
+        markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, rare_word_gotcha),
         ("GL205",),
     ),
     "agent": (
@@ -318,3 +332,26 @@ def test_reports_grow_linearly_with_findings_on_one_line(root, fmt):
         if ratios[-1] < LINEAR_ENOUGH:
             break
     assert min(ratios) < LINEAR_ENOUGH, f"{fmt}: {SMALL} -> {4 * SMALL} servers: {ratios}"
+
+
+def test_gl205_compares_headlines_sharing_their_rarest_words_linearly(monkeypatch):
+    """4x the entries of `rare_word_gotcha`, about 4x the headline comparisons (every
+    pair was 16x), counted, not timed. From 2,000 entries, where GL205's cap on
+    candidates per entry holds for most of them (below it, they cost less)."""
+    from guidelint.gotchas.headlines import headline_tokens, similarity
+    from guidelint.rules import gl205_duplicate_gotcha
+
+    compared: list[int] = []
+    monkeypatch.setattr(
+        gl205_duplicate_gotcha, "similarity", lambda a, b: compared.append(1) or similarity(a, b)
+    )
+
+    def comparisons(n: int) -> int:
+        compared.clear()
+        tokens = [headline_tokens(rare_word_gotcha(i).split("**")[1]) for i in range(n)]
+        repeats = gl205_duplicate_gotcha.Repeats(tokens, 0.8)
+        assert [repeats.first_repeat(i) for i in range(n)] == [None] * n
+        return len(compared)
+
+    small, large = comparisons(4 * SMALL), comparisons(16 * SMALL)
+    assert large <= 4.5 * small, f"{4 * SMALL} -> {16 * SMALL} headlines: {small} -> {large}"

@@ -8,8 +8,8 @@ AnimateDiff with a motion adapter repo), a component by a known id (the DPT dept
 estimator and its processor that SDXL ControlNet img2img uses, a ControlNet, a VAE),
 a pipeline through AutoPipeline* with PAG (Kolors), and transformers' `pipeline()`.
 Every one must pass, and each folder it loaded must be in the shared cache afterwards:
-built by the warm worker, not in the child (whose builds land in its scratch folder
-and vanish with it). The whole set of buildable classes is not run here: some 250
+built by the warm worker, not in the child (which may not build: a late build is
+build-failed naming the component). The whole set of buildable classes is not run here: some 250
 builds are minutes of CPU on the project's 2-core machines.
 """
 
@@ -132,18 +132,27 @@ def test_what_the_examples_load_was_built_before_the_sandbox_closed(cold_run):
     } <= pipelines, pipelines
 
 
-def test_a_cache_this_process_may_not_write_falls_back_to_its_temporary_folder(tmp_path):
+def test_a_late_build_is_build_failed_naming_the_component_not_a_build_in_scratch(tmp_path):
+    """A build this process may not write (a child meeting a load the warm worker did
+    not foresee) cannot happen: build-failed naming the component, and nothing is
+    built anywhere else (#28: no late build in the example's scratch folder)."""
+    from guidelint.runner.verdict import classify_exception
+
     shared = tmp_path / "shared"
     tried: list[Path] = []
 
     def build_in(root: Path) -> Path:
         tried.append(root)
-        if root == cache.cache_dir(shared):
-            raise PermissionError(13, "refused by the sandbox", str(root))
-        return root
+        raise PermissionError(13, "refused by the sandbox", str(root / "components"))
 
-    assert build.in_writable_cache(build_in, shared) == cache.scratch_dir()
-    assert tried == [cache.cache_dir(shared), cache.scratch_dir()]
+    with pytest.raises(build.BuildFailed) as raised:
+        build.in_writable_cache(build_in, shared, "ControlNetModel")
+    assert tried == [cache.cache_dir(shared)]
+    example = {"filename": "GUIDE.md", "expect_error": None}
+    judged = classify_exception(raised.value, example, [])  # type: ignore[arg-type]
+    assert judged["status"] is Outcome.BUILD_FAILED
+    assert "could not build its tiny ControlNetModel" in judged["message"]
+    assert "not built before the sandbox closed" in judged["message"]
 
 
 def test_a_failed_build_is_its_own_outcome_naming_the_component():

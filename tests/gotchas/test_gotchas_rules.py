@@ -251,3 +251,24 @@ def test_gl205_headlines_sharing_one_word_are_not_compared_pairwise(monkeypatch)
     found = [repeats.first_repeat(i) for i in range(len(headlines))]
     assert found == [None] * 300 + [(7, 1.0)]  # the last restates entry 7
     assert len(compared) == 1
+
+
+def test_gl205_says_once_where_it_stopped_looking_and_still_finds_a_close_repeat(tmp_path):
+    """Headlines sharing their rarest words with hundreds of others (#28): each entry
+    is compared with CANDIDATES_PER_ENTRY of them; one warning says so, and a repeat
+    whose rarest word is rare is still found."""
+    from guidelint.rules.gl205_duplicate_gotcha import CANDIDATES_PER_ENTRY
+
+    words = ("north", "east", "south", "west")
+    body = "".join(
+        f"- **{' '.join(f'{w}{(n // 10**p) % 10}' for p, w in enumerate(words))}.** (#{n})\n"
+        for n in range(600)
+    )
+    body += "- **Zebra crossings need lights.** (#600)\n- **Zebra crossings need lights!** (#601)\n"
+    findings = [f for f in lint(tmp_path, {GOTCHAS: body}) if f.code == "GL205"]
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    [note] = [f for f in findings if f.severity is Severity.WARNING]
+    assert [f.line for f in errors] == [602]  # the second zebra; no digit headline repeats
+    assert f"its first {CANDIDATES_PER_ENTRY} candidates only" in note.message
+    capped, _, rest = note.message.partition(" entries, this one first")
+    assert rest and 0 < int(capped) < 600

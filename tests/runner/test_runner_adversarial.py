@@ -523,6 +523,46 @@ print('native', libc.socket(1, 1, 0))
     assert "native -1" in result.stdout
 
 
+GPU_HERE = os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
+
+
+@pytest.mark.skipif(not GPU_HERE, reason="the GPU path runs only where a GPU is (/dev/nvidia*)")
+@needs_landlock
+def test_the_gpu_path_keeps_the_walls(tmp_path, outside):
+    """With a GPU the child has no address-space limit and may write the GPU's device
+    files (#28: the GPU path was untested); every other wall still holds."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    path = tmp_path / "host.sock"
+    listener.bind(str(path))
+    listener.listen(4)
+    listener.setblocking(False)
+    cache = tmp_path / ".guidelint_cache" / "results"
+    cache.mkdir(parents=True)
+    attack = f"""
+import socket
+for action in (
+    lambda: open({str(outside)!r}, "w").write("pwned"),
+    lambda: open({str(cache / "entry")!r}, "w").write("pwned"),
+    lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).connect({str(path)!r}),
+):
+    try:
+        action()
+        print("escaped")
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    try:
+        report = _run_default(tmp_path, _fence(attack, "{needs=gpu}"), jobs=1)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    finally:
+        listener.close()
+    (result,) = report.results
+    assert result.status.value == "passed", result.message
+    assert "escaped" not in result.stdout and len(result.stdout.split()) == 3, result.stdout
+    assert outside.read_text() == "original\n" and not (cache / "entry").exists()
+
+
 def test_a_host_tcp_listener_receives_nothing(tmp_path):
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
@@ -655,6 +695,31 @@ for target in ({str(planted)!r}, {str(tmp_path / ".guidelint_cache" / "planted.t
     run_dir = tmp_path / ".guidelint_cache" / "run"
     assert all(p.parent == run_dir for p in run_dir.iterdir()), "a folder outside run/"
     assert len(report.results[0].stdout.split()) == 2, report.results[0].message  # both refused
+
+
+@needs_landlock
+def test_an_id_of_dots_under_a_report_dir_in_the_repository_writes_nothing_there(tmp_path):
+    """`--report-dir run-report` (as RUNNING.md shows) with `id=..` made the whole
+    repository writable, and an example planted `.git/hooks/pre-commit` (#28)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    hooks = tmp_path / ".git" / "hooks"
+    before = sorted(p.name for p in hooks.iterdir())
+    attack = f"""
+for target in ({str(hooks / "pre-commit")!r}, {str(tmp_path / "planted.txt")!r}):
+    try:
+        open(target, "w").write("touch /tmp/pwned")
+    except OSError as error:
+        print(type(error).__name__)
+"""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    guide = tmp_path / "guide.md"
+    guide.write_text(_fence(attack, "{id=..}"))
+    report = run_examples(RunOptions(paths=[guide], report_dir=tmp_path / "run-report"))
+    assert sorted(p.name for p in hooks.iterdir()) == before
+    assert not (tmp_path / "planted.txt").exists()
+    assert len(report.results[0].stdout.split()) == 2, report.results[0].message  # refused
+    run_report = tmp_path / "run-report"
+    assert all(p.parent == run_report for p in run_report.iterdir()), "a folder outside it"
 
 
 def test_a_committed_symlink_for_the_report_folder_is_refused(tmp_path, outside):
@@ -894,6 +959,28 @@ def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
     assert fails.status.value == "error" and "truly broken" in fails.message, fails.message
     assert passes.status.value == "passed" and passes.stdout == "fine\n", passes.message
     assert by_id["attacker"].stdout == "forged 0 stolen 0 reached 0\n", by_id["attacker"].stdout
+
+
+def test_a_forged_pass_is_never_promoted_to_verified(tmp_path):
+    """The same attack with `--pending --promote`: the failing pending example was
+    stamped `verified=` on a forged pass (#28). It stays pending, its guide unchanged."""
+    failing = "import time\ntime.sleep(1.5)\nraise ValueError('truly broken')"
+    guide = tmp_path / "guide.md"
+    guide.write_text(
+        _fence(failing, "{pending id=victim-fails timeout=30}")
+        + _fence(SIBLING_ATTACK, "{pending id=attacker timeout=30}")
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    options = RunOptions(
+        paths=[guide], jobs=2, pending_only=True, promote=True, report_dir=tmp_path / "r"
+    )
+    report = run_examples(options)
+    by_id = _by_id(report)
+    assert by_id["victim-fails"].status.value == "pending-failed", by_id["victim-fails"].message
+    assert by_id["attacker"].stdout == "forged 0 stolen 0 reached 0\n", by_id["attacker"].stdout
+    after = guide.read_text()
+    assert "{pending id=victim-fails timeout=30}" in after, after  # still pending
+    assert after.count("verified=") == 1  # the attacker's own pass, truly its own
 
 
 # -- what an example prints reaches a CI log escaped (#28) ------------------------------------

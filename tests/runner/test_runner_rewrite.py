@@ -75,7 +75,7 @@ def test_no_rewrite_when_the_file_changed_during_the_run(tmp_path):
     from guidelint.runner.rewrite import rewrite_file
 
     guide = _copy(tmp_path)
-    note = rewrite_file(guide, "something else", [Edit(0, 1, "x")])
+    note = rewrite_file(guide, "something else", [Edit(0, 1, "x")], tmp_path)
     assert note.endswith("the file changed during the run")
     assert guide.read_text() == (FIXTURES / "pending.md").read_text()
 
@@ -104,3 +104,38 @@ def test_the_json_report_says_what_the_text_says_about_promotion(tmp_path):
         assert passed["promoted"] is promote
         assert ("marked verified" in text) is promote
         assert all("images" in e for e in data["examples"])
+
+
+def _linked_out(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose docs/pending.md is a symlink to a guide outside it."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "docs").mkdir(parents=True)
+    (project / "guidelint.toml").write_text("")
+    outside.mkdir()
+    shutil.copy(FIXTURES / "pending.md", outside / "pending.md")
+    (project / "docs" / "pending.md").symlink_to(outside / "pending.md")
+    return project, outside / "pending.md"
+
+
+def test_update_never_rewrites_a_guide_linked_from_outside_the_project(tmp_path):
+    """--update and --promote read and write the guide inside the project only (#28):
+    a committed symlink to another project's guide is one line, never rewritten."""
+    project, target = _linked_out(tmp_path)
+    for named in (project / "docs", project / "docs" / "pending.md"):
+        options = RunOptions(paths=[named], update=True, promote=True, report_dir=project / "r")
+        report = run_examples(options)
+        assert target.read_text() == (FIXTURES / "pending.md").read_text()
+        assert report.results == []
+    [note] = report.notes  # the file named: one line says why it was not run
+    assert note.startswith(f"{project}/docs/pending.md: not checked: it leads outside")
+
+
+def test_rewrite_file_refuses_a_guide_swapped_for_a_link_out_during_the_run(tmp_path):
+    from guidelint.findings import Edit
+    from guidelint.runner.rewrite import rewrite_file
+
+    project, target = _linked_out(tmp_path)
+    text = target.read_text()
+    note = rewrite_file(project / "docs" / "pending.md", text, [Edit(0, 1, "x")], project)
+    assert note is not None and "outside the project" in note
+    assert target.read_text() == text

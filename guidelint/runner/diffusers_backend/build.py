@@ -40,18 +40,24 @@ class BuildFailed(OSError):
         self.component = component
 
 
-def in_writable_cache(build_in: Callable[[Path], Path], override) -> Path:
-    """`build_in(root)` in the shared cache; where this process may not write there (a
-    sandboxed example's child when the warm worker did not build it ahead), in a cache
-    inside its own temporary folder, so a missing build is slower, never a failure."""
+def in_writable_cache(build_in: Callable[[Path], Path], override, component: str) -> Path:
+    """`build_in(root)` in the shared cache. What the runner builds is built before the
+    sandbox closes (the warm worker's look-ahead, `activation.build_loads_ahead`), so a
+    build this process may not write (a sandboxed example's child meeting a load the
+    look-ahead did not foresee) cannot happen: build-failed naming `component`, never
+    a build in the example's own scratch folder (#28)."""
     root = cache.cache_dir(override)
     try:
         return build_in(root)
-    except PermissionError:
-        fallback = cache.scratch_dir()
-        if fallback == root:
-            raise
-        return build_in(fallback)
+    except PermissionError as refused:
+        late = PermissionError(
+            refused.errno,
+            "not built before the sandbox closed, and this process may not write the tiny "
+            "cache (the warm worker builds what the examples name ahead; an id it could not "
+            "foresee, or a cache it may not write, ends here)",
+            str(root),
+        )
+        raise BuildFailed(component, late) from refused
 
 
 def _failed_build(error: Exception, what: str) -> Exception:
@@ -116,7 +122,7 @@ def checkpoint_for(
                 raise _failed_build(error, pipeline_class) from error
         return target
 
-    return in_writable_cache(build_in, cache_override)
+    return in_writable_cache(build_in, cache_override, pipeline_class)
 
 
 def component_checkpoint(
@@ -133,4 +139,4 @@ def component_checkpoint(
         except Exception as error:  # noqa: BLE001 - sorted by _failed_build
             raise _failed_build(error, component_class) from error
 
-    return in_writable_cache(build_in, cache_override)
+    return in_writable_cache(build_in, cache_override, component_class)

@@ -52,13 +52,6 @@ def cache_dir(override: str | os.PathLike | None = None) -> Path:
     return Path(base).expanduser() / version_key()
 
 
-def scratch_dir() -> Path:
-    """The versioned cache in this process's temporary folder (inside a sandboxed
-    example's scratch folder, which it may write): where a child builds what the warm
-    worker did not build ahead."""
-    return Path(tempfile.gettempdir()) / "guidelint-tiny" / version_key()
-
-
 def family_dir(name: str, override=None) -> Path:
     return cache_dir(override) / name
 
