@@ -132,8 +132,110 @@ def test_the_coarse_stand_ins_are_built_ahead_for_the_classes_that_have_one():
     assert not coarsen.may_be_named(["FluxPipeline", "black-forest-labs/FLUX.1-dev"])
 
 
+SD3 = sorted(coarse.SD3_PIPELINES)
+
+
+def test_sd3s_coarse_plans_keep_their_controlnet_and_pag_blocks():
+    """SD3's ControlNet embeds the control image's VAE latents with a patch embedding
+    cropped from 192 positions a side: the 8x one fits the coarser latents unchanged.
+    The PAG stand-ins keep SD3 medium's 24 blocks (`pag_applied_layers=["blocks.13"]`)."""
+    for name in SD3:
+        coarser = generic.plan(name, hub_variant="coarse")
+        assert factor(slot(coarser, "vae").config) == coarse.FACTOR
+        assert slot(coarser, "vae").config["latent_channels"] == 16, name
+    controlnet = "StableDiffusion3ControlNetPipeline"
+    real, coarser = generic.plan(controlnet), generic.plan(controlnet, hub_variant="coarse")
+    assert slot(coarser, "controlnet") == slot(real, "controlnet")
+    pag = slot(generic.plan("StableDiffusion3PAGPipeline", hub_variant="coarse"), "transformer")
+    assert pag.config["num_layers"] == 24 and pag.config["sample_size"] == 8
+    # AutoPipelineForText2Image(enable_pag=True) builds SD3's checkpoint with PAG recipes
+    auto = generic.plan(
+        "StableDiffusion3Pipeline", "StableDiffusion3PAGPipeline", hub_variant="coarse"
+    )
+    assert slot(auto, "transformer").config == pag.config
+
+
+UNET = sorted(coarse.UNET_PIPELINES)
+
+
+@pytest.mark.parametrize("pipeline_class", UNET)
+def test_the_unet_families_coarse_plan_changes_the_vae_and_sample_size_only(pipeline_class):
+    real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
+    real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
+    assert (factor(real_vae), factor(coarse_vae)) == (8, 32)
+    # the VAE's tile stays 8 latents a side: sample_size / factor
+    assert coarse_vae["sample_size"] // 32 == real_vae["sample_size"] // 8 == 8
+    real_unet, coarse_unet = slot(real, "unet").config, slot(coarser, "unet").config
+    assert coarse_unet["sample_size"] * 32 == real_unet["sample_size"] * 8
+    assert {k: v for k, v in coarse_unet.items() if k != "sample_size"} == {
+        k: v for k, v in real_unet.items() if k != "sample_size"
+    }
+    # sizes must divide by 32 x the UNet's own downsampling (3 blocks: 4x)
+    downsampling = 2 ** (len(real_unet["block_out_channels"]) - 1)
+    assert coarse.PIPELINES[pipeline_class].multiple == 32 * downsampling == 128
+    assert (1024 // 32) % downsampling == 0
+
+
+ANIMATEDIFF_SDXL = """>>> import torch
+>>> from diffusers import AnimateDiffSDXLPipeline
+>>> pipe = AnimateDiffSDXLPipeline.from_pretrained(
+...     "stabilityai/stable-diffusion-xl-base-1.0", motion_adapter=adapter
+... ).to("cuda")
+>>> pipe.vae.enable_slicing()
+>>> pipe.vae.enable_tiling()
+>>> output = pipe(prompt="a panda", width=1024, height=1024, num_frames=16)
+"""
+SDXL_SCRIPT = 'pipe = StableDiffusionXLPipeline.from_pretrained("sdxl")\nimage = pipe({})\n'
+
+
+def test_the_unet_families_need_every_pipeline_call_sized():
+    assert coarsen.variant_for("AnimateDiffSDXLPipeline", [(ANIMATEDIFF_SDXL, True)]) == "coarse"
+    sized = SDXL_SCRIPT.format('"a cat", height=1024, width=768')
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(sized, False)]) == "coarse"
+    # tiling is for the UNet families' VAE only (it keeps the 8x one's tile)
+    tiled = SCRIPT.format("") + "pipe.vae.enable_tiling()\n"
+    assert coarsen.variant_for("AuraFlowPipeline", [(tiled, False)]) is None
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '"a cat"',  # the default size: a 2x2 grid at 32x, which a 4x UNet cannot divide
+        '"a cat", height=1024',  # the width is the default
+        '"a cat", height=960, width=1024',  # 960 divides by 64, not by 128
+        '"a cat", image, height=1024, width=1024',  # positional beyond the prompt
+        'prompt="a cat", image=init_image',  # its size from the image
+        '"a cat", height=1024, width=1024, unet=other',
+    ],
+)
+def test_a_unet_family_call_without_both_sizes_keeps_the_real_factor(arguments):
+    code = SDXL_SCRIPT.format(arguments)
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+
+
+def test_a_unet_family_example_that_never_calls_its_pipeline_keeps_the_real_factor():
+    code = 'pipe = StableDiffusionXLPipeline.from_pretrained("sdxl")\nprint(pipe)\n'
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+    assert coarsen.variant_for("StableDiffusionXLPipeline", coarsen.ANY_SIZES) == "coarse"
+
+
 # Ideogram 4's default guidance schedule has one value per step of its 48
 ONE_STEP = {"Ideogram4Pipeline": {"guidance_schedule": None, "guidance_scale": 4.0}}
+
+
+def call_arguments(pipeline_class: str) -> dict:
+    """What a call of `pipeline_class` needs beside the prompt and sizes: an image for
+    img2img and ControlNet (of another size: the pipeline resizes it), frames for a video."""
+    from PIL import Image
+
+    picture = Image.new("RGB", (96, 80), (120, 60, 30))
+    if "Img2Img" in pipeline_class:  # two steps: strength 1.0 keeps both
+        return {"image": picture, "strength": 1.0, "num_inference_steps": 2}
+    if "ControlNet" in pipeline_class:
+        return {"control_image": picture}
+    if pipeline_class == "AnimateDiffSDXLPipeline":
+        return {"num_frames": 2}
+    return ONE_STEP.get(pipeline_class, {})
 
 
 @pytest.fixture(scope="module")
@@ -152,20 +254,16 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
 
     from guidelint.runner.diffusers_backend import build
 
+    if size is None and coarse.PIPELINES[pipeline_class].sizes_required:
+        pytest.skip("a UNet family's coarse stand-in is only given to calls with sizes")
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
         pipe = getattr(diffusers, pipeline_class).from_pretrained(folder)
         pipe.set_progress_bar_config(disable=True)
         sizes = {} if size is None else {"height": size[0], "width": size[1]}
-        out = pipe(
-            "a cat",
-            num_inference_steps=1,
-            output_type="pt",
-            generator=torch.manual_seed(0),
-            **sizes,
-            **ONE_STEP.get(pipeline_class, {}),
-        )
+        arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
+        out = pipe("a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
         shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
@@ -173,6 +271,27 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
+
+
+@pytest.mark.slow
+def test_animatediff_sdxl_with_vae_tiling_keeps_its_frames_size(tiny_cache):
+    """Its docstring turns VAE tiling on: the coarse VAE's tiles are 8 latents a side, as
+    the 8x one's, and a tiled decode is latents x 32 pixels, the 8x stand-in's size."""
+    import diffusers
+
+    from guidelint.runner.diffusers_backend import build
+
+    shapes = []
+    for variant in (None, "coarse"):
+        folder = build.checkpoint_for("AnimateDiffSDXLPipeline", tiny_cache, hub_variant=variant)
+        pipe = diffusers.AnimateDiffSDXLPipeline.from_pretrained(folder)
+        pipe.set_progress_bar_config(disable=True)
+        pipe.vae.enable_slicing()
+        pipe.vae.enable_tiling()
+        assert pipe.vae.tile_latent_min_size == 8
+        out = pipe("a panda", height=640, width=384, num_frames=2, num_inference_steps=1)
+        shapes.append([frame.size for frame in out.frames[0]])
+    assert shapes[0] == shapes[1] == [(384, 640)] * 2
 
 
 @pytest.mark.slow
