@@ -163,8 +163,8 @@ def test_the_unet_families_coarse_plan_changes_the_vae_and_sample_size_only(pipe
     real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
     real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
     assert (factor(real_vae), factor(coarse_vae)) == (8, 32)
-    # the VAE's tile stays 8 latents a side: sample_size / factor
-    assert coarse_vae["sample_size"] // 32 == real_vae["sample_size"] // 8 == 8
+    # the VAE's tile (sample_size pixels) is the real SDXL VAE's: 1024 px, 32 latents
+    assert coarse_vae["sample_size"] == coarse.SDXL_VAE_TILE == 1024
     real_unet, coarse_unet = slot(real, "unet").config, slot(coarser, "unet").config
     assert coarse_unet["sample_size"] * 32 == real_unet["sample_size"] * 8
     assert {k: v for k, v in coarse_unet.items() if k != "sample_size"} == {
@@ -275,8 +275,9 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
 
 @pytest.mark.slow
 def test_animatediff_sdxl_with_vae_tiling_keeps_its_frames_size(tiny_cache):
-    """Its docstring turns VAE tiling on: the coarse VAE's tiles are 8 latents a side, as
-    the 8x one's, and a tiled decode is latents x 32 pixels, the 8x stand-in's size."""
+    """Its docstring turns VAE tiling on: a tiled decode is latents x factor pixels, on
+    either stand-in (the coarse one's tile is 32 latents, the 8x one's 8), so a 1280 px
+    side tiled on both gives the frames the same size."""
     import diffusers
 
     from guidelint.runner.diffusers_backend import build
@@ -288,10 +289,9 @@ def test_animatediff_sdxl_with_vae_tiling_keeps_its_frames_size(tiny_cache):
         pipe.set_progress_bar_config(disable=True)
         pipe.vae.enable_slicing()
         pipe.vae.enable_tiling()
-        assert pipe.vae.tile_latent_min_size == 8
-        out = pipe("a panda", height=640, width=384, num_frames=2, num_inference_steps=1)
+        out = pipe("a panda", height=1280, width=128, num_frames=2, num_inference_steps=1)
         shapes.append([frame.size for frame in out.frames[0]])
-    assert shapes[0] == shapes[1] == [(384, 640)] * 2
+    assert shapes[0] == shapes[1] == [(128, 1280)] * 2
 
 
 @pytest.mark.slow

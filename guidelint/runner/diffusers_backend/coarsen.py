@@ -19,9 +19,9 @@ the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoP
 `from_pipe`) to pass both sizes as literals, with the prompt at most as a positional
 argument: the tiny stand-in's default size (64 px) is a 2x2 grid at 32x, which the UNet's
 own 4x downsampling cannot divide, and an image-conditioned call without sizes takes
-them from its image, which the text does not show. Where the coarse VAE keeps the 8x
-one's tile in latents (`Coarser.tiles_kept`), VAE tiling is allowed: a tiled decode
-returns latents x factor pixels whatever the tile.
+them from its image, which the text does not show. There VAE tiling is allowed
+(`Coarser.tiling_allowed`): a tiled decode returns latents x factor pixels whatever the
+tile, and the coarse VAE's tile is the real one's (recipes/coarse.py).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def python_code(text: str, repl: bool) -> str | None:
 def sizes_allow(code: str, coarser: coarse.Coarser) -> bool:
     """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
     tree = ast.parse(code)
-    grid_names = GRID_NAMES - TILING if coarser.tiles_kept else GRID_NAMES
+    grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
         return False
     return not coarser.sizes_required or _every_pipeline_call_sized(tree)

@@ -26,6 +26,7 @@ attention, LAYOUT_GAPS).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from guidelint.runner.diffusers_backend.recipes import fixes, image, image_more, llm, video
 from guidelint.runner.diffusers_backend.recipes.parts import (
@@ -55,6 +56,7 @@ EIGHT_X_SAMPLE_SIZE = {
     "SD3Transformer2DModel": SD3["sample_size"],
 }
 SDXL_UNET = fixes.SDXL_UNET  # the shared table's "UNet2DConditionModel/sdxl"
+SDXL_VAE_TILE = 1024  # stabilityai/stable-diffusion-xl-base-1.0's vae sample_size
 COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
 
 VAE_COARSE = {
@@ -143,7 +145,7 @@ RECIPES: dict[str, Recipe] = {
     ),
     "AutoencoderKL/coarse-tiles": Recipe(
         "model",
-        {**VAE_COARSE, "sample_size": VAE_KL["sample_size"] * SHRINK},
+        {**VAE_COARSE, "sample_size": SDXL_VAE_TILE},
         builds="AutoencoderKL",
         provides={"latent": "latent_channels"},
     ),
@@ -175,8 +177,8 @@ class Coarser:
     token_ratio: int  # how many times fewer tokens
     # every call of the pipeline must pass both sizes (coarsen.py): a UNet's
     sizes_required: bool = False
-    # the VAE keeps the 8x one's tile in latents, so VAE tiling may stay on
-    tiles_kept: bool = False
+    # a tiled decode is latents x factor pixels whatever the tile: VAE tiling may stay on
+    tiling_allowed: bool = False
 
 
 VAE_32X = Coarser(
@@ -203,17 +205,18 @@ VAE_32X_ONLY = Coarser(
 # the tiny UNet's own downsampling (3 blocks: 4x): at 32x that is 128 px, 1024 px being
 # 32x32 latents (8x8 at its lowest level). The tiny default (sample_size 8 x 8 = 64 px)
 # is already cheap and would be a 2x2 grid at 32x, so every call must state its sizes.
-# The VAE's sample_size is 4x the 8x one's: its tiles (sample_size pixels,
-# sample_size / factor latents) stay 8 latents a side, so an example that turns tiling
-# on (AnimateDiff SDXL's) decodes a few large tiles rather than a thousand 2x2 ones.
-UNET_DOWNSAMPLING = 2 ** (len(SDXL_UNET["block_out_channels"]) - 1)
+# VAE tiling (AnimateDiff SDXL's example turns it on) splits the decode, not its size:
+# a tiled decode is latents x factor pixels. The coarse VAE's tile is the real SDXL VAE's
+# (sample_size 1024 px, 32 latents at 32x), so a 1024 px frame is decoded whole, as the
+# real one does, where the 8x stand-in's 64 px tile cuts it into 484 tiles.
+UNET_DOWNSAMPLING = 2 ** (len(cast(tuple[int, ...], SDXL_UNET["block_out_channels"])) - 1)
 UNET_32X = Coarser(
     FACTOR * UNET_DOWNSAMPLING,
     f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a UNet of "
     f"sample_size / {SHRINK}",
     SHRINK**2,
     sizes_required=True,
-    tiles_kept=True,
+    tiling_allowed=True,
 )
 
 # The pipelines with a coarse variant.
