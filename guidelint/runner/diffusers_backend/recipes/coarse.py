@@ -12,6 +12,13 @@ with 256 tokens instead of 4,096. Where a pipeline's schedule depends on the tok
 count (CogView 4's shift, `(tokens / base_image_seq_len) ** 0.5`), the base is divided
 by the same 16, so the timesteps are the real ones too.
 
+SD3 (text-to-image, img2img, PAG, ControlNet) reads its factor and default size the same
+way, an img2img image and a control image resized to that size; its ControlNet stays the
+8x one. SDXL and AnimateDiff SDXL (a UNet: `UNET_32X`) get a 32x VAE and the UNet's
+`sample_size` / 4 only where every call of the pipeline states sizes dividing by 128
+(32x and the tiny UNet's own 4x); their VAE's tile is the real one's, so VAE tiling
+may stay on.
+
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
 and width it passes is an integer literal that divides by 64 and it never sees the latent
