@@ -1,4 +1,4 @@
-"""Coarser stand-ins of image DiTs: a 32x VAE where the real one is 8x, the same images.
+"""Coarser stand-ins of image DiTs, SD3 and SDXL's UNets: a 32x VAE where the real one is 8x.
 
 An image DiT's cost at 1024 px is attention over its latent patches: 8x and 2x2 patches
 make 4,096 tokens, paid per head, layer, step and guidance half. The pipelines here
