@@ -206,10 +206,27 @@ def test_the_unet_families_need_every_pipeline_call_sized():
         '"a cat", image, height=1024, width=1024',  # positional beyond the prompt
         'prompt="a cat", image=init_image',  # its size from the image
         '"a cat", height=1024, width=1024, unet=other',
+        # a ControlNet's or adapter's condition embedding downsamples by a fixed 8x
+        '"a cat", image=edges, height=1024, width=1024, controlnet=canny',
+        '"a cat", image=sketch, height=1024, width=1024, adapter=sketch_adapter',
     ],
 )
 def test_a_unet_family_call_without_both_sizes_keeps_the_real_factor(arguments):
     code = SDXL_SCRIPT.format(arguments)
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+
+
+def test_a_controlnet_pipeline_made_from_a_coarse_sdxl_keeps_the_real_factor():
+    code = SDXL_SCRIPT.format('"a cat", height=1024, width=1024') + (
+        "control = StableDiffusionXLControlNetPipeline.from_pipe(pipe, controlnet=canny)\n"
+        'image = control("a cat", image=edges, height=1024, width=1024)\n'
+    )
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+    # an img2img made from it takes its size from the image: no sizes, refused too
+    code = SDXL_SCRIPT.format('"a cat", height=1024, width=1024') + (
+        "refine = AutoPipelineForImage2Image.from_pipe(pipe)\n"
+        'image = refine("a cat", image=image)\n'
+    )
     assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
 
 

@@ -19,7 +19,9 @@ the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoP
 `from_pipe`) to pass both sizes as literals, with the prompt at most as a positional
 argument: the tiny stand-in's default size (64 px) is a 2x2 grid at 32x, which the UNet's
 own 4x downsampling cannot divide, and an image-conditioned call without sizes takes
-them from its image, which the text does not show. There VAE tiling is allowed
+them from its image, which the text does not show. Nor may it pass a ControlNet or a
+T2I-Adapter (`controlnet=`, `adapter=`: into a `from_pipe` of a coarse SDXL, say), whose
+condition embedding downsamples by a fixed 8x. There VAE tiling is allowed
 (`Coarser.tiling_allowed`): a tiled decode returns latents x factor pixels whatever the
 tile, and the coarse VAE's tile is the real one's (recipes/coarse.py).
 """
@@ -34,6 +36,8 @@ from guidelint.runner.diffusers_backend.recipes import coarse
 
 SIZE_KEYWORDS = ("height", "width")
 TILING = frozenset({"enable_tiling", "enable_vae_tiling"})
+# models whose condition embedding downsamples by a fixed 8x (a UNet family's, refused)
+CONDITION_MODELS = frozenset({"controlnet", "adapter"})
 # what binds a pipeline object: `X.from_pretrained(...)` where X names a pipeline class
 LOADERS = frozenset({"from_pretrained", "from_pipe", "from_single_file"})
 MAX_POSITIONAL = 3  # CogView 3 Plus and 4 take (prompt, negative_prompt, height, ...)
@@ -110,7 +114,18 @@ def sizes_allow(code: str, coarser: coarse.Coarser) -> bool:
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
         return False
-    return not coarser.sizes_required or _every_pipeline_call_sized(tree)
+    if not coarser.sizes_required:
+        return True
+    return _every_pipeline_call_sized(tree) and not _passes_a_condition_model(tree)
+
+
+def _passes_a_condition_model(tree: ast.AST) -> bool:
+    """Whether a ControlNet or T2I-Adapter is passed to a pipeline (`controlnet=`,
+    `adapter=`, also through `from_pipe` from a coarse SDXL): its condition embedding
+    downsamples by the real 8x, which the coarser latents would not match."""
+    return any(
+        isinstance(node, ast.keyword) and node.arg in CONDITION_MODELS for node in ast.walk(tree)
+    )
 
 
 def _every_pipeline_call_sized(tree: ast.AST) -> bool:
