@@ -321,3 +321,42 @@ def test_the_warm_worker_builds_both_stand_ins_ahead(tmp_path):
     )
     built = sorted(path.name.rsplit("-", 1)[0] for path in tmp_path.rglob("AuraFlowPipeline-*"))
     assert built == ["AuraFlowPipeline", "AuraFlowPipeline-coarse"]
+
+
+def docstring_example(module: str) -> str:
+    """EXAMPLE_DOC_STRING of an installed diffusers pipeline module, read from its source."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec(f"diffusers.pipelines.{module}")
+    assert spec is not None and spec.origin is not None
+    tree = ast.parse(open(spec.origin, encoding="utf-8").read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", "") == "EXAMPLE_DOC_STRING" for target in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{module} has no EXAMPLE_DOC_STRING")
+
+
+@pytest.mark.parametrize(
+    ("module", "pipeline_class", "variant"),
+    [
+        ("stable_diffusion_3.pipeline_stable_diffusion_3", "StableDiffusion3Pipeline", "coarse"),
+        ("pag.pipeline_pag_sd_3", "StableDiffusion3Pipeline", "coarse"),
+        ("pag.pipeline_pag_sd_3_img2img", "StableDiffusion3PAGImg2ImgPipeline", "coarse"),
+        (
+            "controlnet_sd3.pipeline_stable_diffusion_3_controlnet",
+            "StableDiffusion3ControlNetPipeline",
+            "coarse",
+        ),
+        ("animatediff.pipeline_animatediff_sdxl", "AnimateDiffSDXLPipeline", "coarse"),
+        # no sizes: the tiny default (64 px) is already cheap, and a 2x2 grid at 32x
+        ("stable_diffusion_xl.pipeline_stable_diffusion_xl", "StableDiffusionXLPipeline", None),
+    ],
+)
+def test_diffusers_own_docstrings_get_the_stand_in_their_sizes_allow(
+    module, pipeline_class, variant
+):
+    example = docstring_example(module)
+    assert coarsen.variant_for(pipeline_class, [(example, True)]) == variant
