@@ -132,8 +132,127 @@ def test_the_coarse_stand_ins_are_built_ahead_for_the_classes_that_have_one():
     assert not coarsen.may_be_named(["FluxPipeline", "black-forest-labs/FLUX.1-dev"])
 
 
+SD3 = sorted(coarse.SD3_PIPELINES)
+
+
+def test_sd3s_coarse_plans_keep_their_controlnet_and_pag_blocks():
+    """SD3's ControlNet embeds the control image's VAE latents with a patch embedding
+    cropped from 192 positions a side: the 8x one fits the coarser latents unchanged.
+    The PAG stand-ins keep SD3 medium's 24 blocks (`pag_applied_layers=["blocks.13"]`)."""
+    for name in SD3:
+        coarser = generic.plan(name, hub_variant="coarse")
+        assert factor(slot(coarser, "vae").config) == coarse.FACTOR
+        assert slot(coarser, "vae").config["latent_channels"] == 16, name
+    controlnet = "StableDiffusion3ControlNetPipeline"
+    real, coarser = generic.plan(controlnet), generic.plan(controlnet, hub_variant="coarse")
+    assert slot(coarser, "controlnet") == slot(real, "controlnet")
+    pag = slot(generic.plan("StableDiffusion3PAGPipeline", hub_variant="coarse"), "transformer")
+    assert pag.config["num_layers"] == 24 and pag.config["sample_size"] == 8
+    # AutoPipelineForText2Image(enable_pag=True) builds SD3's checkpoint with PAG recipes
+    auto = generic.plan(
+        "StableDiffusion3Pipeline", "StableDiffusion3PAGPipeline", hub_variant="coarse"
+    )
+    assert slot(auto, "transformer").config == pag.config
+
+
+UNET = sorted(coarse.UNET_PIPELINES)
+
+
+@pytest.mark.parametrize("pipeline_class", UNET)
+def test_the_unet_families_coarse_plan_changes_the_vae_and_sample_size_only(pipeline_class):
+    real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
+    real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
+    assert (factor(real_vae), factor(coarse_vae)) == (8, 32)
+    # the VAE's tile (sample_size pixels) is the real SDXL VAE's: 1024 px, 32 latents
+    assert coarse_vae["sample_size"] == coarse.SDXL_VAE_TILE == 1024
+    real_unet, coarse_unet = slot(real, "unet").config, slot(coarser, "unet").config
+    assert coarse_unet["sample_size"] * 32 == real_unet["sample_size"] * 8
+    assert {k: v for k, v in coarse_unet.items() if k != "sample_size"} == {
+        k: v for k, v in real_unet.items() if k != "sample_size"
+    }
+    # sizes must divide by 32 x the UNet's own downsampling (3 blocks: 4x)
+    downsampling = 2 ** (len(real_unet["block_out_channels"]) - 1)
+    assert coarse.PIPELINES[pipeline_class].multiple == 32 * downsampling == 128
+    assert (1024 // 32) % downsampling == 0
+
+
+ANIMATEDIFF_SDXL = """>>> import torch
+>>> from diffusers import AnimateDiffSDXLPipeline
+>>> pipe = AnimateDiffSDXLPipeline.from_pretrained(
+...     "stabilityai/stable-diffusion-xl-base-1.0", motion_adapter=adapter
+... ).to("cuda")
+>>> pipe.vae.enable_slicing()
+>>> pipe.vae.enable_tiling()
+>>> output = pipe(prompt="a panda", width=1024, height=1024, num_frames=16)
+"""
+SDXL_SCRIPT = 'pipe = StableDiffusionXLPipeline.from_pretrained("sdxl")\nimage = pipe({})\n'
+
+
+def test_the_unet_families_need_every_pipeline_call_sized():
+    assert coarsen.variant_for("AnimateDiffSDXLPipeline", [(ANIMATEDIFF_SDXL, True)]) == "coarse"
+    sized = SDXL_SCRIPT.format('"a cat", height=1024, width=768')
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(sized, False)]) == "coarse"
+    # tiling is for the UNet families' VAE only (it keeps the 8x one's tile)
+    tiled = SCRIPT.format("") + "pipe.vae.enable_tiling()\n"
+    assert coarsen.variant_for("AuraFlowPipeline", [(tiled, False)]) is None
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '"a cat"',  # the default size: a 2x2 grid at 32x, which a 4x UNet cannot divide
+        '"a cat", height=1024',  # the width is the default
+        '"a cat", height=960, width=1024',  # 960 divides by 64, not by 128
+        '"a cat", image, height=1024, width=1024',  # positional beyond the prompt
+        'prompt="a cat", image=init_image',  # its size from the image
+        '"a cat", height=1024, width=1024, unet=other',
+        # a ControlNet's or adapter's condition embedding downsamples by a fixed 8x
+        '"a cat", image=edges, height=1024, width=1024, controlnet=canny',
+        '"a cat", image=sketch, height=1024, width=1024, adapter=sketch_adapter',
+    ],
+)
+def test_a_unet_family_call_without_both_sizes_keeps_the_real_factor(arguments):
+    code = SDXL_SCRIPT.format(arguments)
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+
+
+def test_a_controlnet_pipeline_made_from_a_coarse_sdxl_keeps_the_real_factor():
+    code = SDXL_SCRIPT.format('"a cat", height=1024, width=1024') + (
+        "control = StableDiffusionXLControlNetPipeline.from_pipe(pipe, controlnet=canny)\n"
+        'image = control("a cat", image=edges, height=1024, width=1024)\n'
+    )
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+    # an img2img made from it takes its size from the image: no sizes, refused too
+    code = SDXL_SCRIPT.format('"a cat", height=1024, width=1024') + (
+        "refine = AutoPipelineForImage2Image.from_pipe(pipe)\n"
+        'image = refine("a cat", image=image)\n'
+    )
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+
+
+def test_a_unet_family_example_that_never_calls_its_pipeline_keeps_the_real_factor():
+    code = 'pipe = StableDiffusionXLPipeline.from_pretrained("sdxl")\nprint(pipe)\n'
+    assert coarsen.variant_for("StableDiffusionXLPipeline", [(code, False)]) is None
+    assert coarsen.variant_for("StableDiffusionXLPipeline", coarsen.ANY_SIZES) == "coarse"
+
+
 # Ideogram 4's default guidance schedule has one value per step of its 48
 ONE_STEP = {"Ideogram4Pipeline": {"guidance_schedule": None, "guidance_scale": 4.0}}
+
+
+def call_arguments(pipeline_class: str) -> dict:
+    """What a call of `pipeline_class` needs beside the prompt and sizes: an image for
+    img2img and ControlNet (of another size: the pipeline resizes it), frames for a video."""
+    from PIL import Image
+
+    picture = Image.new("RGB", (96, 80), (120, 60, 30))
+    if "Img2Img" in pipeline_class:  # two steps: strength 1.0 keeps both
+        return {"image": picture, "strength": 1.0, "num_inference_steps": 2}
+    if "ControlNet" in pipeline_class:
+        return {"control_image": picture}
+    if pipeline_class == "AnimateDiffSDXLPipeline":
+        return {"num_frames": 2}
+    return ONE_STEP.get(pipeline_class, {})
 
 
 @pytest.fixture(scope="module")
@@ -152,20 +271,16 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
 
     from guidelint.runner.diffusers_backend import build
 
+    if size is None and coarse.PIPELINES[pipeline_class].sizes_required:
+        pytest.skip("a UNet family's coarse stand-in is only given to calls with sizes")
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
         pipe = getattr(diffusers, pipeline_class).from_pretrained(folder)
         pipe.set_progress_bar_config(disable=True)
         sizes = {} if size is None else {"height": size[0], "width": size[1]}
-        out = pipe(
-            "a cat",
-            num_inference_steps=1,
-            output_type="pt",
-            generator=torch.manual_seed(0),
-            **sizes,
-            **ONE_STEP.get(pipeline_class, {}),
-        )
+        arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
+        out = pipe("a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
         shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
@@ -173,6 +288,27 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
+
+
+@pytest.mark.slow
+def test_animatediff_sdxl_with_vae_tiling_keeps_its_frames_size(tiny_cache):
+    """Its docstring turns VAE tiling on: a tiled decode is latents x factor pixels, on
+    either stand-in (the coarse one's tile is 32 latents, the 8x one's 8), so a 1280 px
+    side tiled on both gives the frames the same size."""
+    import diffusers
+
+    from guidelint.runner.diffusers_backend import build
+
+    shapes = []
+    for variant in (None, "coarse"):
+        folder = build.checkpoint_for("AnimateDiffSDXLPipeline", tiny_cache, hub_variant=variant)
+        pipe = diffusers.AnimateDiffSDXLPipeline.from_pretrained(folder)
+        pipe.set_progress_bar_config(disable=True)
+        pipe.vae.enable_slicing()
+        pipe.vae.enable_tiling()
+        out = pipe("a panda", height=1280, width=128, num_frames=2, num_inference_steps=1)
+        shapes.append([frame.size for frame in out.frames[0]])
+    assert shapes[0] == shapes[1] == [(128, 1280)] * 2
 
 
 @pytest.mark.slow
@@ -185,3 +321,42 @@ def test_the_warm_worker_builds_both_stand_ins_ahead(tmp_path):
     )
     built = sorted(path.name.rsplit("-", 1)[0] for path in tmp_path.rglob("AuraFlowPipeline-*"))
     assert built == ["AuraFlowPipeline", "AuraFlowPipeline-coarse"]
+
+
+def docstring_example(module: str) -> str:
+    """EXAMPLE_DOC_STRING of an installed diffusers pipeline module, read from its source."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec(f"diffusers.pipelines.{module}")
+    assert spec is not None and spec.origin is not None
+    tree = ast.parse(open(spec.origin, encoding="utf-8").read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", "") == "EXAMPLE_DOC_STRING" for target in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{module} has no EXAMPLE_DOC_STRING")
+
+
+@pytest.mark.parametrize(
+    ("module", "pipeline_class", "variant"),
+    [
+        ("stable_diffusion_3.pipeline_stable_diffusion_3", "StableDiffusion3Pipeline", "coarse"),
+        ("pag.pipeline_pag_sd_3", "StableDiffusion3Pipeline", "coarse"),
+        ("pag.pipeline_pag_sd_3_img2img", "StableDiffusion3PAGImg2ImgPipeline", "coarse"),
+        (
+            "controlnet_sd3.pipeline_stable_diffusion_3_controlnet",
+            "StableDiffusion3ControlNetPipeline",
+            "coarse",
+        ),
+        ("animatediff.pipeline_animatediff_sdxl", "AnimateDiffSDXLPipeline", "coarse"),
+        # no sizes: the tiny default (64 px) is already cheap, and a 2x2 grid at 32x
+        ("stable_diffusion_xl.pipeline_stable_diffusion_xl", "StableDiffusionXLPipeline", None),
+    ],
+)
+def test_diffusers_own_docstrings_get_the_stand_in_their_sizes_allow(
+    module, pipeline_class, variant
+):
+    example = docstring_example(module)
+    assert coarsen.variant_for(pipeline_class, [(example, True)]) == variant

@@ -13,6 +13,17 @@ VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor),
 call anything with three or more positional arguments (CogView's height is its third
 parameter; which call is the pipeline's is not known from the text). Anything else runs
 on the real factor: slower, never another size.
+
+A UNet family (SDXL, AnimateDiff SDXL: `Coarser.sizes_required`) also needs every call of
+the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoPipeline*`,
+`from_pipe`) to pass both sizes as literals, with the prompt at most as a positional
+argument: the tiny stand-in's default size (64 px) is a 2x2 grid at 32x, which the UNet's
+own 4x downsampling cannot divide, and an image-conditioned call without sizes takes
+them from its image, which the text does not show. Nor may it pass a ControlNet or a
+T2I-Adapter (`controlnet=`, `adapter=`: into a `from_pipe` of a coarse SDXL, say), whose
+condition embedding downsamples by a fixed 8x. There VAE tiling is allowed
+(`Coarser.tiling_allowed`): a tiled decode returns latents x factor pixels whatever the
+tile, and the coarse VAE's tile is the real one's (recipes/coarse.py).
 """
 
 from __future__ import annotations
@@ -24,8 +35,14 @@ from collections.abc import Iterable, Sequence
 from guidelint.runner.diffusers_backend.recipes import coarse
 
 SIZE_KEYWORDS = ("height", "width")
+TILING = frozenset({"enable_tiling", "enable_vae_tiling"})
+# models whose condition embedding downsamples by a fixed 8x (a UNet family's, refused)
+CONDITION_MODELS = frozenset({"controlnet", "adapter"})
+# what binds a pipeline object: `X.from_pretrained(...)` where X names a pipeline class
+LOADERS = frozenset({"from_pretrained", "from_pipe", "from_single_file"})
 MAX_POSITIONAL = 3  # CogView 3 Plus and 4 take (prompt, negative_prompt, height, ...)
-COMPONENTS = frozenset({"vae", "transformer"})  # passed in or assigned: not the variant's
+# passed in or assigned: not the variant's
+COMPONENTS = frozenset({"vae", "transformer", "unet"})
 # names that show the latent grid to the example: it would see the coarser one
 GRID_NAMES = frozenset(
     {
@@ -58,9 +75,11 @@ def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) ->
     """The coarse variant where `pipeline_class` has one and every source allows it."""
     if sources is None or not has_variant(pipeline_class):
         return None
-    multiple = coarse.PIPELINES[str(pipeline_class)].multiple
+    if sources is ANY_SIZES:  # building ahead: the variant an example may get
+        return coarse.VARIANT
+    coarser = coarse.PIPELINES[str(pipeline_class)]
     codes = [python_code(text, repl) for text, repl in sources]
-    if all(code is not None and sizes_allow(code, multiple) for code in codes):
+    if all(code is not None and sizes_allow(code, coarser) for code in codes):
         return coarse.VARIANT
     return None
 
@@ -89,33 +108,86 @@ def python_code(text: str, repl: bool) -> str | None:
     return text
 
 
-def sizes_allow(code: str, multiple: int) -> bool:
+def sizes_allow(code: str, coarser: coarse.Coarser) -> bool:
     """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
     tree = ast.parse(code)
-    return not any(_sees_grid(node, multiple) for node in ast.walk(tree))
+    grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
+    if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
+        return False
+    if not coarser.sizes_required:
+        return True
+    return _every_pipeline_call_sized(tree) and not _passes_a_condition_model(tree)
 
 
-def _sees_grid(node: ast.AST, multiple: int) -> bool:
-    if isinstance(node, ast.Attribute):
-        replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
-        return replaced or node.attr in GRID_NAMES
-    if isinstance(node, ast.Name):
-        return node.id in GRID_NAMES
-    if isinstance(node, ast.Call):
-        if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
+def _passes_a_condition_model(tree: ast.AST) -> bool:
+    """Whether a ControlNet or T2I-Adapter is passed to a pipeline (`controlnet=`,
+    `adapter=`, also through `from_pipe` from a coarse SDXL): its condition embedding
+    downsamples by the real 8x, which the coarser latents would not match."""
+    return any(
+        isinstance(node, ast.keyword) and node.arg in CONDITION_MODELS for node in ast.walk(tree)
+    )
+
+
+def _every_pipeline_call_sized(tree: ast.AST) -> bool:
+    """Whether the pipeline is called at least once, and every call passes height and
+    width (checked to divide by _sees_grid) with no positional argument but the prompt."""
+    pipes = _pipeline_names(tree)
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in pipes
+    ]
+    return bool(calls) and all(
+        len(call.args) <= 1 and set(SIZE_KEYWORDS) <= {k.arg for k in call.keywords}
+        for call in calls
+    )
+
+
+def _pipeline_names(tree: ast.AST) -> set[str]:
+    """Names bound to a loaded pipeline (`pipe = SomePipeline.from_pretrained(...)`, also
+    through `.to(...)`): the calls whose sizes count."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _loads_pipeline(node.value):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _loads_pipeline(value: ast.expr) -> bool:
+    for node in ast.walk(value):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in LOADERS
+            and isinstance(node.value, ast.Name)
+            and "Pipeline" in node.value.id
+        ):
             return True
-        return any(_keyword_sees_grid(keyword, multiple) for keyword in node.keywords)
     return False
 
 
-def _keyword_sees_grid(keyword: ast.keyword, multiple: int) -> bool:
+def _sees_grid(node: ast.AST, multiple: int, grid_names: frozenset[str] = GRID_NAMES) -> bool:
+    if isinstance(node, ast.Attribute):
+        replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
+        return replaced or node.attr in grid_names
+    if isinstance(node, ast.Name):
+        return node.id in grid_names
+    if isinstance(node, ast.Call):
+        if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
+            return True
+        return any(_keyword_sees_grid(keyword, multiple, grid_names) for keyword in node.keywords)
+    return False
+
+
+def _keyword_sees_grid(
+    keyword: ast.keyword, multiple: int, grid_names: frozenset[str] = GRID_NAMES
+) -> bool:
     if keyword.arg is None:  # **kwargs: any size could be in it
         return True
     if keyword.arg in SIZE_KEYWORDS:
         return not _divides(keyword.value, multiple)
     if keyword.arg == "output_type":
         return not (isinstance(keyword.value, ast.Constant) and keyword.value.value != "latent")
-    return keyword.arg in GRID_NAMES or keyword.arg in COMPONENTS
+    return keyword.arg in grid_names or keyword.arg in COMPONENTS
 
 
 def _divides(value: ast.expr, multiple: int) -> bool:

@@ -66,6 +66,7 @@ COSMOS_IMAGE_CONTEXT: Mapping[str, Any] = {
 REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     "UNet2DConditionModel": SD15_UNET,
     "UNet2DConditionModel/sdxl": SDXL_UNET,
+    "UNet2DConditionModel/sdxl-coarse": SDXL_UNET,  # recipes/coarse.py: sample_size only
     # Kwai-Kolors/Kolors-diffusers, unet/config.json: SDXL's layout over ChatGLM states
     "UNet2DConditionModel/kolors": {
         "block_out_channels": [320, 640, 1280],
@@ -87,6 +88,17 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     # stabilityai/stable-diffusion-3-medium-diffusers, transformer/config.json
     "SD3Transformer2DModel": {"num_layers": 24, "sample_size": 128, "pos_embed_max_size": 192},
     "SD3Transformer2DModel/pag": {"num_layers": 24, "sample_size": 128, "pos_embed_max_size": 192},
+    # recipes/coarse.py: the same models with sample_size / 4
+    "SD3Transformer2DModel/coarse": {
+        "num_layers": 24,
+        "sample_size": 128,
+        "pos_embed_max_size": 192,
+    },
+    "SD3Transformer2DModel/pag-coarse": {
+        "num_layers": 24,
+        "sample_size": 128,
+        "pos_embed_max_size": 192,
+    },
     # PixArt-alpha/PixArt-Sigma-XL-2-1024-MS, transformer/config.json
     "PixArtTransformer2DModel": {"num_layers": 28, "sample_size": 128},
     "PixArtTransformer2DModel/pag": {"num_layers": 28, "sample_size": 128},
@@ -247,6 +259,8 @@ LAYOUT_GAPS: dict[str, str] = {
             "AutoencoderKL",
             "AutoencoderKL/flow",
             "AutoencoderKL/coarse",  # six levels, not four (recipes/coarse.py): no attention
+            "AutoencoderKL/coarse-tiles",
+            "AutoencoderKL/sd3-coarse",
             "AutoencoderKL/longcat",
             "AutoencoderKL/bria",
             "AutoencoderKL/ldm3d",

@@ -1,4 +1,4 @@
-"""Coarser stand-ins of image DiTs: a 32x VAE where the real one is 8x, the same images.
+"""Coarser stand-ins of image DiTs, SD3 and SDXL's UNets: a 32x VAE where the real one is 8x.
 
 An image DiT's cost at 1024 px is attention over its latent patches: 8x and 2x2 patches
 make 4,096 tokens, paid per head, layer, step and guidance half. The pipelines here
@@ -11,6 +11,13 @@ one (the default, and any height and width that divide by 32 x the 2x2 patch = 6
 with 256 tokens instead of 4,096. Where a pipeline's schedule depends on the token
 count (CogView 4's shift, `(tokens / base_image_seq_len) ** 0.5`), the base is divided
 by the same 16, so the timesteps are the real ones too.
+
+SD3 (text-to-image, img2img, PAG, ControlNet) reads its factor and default size the same
+way, an img2img image and a control image resized to that size; its ControlNet stays the
+8x one. SDXL and AnimateDiff SDXL (a UNet: `UNET_32X`) get a 32x VAE and the UNet's
+`sample_size` / 4 only where every call of the pipeline states sizes dividing by 128
+(32x and the tiny UNet's own 4x); their VAE's tile is the real one's, so VAE tiling
+may stay on.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -26,9 +33,16 @@ attention, LAYOUT_GAPS).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
-from guidelint.runner.diffusers_backend.recipes import image_more, llm, video
-from guidelint.runner.diffusers_backend.recipes.parts import AURA_FLOW, COGVIEW4, VAE_KL, Recipe
+from guidelint.runner.diffusers_backend.recipes import fixes, image, image_more, llm, video
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    AURA_FLOW,
+    COGVIEW4,
+    SD3,
+    VAE_KL,
+    Recipe,
+)
 
 VARIANT = "coarse"
 REAL_FACTOR = 8  # what each family's VAE has: 2 ** (4 levels - 1)
@@ -46,7 +60,10 @@ EIGHT_X_SAMPLE_SIZE = {
     "CogView3PlusTransformer2DModel": image_more.COGVIEW3PLUS["sample_size"],
     "CogView4Transformer2DModel": 128,
     "LatteTransformer3DModel": video.RECIPES["LatteTransformer3DModel"].config["sample_size"],
+    "SD3Transformer2DModel": SD3["sample_size"],
 }
+SDXL_UNET = fixes.SDXL_UNET  # the shared table's "UNet2DConditionModel/sdxl"
+SDXL_VAE_TILE = 1024  # stabilityai/stable-diffusion-xl-base-1.0's vae sample_size
 COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
 
 VAE_COARSE = {
@@ -107,6 +124,43 @@ RECIPES: dict[str, Recipe] = {
         {**COGVIEW4, "sample_size": _coarse_sample_size("CogView4Transformer2DModel")},
         builds="CogView4Transformer2DModel",
     ),
+    # SD3 (and its PAG, ControlNet and img2img pipelines): each takes its default size,
+    # an img2img image's and a ControlNet control image's size too, from the
+    # transformer's sample_size times the factor, and checks height against the factor
+    # times the 2x2 patch; its scheduler has no dynamic shift (the token count does not
+    # reach the timesteps). The SD3 ControlNet stays the 8x one: it embeds the control
+    # image's VAE latents with its own patch embedding, cropped from 192 positions a
+    # side, so any latent size up to that fits it.
+    "AutoencoderKL/sd3-coarse": Recipe(
+        "model",
+        _six_levels(image.RECIPES["AutoencoderKL/sd3"].config),
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "SD3Transformer2DModel/coarse": Recipe(
+        "model",
+        {**SD3, "sample_size": _coarse_sample_size("SD3Transformer2DModel")},
+        builds="SD3Transformer2DModel",
+    ),
+    "SD3Transformer2DModel/pag-coarse": Recipe(
+        "model",
+        {
+            **image.RECIPES["SD3Transformer2DModel/pag"].config,
+            "sample_size": _coarse_sample_size("SD3Transformer2DModel"),
+        },
+        builds="SD3Transformer2DModel",
+    ),
+    "AutoencoderKL/coarse-tiles": Recipe(
+        "model",
+        {**VAE_COARSE, "sample_size": SDXL_VAE_TILE},
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "UNet2DConditionModel/sdxl-coarse": Recipe(
+        "model",
+        {**SDXL_UNET, "sample_size": SDXL_UNET["sample_size"] // SHRINK},
+        builds="UNet2DConditionModel",
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -128,6 +182,10 @@ class Coarser:
     multiple: int  # every height and width must divide by it
     change: str  # for the report
     token_ratio: int  # how many times fewer tokens
+    # every call of the pipeline must pass both sizes (coarsen.py): a UNet's
+    sizes_required: bool = False
+    # a tiled decode is latents x factor pixels whatever the tile: VAE tiling may stay on
+    tiling_allowed: bool = False
 
 
 VAE_32X = Coarser(
@@ -148,6 +206,26 @@ VAE_32X_ONLY = Coarser(
 # at load 8.6, more than the example's 60 s with no loop for costwatch to time; measured
 # and left at 1x1 (docs/DIFFUSERS.md), where costwatch names the loop's cost.
 
+# SDXL's UNet family. The pipelines read the factor from the VAE's config and take their
+# default size from the UNet's sample_size times it; nothing else in them or the UNet
+# knows the factor (`height % 8` is their only check). The latents must also divide by
+# the tiny UNet's own downsampling (3 blocks: 4x): at 32x that is 128 px, 1024 px being
+# 32x32 latents (8x8 at its lowest level). The tiny default (sample_size 8 x 8 = 64 px)
+# is already cheap and would be a 2x2 grid at 32x, so every call must state its sizes.
+# VAE tiling (AnimateDiff SDXL's example turns it on) splits the decode, not its size:
+# a tiled decode is latents x factor pixels. The coarse VAE's tile is the real SDXL VAE's
+# (sample_size 1024 px, 32 latents at 32x), so a 1024 px frame is decoded whole, as the
+# real one does, where the 8x stand-in's 64 px tile cuts it into 484 tiles.
+UNET_DOWNSAMPLING = 2 ** (len(cast(tuple[int, ...], SDXL_UNET["block_out_channels"])) - 1)
+UNET_32X = Coarser(
+    FACTOR * UNET_DOWNSAMPLING,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a UNet of "
+    f"sample_size / {SHRINK}",
+    SHRINK**2,
+    sizes_required=True,
+    tiling_allowed=True,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "AuraFlowPipeline": VAE_32X,
@@ -155,13 +233,45 @@ PIPELINES: dict[str, Coarser] = {
     "CogView4Pipeline": VAE_32X,
     "LattePipeline": VAE_32X,
     "Ideogram4Pipeline": VAE_32X_ONLY,
+    "StableDiffusion3Pipeline": VAE_32X,
+    "StableDiffusion3PAGPipeline": VAE_32X,
+    "StableDiffusion3Img2ImgPipeline": VAE_32X,
+    "StableDiffusion3PAGImg2ImgPipeline": VAE_32X,
+    "StableDiffusion3ControlNetPipeline": VAE_32X,
+    "StableDiffusionXLPipeline": UNET_32X,
+    "AnimateDiffSDXLPipeline": UNET_32X,
 }
+UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
+SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
 
 VARIANTS: tuple[tuple[str, str, str], ...] = (
     *(
         (rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/coarse")
         for pipeline, coarser in PIPELINES.items()
-        if coarser is VAE_32X
+        if coarser is VAE_32X and pipeline not in SD3_PIPELINES
+    ),
+    *(
+        (rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/sd3-coarse")
+        for pipeline in SD3_PIPELINES
+    ),
+    # the PAG ones keep SD3 medium's 24 blocks (`pag_applied_layers=["blocks.13"]`)
+    (
+        rf"^StableDiffusion3PAG\w*Pipeline@{VARIANT}$",
+        "transformer",
+        "SD3Transformer2DModel/pag-coarse",
+    ),
+    (
+        rf"^StableDiffusion3(Img2Img|ControlNet)?Pipeline@{VARIANT}$",
+        "transformer",
+        "SD3Transformer2DModel/coarse",
+    ),
+    *(
+        (rf"^{pipeline}@{VARIANT}$", "vae", "AutoencoderKL/coarse-tiles")
+        for pipeline in UNET_PIPELINES
+    ),
+    *(
+        (rf"^{pipeline}@{VARIANT}$", "unet", "UNet2DConditionModel/sdxl-coarse")
+        for pipeline in UNET_PIPELINES
     ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
