@@ -27,6 +27,7 @@ from guidelint.markdown import Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.broken_link.steering import is_steering_file
+from guidelint.rules.stale_path.agent_memory import memory_files
 from guidelint.rules.stale_path.builds import build_output, said_built
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
@@ -36,6 +37,7 @@ from guidelint.rules.stale_path.conventions import (
     plugin_users_claude,
     user_location,
 )
+from guidelint.rules.stale_path.elsewhere import another_repository
 from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
 from guidelint.rules.stale_path.made import IGNORED, env_file, made_in_document, run_time_folder
 from guidelint.rules.stale_path.placeholders import explained, explained_names
@@ -76,6 +78,7 @@ class StalePath(Rule):
         url_links: list[Link] | None = None
         roots: list[str] | None = None
         made: set[str] | None = None
+        memory: set[str] | None = None
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -138,6 +141,12 @@ class StalePath(Rule):
                 continue  # `actions/create-github-app-token`: a GitHub Action, not a path
             if per_item_path(path, doc_dir, project):
                 continue  # `tests/case.json` of each task folder the document describes
+            if another_repository(path, file, span, url_links or [], project):
+                continue  # the TypeScript SDK's `examples/x/`, the `owner/name` repository
+            if memory is None:  # once per file, and only for a path still unexplained
+                memory = memory_files(file)
+            if path in memory:
+                continue  # the agent's memory file, which its runs write
             if user_location(file.text, span.span):
                 continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if said_built(file.text, span.span) or build_output(path, bases, project):
