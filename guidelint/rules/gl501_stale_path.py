@@ -37,6 +37,11 @@ from guidelint.rules.stale_path.conventions import (
     plugin_users_claude,
     user_location,
 )
+from guidelint.rules.stale_path.described import (
+    downloaded_in_document,
+    quoted_utterance,
+    section_component,
+)
 from guidelint.rules.stale_path.elsewhere import another_repository
 from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
 from guidelint.rules.stale_path.made import IGNORED, env_file, made_in_document, run_time_folder
@@ -78,7 +83,7 @@ class StalePath(Rule):
         url_links: list[Link] | None = None
         roots: list[str] | None = None
         made: set[str] | None = None
-        memory: set[str] | None = None
+        theirs: set[str] | None = None  # an agent's memory, a download's destination
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -143,10 +148,12 @@ class StalePath(Rule):
                 continue  # `tests/case.json` of each task folder the document describes
             if another_repository(path, file, span, url_links or [], project):
                 continue  # the TypeScript SDK's `examples/x/`, the `owner/name` repository
-            if memory is None:  # once per file, and only for a path still unexplained
-                memory = memory_files(file)
-            if path in memory:
-                continue  # the agent's memory file, which its runs write
+            if theirs is None:  # once per file, and only for a path still unexplained
+                theirs = memory_files(file) | downloaded_in_document(file)
+            if path.removeprefix("./") in theirs:
+                continue  # the agent's memory file its runs write; a reader's `curl -o`
+            if section_component(path, file, span, project) or quoted_utterance(file.text, span):
+                continue  # `scripts/x.sh` under "## ralph-wiggum Plugin"; a quoted message
             if user_location(file.text, span.span):
                 continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if said_built(file.text, span.span) or build_output(path, bases, project):

@@ -146,3 +146,47 @@ def test_a_memory_modules_source_is_still_reported(python_repo):
 def test_a_memory_note_the_agent_only_reads_is_still_reported(python_repo):
     doc = "# Memory\n\nThe lesson is in `src/sdk/notes.md`.\n"
     assert findings(python_repo, {"CLAUDE.md": doc}) == [("CLAUDE.md", 3, "src/sdk/notes.md")]
+
+
+def test_a_file_named_from_the_plugin_its_section_describes(python_repo):
+    plugin = python_repo / "plugins" / "loop-plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text("{}")
+    (plugin / "scripts").mkdir()
+    (plugin / "scripts" / "setup-loop.sh").write_text("")
+    skill = python_repo / "plugins" / "dev" / "skills" / "settings"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: settings\ndescription: d\n---\n")
+    (python_repo / "scripts").mkdir()
+    (python_repo / "scripts" / "release.sh").write_text("")
+    doc = (
+        "# Examples\n\n## loop-plugin Plugin\n\n### Creation\n\n**File:** "
+        "`scripts/setup-loop.sh`\n\n## other Plugin\n\n**File:** `scripts/setup-loop.sh`\n"
+    )
+    where = "plugins/dev/skills/settings/references/examples.md"
+    assert findings(python_repo, {where: doc}) == [(where, 11, "scripts/setup-loop.sh")
+    ]
+
+
+def test_a_path_in_a_quoted_example_message(python_repo):
+    doc = (
+        "# Steering\n\n"
+        '- **Adding context:** "The `User` type is defined in `src/sdk/types.py`."\n'
+        '- The config is `src/sdk/types.py` ("see `src/sdk/core.py`").\n'
+    )
+    assert findings(python_repo, {"docs/steering.md": doc}) == [
+        ("docs/steering.md", 4, "src/sdk/types.py")
+    ]
+
+
+def test_a_downloads_destination_in_the_readers_repository(python_repo):
+    (python_repo / ".github/workflows").mkdir(parents=True)
+    (python_repo / ".github/workflows/release.yml").write_text("on: push\n")
+    doc = (
+        "# Sample\n\n```bash\ncurl -o .github/workflows/responder.yml https://x.test/r.yml\n"
+        "```\n\nOr copy it into `.github/workflows/responder.yml`; see "
+        "`.github/workflows/ci.yml`.\n"
+    )
+    assert findings(python_repo, {"docs/sample.md": doc}) == [
+        ("docs/sample.md", 7, ".github/workflows/ci.yml")
+    ]
