@@ -164,8 +164,7 @@ def test_a_file_named_from_the_plugin_its_section_describes(python_repo):
         "`scripts/setup-loop.sh`\n\n## other Plugin\n\n**File:** `scripts/setup-loop.sh`\n"
     )
     where = "plugins/dev/skills/settings/references/examples.md"
-    assert findings(python_repo, {where: doc}) == [(where, 11, "scripts/setup-loop.sh")
-    ]
+    assert findings(python_repo, {where: doc}) == [(where, 11, "scripts/setup-loop.sh")]
 
 
 def test_a_path_in_a_quoted_example_message(python_repo):

@@ -19,7 +19,6 @@ from guidelint.markdown import CodeSpan
 from guidelint.project import Project
 from guidelint.rules.stale_path.project_files import FILE_INDEX
 from guidelint.rules.stale_path.roots import COMPONENT_MARKERS
-from guidelint.rules.stale_path.sentences import CODE_SPAN_TEXT
 from guidelint.sources import SourceFile
 
 # `curl -o DEST URL`, `curl --output DEST`, `wget -O DEST`: the command writes DEST.
@@ -27,6 +26,8 @@ DOWNLOAD = LazyPattern(r"\b(?:curl\b[^\n]*?\s(?:-o|--output)|wget\b[^\n]*?\s-O)\
 
 # A double-quoted passage on one line: straight or curly quotes.
 QUOTED = re.compile(r"\"([^\"\n]*)\"|“([^”\n]*)”")
+
+SPAN_IN_LINE = re.compile(r"`[^`]*`")
 
 UTTERANCE_WORDS = 4  # a quoted sentence, not a quoted name such as "`x.md`"
 
@@ -71,7 +72,7 @@ def quoted_utterance(text: str, span: CodeSpan) -> bool:
     line = text[line_start : len(text) if line_end == -1 else line_end]
     at = span.span.start - line_start
     # Code spans masked, their length kept: a quote inside one (`"x"`) pairs with nothing.
-    masked = CODE_SPAN_TEXT.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", line)
+    masked = SPAN_IN_LINE.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", line)
     for match in QUOTED.finditer(masked):
         words = (match.group(1) or match.group(2) or "").split()
         if match.start() < at < match.end() and len(words) >= UTTERANCE_WORDS:
