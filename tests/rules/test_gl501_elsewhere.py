@@ -34,8 +34,8 @@ def python_repo(tmp_path: Path) -> Path:
 def test_the_typescript_sdks_folder_linked_by_its_url_is_not_reported(python_repo):
     doc = (
         "# Stores\n\nThis mirrors the adapter in the TypeScript SDK's\n"
-        "[`examples/store-s3/`](https://github.com/acme/agent-sdk-typescript/tree/main/"
-        "examples/store-s3).\n"
+        "[`examples/session-stores/s3/`](https://github.com/acme/agent-sdk-typescript/tree/"
+        "main/examples/session-stores/s3).\n"
     )
     assert findings(python_repo, {"examples/README.md": doc}) == []
 
@@ -188,4 +188,16 @@ def test_a_downloads_destination_in_the_readers_repository(python_repo):
     )
     assert findings(python_repo, {"docs/sample.md": doc}) == [
         ("docs/sample.md", 7, ".github/workflows/ci.yml")
+    ]
+
+
+def test_a_link_whose_folder_exists_here_is_into_this_tree(python_repo):
+    # The checkout is not named like its repository (`acme/sdk-docs` checked out as
+    # `acme__agent-sdk-python`), but `src/sdk/` exists: the file is stale here.
+    doc = (
+        "# Scripts\n\n[`src/sdk/adjust.py`](https://github.com/acme/sdk-docs/blob/main/"
+        "src/sdk/adjust.py)\n"
+    )
+    assert findings(python_repo, {"docs/checks.md": doc}) == [
+        ("docs/checks.md", 3, "src/sdk/adjust.py")
     ]

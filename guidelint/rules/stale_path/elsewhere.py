@@ -9,11 +9,13 @@ repository the example mounts ("mounts `pypa/sampleproject` ... `src/sample/simp
 and an `owner/name` slug that is no path at all ("the `openai/openai-agents-python`
 repository"). Missing here, none of them is a stale path of this repository. Each
 signal needs the other repository named on the path's line, in its sentence or (for
-a mounted one) in its paragraph; a repository named like this checkout counts as this one.
+a mounted one) in its paragraph; a repository named like this checkout counts as this
+one, and so does a link whose folder exists here.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 
@@ -24,7 +26,9 @@ from guidelint.rules.stale_path.sentences import CLAIM_WINDOW, SENTENCE_END
 from guidelint.sources import SourceFile
 
 # `https://github.com/OWNER/NAME/tree/REF/...`: a file or folder of the repository NAME.
-REPOSITORY_URL = re.compile(r"^https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+)/(?:tree|blob)/")
+REPOSITORY_URL = re.compile(
+    r"^https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+)/(?:tree|blob)/[^/]+/([^#?]*)"
+)
 
 # "the TypeScript SDK's", "TS-SDK equivalent": the sibling SDK in another language.
 SDK_LANGUAGE = LazyPattern(
@@ -108,7 +112,12 @@ def _links_elsewhere(link: Link, span: CodeSpan, project: Project) -> bool:
     if not link.span.start <= span.span.start < link.span.end:
         return False
     match = REPOSITORY_URL.match(link.href)
-    return match is not None and not own_name(match.group(1), project)
+    if match is None or own_name(match.group(1), project):
+        return False
+    # A checkout need not be named like its repository: a link whose folder exists here
+    # (`.../blob/main/scripts/content-modules/adjust-pages.pl`) is into this tree.
+    folder = posixpath.dirname(match.group(2).rstrip("/"))
+    return not (folder and project.exists(folder))
 
 
 def _other_language(language: str, project: Project) -> bool:
