@@ -30,6 +30,7 @@ from guidelint.markdown import Link, may_hold_code_spans
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.broken_link.steering import is_steering_file
+from guidelint.rules.stale_path.agent_memory import memory_files
 from guidelint.rules.stale_path.builds import build_output, built_binary, said_built
 from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
@@ -40,6 +41,12 @@ from guidelint.rules.stale_path.conventions import (
     plugin_users_claude,
     user_location,
 )
+from guidelint.rules.stale_path.described import (
+    downloaded_in_document,
+    quoted_utterance,
+    section_component,
+)
+from guidelint.rules.stale_path.elsewhere import another_repository
 from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
 from guidelint.rules.stale_path.made import (
     IGNORED,
@@ -90,6 +97,7 @@ class StalePath(Rule):
         roots: list[str] | None = None
         made: set[str] | None = None
         not_shipped: set[str] | None = None
+        theirs: set[str] | None = None  # an agent's memory, a download's destination
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -162,6 +170,14 @@ class StalePath(Rule):
                 continue  # `tests/case.json` of each task folder the document describes
             if branch_prefix(path, file.text, span.span):
                 continue  # `feat/` in a table of git branch names, not a folder
+            if another_repository(path, file, span, url_links or [], project):
+                continue  # the TypeScript SDK's `examples/x/`, the `owner/name` repository
+            if theirs is None:  # once per file, and only for a path still unexplained
+                theirs = memory_files(file) | downloaded_in_document(file)
+            if path.removeprefix("./") in theirs:
+                continue  # the agent's memory file its runs write; a reader's `curl -o`
+            if section_component(path, file, span, project) or quoted_utterance(file.text, span):
+                continue  # `scripts/x.sh` under "## ralph-wiggum Plugin"; a quoted message
             if user_location(file.text, span.span):
                 continue  # "**Workspace Location**: `.clinerules/hooks/X`": the user's file
             if said_built(file.text, span.span) or build_output(path, bases, project):

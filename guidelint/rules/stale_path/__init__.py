@@ -12,5 +12,7 @@ grouped by kind, one module each, so precision work changes one family at a time
 - `illustrative`: paths of a thing described (a generic tree, a table of samples);
 - `roots`: where a document's paths start (a skill's, a package's, a crate's root);
 - `conventions`: names shaped like paths (MCP methods, GitHub Actions, import paths);
+- `elsewhere`: paths of another repository, said so by the path's sentence;
+- `agent_memory`: the memory file an agent's instructions tell it to keep and write;
 - `project_files`: the file list indexed once, which several signals share.
 """

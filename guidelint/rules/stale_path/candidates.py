@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from guidelint.rules.stale_path.conventions import MCP_METHODS
+from guidelint.rules.stale_path.conventions import mcp_method
 from guidelint.rules.stale_path.placeholders import is_placeholder
 
 PATH_CHARS = re.compile(r"^[\w.@+\-/]+$")
@@ -30,6 +30,6 @@ def candidate_path(text: str) -> str | None:
     segments = [s for s in text.split("/") if s not in ("", ".")]
     if not segments or is_placeholder(segments):
         return None
-    if text in MCP_METHODS:
+    if mcp_method(text):
         return None  # an MCP method (`tools/call`), not a path
     return text

@@ -50,6 +50,31 @@ MCP_METHODS = frozenset(
 )
 
 
+# The protocol's method families and the verbs its methods end in: a newer method of a
+# known family (`subscriptions/listen`, `tasks/get`) is as little a path as `tools/call`.
+MCP_NAMESPACES = frozenset(
+    {"tools", "resources", "prompts", "completion", "logging", "sampling", "roots"}
+    | {"elicitation", "notifications", "subscriptions", "tasks"}
+)
+MCP_VERBS = frozenset(
+    {"list", "call", "read", "get", "listen", "subscribe", "unsubscribe", "create", "cancel"}
+    | {"complete", "setLevel", "result", "list_changed", "updated", "status", "cancelled"}
+)
+
+
+def mcp_method(text: str) -> bool:
+    """`tools/call`, or a method of an MCP family with an MCP verb and no file suffix."""
+    if text in MCP_METHODS:
+        return True
+    segments = text.split("/")
+    return (
+        2 <= len(segments) <= 3
+        and segments[0] in MCP_NAMESPACES
+        and segments[-1] in MCP_VERBS
+        and "." not in text
+    )
+
+
 def module_path(path: str, bases: list[str], project: Project) -> bool:
     """A path with no extension that names a source file without its suffix, as JS, TS
     and Python imports do (`src/email/generateEmailHTML` for `generateEmailHTML.ts`)."""

@@ -1,0 +1,150 @@
+"""Paths of another repository, said so by the path's sentence.
+
+A document names files of other repositories as freely as its own: the TypeScript
+SDK's folder linked by its URL ("This mirrors the S3 adapter in the TypeScript SDK's
+[`examples/session-stores/s3/`](https://github.com/.../claude-agent-sdk-typescript/...)"),
+the sibling SDK's equivalent ("TS-SDK equivalent: `examples/hono/`"), the upstream
+checkout ("lives upstream at `~/playwright/packages/...` (and `tests/mcp/`)"), a
+repository the example mounts ("mounts `pypa/sampleproject` ... `src/sample/simple.py`"),
+and an `owner/name` slug that is no path at all ("the `openai/openai-agents-python`
+repository"). Missing here, none of them is a stale path of this repository. Each
+signal needs the other repository named on the path's line, in its sentence or (for
+a mounted one) in its paragraph; a repository named like this checkout counts as this
+one, and so does a link whose folder exists here.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+
+from guidelint.lazy_re import LazyPattern
+from guidelint.markdown import CodeSpan, Link
+from guidelint.project import Memo, Project
+from guidelint.rules.stale_path.sentences import CLAIM_WINDOW, SENTENCE_END
+from guidelint.sources import SourceFile
+
+# `https://github.com/OWNER/NAME/tree/REF/...`: a file or folder of the repository NAME.
+REPOSITORY_URL = re.compile(
+    r"^https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+)/(?:tree|blob)/[^/]+/([^#?]*)"
+)
+
+# "the TypeScript SDK's", "TS-SDK equivalent": the sibling SDK in another language.
+SDK_LANGUAGE = LazyPattern(
+    r"\b(TypeScript|TS|JavaScript|JS|Python|Go|Rust|Java|Kotlin|C#|Swift|Ruby|PHP)[- ]SDK\b",
+    re.IGNORECASE,
+)
+
+# Each language's source suffixes: a repository with none of them is not that SDK.
+LANGUAGE_SUFFIXES = {
+    "typescript": (".ts", ".tsx"),
+    "ts": (".ts", ".tsx"),
+    "javascript": (".js", ".mjs", ".ts"),
+    "js": (".js", ".mjs", ".ts"),
+    "python": (".py",),
+    "go": (".go",),
+    "rust": (".rs",),
+    "java": (".java",),
+    "kotlin": (".kt",),
+    "c#": (".cs",),
+    "swift": (".swift",),
+    "ruby": (".rb",),
+    "php": (".php",),
+}
+
+SOURCE_SUFFIXES = frozenset(s for suffixes in LANGUAGE_SUFFIXES.values() for s in suffixes)
+
+# "lives upstream at `~/playwright/...`": a checkout of another repository beside this one.
+UPSTREAM = LazyPattern(r"\bupstream\b", re.IGNORECASE)
+CHECKOUT_SPAN = LazyPattern(r"`(?:~|\.\.)/[\w.-]+/[^`]*`")
+
+# "mounts `pypa/sampleproject`", "clones `owner/name`": the example works in that repository.
+WORKS_IN = LazyPattern(
+    r"\b(?:mount|clone|check(?:s|ed|ing)? out|fork|vendor)\w*\s+(?:the\s+)?`([\w.-]+)/([\w.-]+)`",
+    re.IGNORECASE,
+)
+
+# "the `owner/name` repository", "repository `owner/name`": a slug, not a path.
+REPOSITORY_AFTER = LazyPattern(r"^`?\s+(?:GitHub\s+)?(?:repository|repo)\b", re.IGNORECASE)
+REPOSITORY_BEFORE = LazyPattern(r"\b(?:repository|repo)\s*:?\s*`?$", re.IGNORECASE)
+
+
+def another_repository(
+    path: str, file: SourceFile, span: CodeSpan, links: list[Link], project: Project
+) -> bool:
+    """The path's line, sentence or paragraph says it is a file of another repository,
+    or the path is itself an `owner/name` repository slug."""
+    text = file.text
+    if repository_slug(path, text, span):
+        return True
+    if any(_links_elsewhere(link, span, project) for link in links):
+        return True
+    sentence = _sentence(text, span)
+    if UPSTREAM.search(sentence) and CHECKOUT_SPAN.search(sentence):
+        return True  # "lives upstream at `~/playwright/src/` (and `tests/mcp/`)"
+    if any(_other_language(m.group(1), project) for m in SDK_LANGUAGE.finditer(sentence)):
+        return True
+    return any(
+        not own_name(match.group(2), project) for match in WORKS_IN.finditer(span.block.text)
+    )
+
+
+def repository_slug(path: str, text: str, span: CodeSpan) -> bool:
+    """`owner/name` right before or after the word "repository" (or "repo")."""
+    if path.count("/") != 1 or "." in path.rsplit("/", 1)[1]:
+        return False
+    before = text[max(0, span.span.start - 40) : span.span.start]
+    after = text[span.span.end : span.span.end + 40]
+    return bool(REPOSITORY_AFTER.match(after) or REPOSITORY_BEFORE.search(before))
+
+
+def own_name(name: str, project: Project) -> bool:
+    """Whether a repository name is this checkout's (its folder's name, or the NAME of
+    an `OWNER__NAME` folder as the corpus lays repositories out)."""
+    folder = project.root.name.lower()
+    name = name.lower().removesuffix(".git")
+    return folder == name or folder.endswith("__" + name)
+
+
+def _links_elsewhere(link: Link, span: CodeSpan, project: Project) -> bool:
+    """The span is the text of a link into another GitHub repository's tree."""
+    if not link.span.start <= span.span.start < link.span.end:
+        return False
+    match = REPOSITORY_URL.match(link.href)
+    if match is None or own_name(match.group(1), project):
+        return False
+    # A checkout need not be named like its repository: a link whose folder exists here
+    # (`.../blob/main/scripts/content-modules/adjust-pages.pl`) is into this tree.
+    folder = posixpath.dirname(match.group(2).rstrip("/"))
+    return not (folder and project.exists(folder))
+
+
+def _other_language(language: str, project: Project) -> bool:
+    """An SDK in a language that is not this repository's main one."""
+    main = project.memo(MAIN_SUFFIX)
+    return main is not None and main not in LANGUAGE_SUFFIXES[language.lower()]
+
+
+def _main_suffix(project: Project) -> str | None:
+    """The source suffix most files of the repository have (`.py`, `.ts`, ...)."""
+    counts = Counter(
+        suffix
+        for rel in project.files()
+        if (suffix := "." + rel.rsplit(".", 1)[-1]) in SOURCE_SUFFIXES and "." in rel
+    )
+    return counts.most_common(1)[0][0] if counts else None
+
+
+MAIN_SUFFIX = Memo("GL501.main_suffix", _main_suffix)
+
+
+def _sentence(text: str, span: CodeSpan) -> str:
+    """The sentence holding the span, within its line and CLAIM_WINDOW characters."""
+    start, end = span.span.start, span.span.end
+    line_start = text.rfind("\n", max(0, start - CLAIM_WINDOW), start) + 1
+    line_start = max(line_start, start - CLAIM_WINDOW)
+    line_end = text.find("\n", end, end + CLAIM_WINDOW)
+    line_end = min(len(text), end + CLAIM_WINDOW) if line_end == -1 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    return SENTENCE_END.split(before)[-1] + text[start:end] + SENTENCE_END.split(after)[0]
