@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from guidelint.findings import Finding, Fix, Severity, normal_context
-from guidelint.sources import FileKind
+from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
 
 if TYPE_CHECKING:
@@ -78,5 +78,18 @@ class Rule:
             fix=fix,
             # Bounded reads: many findings on one long line must not each copy it.
             snippet=file.text[span.start : min(span.end, span.start + 200)],
-            context=normal_context(file.text, lines.offset(start.line), lines.line_end(start.line)),
+            context=_line_context(file, start.line),
         )
+
+
+# Each line's fingerprint context, once per line: many findings on one long line
+# would otherwise each normalise up to CONTEXT_READ characters of it.
+_LINE_CONTEXTS: Derived[[], dict[int, str]] = Derived("rule.line-contexts", lambda file: {})
+
+
+def _line_context(file: SourceFile, line: int) -> str:
+    contexts = file.derived(_LINE_CONTEXTS)
+    if line not in contexts:
+        lines = file.lines
+        contexts[line] = normal_context(file.text, lines.offset(line), lines.line_end(line))
+    return contexts[line]
