@@ -256,7 +256,13 @@ def backend_names(payloads: list[UnitPayload]) -> list[str]:
     ids = {i for s in sources for i in re.findall(r"[\"']([\w.-]+/[\w.-]+)[\"']", s)}
     # AutoPipeline*(enable_pag=True) loads a checkpoint planned with the PAG class's recipes
     pag = any(re.search(r"\benable_pag\s*=\s*True", s) for s in sources)
-    return sorted(names | ids | ({"enable_pag"} if pag else set()))
+    # transformers.pipeline("depth-estimation") with no model= loads the task's default
+    tasks = {
+        "task:" + t
+        for s in sources
+        for t in re.findall(r"\bpipeline\(\s*(?:task\s*=\s*)?[\"']([\w-]+)[\"']", s)
+    }
+    return sorted(names | ids | tasks | ({"enable_pag"} if pag else set()))
 
 
 def _default_jobs() -> int:

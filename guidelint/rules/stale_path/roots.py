@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
+
+import tomllib
 
 from guidelint.project import Memo, Project
 from guidelint.rules.stale_path.project_files import FILE_INDEX, FOLDER_NAMES, join_rel
@@ -92,8 +93,25 @@ def anchored(path: str, bases: list[str], project: Project) -> bool:
     return any(project.exists(join_rel(base, first)) for base in bases)
 
 
-# The first `name = "..."` of a pyproject.toml's or Cargo.toml's table: the project's name.
-MANIFEST_NAME = re.compile(r'^name\s*=\s*["\']([\w.\-]+)["\']', re.MULTILINE)
+# Where a manifest names its project: pyproject.toml's [project] (or Poetry's table),
+# Cargo.toml's [package].
+MANIFEST_NAME_TABLES = (("project",), ("tool", "poetry"), ("package",))
+
+
+def _manifest_name(text: str) -> str | None:
+    """The project name a pyproject.toml or Cargo.toml gives, read with a TOML parser."""
+    try:
+        data: object = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    for keys in MANIFEST_NAME_TABLES:
+        table = data
+        for key in keys:
+            table = table.get(key) if isinstance(table, dict) else None
+        name = table.get("name") if isinstance(table, dict) else None
+        if isinstance(name, str):
+            return name
+    return None
 
 
 def _project_names(project: Project) -> frozenset[str]:
@@ -102,9 +120,9 @@ def _project_names(project: Project) -> frozenset[str]:
     names = {project.root.name}
     for manifest in ("pyproject.toml", "Cargo.toml"):
         source = project.read(manifest)
-        found = MANIFEST_NAME.search(source.text) if source else None
-        if found:
-            names.add(found.group(1))
+        name = _manifest_name(source.text) if source else None
+        if name:
+            names.add(name)
     package = project.read("package.json")
     if package is not None:
         try:

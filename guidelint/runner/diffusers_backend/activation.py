@@ -164,6 +164,28 @@ def build_loads_ahead(names: list[str], cache_override: str | None, settings: di
         states.append(silent(coarsen.ANY_SIZES))
     for state in states:
         _build_loads(state, ids, loaders, pag="enable_pag" in names)
+    tasks = [name.removeprefix("task:") for name in names if name.startswith("task:")]
+    if tasks:  # transformers.pipeline(task) without model=: the task's default model
+        _build_task_defaults(states[0], tasks)
+
+
+def _build_task_defaults(state, tasks: list[str]) -> None:
+    """What `transformers.pipeline(task)` without model= loads (the task's default
+    model and the processors beside it), for each task an example names (`task:` in
+    the names run.backend_names gives): the shim builds the same folders, and the
+    sandboxed child may not."""
+    import transformers
+    from transformers import pipelines
+
+    from guidelint.runner.diffusers_backend import loading, transformers_hub
+
+    for name in tasks:
+        try:
+            named = transformers_hub.default_model(pipelines, name)
+            loading.component_folder(state, named, transformers.AutoModel, "model", {})
+            transformers_hub.companions(state, named)
+        except Exception:  # noqa: BLE001 - not a task, or not buildable: the child says why
+            continue
 
 
 def _build_loads(state, ids: list[str], loaders: list, *, pag: bool) -> None:
