@@ -21,9 +21,10 @@ The decision rests on evidence that holds across repositories, strongest first:
    periodical's (`newsletters/`, `blog/`, `weekly/`);
 6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
    named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
-   current one (`edge/`, `latest/`, `next/`, ...), or the site's configuration
-   declaring versions (Mintlify `docs.json` `versions`, MkDocs `mike`), or Docusaurus's
-   `versioned_docs/` beside its `versions.json`. A lone `api/v2/` is a current API's.
+   current one (`edge/`, `latest/`, `next/`, ..., or the unversioned docs root), or
+   the site's configuration declaring versions (Mintlify `docs.json` `versions`, MkDocs
+   `mike`), or Docusaurus's `versioned_docs/` beside its `versions.json`. A lone
+   `api/v2/` is a current API's.
 
 A history document stays a steering one when a steering file names it (then agents are
 sent to it).
@@ -182,7 +183,8 @@ def versioned_snapshot(rel: str, project: Project) -> str | None:
     """Why `rel` lies in a frozen copy of the docs for a released version, or None.
 
     A version-named folder alone proves nothing (`docs/api/v2/` documents a current
-    API); it takes sibling versions plus a current folder, the site's configuration
+    API); it takes sibling versions plus a current folder (`edge/`, or the parent
+    itself when it holds the same folders as the copy), the site's configuration
     declaring versions (then every version but the newest is a copy), or Docusaurus's
     `versioned_docs/` beside its `versions.json`."""
     folders = rel.split("/")[:-1]
@@ -194,7 +196,8 @@ def versioned_snapshot(rel: str, project: Project) -> str | None:
             if project.exists(posixpath.join(posixpath.dirname(parent), "versions.json")):
                 return f"in `{part}/`, a Docusaurus copy of the docs of a released version"
             continue
-        siblings = project.memo(CHILD_FOLDERS).get(parent, frozenset())
+        children = project.memo(CHILD_FOLDERS)
+        siblings = children.get(parent, frozenset())
         versions = sorted(name for name in siblings if VERSION_FOLDER.match(name))
         if len(versions) < 2:
             continue
@@ -202,6 +205,10 @@ def versioned_snapshot(rel: str, project: Project) -> str | None:
         copy = f"in `{part}/`, a copy of the docs of a released version"
         if current:
             return f"{copy} (current: `{current[0]}/`)"
+        # The current docs at the versions' parent itself: its folders repeat the copy's.
+        mirrored = children.get(posixpath.join(parent, part), frozenset()) & siblings
+        if mirrored:
+            return f"{copy} (current: `{parent or '.'}/`, beside it)"
         if part != max(versions, key=_version_key) and _declares_versions(project, parent):
             return f"{copy} (the site declares versions)"
     return None

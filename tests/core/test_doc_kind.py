@@ -102,6 +102,15 @@ def test_mintlify_copies_beside_a_current_folder_are_history(tmp_path):
     assert doc_kind("docs/edge/en/intro.mdx", "# Page\n", project)[0] == "guide"
 
 
+def test_copies_beside_the_unversioned_current_docs_are_history(tmp_path):
+    pages = ["docs/development/tests.mdx", "docs/v2/development/tests.mdx"]
+    project = _tree(tmp_path, [*pages, "docs/v3/development/tests.mdx"])
+    for rel in pages[1:] + ["docs/v3/development/tests.mdx"]:
+        kind, reason = doc_kind(rel, "", project)
+        assert kind == "history" and "current: `docs/`" in reason
+    assert doc_kind(pages[0], "", project)[0] == "guide"
+
+
 def test_versions_declared_by_the_site_make_all_but_the_newest_history(tmp_path):
     project = _tree(tmp_path, ["docs/v1/intro.md", "docs/v2/intro.md"])
     # Two version folders and nothing else: no evidence which, if any, is a copy.
