@@ -17,14 +17,22 @@ The decision rests on evidence that holds across repositories, strongest first:
 4. front matter or a header line that records a status or a date
    (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`);
 5. a folder by convention for history (`plans/`, `specs/`, `rfcs/`, `adr/`,
-   `design_docs/`, `reports/`, `research/`, `archive/`, `*-notes/`, an older
-   version of a docs site such as `docs/v2/`), or a periodical's (`newsletters/`,
-   `blog/`, `weekly/`), unless a steering file names the
-   document (then agents are sent to it, and it steers).
+   `design_docs/`, `reports/`, `research/`, `archive/`, `*-notes/`), or a
+   periodical's (`newsletters/`, `blog/`, `weekly/`);
+6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
+   named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
+   current one (`edge/`, `latest/`, `next/`, ..., or the unversioned docs root), or
+   the site's configuration declaring versions (Mintlify `docs.json` `versions`, MkDocs
+   `mike`), or Docusaurus's `versioned_docs/` beside its `versions.json`. A lone
+   `api/v2/` is a current API's.
+
+A history document stays a steering one when a steering file names it (then agents are
+sent to it).
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from typing import TYPE_CHECKING, Literal
@@ -102,7 +110,17 @@ HISTORY_FOLDERS = frozenset(
 )
 NOTES_FOLDER = re.compile(r"^[\w.]+[-_]notes$", re.IGNORECASE)  # v3-notes, dev_notes
 DOCS_FOLDERS = frozenset({"docs", "doc", "documentation", "content", "site", "website"})
-OLD_VERSION = re.compile(r"^(?:v\d+(?:\.\d+)*(?:\.x)?|version-[\w.]+|versioned_docs)$")
+# A folder named like a version: `v2`, `v1.10.0`, `1.2`, `2.x`, Docusaurus's `version-1.2`.
+VERSION_FOLDER = re.compile(
+    r"^(?:v\d+(?:\.\d+)*(?:\.x)?|\d+(?:\.\d+)+(?:\.x)?|\d+\.x|version-[\w.-]+)$", re.IGNORECASE
+)
+# Beside version folders, the one a docs site serves as today's docs.
+CURRENT_FOLDERS = frozenset(
+    {"edge", "latest", "next", "current", "main", "master", "stable", "dev", "unreleased"}
+)
+# Docs-site configurations that can declare versions, looked for from the versions'
+# parent up to the root: Mintlify (`versions`), MkDocs with mike.
+SITE_CONFIGS = ("docs.json", "mint.json", "mkdocs.yml", "mkdocs.yaml")
 # A line near the top that records a status or a date: a plan's or a spec's header.
 STATUS_LINE = re.compile(
     r"^\W{0,4}(?:status|state)\W{0,4}:\W{0,4}(?:draft|proposed|accepted|implemented|"
@@ -150,17 +168,97 @@ def history_by_path(rel: str) -> str | None:
     stem = posixpath.splitext(name)[0]
     if DATED_NAME.search(stem) or MONTH_DATED_NAME.search(stem):
         return "a dated note"
-    for index, part in enumerate(folders):
+    for part in folders:
         lowered = part.lower()
         if lowered in HISTORY_FOLDERS or NOTES_FOLDER.match(part):
             return f"in `{part}/`, a folder of plans, specs, notes or reports"
         if PERIODICAL_FOLDER.match(part):
             return f"in `{part}/`, the issues of a periodical"
-        if OLD_VERSION.match(lowered) and any(p in DOCS_FOLDERS for p in folders[:index]):
-            return f"in `{part}/`, the docs of another version"
     if ADR_NAME.match(name) and folders and folders[-1].lower() in {"adr", "adrs", "decisions"}:
         return "an architecture decision record"
     return None
+
+
+def versioned_snapshot(rel: str, project: Project) -> str | None:
+    """Why `rel` lies in a frozen copy of the docs for a released version, or None.
+
+    A version-named folder alone proves nothing (`docs/api/v2/` documents a current
+    API); it takes sibling versions plus a current folder (`edge/`, or the parent
+    itself when it holds the same folders as the copy), the site's configuration
+    declaring versions (then every version but the newest is a copy), or Docusaurus's
+    `versioned_docs/` beside its `versions.json`."""
+    folders = rel.split("/")[:-1]
+    for index, part in enumerate(folders):
+        if not VERSION_FOLDER.match(part):
+            continue
+        parent = "/".join(folders[:index])
+        if index and folders[index - 1] == "versioned_docs":
+            if project.exists(posixpath.join(posixpath.dirname(parent), "versions.json")):
+                return f"in `{part}/`, a Docusaurus copy of the docs of a released version"
+            continue
+        children = project.memo(CHILD_FOLDERS)
+        siblings = children.get(parent, frozenset())
+        versions = sorted(name for name in siblings if VERSION_FOLDER.match(name))
+        if len(versions) < 2:
+            continue
+        current = sorted(name for name in siblings if name.lower() in CURRENT_FOLDERS)
+        copy = f"in `{part}/`, a copy of the docs of a released version"
+        if current:
+            return f"{copy} (current: `{current[0]}/`)"
+        # The current docs at the versions' parent itself: its folders repeat the copy's.
+        mirrored = children.get(posixpath.join(parent, part), frozenset()) & siblings
+        if mirrored:
+            return f"{copy} (current: `{parent or '.'}/`, beside it)"
+        if part != max(versions, key=_version_key) and _declares_versions(project, parent):
+            return f"{copy} (the site declares versions)"
+    return None
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    return tuple(int(number) for number in re.findall(r"\d+", name))
+
+
+def _child_folders(project: Project) -> dict[str, frozenset[str]]:
+    """Per folder of the project, the names of the folders directly in it."""
+    children: dict[str, set[str]] = {}
+    for rel in project.files():
+        parts = rel.split("/")[:-1]
+        for index, part in enumerate(parts):
+            children.setdefault("/".join(parts[:index]), set()).add(part)
+    return {folder: frozenset(names) for folder, names in children.items()}
+
+
+def _declares_versions(project: Project, folder: str) -> bool:
+    """Whether a docs-site configuration in `folder` or above declares versions."""
+    known = project.memo(DECLARES_VERSIONS)
+    if folder not in known:
+        known[folder] = _config_above(project, folder)
+    return known[folder]
+
+
+def _config_above(project: Project, folder: str) -> bool:
+    while True:
+        for name in SITE_CONFIGS:
+            source = project.read(posixpath.join(folder, name))
+            if source is not None and _config_has_versions(name, source.text):
+                return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
+
+
+def _config_has_versions(name: str, text: str) -> bool:
+    if name.endswith(".json"):
+        try:
+            config = json.loads(text)
+        except ValueError:
+            return False
+        navigation = config.get("navigation") if isinstance(config, dict) else None
+        return isinstance(config, dict) and (
+            bool(config.get("versions"))
+            or (isinstance(navigation, dict) and bool(navigation.get("versions")))
+        )
+    return re.search(r"^\s*(?:-\s*)?mike\b|provider:\s*mike\b", text, re.MULTILINE) is not None
 
 
 def history_by_text(text: str) -> str | None:
@@ -179,7 +277,7 @@ def doc_kind(rel: str, text: str, project: Project) -> tuple[DocKind, str]:
         return "steering", ""
     if is_fixture(rel):
         return "fixture", "a test fixture"
-    reason = history_by_path(rel) or history_by_text(text)
+    reason = history_by_path(rel) or versioned_snapshot(rel, project) or history_by_text(text)
     if reason is None:
         return "guide", ""
     if _named_by_steering(rel, project):
@@ -252,6 +350,19 @@ def template_root(rel: str) -> str | None:
     return None
 
 
-# Per run, the text of the steering files at the top; per file, how it is read.
+def unread_snapshot(file: SourceFile, project: Project) -> bool:
+    """A copy of the docs for a released version, while `report-history` is off: the
+    rules that check its examples skip it as well, since each finding would repeat in
+    every copy and is fixed, if at all, in the current docs."""
+    reading = reading_of(file, project)
+    return (
+        reading.skip and reading.kind == "history" and bool(versioned_snapshot(file.rel, project))
+    )
+
+
+# Per run, the text of the steering files at the top, the folders in each folder, and
+# whether a docs site above a folder declares versions; per file, how it is read.
 STEERING_TEXT = Memo("doc_kind.steering_text", _steering_text)
+CHILD_FOLDERS = Memo("doc_kind.child_folders", _child_folders)
+DECLARES_VERSIONS = Memo("doc_kind.declares_versions", lambda project: dict[str, bool]())
 READING = Derived("doc_kind.reading", _reading)

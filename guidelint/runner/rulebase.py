@@ -20,8 +20,12 @@ class ExampleRule(Rule):
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         # No fence, no example: skip the extraction (most Markdown files). Asked by each
-        # GL4xx rule and GL402's prepare: the text is searched once per file.
-        return file.kind == FileKind.MARKDOWN and file.derived(FENCED)
+        # GL4xx rule and GL402's prepare: the text is searched once per file. A copy of
+        # the docs for a released version is history (`doc_kind.unread_snapshot`).
+        from guidelint.doc_kind import unread_snapshot
+
+        fenced = file.kind == FileKind.MARKDOWN and file.derived(FENCED)
+        return fenced and not unread_snapshot(file, project)
 
     def examples(self, file: SourceFile) -> list[Example]:
         from guidelint.runner.examples import examples_of

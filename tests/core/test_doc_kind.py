@@ -23,7 +23,6 @@ from tests.conftest import run_cli
         "notes/2024-05-01-rollout.md",
         "docs/adr/0007-use-postgres.md",
         "dev-docs/v3-notes/features.md",
-        "docs/v2/development/tests.mdx",
         "docs/design_docs/moe.md",
         "newsletters/2026-June.md",
         "docs/updates/march-2024.md",
@@ -41,6 +40,7 @@ def test_history_by_name_and_folder(rel):
         "README.md",
         "docs/guide.md",
         "src/v2/README.md",
+        "docs/v2/development/tests.mdx",
         "docs/setup/install.md",
         "docs/mayor.md",
         "docs/2024.md",
@@ -83,6 +83,85 @@ def test_a_steering_file_that_names_a_plan_makes_it_steer(tmp_path):
     assert doc_kind("docs/plans/runner.md", "# Runner\n", project)[0] == "steering"
     assert doc_kind("docs/plans/old.md", "# Old\n", project)[0] == "history"
     assert doc_kind(".claude/commands/x.md", "", project)[0] == "steering"
+
+
+def _tree(root: Path, rels: list[str], text: str = "# Page\n") -> Project:
+    for rel in rels:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return Project(root, Config(respect_gitignore=False))
+
+
+def test_mintlify_copies_beside_a_current_folder_are_history(tmp_path):
+    project = _tree(
+        tmp_path,
+        ["docs/edge/en/intro.mdx", "docs/v1.10.0/en/intro.mdx", "docs/v1.11.0/en/intro.mdx"],
+    )
+    kind, reason = doc_kind("docs/v1.10.0/en/intro.mdx", "# Page\n", project)
+    assert kind == "history" and "current: `edge/`" in reason
+    assert doc_kind("docs/edge/en/intro.mdx", "# Page\n", project)[0] == "guide"
+
+
+def test_copies_beside_the_unversioned_current_docs_are_history(tmp_path):
+    pages = ["docs/development/tests.mdx", "docs/v2/development/tests.mdx"]
+    project = _tree(tmp_path, [*pages, "docs/v3/development/tests.mdx"])
+    for rel in pages[1:] + ["docs/v3/development/tests.mdx"]:
+        kind, reason = doc_kind(rel, "", project)
+        assert kind == "history" and "current: `docs/`" in reason
+    assert doc_kind(pages[0], "", project)[0] == "guide"
+
+
+def test_versions_declared_by_the_site_make_all_but_the_newest_history(tmp_path):
+    project = _tree(tmp_path, ["docs/v1/intro.md", "docs/v2/intro.md"])
+    # Two version folders and nothing else: no evidence which, if any, is a copy.
+    assert doc_kind("docs/v1/intro.md", "", project)[0] == "guide"
+    config = {"navigation": {"versions": [{"version": "v2"}, {"version": "v1"}]}}
+    (tmp_path / "docs" / "docs.json").write_text(json.dumps(config), encoding="utf-8")
+    project = Project(tmp_path, Config(respect_gitignore=False))
+    kind, reason = doc_kind("docs/v1/intro.md", "", project)
+    assert kind == "history" and "declares versions" in reason
+    assert doc_kind("docs/v2/intro.md", "", project)[0] == "guide"
+
+
+def test_mkdocs_mike_declares_versions(tmp_path):
+    project = _tree(tmp_path, ["docs/1.2/a.md", "docs/1.10/a.md"])
+    (tmp_path / "mkdocs.yml").write_text("plugins:\n  - mike\n", encoding="utf-8")
+    assert doc_kind("docs/1.2/a.md", "", project)[0] == "history"
+    assert doc_kind("docs/1.10/a.md", "", project)[0] == "guide"  # 1.10 is newer than 1.2
+
+
+def test_docusaurus_versioned_docs_are_history(tmp_path):
+    project = _tree(
+        tmp_path,
+        ["website/docs/intro.md", "website/versioned_docs/version-1.2/intro.md"],
+    )
+    copy = "website/versioned_docs/version-1.2/intro.md"
+    assert doc_kind(copy, "", project)[0] == "guide"  # no versions.json: not Docusaurus's
+    (tmp_path / "website" / "versions.json").write_text('["1.2"]\n', encoding="utf-8")
+    project = Project(tmp_path, Config(respect_gitignore=False))
+    assert doc_kind(copy, "", project)[0] == "history"
+    assert doc_kind("website/docs/intro.md", "", project)[0] == "guide"
+
+
+def test_a_lone_api_version_folder_is_current_docs(tmp_path):
+    project = _tree(tmp_path, ["docs/api/v2/endpoints.md", "docs/api/README.md", "docs/edge.md"])
+    assert doc_kind("docs/api/v2/endpoints.md", "", project)[0] == "guide"
+    project = _tree(tmp_path, ["docs/v2/guide.md", "docs/latest/guide.md"])
+    # One version beside a current folder: a second version is what makes a series.
+    assert doc_kind("docs/v2/guide.md", "", project)[0] == "guide"
+
+
+BROKEN_EXAMPLE = "# Page\n\n```python\ndef f(:\n    pass\n```\n"
+
+
+def test_example_rules_skip_released_copies_unless_history_is_asked(tmp_path):
+    pages = ["docs/edge/page.md", "docs/v1.0.0/page.md", "docs/v1.1.0/page.md"]
+    _tree(tmp_path, pages, BROKEN_EXAMPLE)
+    quiet = run_cli("check", "--no-cache", "--select", "GL401", "--format", "json", cwd=tmp_path)
+    assert [f["path"] for f in json.loads(quiet.stdout)["findings"]] == ["docs/edge/page.md"]
+    (tmp_path / "guidelint.toml").write_text("[paths]\nreport-history = true\n", encoding="utf-8")
+    loud = run_cli("check", "--no-cache", "--select", "GL401", "--format", "json", cwd=tmp_path)
+    assert sorted(f["path"] for f in json.loads(loud.stdout)["findings"]) == sorted(pages)
 
 
 def test_template_roots():
