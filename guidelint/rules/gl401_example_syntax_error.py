@@ -207,6 +207,27 @@ def _dedented(source: str) -> str:
     return textwrap.dedent(source)
 
 
+def _excerpts_dedented(source: str) -> str:
+    """Excerpts one block shows in turn, each after a comment at the margin and a
+    blank line (module code, then `#Use them in your Crew like this:` and a method
+    indented as in its class): each indented excerpt read at the margin. Its lines
+    stay where they are; an excerpt that follows no such comment is left as it is
+    (a first line that lost its indentation is an error)."""
+    import textwrap
+
+    lines = source.split("\n")
+    starts = [
+        index + 1
+        for index in range(1, len(lines) - 1)
+        if lines[index].startswith("#") and not lines[index - 1].strip()
+    ]
+    ends = [*starts[1:], len(lines)] if starts else []
+    for start, end in zip(starts, ends, strict=True):
+        excerpt = "\n".join(lines[start:end])
+        lines[start:end] = textwrap.dedent(excerpt).split("\n")
+    return "\n".join(lines)
+
+
 # Prose standing for code: `{write your own constructor}` (three words or more, in
 # braces), a line `[Code snippet showing new behavior]` (a capitalised phrase in
 # brackets), beside PLACEHOLDER's `<fps>` and `/* first 5 */`.
@@ -393,6 +414,7 @@ def _first_indent(lines: list[str]) -> int:
 
 SKETCH_CONVENTIONS = (
     _dedented,
+    _excerpts_dedented,
     _comment_bodies,
     _elided_handlers,
     _handlers_without_try,

@@ -65,6 +65,10 @@ SKETCHES = {
         "  queries: list[str] | None = None,  # up to 5\n  n: int = 10,\n)\n"
     ),
     "pip with a version specifier": "pip install maxim-py>=3.6.2\n",
+    "a method excerpt after module code and a comment": (
+        "llm = LLM(model='x')\n\n# Use it in your crew:\n\n"
+        "\t@agent\n\tdef analyst(self):\n\t\treturn Agent(llm=llm)\n"
+    ),
 }
 
 
