@@ -298,27 +298,36 @@ def _dict_entries_assigned(source: str) -> str:
 
 
 def _comment_bodies(source: str) -> str:
-    """Each block whose body is comments alone given one, on its first comment's line
-    (`class L(Base):` then `# ... implementation ...`, then more code; `if x:` then
-    `# handle it`): an outline of the code to write there. The lines stay where they
-    are, so an error after the empty body is still reported at its own line."""
+    """A body of comments alone given one, on its first comment's line, where it
+    outlines code to write: a `def` or `class` body (`class L(Base):` then
+    `# ... implementation ...`, then more code), an `if` branch another branch
+    follows (`if e.type == "rate_limit_error":` then `# handle it`, then `elif`), any
+    block that ends the example. The lines keep their numbers. An `if`, `for` or
+    `try:` body of comments with more code after it is left as it is: that snippet
+    fails when pasted, and the rule says so."""
     lines = source.split("\n")
-    opener: int | None = None  # the indentation of an opener with no code body yet
+    opener: str | None = None  # the opener whose body is still comments alone
     comment: int | None = None  # the index of that body's first comment line
     for index, line in enumerate(lines):
         if not line.strip():
             continue
-        if opener is not None and not _code(line) and _indent(line) > opener:
+        if opener is not None and not _code(line) and _indent(line) > _indent(opener):
             comment = index if comment is None else comment
             continue
-        if opener is not None and comment is not None and _indent(line) <= opener:
-            _body_on(lines, comment)
+        if opener is not None and comment is not None and _indent(line) <= _indent(opener):
+            if OUTLINED_BODY.match(opener) or (BRANCH.match(opener) and LATER_BRANCH.match(line)):
+                _body_on(lines, comment)
         opener = comment = None
         if _code(line) and BLOCK_OPENER.search(line):
-            opener = _indent(line)
+            opener = line
     if comment is not None:
         _body_on(lines, comment)
     return "\n".join(lines)
+
+
+OUTLINED_BODY = LazyPattern(r"[ \t]*(?:(?:async[ \t]+)?def|class)\b")
+BRANCH = LazyPattern(r"[ \t]*(?:if|elif)\b")
+LATER_BRANCH = LazyPattern(r"[ \t]*(?:elif|else)\b")
 
 
 def _body_on(lines: list[str], index: int) -> None:

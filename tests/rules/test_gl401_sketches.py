@@ -98,6 +98,15 @@ DEFECTS = {
         3,
     ),
     "escaped triple quotes": ('prompt = \\"""\nHello\n\\"""\n', 1),
+    # Labelled true in the corpus: a body of comments with code after it, not a def's.
+    "an if body of comments, code after it": (
+        "for item in items:\n    if item.ok:\n        # process\n    ...\n",
+        4,
+    ),
+    "a try body of comments before its handler": (
+        "work = None\ntry:\n    # do work\nexcept Exception:\n    pass\n",
+        4,
+    ),
     "a comment in place of a required body mid-call": ("run(\n    llm= # pass an llm\n", 1),
 }
 
