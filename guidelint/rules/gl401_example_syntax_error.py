@@ -207,6 +207,27 @@ def _dedented(source: str) -> str:
     return textwrap.dedent(source)
 
 
+def _excerpts_dedented(source: str) -> str:
+    """Excerpts one block shows in turn, each after a comment at the margin and a
+    blank line (module code, then `#Use them in your Crew like this:` and a method
+    indented as in its class): each indented excerpt read at the margin. Its lines
+    stay where they are; an excerpt that follows no such comment is left as it is
+    (a first line that lost its indentation is an error)."""
+    import textwrap
+
+    lines = source.split("\n")
+    starts = [
+        index + 1
+        for index in range(1, len(lines) - 1)
+        if lines[index].startswith("#") and not lines[index - 1].strip()
+    ]
+    ends = [*starts[1:], len(lines)] if starts else []
+    for start, end in zip(starts, ends, strict=True):
+        excerpt = "\n".join(lines[start:end])
+        lines[start:end] = textwrap.dedent(excerpt).split("\n")
+    return "\n".join(lines)
+
+
 # Prose standing for code: `{write your own constructor}` (three words or more, in
 # braces), a line `[Code snippet showing new behavior]` (a capitalised phrase in
 # brackets), beside PLACEHOLDER's `<fps>` and `/* first 5 */`.
@@ -223,11 +244,13 @@ def _placeholders_filled(source: str) -> str:
 
 
 # A parameter written with its type where a call is shown (an API reference's
-# `registry.add(extension_id: str, metadata: dict)`): right after `(` or `,`, a name,
+# `registry.add(extension_id: str, metadata: dict)`): right after `(` or `,` (and a
+# comment on that line, `objective: str = None,  # note`), a name,
 # `:` and a type (dotted, subscripted once or twice, `|` unions), then `,` `)` or `=`.
 _TYPE = r"[A-Za-z_][\w.]*(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\])?"
 ANNOTATED_ARGUMENT = LazyPattern(
-    rf"(?<=[(,])(\s*[A-Za-z_]\w*)[ \t]*:[ \t]*{_TYPE}(?:[ \t]*\|[ \t]*{_TYPE})*(?=\s*[,)=])"
+    rf"(?<=[(,])((?:[ \t]*#[^\n]*)?\s*[A-Za-z_]\w*)[ \t]*:"
+    rf"[ \t]*{_TYPE}(?:[ \t]*\|[ \t]*{_TYPE})*(?=\s*[,)=])"
 )
 
 
@@ -274,23 +297,138 @@ def _dict_entries_assigned(source: str) -> str:
     return DICT_ENTRY.compiled.sub(assigned, source)
 
 
-def _trailing_comment_body(source: str) -> str:
-    """The example's last block with a body where it ends on comments alone
-    (`async with server:` then `# Use the server...`): an outline of the code to
-    write there. A comment-only body followed by more code is left as it is: that
-    snippet fails when pasted, and the rule says so."""
-    lines = source.rstrip().split("\n")
-    last = next((i for i in range(len(lines) - 1, -1, -1) if _code(lines[i])), None)
-    if last is None or not BLOCK_OPENER.search(lines[last]):
+def _comment_bodies(source: str) -> str:
+    """A body of comments alone given one, on its first comment's line, where it
+    outlines code to write: a `def` or `class` body (`class L(Base):` then
+    `# ... implementation ...`, then more code), an `if` branch another branch
+    follows (`if e.type == "rate_limit_error":` then `# handle it`, then `elif`), any
+    block that ends the example. The lines keep their numbers. An `if`, `for` or
+    `try:` body of comments with more code after it is left as it is: that snippet
+    fails when pasted, and the rule says so."""
+    lines = source.split("\n")
+    opener: str | None = None  # the opener whose body is still comments alone
+    comment: int | None = None  # the index of that body's first comment line
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if opener is not None and not _code(line) and _indent(line) > _indent(opener):
+            comment = index if comment is None else comment
+            continue
+        if opener is not None and comment is not None and _indent(line) <= _indent(opener):
+            if OUTLINED_BODY.match(opener) or (BRANCH.match(opener) and LATER_BRANCH.match(line)):
+                _body_on(lines, comment)
+        opener = comment = None
+        if _code(line) and BLOCK_OPENER.search(line):
+            opener = line
+    if comment is not None:
+        _body_on(lines, comment)
+    return "\n".join(lines)
+
+
+OUTLINED_BODY = LazyPattern(r"[ \t]*(?:(?:async[ \t]+)?def|class)\b")
+BRANCH = LazyPattern(r"[ \t]*(?:if|elif)\b")
+LATER_BRANCH = LazyPattern(r"[ \t]*(?:elif|else)\b")
+
+
+def _body_on(lines: list[str], index: int) -> None:
+    line = lines[index]
+    lines[index] = line[: _indent(line)] + "...  " + line.strip()
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _elided_handlers(source: str) -> str:
+    """A `try:` whose handlers a comment stands for (`# Error handling...` at the
+    `try:`'s indentation after its body, and no `except` or `finally` after it): an
+    `except` added on the comment's line."""
+    lines = source.split("\n")
+    opened: list[int] = []  # the indentation of each `try:` with no handler yet
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        indent = _indent(line)
+        opened = [t for t in opened if t <= indent]
+        if TRY_OPENER.match(line):
+            opened.append(indent)
+        elif indent in opened and HANDLER.match(line):
+            opened.remove(indent)
+        elif indent in opened and line.strip().startswith("#"):
+            after = next((later for later in lines[index + 1 :] if _code(later)), "")
+            if not (after and _indent(after) == indent and HANDLER.match(after)):
+                lines[index] = " " * indent + "except Exception: ...  " + line.strip()
+                opened.remove(indent)
+    return "\n".join(lines)
+
+
+TRY_OPENER = LazyPattern(r"[ \t]*try[ \t]*:[ \t]*(?:#.*)?$")
+HANDLER = LazyPattern(r"[ \t]*(?:except\b|finally[ \t]*:)")
+
+
+def _handlers_without_try(source: str) -> str:
+    """`except X as e:` as the example's first code line: handlers shown without
+    their `try:`, read (on the same lines) as an `if` chain whose bodies they hold."""
+    first = next((line for line in source.split("\n") if _code(line)), "")
+    if not HANDLER.match(first):
         return source
-    opener = lines[last]
-    indent = len(opener) - len(opener.lstrip())
-    return "\n".join([*lines, " " * (indent + 4) + "..."]) + "\n"
+    margin = _indent(first)
+    out = []
+    chained = False
+    for line in source.split("\n"):
+        if _code(line) and _indent(line) == margin and HANDLER.match(line):
+            out.append(" " * margin + ("elif" if chained else "if") + " __:")
+            chained = True
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+# `llm= # pass an llm`: a keyword's value left to the reader, a comment in its place.
+COMMENTED_VALUE = LazyPattern(r"(?<=\w)([ \t]*=[ \t]*)(?=#)")
+# `lambda ...: ...`: a function's parameters and body left out.
+ELIDED_LAMBDA = LazyPattern(r"\blambda[ \t]+\.\.\.[ \t]*:")
+
+
+def _elided_values_filled(source: str) -> str:
+    filled = COMMENTED_VALUE.sub(r"\1__ ", source)
+    return ELIDED_LAMBDA.sub("lambda *__:", filled)
+
+
+# A line that closes a bracket a decorator's call opened over lines.
+CLOSER = LazyPattern(r"[ \t]*[)\]}]")
+
+
+def _decorators_alone(source: str) -> str:
+    """An example that ends on a decorator (`@human_feedback(message="Review this:")`,
+    good and bad ones shown alone): the function it decorates added after it."""
+    lines = source.rstrip().split("\n")
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not _code(line):
+            continue
+        if line.lstrip().startswith("@"):
+            later = [x for x in lines[index + 1 :] if _code(x)]
+            if all(_indent(x) > _indent(line) or CLOSER.match(x) for x in later):
+                return "\n".join([*lines, " " * _indent(line) + "def __(): ..."]) + "\n"
+            return source
+        if _indent(line) <= _first_indent(lines) and not CLOSER.match(line):
+            return source
+    return source
+
+
+def _first_indent(lines: list[str]) -> int:
+    return min((_indent(line) for line in lines if _code(line)), default=0)
 
 
 SKETCH_CONVENTIONS = (
     _dedented,
-    _trailing_comment_body,
+    _excerpts_dedented,
+    _comment_bodies,
+    _elided_handlers,
+    _handlers_without_try,
+    _decorators_alone,
+    _elided_values_filled,
     _placeholders_filled,
     _annotations_dropped,
     _elided_arguments_named,
@@ -312,10 +450,12 @@ def _cli_overrides_only(source: str) -> bool:
 
 
 # A command line: a program that runs scripts or installs packages, then an argument
-# that no Python expression continues with (a file, a flag, a sub-command word).
+# that no Python expression continues with (a file, a flag, a sub-command word); an
+# `=` only in a version specifier (`maxim-py>=3.6.2`, `x==1`).
 SHELL_COMMAND = LazyPattern(
     r"(?:python3?|pip3?|uv|uvx|poetry|pipx|conda|npm|npx|pnpm|yarn|node|git|make|docker|"
-    r"curl|wget|bash|sh|cd|export|sudo|brew|apt(?:-get)?)[ \t]+[\w./\-~\"'][^=]*$"
+    r"curl|wget|bash|sh|cd|export|sudo|brew|apt(?:-get)?)[ \t]+[\w./\-~\"']"
+    r"(?:[^=]|(?<=[\w\-.])==|(?<=[\w\-.][<>~!])=)*$"
 )
 
 

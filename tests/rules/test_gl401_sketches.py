@@ -39,6 +39,36 @@ SKETCHES = {
     ),
     "a last block's body in comments": "async with Server() as server:\n    # Use it...\n",
     "dict entries alone": '# text:\n"content": "sky?"\n\n# image:\n"content": [\n    {"a": 1}\n]\n',
+    # Held-out set 7 (crewAI's docs/edge, anthropics/skills).
+    "a class body in a comment, code after it": (
+        "class L(Base):\n    # ... implementation ...\n\n# Create one\nlistener = L()\n"
+    ),
+    "function bodies in comments": (
+        "@start()\ndef first(self):\n    # ...\n\n@listen(first)\ndef then(self):\n    # ...\n"
+    ),
+    "handlers elided by a comment": (
+        "def run(self):\n    try:\n        return fetch()\n    # Error handling...\n"
+    ),
+    "except without its try": (
+        "except APIStatusError as e:\n    if e.type == 'rate':\n        # wait\n"
+        "    elif e.type == 'overloaded':\n        # back off\n"
+    ),
+    "decorators alone": (
+        "# Good\n@feedback(message='Approve?')\n\n# Bad\n@feedback(\n    message='?',\n)\n"
+    ),
+    "a keyword's value in a comment": (
+        "agent = Agent(\n    tools=tools,\n    llm= # pass an llm\n)\n"
+    ),
+    "elided lambda": "fn = lambda ...: ...\ntool = Tool.from_defaults(fn)\n",
+    "annotated call with defaults and comments": (
+        "tool.run(\n  objective: str | None = None,  # at most 5000\n"
+        "  queries: list[str] | None = None,  # up to 5\n  n: int = 10,\n)\n"
+    ),
+    "pip with a version specifier": "pip install maxim-py>=3.6.2\n",
+    "a method excerpt after module code and a comment": (
+        "llm = LLM(model='x')\n\n# Use it in your crew:\n\n"
+        "\t@agent\n\tdef analyst(self):\n\t\treturn Agent(llm=llm)\n"
+    ),
 }
 
 
@@ -58,6 +88,26 @@ DEFECTS = {
     "first line lost its indentation": ('a["x"] = x\n    a["y"] = y\n', 2),
     "unclosed call in a template": ("fps = <fps>\nrun(task=<task>, n=1\n", 2),
     "lambda is no annotated call": ("f = map(lambda x, y: x y, items)\n", 1),
+    # Held-out set 7's true findings, beside the conventions it taught.
+    "apostrophe in a single-quoted string after an elided body": (
+        "class L(Base):\n    # ... implementation ...\n\nl = L(text='Don't')\n",
+        4,
+    ),
+    "mismatched quotes after handlers without try": (
+        'except E as e:\n    # handle it\nquery = {"a": \'b"}\n',
+        3,
+    ),
+    "escaped triple quotes": ('prompt = \\"""\nHello\n\\"""\n', 1),
+    # Labelled true in the corpus: a body of comments with code after it, not a def's.
+    "an if body of comments, code after it": (
+        "for item in items:\n    if item.ok:\n        # process\n    ...\n",
+        4,
+    ),
+    "a try body of comments before its handler": (
+        "work = None\ntry:\n    # do work\nexcept Exception:\n    pass\n",
+        4,
+    ),
+    "a comment in place of a required body mid-call": ("run(\n    llm= # pass an llm\n", 1),
 }
 
 
