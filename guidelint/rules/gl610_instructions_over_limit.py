@@ -4,7 +4,9 @@ Codex joins one instructions file per folder, from the project root down to the 
 it works in (`AGENTS.override.md` where there is one, else `AGENTS.md`), and stops
 adding text once the combined size reaches `project_doc_max_bytes` (32 KiB unless
 `.codex/config.toml` says otherwise; guidelint/tools/harnesses.json has the sources).
-The text past that point never reaches Codex.
+The text past that point never reaches Codex. A template tree (`templates/<name>/`,
+copied into other projects) is measured from its own root, where it lands: this
+repository's AGENTS.md files above it are not joined to it there.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guidelint.doc_kind import template_root
 from guidelint.findings import Finding, Severity
 from guidelint.rule import Rule
 from guidelint.sources import FileKind
@@ -46,7 +49,10 @@ class InstructionsOverLimit(Rule):
         if _chosen(project, folder) != file.rel:
             return  # an AGENTS.md beside an AGENTS.override.md: Codex reads the override
         limit = _limit(project)
-        before = [rel for rel in _chain(project, folder)[:-1]]
+        before = _chain(project, folder)[:-1]
+        template = template_root(file.rel)
+        if template is not None:  # a tree copied into projects: it lands as their root
+            before = [rel for rel in before if rel.startswith(template + "/")]
         used = sum(_size(project, rel) for rel in before)
         data = file.text.encode("utf-8")
         if used + len(data) <= limit:
