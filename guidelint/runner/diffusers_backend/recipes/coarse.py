@@ -32,8 +32,9 @@ attention, LAYOUT_GAPS).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from guidelint.runner.diffusers_backend.recipes import fixes, image, image_more, llm, video
 from guidelint.runner.diffusers_backend.recipes.parts import (
@@ -83,8 +84,11 @@ def _six_levels(config) -> dict:
     }
 
 
-def _coarse_sample_size(transformer_class: str) -> int:
-    return EIGHT_X_SAMPLE_SIZE[transformer_class] // SHRINK
+def _coarse_transformer(transformer_class: str, config: Mapping[str, Any]) -> Recipe:
+    """The 8x transformer's config with its sample_size divided: its default size,
+    sample_size x the VAE's factor, stays the same at 32x."""
+    sample_size = EIGHT_X_SAMPLE_SIZE[transformer_class] // SHRINK
+    return Recipe("model", {**config, "sample_size": sample_size}, builds=transformer_class)
 
 
 RECIPES: dict[str, Recipe] = {
@@ -98,31 +102,17 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKLFlux2",
         provides={"latent": "latent_channels"},
     ),
-    "LatteTransformer3DModel/coarse": Recipe(
-        "model",
-        {
-            **video.RECIPES["LatteTransformer3DModel"].config,
-            "sample_size": _coarse_sample_size("LatteTransformer3DModel"),
-        },
-        builds="LatteTransformer3DModel",
+    "LatteTransformer3DModel/coarse": _coarse_transformer(
+        "LatteTransformer3DModel", video.RECIPES["LatteTransformer3DModel"].config
     ),
-    "AuraFlowTransformer2DModel/coarse": Recipe(
-        "model",
-        {**AURA_FLOW, "sample_size": _coarse_sample_size("AuraFlowTransformer2DModel")},
-        builds="AuraFlowTransformer2DModel",
+    "AuraFlowTransformer2DModel/coarse": _coarse_transformer(
+        "AuraFlowTransformer2DModel", AURA_FLOW
     ),
-    "CogView3PlusTransformer2DModel/coarse": Recipe(
-        "model",
-        {
-            **image_more.COGVIEW3PLUS,
-            "sample_size": _coarse_sample_size("CogView3PlusTransformer2DModel"),
-        },
-        builds="CogView3PlusTransformer2DModel",
+    "CogView3PlusTransformer2DModel/coarse": _coarse_transformer(
+        "CogView3PlusTransformer2DModel", image_more.COGVIEW3PLUS
     ),
-    "CogView4Transformer2DModel/coarse": Recipe(
-        "model",
-        {**COGVIEW4, "sample_size": _coarse_sample_size("CogView4Transformer2DModel")},
-        builds="CogView4Transformer2DModel",
+    "CogView4Transformer2DModel/coarse": _coarse_transformer(
+        "CogView4Transformer2DModel", COGVIEW4
     ),
     # SD3 (and its PAG, ControlNet and img2img pipelines): each takes its default size,
     # an img2img image's and a ControlNet control image's size too, from the
@@ -137,18 +127,9 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKL",
         provides={"latent": "latent_channels"},
     ),
-    "SD3Transformer2DModel/coarse": Recipe(
-        "model",
-        {**SD3, "sample_size": _coarse_sample_size("SD3Transformer2DModel")},
-        builds="SD3Transformer2DModel",
-    ),
-    "SD3Transformer2DModel/pag-coarse": Recipe(
-        "model",
-        {
-            **image.RECIPES["SD3Transformer2DModel/pag"].config,
-            "sample_size": _coarse_sample_size("SD3Transformer2DModel"),
-        },
-        builds="SD3Transformer2DModel",
+    "SD3Transformer2DModel/coarse": _coarse_transformer("SD3Transformer2DModel", SD3),
+    "SD3Transformer2DModel/pag-coarse": _coarse_transformer(
+        "SD3Transformer2DModel", image.RECIPES["SD3Transformer2DModel/pag"].config
     ),
     "AutoencoderKL/coarse-tiles": Recipe(
         "model",
