@@ -513,10 +513,12 @@ def _printed_output(source: str) -> str:
     index = 0
     while index < len(lines) - 1:
         line = lines[index]
-        following = next((k for k in range(index + 1, len(lines)) if lines[k].strip()), None)
-        if not _code(line) or following is None or not _echoes(line):
+        if not _code(line) or not _echoes(line):
             index += 1
             continue
+        following = next((k for k in range(index + 1, len(lines)) if lines[k].strip()), None)
+        if following is None:
+            break
         end = _output_end(lines, following, _indent(line))
         if end is not None:
             _comment_out(lines, following, end)
@@ -555,7 +557,7 @@ def _output_end(lines: list[str], start: int, margin: int) -> int | None:
 # the rows of a Markdown table printed with such a line.
 LOG_LINE = LazyPattern(r"[ \t]*[A-Z][\w.]*:[ \t]+\S")
 TABLE_ROW = LazyPattern(r"[ \t]*\|.*\|[ \t]*$")
-TABLE_RULE = LazyPattern(r"[ \t]*\|(?:[ \t:]*-{3,}[ \t:]*\|)+[ \t]*$", re.MULTILINE)
+TABLE_RULE = LazyPattern(r"^[ \t]*\|(?:[ \t:]*-{3,}[ \t:]*\|)+[ \t]*$", re.MULTILINE)
 
 
 def _output_lines(source: str) -> str:
@@ -586,23 +588,33 @@ REPR_ENTRIES = 2
 
 def _repr_commas(source: str) -> str:
     lines = source.split("\n")
-    for start, line in enumerate(lines):
-        if not REPR_OPENER.match(line):
+    closers: list[int | None] = [None] * len(lines)  # each line's next `)` at the margin
+    closer: int | None = None
+    for index in range(len(lines) - 1, -1, -1):
+        closers[index] = closer
+        closer = index if lines[index].startswith(")") else closer
+    start = 0
+    while start < len(lines):
+        end = closers[start]
+        if end is None or not REPR_OPENER.match(lines[start]):
+            start += 1
             continue
-        end = next((k for k in range(start + 1, len(lines)) if lines[k].startswith(")")), None)
-        if end is None or any('"' in lines[k] for k in range(start, end)):
-            continue
-        entries = [
-            k
-            for k in range(start + 1, end)
-            if REPR_ENTRY.match(lines[k]) and not lines[k].rstrip().endswith(("{", "(", "["))
-        ]
-        if len(entries) >= REPR_ENTRIES and not any(
-            lines[k].rstrip().endswith(",") for k in entries
-        ):
-            for k in entries:
-                lines[k] = lines[k].rstrip() + ","
+        _commas_added(lines, start, end)
+        start = end
     return "\n".join(lines)
+
+
+def _commas_added(lines: list[str], start: int, end: int) -> None:
+    if any('"' in lines[k] for k in range(start, end)):
+        return
+    entries = [
+        k
+        for k in range(start + 1, end)
+        if REPR_ENTRY.match(lines[k]) and not lines[k].rstrip().endswith(("{", "(", "["))
+    ]
+    if len(entries) >= REPR_ENTRIES and not any(lines[k].rstrip().endswith(",") for k in entries):
+        for k in entries:
+            lines[k] = lines[k].rstrip() + ","
 
 
 # A diff shown in a Python fence: `-` lines (the old code) and `+` lines (the new)
@@ -631,17 +643,28 @@ ALTERNATIVE = LazyPattern(r"[ \t]*#[ \t]*(?:or|OR|Or)\b[ \t:,.]*$")
 
 def _alternatives_dropped(source: str) -> str:
     lines = source.split("\n")
-    for index, line in enumerate(lines):
-        if not ALTERNATIVE.match(line):
+    before = ""  # the last code line seen
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        after = index + 1
+        if (
+            ALTERNATIVE.match(line)
+            and before
+            and after < len(lines)
+            and _code(lines[after])
+            and _indent(lines[after]) == _indent(before)
+        ):
+            end = after  # the alternative: up to a blank line or a line indented less
+            while (
+                end < len(lines) and lines[end].strip() and _indent(lines[end]) >= _indent(before)
+            ):
+                end += 1
+            _comment_out(lines, after, end)
+            index = end
             continue
-        before = next((lines[k] for k in range(index - 1, -1, -1) if _code(lines[k])), "")
-        after = next((k for k in range(index + 1, len(lines)) if lines[k].strip()), None)
-        if not before or after is None or _indent(lines[after]) != _indent(before):
-            continue
-        end = after
-        while end < len(lines) and lines[end].strip() and _indent(lines[end]) >= _indent(before):
-            end += 1
-        _comment_out(lines, after, end)
+        before = line if _code(line) else before
+        index += 1
     return "\n".join(lines)
 
 
