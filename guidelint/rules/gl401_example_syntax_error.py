@@ -629,7 +629,7 @@ def _diff_applied(source: str) -> str:
         return source
     lines = source.split("\n")
     for index, line in enumerate(lines):
-        if DIFF_HEADER.match(line) or DIFF_LINE.match(line) and line.startswith("-"):
+        if DIFF_HEADER.match(line) or (DIFF_LINE.match(line) and line.startswith("-")):
             lines[index] = "# " + line
         elif DIFF_LINE.match(line):
             lines[index] = line[1:]
