@@ -23,7 +23,10 @@ OTHER_LANGUAGE = LazyPattern(
     r"#include\b|(?:int|void|char|uint\w*)\s+\w+\s*\()"
 )
 # Placeholders to fill in: `<name>`, `<CURSOR: x>`, a C comment standing for values.
-PLACEHOLDER = LazyPattern(r"<[A-Za-z_][^<>\n]{0,60}>|/\*[^*\n]{0,60}\*/")
+# A quoted one too (`lora_model_id = <"lora-sdxl-dreambooth-id">`).
+PLACEHOLDER = LazyPattern(
+    r"<[A-Za-z_][^<>\n]{0,60}>|<\"[^\"<>\n]{1,60}\">|<'[^'<>\n]{1,60}'>|/\*[^*\n]{0,60}\*/"
+)
 TEMPLATE = LazyPattern(r"\$\{\w+\}|\{\{[^}]*\}\}")
 FSTRING = LazyPattern(r"\b[rRbB]?[fF][rR]?[\"']")
 ELIDED = ("*__", "**__")  # what an elided argument list parses as
@@ -237,8 +240,22 @@ BRACKETED_PROSE = LazyPattern(
 )
 
 
+# An object's repr as Python prints it, inside printed output shown as code:
+# `type_hint=<class 'diffusers.X'>`, `<PIL.Image.Image image mode=RGB at 0x7F3E...>`.
+PRINTED_REPR = LazyPattern(
+    r"<(?:class|function|module|bound method|built-in function|enum|coroutine object)"
+    r"[ \t][^<>\n]*>|<[A-Za-z_][\w.]*[ \t][^<>\n]*\bat 0x[0-9A-Fa-f]+>"
+)
+
+
+# `BlockState(image: <PIL.Image.Image ...>)`: an attribute and its value, as a repr
+# prints them, read as a keyword argument.
+REPR_ATTRIBUTE = LazyPattern(rf"(?<=[(,])(\s*[A-Za-z_]\w*)[ \t]*:[ \t]*(?={PRINTED_REPR.pattern})")
+
+
 def _placeholders_filled(source: str) -> str:
-    filled = PLACEHOLDER.sub("__", source)
+    filled = PRINTED_REPR.sub("__", REPR_ATTRIBUTE.sub(r"\1=", source))
+    filled = PLACEHOLDER.sub("__", filled)
     filled = BRACED_PROSE.sub("__", filled)
     return BRACKETED_PROSE.sub(r"\1__", filled)
 
@@ -421,9 +438,270 @@ def _first_indent(lines: list[str]) -> int:
     return min((_indent(line) for line in lines if _code(line)), default=0)
 
 
+# Printed output shown in a code example, after the statement that prints it: a
+# notebook's `# Out[1]` marker; a `print(...)` or a bare name (`pipe`,
+# `pipeline.scheduler`), which a REPL echoes, then an object dump (`PNDMScheduler {`,
+# `"StableDiffusionXLPipeline {`) or text with prose in it (`print(block.doc)`).
+NOTEBOOK_OUT = LazyPattern(r"[ \t]*#[ \t]*Out[ \t]*\[\d*\][ \t]*:?[ \t]*$")
+NOTEBOOK_IN = LazyPattern(r"[ \t]*#[ \t]*In[ \t]*\[\d*\][ \t]*:?[ \t]*$")
+DUMP_OPENER = LazyPattern(r"([ \t]*)([\"']?)[A-Za-z_][\w.]*[ \t]*\{[ \t]*$")
+WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[.,:;]?")
+PROSE_WORDS = 4  # plain words in a row, none a keyword: a sentence, never code
+
+
+def _has_prose(line: str) -> bool:
+    import keyword
+
+    run = 0
+    for token in line.split():
+        plain = WORD.fullmatch(token) and not keyword.iskeyword(token.rstrip(".,:;"))
+        run = run + 1 if plain else 0
+        if run >= PROSE_WORDS:
+            return True
+    return False
+
+
+def _comment_out(lines: list[str], start: int, end: int) -> None:
+    """Lines start..end-1 as comments, so they keep their numbers."""
+    for index in range(start, end):
+        if lines[index].strip():
+            lines[index] = "# " + lines[index]
+
+
+def _echoes(line: str) -> bool:
+    """A statement whose only effect is to show a value: `print(...)`, or a bare name
+    or attribute, which a notebook or REPL echoes."""
+    import ast
+
+    try:
+        tree = ast.parse(line.strip())
+    except (SyntaxError, ValueError):
+        return False
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return False
+    value = tree.body[0].value
+    if isinstance(value, ast.Call):
+        return isinstance(value.func, ast.Name) and value.func.id == "print"
+    return isinstance(value, (ast.Name, ast.Attribute))
+
+
+def _notebook_outputs(source: str) -> str:
+    """A notebook transcript's output cells: from a `# Out[1]` line to the next
+    `# In[2]` or blank line."""
+    lines = source.split("\n")
+    for index, line in enumerate(lines):
+        if not NOTEBOOK_OUT.match(line):
+            continue
+        first = next((k for k in range(index + 1, len(lines)) if lines[k].strip()), len(lines))
+        end = next(
+            (
+                k
+                for k in range(first, len(lines))
+                if not lines[k].strip() or NOTEBOOK_IN.match(lines[k])
+            ),
+            len(lines),
+        )
+        _comment_out(lines, first, end)
+    return "\n".join(lines)
+
+
+def _printed_output(source: str) -> str:
+    """What a statement that shows a value printed, shown after it: an object dump up
+    to its closing line (`}` or the quote it opened with), or text with a sentence in
+    it up to the next line back at the statement's indentation."""
+    lines = source.split("\n")
+    index = 0
+    while index < len(lines) - 1:
+        line = lines[index]
+        if not _code(line) or not _echoes(line):
+            index += 1
+            continue
+        following = next((k for k in range(index + 1, len(lines)) if lines[k].strip()), None)
+        if following is None:
+            break
+        end = _output_end(lines, following, _indent(line))
+        if end is not None:
+            _comment_out(lines, following, end)
+            index = end
+        else:
+            index += 1
+    return "\n".join(lines)
+
+
+def _output_end(lines: list[str], start: int, margin: int) -> int | None:
+    """Where the printed output that starts at `start` ends (an index past it), None
+    when that line reads as code, not output."""
+    first = lines[start]
+    if _parses(first.strip()):
+        return None
+    dump = DUMP_OPENER.match(first)
+    if dump:
+        closers = ("}", '}"', "}'") + ((dump.group(2),) if dump.group(2) else ())
+        for index in range(start + 1, len(lines)):
+            if lines[index].strip() in closers and _indent(lines[index]) <= len(dump.group(1)):
+                return index + 1
+        return len(lines)
+    end = next(
+        (
+            k
+            for k in range(start + 1, len(lines))
+            if _code(lines[k]) and _indent(lines[k]) <= margin
+        ),
+        len(lines),
+    )
+    return end if any(_has_prose(lines[k]) for k in range(start, end)) else None
+
+
+# Lines of output with no statement before them: a logger's line (`ComponentsManager:
+# adding component ...`), a line that starts with an emoji (`⚡️Cache Steps ...`), and
+# the rows of a Markdown table printed with such a line.
+LOG_LINE = LazyPattern(r"[ \t]*[A-Z][\w.]*:[ \t]+\S")
+TABLE_ROW = LazyPattern(r"[ \t]*\|.*\|[ \t]*$")
+TABLE_RULE = LazyPattern(r"^[ \t]*\|(?:[ \t:]*-{3,}[ \t:]*\|)+[ \t]*$", re.MULTILINE)
+
+
+def _output_lines(source: str) -> str:
+    import unicodedata
+
+    lines = source.split("\n")
+    table = bool(TABLE_RULE.search(source))
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or _parses(stripped):
+            continue
+        log = LOG_LINE.match(line) and _has_prose(line)
+        emoji = unicodedata.category(stripped[0]) == "So"
+        if log or emoji or (table and TABLE_ROW.match(line)):
+            _comment_out(lines, index, index + 1)
+    return "\n".join(lines)
+
+
+# A repr printed without commas between its entries (diffusers' `PipelineState(`
+# then `'prompt': 'a cat'` and `'guidance_scale': 7.0` on the lines after): a call
+# of a class at the margin, up to its `)` there, with no double-quoted string (Python
+# prints strings in single quotes), and no entry line in it ending with a comma. A
+# single comma missing among others is a typo, and stays reported.
+REPR_OPENER = LazyPattern(r"[A-Z]\w*\([ \t]*$")
+REPR_ENTRY = LazyPattern(r"[ \t]+(?:'[^'\n]*'|[A-Za-z_]\w*)[ \t]*[:=][ \t]*\S")
+REPR_ENTRIES = 2
+
+
+def _repr_commas(source: str) -> str:
+    lines = source.split("\n")
+    closers: list[int | None] = [None] * len(lines)  # each line's next `)` at the margin
+    closer: int | None = None
+    for index in range(len(lines) - 1, -1, -1):
+        closers[index] = closer
+        closer = index if lines[index].startswith(")") else closer
+    start = 0
+    while start < len(lines):
+        end = closers[start]
+        if end is None or not REPR_OPENER.match(lines[start]):
+            start += 1
+            continue
+        _commas_added(lines, start, end)
+        start = end
+    return "\n".join(lines)
+
+
+def _commas_added(lines: list[str], start: int, end: int) -> None:
+    if any('"' in lines[k] for k in range(start, end)):
+        return
+    entries = [
+        k
+        for k in range(start + 1, end)
+        if REPR_ENTRY.match(lines[k]) and not lines[k].rstrip().endswith(("{", "(", "["))
+    ]
+    if len(entries) >= REPR_ENTRIES and not any(lines[k].rstrip().endswith(",") for k in entries):
+        for k in entries:
+            lines[k] = lines[k].rstrip() + ","
+
+
+# A diff shown in a Python fence: `-` lines (the old code) and `+` lines (the new)
+# at the margin, both; read as the new code.
+DIFF_LINE = LazyPattern(r"^([-+])(?=[ \t]|[A-Za-z_])", re.MULTILINE)
+DIFF_HEADER = LazyPattern(r"(?:---|\+\+\+)[ \t]|@@[ \t]")
+
+
+def _diff_applied(source: str) -> str:
+    markers = {match.group(1) for match in DIFF_LINE.finditer(source)}
+    if markers != {"-", "+"}:
+        return source
+    lines = source.split("\n")
+    for index, line in enumerate(lines):
+        if DIFF_HEADER.match(line) or (DIFF_LINE.match(line) and line.startswith("-")):
+            lines[index] = "# " + line
+        elif DIFF_LINE.match(line):
+            lines[index] = line[1:]
+    return "\n".join(lines)
+
+
+# `"skills": ["pptx"]` then `# or` then `"skills": ["pptx", "xlsx"]`: alternatives
+# shown in one dict or call, a comment between them; the later ones read as comments.
+ALTERNATIVE = LazyPattern(r"[ \t]*#[ \t]*(?:or|OR|Or)\b[ \t:,.]*$")
+
+
+def _alternatives_dropped(source: str) -> str:
+    lines = source.split("\n")
+    before = ""  # the last code line seen
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        after = index + 1
+        if (
+            ALTERNATIVE.match(line)
+            and before
+            and after < len(lines)
+            and _code(lines[after])
+            and _indent(lines[after]) == _indent(before)
+        ):
+            end = after  # the alternative: up to a blank line or a line indented less
+            while (
+                end < len(lines) and lines[end].strip() and _indent(lines[end]) >= _indent(before)
+            ):
+                end += 1
+            _comment_out(lines, after, end)
+            index = end
+            continue
+        before = line if _code(line) else before
+        index += 1
+    return "\n".join(lines)
+
+
+# `def __init__(self, ..., vae, transformer, ...):`: parameters left out of a
+# signature, each a plain parameter, or one with a default after a default.
+DEF_HEADER = LazyPattern(
+    r"^([ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\()(.*)(\)[^()]*:.*)$", re.MULTILINE
+)
+ELIDED_PARAMETER = re.compile(r"(?<=[(,])([ \t]*)\.\.\.(?=[ \t]*(?:,|$))")
+
+
+def _elided_parameters_named(source: str) -> str:
+    count = 0
+
+    def parameters(match: re.Match[str]) -> str:
+        text = "(" + match.group(2)
+
+        def named(elided: re.Match[str]) -> str:
+            nonlocal count
+            count += 1
+            default = "=..." if "=" in text[: elided.start()] else ""
+            return f"{elided.group(1)}__p{count}{default}"
+
+        return match.group(1) + ELIDED_PARAMETER.sub(named, text)[1:] + match.group(3)
+
+    return DEF_HEADER.compiled.sub(parameters, source)
+
+
 SKETCH_CONVENTIONS = (
     _dedented,
     _excerpts_dedented,
+    _notebook_outputs,
+    _printed_output,
+    _output_lines,
+    _repr_commas,
+    _diff_applied,
+    _alternatives_dropped,
     _comment_bodies,
     _elided_handlers,
     _handlers_without_try,
@@ -431,6 +709,7 @@ SKETCH_CONVENTIONS = (
     _elided_values_filled,
     _placeholders_filled,
     _annotations_dropped,
+    _elided_parameters_named,
     _elided_arguments_named,
     _dict_entries_assigned,
 )

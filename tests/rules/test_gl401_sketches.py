@@ -69,6 +69,52 @@ SKETCHES = {
         "llm = LLM(model='x')\n\n# Use it in your crew:\n\n"
         "\t@agent\n\tdef analyst(self):\n\t\treturn Agent(llm=llm)\n"
     ),
+    # Held-out set 8 (diffusers' docs, agno, OpenHands).
+    "a quoted placeholder": 'model_id = <"lora-sdxl-dreambooth-id">\ncard = load(model_id)\n',
+    "printed reprs": (
+        "spec = pipe.get_component_spec('unet')\nspec\n"
+        "ComponentSpec(name='unet', type_hint=<class 'diffusers.models.UNet'>, repo=None)\n"
+        "unet = spec.load()\n"
+    ),
+    "a repr's attribute": (
+        "BlockState(\n    image: <PIL.Image.Image image mode=RGB size=512x512 at 0x7F3E>\n)\n"
+    ),
+    "a repr printed without commas": (
+        "PipelineState(\n  values={\n    'prompt': 'a cat'\n    'steps': 25\n  },\n)\n"
+    ),
+    "a config printed after print()": (
+        "pipeline = load()\nprint(pipeline)\n"
+        '"StableDiffusionXLPipeline {\n  "_class_name": "StableDiffusionXLPipeline",\n  ...\n"\n'
+    ),
+    "a config echoed by a bare name": (
+        'pipeline.scheduler\nPNDMScheduler {\n  "beta_end": 0.012,\n  "clip_sample": false\n}\n'
+    ),
+    "a docstring printed": (
+        "block = ImageEncoderStep()\nprint(block.doc)\nclass ImageEncodeStep\n\n"
+        "  Encode an image into latent space.\n\n  Inputs:\n      image (`PIL.Image`):\n"
+    ),
+    "a notebook transcript": (
+        "# In[1]\nhelp_me('read PDFs')\n\n# Out[1]\n"
+        '"Here are the top skills:\n- `pdf_to_text`: [docs]\n"\n'
+    ),
+    "a log line": (
+        "ComponentsManager: adding component 'te_1', but it has duplicate load_id 'x'.\n'te_1'\n"
+    ),
+    "statistics after an emoji": (
+        "⚡️Cache Steps and Residual Diffs Statistics: QwenImagePipeline\n\n"
+        "| Cache Steps | Diffs Min |\n|-------------|-----------|\n| 23          | 0.045     |\n"
+    ),
+    "alternatives separated by an or comment": (
+        'container={\n    "skills": ["pptx"]  # one\n    # or\n    "skills": ["pptx", "pdf"]\n}\n'
+    ),
+    "a diff": (
+        "for _ in range(5):\n-    image = pipe(prompt, generator=g)\n"
+        "+    image = pipe(prompt, generator=torch.manual_seed(0))\n"
+    ),
+    "elided parameters before plain ones": (
+        "def __init__(self, ..., vae, transformer, ...):\n"
+        "    self.register_modules(vae=vae, transformer=transformer, ...)\n"
+    ),
 }
 
 
@@ -108,6 +154,24 @@ DEFECTS = {
         4,
     ),
     "a comment in place of a required body mid-call": ("run(\n    llm= # pass an llm\n", 1),
+    # Held-out set 8's true findings, beside the output conventions it taught.
+    "a call cut after a call that prints nothing": (
+        "unet.eval()\nunet.to(memory\n_format=torch.channels_last)\n",
+        2,
+    ),
+    "code after print() that does not parse": ("print(x)\nif ready\n    go()\n", 2),
+    "a missing comma in a class's call with double quotes": (
+        'Agent(\n    role="a"\n    goal="b"\n)\n',
+        2,
+    ),
+    "one comma missing among others in a repr-like call": (
+        "Config(\n    name='a',\n    size=1\n    mode='b',\n)\n",
+        3,
+    ),
+    "a typo after an or comment's alternative": (
+        "f(\n    a=1\n    # or\n    a=2\n)\npipe line= load()\n",
+        6,
+    ),
 }
 
 
