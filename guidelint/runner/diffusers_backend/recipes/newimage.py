@@ -8,6 +8,10 @@ and CLIP vision tower are shared recipes; Wan Animate reuses them through their 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from guidelint.runner.diffusers_backend.recipes.image_audio import T5GEMMA_MODULE
 from guidelint.runner.diffusers_backend.recipes.llm import QWEN3
 from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
 
@@ -46,6 +50,13 @@ PRX_PIXEL = {
     "resolution_embeds": True,
 }
 
+# PRX (Photoroom/prx-512-t2i-sft): the same DiT over the Flux VAE's latents in 2x2 patches
+# (diffusers' convert_prx_to_diffusers.py, `PRXFlux`), reading T5Gemma's encoder states.
+PRX_LATENT = {**PRX_PIXEL, "in_channels": Dim("latent"), "patch_size": 2}
+PRX_LATENT.pop("bottleneck_size")
+PRX_LATENT.pop("resolution_embeds")
+PRX_LATENT["context_in_dim"] = Dim("t5gemma")
+
 # Ideogram 4: a single-stream DiT over 2x2-packed Flux 2 latents and the concatenated
 # hidden states of 13 Qwen3-VL layers (0, 3, ..., 33, 35: the real 36-layer depth, as
 # llm.py's QWEN3_VL keeps); 3D mRoPE split over a head width of 8 (2 + 1 + 1 pairs).
@@ -77,6 +88,29 @@ RECIPES: dict[str, Recipe] = {
     # PRX Pixel's text encoder: Qwen3-VL-Embedding-2B's language model alone, saved by
     # diffusers' convert_prx_to_diffusers.py (`full_model.model.language_model`)
     "Qwen3VLTextModel": Recipe("model", QWEN3, provides={"llm": "hidden_size"}),
+    "PRXTransformer2DModel": Recipe("model", PRX_LATENT),
+    # PRX's text encoder: T5Gemma 2B's encoder half (`T5GemmaModel(...).encoder`), loaded
+    # by diffusers' wrapper class (model_index library "prx"), which reads the folder as a
+    # composite T5GemmaConfig and takes its `.encoder`: saved in that composite form
+    # (generic.COMPOSITE_HALVES), the one from which the wrapper takes the tiny sizes.
+    "T5GemmaEncoder/prx": Recipe(
+        "model",
+        {"encoder": T5GEMMA_MODULE, "decoder": T5GEMMA_MODULE, "is_encoder_decoder": True},
+        builds="diffusers.pipelines.prx.T5GemmaEncoder",
+        builder="T5GemmaConfig",
+        provides={"t5gemma": "encoder.hidden_size"},
+    ),
+    # google/t5gemma-2b-2b-ul2's GemmaTokenizerFast (GemmaTokenizer in transformers 5),
+    # saved with model_max_length 256 by the script
+    "GemmaTokenizer/prx": Recipe(
+        "tokenizer", builder="build_prx_tokenizer", builds="GemmaTokenizer"
+    ),
+    # the script's scheduler config: FlowMatchEulerDiscreteScheduler, shift 3.0
+    "FlowMatchEulerDiscreteScheduler/prx": Recipe(
+        "scheduler",
+        {"num_train_timesteps": 1000, "shift": 3.0},
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
@@ -88,6 +122,15 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^PRXPixel", "transformer", "PRXTransformer2DModel/pixel"),
     (r"^PRXPixel", "text_encoder", "Qwen3VLTextModel"),
     (r"^PRXPixel", "tokenizer", "Qwen2Tokenizer/qwen3"),
+    (r"^PRXPipeline$", "text_encoder", "T5GemmaEncoder/prx"),
+    (r"^PRXPipeline$", "tokenizer", "GemmaTokenizer/prx"),
+    (r"^PRXPipeline$", "scheduler", "FlowMatchEulerDiscreteScheduler/prx"),
+    (r"^PRXPipeline$", "vae", "AutoencoderKL/flow"),  # prx-512-t2i-sft ships FLUX.1's VAE
+)
+
+# prx-512-t2i-sft's model_index.json: its resolution (the script's --resolution 512)
+PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    (r"^PRXPipeline$", {"default_sample_size": 512}),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {
@@ -102,13 +145,8 @@ HOME_PIPELINES: dict[str, str] = {
     "Ideogram4Transformer2DModel": "Ideogram4Pipeline",
 }
 
-NOT_YET: dict[str, str] = {
-    # Photoroom's checkpoints save `T5GemmaModel(...).encoder` (a T5GemmaModuleConfig,
-    # model_index library "prx"); diffusers' prx wrapper class loads it by reading the
-    # folder as a composite T5GemmaConfig and taking its `.encoder`, which is then the
-    # default module config: T5Gemma 2B's sizes. The real 2B encoder matches those
-    # defaults; a tiny one fails its size check, so no faithful tiny one can load.
-    "PRXPipeline": "diffusers' T5GemmaEncoder wrapper (pipelines/prx/__init__.py) rebuilds "
-    "the encoder from T5GemmaConfig's default encoder (T5Gemma 2B's sizes), not from the "
-    "saved module config: only a 2B-sized encoder loads back",
-}
+NOT_YET: dict[str, str] = {}
+
+# model_index.json names PRX's text encoder `["prx", "T5GemmaEncoder"]` (the script's
+# create_model_index): diffusers' wrapper in pipelines/prx, not transformers' class.
+CHECKPOINT_LIBRARY: dict[str, str] = {"T5GemmaEncoder": "prx"}
