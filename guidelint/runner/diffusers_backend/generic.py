@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import json
 import shutil
 import tempfile
@@ -419,7 +420,18 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
             raise
         except Exception as error:  # noqa: BLE001 - named by build.BuildFailed
             raise ComponentFailed(f"{slot.class_name} ('{slot.name}')") from error
-    pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
+    try:
+        pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
+    except Exception as error:
+        if not fetches_from_hub(error):
+            raise
+        part = built_in_init(error, the_plan.pipeline_class)
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise CannotPlan(
+            part,
+            f"{the_plan.pipeline_class} builds it in its __init__, which fetches from the hub "
+            f"({type(error).__name__}: {first_line}); guidelint has no tiny stand-in for it",
+        ) from error
 
     def save(folder: Path) -> None:
         pipeline.save_pretrained(folder, safe_serialization=True)
@@ -431,6 +443,28 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
         forget_sources(folder)
 
     atomic_save(save, target)
+
+
+def fetches_from_hub(error: BaseException) -> bool:
+    """Whether `error` is huggingface_hub's offline refusal (the build runs offline)."""
+    from huggingface_hub import errors
+
+    return isinstance(error, (errors.LocalEntryNotFoundError, errors.OfflineModeIsEnabled))
+
+
+def built_in_init(error: BaseException, pipeline_class: str) -> str:
+    """The class a pipeline's __init__ was constructing when `error` was raised (Cosmos
+    builds its CosmosSafetyChecker there, which fetches its guard models)."""
+    frames = []
+    trace = error.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    for outer, inner in itertools.pairwise(frames):
+        in_pipeline = type(outer.f_locals.get("self")).__name__ == pipeline_class
+        if in_pipeline and outer.f_code.co_name == "__init__" and "self" in inner.f_locals:
+            return type(inner.f_locals["self"]).__name__
+    return pipeline_class
 
 
 def forget_sources(folder: Path) -> None:
@@ -526,7 +560,8 @@ def make(slot: Slot, built: dict[str, Any]):
             recipe, lambda path: cls(config_of(**slot.config, **{key: path}))
         )
     if recipe.builder in COMPOSITE_HALVES:
-        half = getattr(config_class(**slot.config), COMPOSITE_HALVES[recipe.builder])
+        composite = library_class(recipe.builder)(**slot.config)
+        half = getattr(composite, COMPOSITE_HALVES[recipe.builder])
         return cls(half).eval()
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
