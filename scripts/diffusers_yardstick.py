@@ -528,6 +528,21 @@ REVIEWED: dict[str, Reviewed] = {
         "weights; "
         "torch 2.13.0's CPU build factored it (passed in 131 s on 2026-12-01), 2.14.1's not",
     ),
+    # Motif-Video's stand-ins (2026-12-05): 1280x736, 121 frames are 114,080 tokens a DiT
+    # call; one call of the tiny DiT at a quarter of them (28,520) took 6.2 s of CPU
+    # (load 11), so 100 calls (50 steps, CFG) at the full size need hours
+    "motif_video.pipeline_motif_video": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "one tiny DiT call at a quarter of its 114,080 tokens took 6.2 s of CPU; it asks 100",
+    ),
+    "motif_video.pipeline_motif_video_image2video": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "one tiny DiT call at a quarter of its 114,080 tokens took 6.2 s of CPU; it asks 100",
+    ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),

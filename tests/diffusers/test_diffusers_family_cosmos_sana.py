@@ -103,6 +103,42 @@ def test_a_cosmos_pipeline_stops_where_diffusers_does_without_cosmos_guardrail(t
 
 
 @pytest.mark.slow
+def test_a_cosmos_pipeline_has_no_stand_in_for_the_safety_checker_it_fetches(
+    tiny_cache, monkeypatch
+):
+    # with cosmos_guardrail installed, CosmosSafetyChecker() fetches its guard models as it
+    # is built: offline, that is no tiny stand-in (unsupported-model), not guidelint's fault
+    pytest.importorskip("cosmos_guardrail")
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(build.CannotBuild) as raised:
+        build.checkpoint_for("Cosmos2TextToImagePipeline", tiny_cache)
+    assert raised.value.missing == "CosmosSafetyChecker"
+    assert "fetches from the hub" in raised.value.reason
+
+
+class _FetchingPart:
+    def __init__(self):
+        from huggingface_hub.errors import LocalEntryNotFoundError
+
+        raise LocalEntryNotFoundError("offline")
+
+
+class _PipelineBuildingAPart:
+    def __init__(self):
+        self.part = _FetchingPart()
+
+
+def test_the_part_a_pipeline_init_was_building_is_named():
+    with pytest.raises(Exception) as raised:
+        _PipelineBuildingAPart()
+    assert generic.fetches_from_hub(raised.value)
+    assert generic.built_in_init(raised.value, "_PipelineBuildingAPart") == "_FetchingPart"
+    assert not generic.fetches_from_hub(ValueError("another failure"))
+
+
+@pytest.mark.slow
 def test_auto_model_on_the_transfer_repo_loads_a_tiny_cosmos_controlnet(tiny_cache, tmp_path):
     # the repo's ControlNets live in branches; AutoModel names no class, the table does
     import diffusers

@@ -296,6 +296,17 @@ def build_gemma_tokenizer():
     )
 
 
+# PRX's tokenizer: google/t5gemma-2b-2b-ul2's, which diffusers' convert_prx_to_diffusers.py
+# saves with model_max_length 256 (the pipeline pads every prompt to it).
+PRX_MAX_LENGTH = 256
+
+
+def build_prx_tokenizer():
+    tokenizer = build_gemma_tokenizer()
+    tokenizer.model_max_length = PRX_MAX_LENGTH
+    return tokenizer
+
+
 def qwen_vocab_size() -> int:
     return len(qwen_vocabulary())
 

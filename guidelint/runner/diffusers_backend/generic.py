@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import json
 import shutil
 import tempfile
@@ -419,15 +420,51 @@ def build_into(the_plan: Plan, target: Path, components: Path) -> None:
             raise
         except Exception as error:  # noqa: BLE001 - named by build.BuildFailed
             raise ComponentFailed(f"{slot.class_name} ('{slot.name}')") from error
-    pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
+    try:
+        pipeline = cls(**built, **{name: None for name in the_plan.nones}, **the_plan.arguments)
+    except Exception as error:
+        if not fetches_from_hub(error):
+            raise
+        part = built_in_init(error, the_plan.pipeline_class)
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise CannotPlan(
+            part,
+            f"{the_plan.pipeline_class} builds it in its __init__, which fetches from the hub "
+            f"({type(error).__name__}: {first_line}); guidelint has no tiny stand-in for it",
+        ) from error
 
     def save(folder: Path) -> None:
         pipeline.save_pretrained(folder, safe_serialization=True)
+        for slot in the_plan.slots:
+            if slot.recipe.builder in COMPOSITE_HALVES:
+                write_composite_config(slot, folder / slot.name)
         keep_arguments(folder / "model_index.json", the_plan.arguments)
         record_libraries(folder / "model_index.json")
         forget_sources(folder)
 
     atomic_save(save, target)
+
+
+def fetches_from_hub(error: BaseException) -> bool:
+    """Whether `error` is huggingface_hub's offline refusal (the build runs offline)."""
+    from huggingface_hub import errors
+
+    return isinstance(error, (errors.LocalEntryNotFoundError, errors.OfflineModeIsEnabled))
+
+
+def built_in_init(error: BaseException, pipeline_class: str) -> str:
+    """The class a pipeline's __init__ was constructing when `error` was raised (Cosmos
+    builds its CosmosSafetyChecker there, which fetches its guard models)."""
+    frames = []
+    trace = error.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    for outer, inner in itertools.pairwise(frames):
+        in_pipeline = type(outer.f_locals.get("self")).__name__ == pipeline_class
+        if in_pipeline and outer.f_code.co_name == "__init__" and "self" in inner.f_locals:
+            return type(inner.f_locals["self"]).__name__
+    return pipeline_class
 
 
 def forget_sources(folder: Path) -> None:
@@ -464,6 +501,22 @@ def keep_arguments(model_index: Path, arguments: dict[str, Any]) -> None:
         model_index.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+# A transformers model that is one half of a composite config (config class -> the half):
+# PRX's T5GemmaEncoder, which diffusers' wrapper loads as `T5GemmaConfig.from_pretrained(
+# folder).encoder`. Built from that half and saved with the whole composite config.
+COMPOSITE_HALVES = {"T5GemmaConfig": "encoder"}
+
+
+def write_composite_config(slot: Slot, folder: Path) -> None:
+    """`folder/config.json` as the composite config the slot's half came from, naming the
+    model class as `architectures` (what save_pretrained records)."""
+    composite = library_class(slot.recipe.builder or "")(**slot.config).to_dict()
+    composite["architectures"] = [slot.class_name.rpartition(".")[2]]
+    composite.pop("_name_or_path", None)
+    text = json.dumps(composite, indent=2, sort_keys=True) + "\n"
+    (folder / "config.json").write_text(text, encoding="utf-8")
+
+
 def component(slot: Slot, components: Path, built: dict[str, Any]):
     """The slot's component: schedulers and guiders are made afresh, models loaded from
     their cache folder."""
@@ -472,15 +525,17 @@ def component(slot: Slot, components: Path, built: dict[str, Any]):
     folder = components / slot.key()
     if not (folder / "ready").is_file():
         made = make(slot, built)
-        atomic_save(lambda staging: _save_component(made, staging), folder)
+        atomic_save(lambda staging: _save_component(made, staging, slot), folder)
     if slot.recipe.loads_tokenizer:
         return _from_pretrained_with_local_tokenizer(slot, folder)
     return library_class(slot.class_name).from_pretrained(folder)
 
 
-def _save_component(made, staging: Path) -> None:
+def _save_component(made, staging: Path, slot: Slot) -> None:
     kwargs = {"safe_serialization": True} if hasattr(made, "state_dict") else {}
     made.save_pretrained(staging, **kwargs)
+    if slot.recipe.builder in COMPOSITE_HALVES:
+        write_composite_config(slot, staging)
     (staging / "ready").write_text("")
 
 
@@ -504,6 +559,10 @@ def make(slot: Slot, built: dict[str, Any]):
         return with_local_tokenizer(
             recipe, lambda path: cls(config_of(**slot.config, **{key: path}))
         )
+    if recipe.builder in COMPOSITE_HALVES:
+        composite = library_class(recipe.builder)(**slot.config)
+        half = getattr(composite, COMPOSITE_HALVES[recipe.builder])
+        return cls(half).eval()
     if config_class is not None and not hasattr(cls, "register_to_config"):
         return cls(config_class(**slot.config)).eval()  # a transformers model
     if set(slot.config) - set(inspect.signature(cls.__init__).parameters):
@@ -629,5 +688,5 @@ def component_folder(component_class: str, cache_root: Path) -> Path:
     folder = cache_root / "components" / slot.key()
     if not (folder / "ready").is_file():
         made = make(slot, {})
-        atomic_save(lambda staging: _save_component(made, staging), folder)
+        atomic_save(lambda staging: _save_component(made, staging, slot), folder)
     return folder

@@ -8,8 +8,12 @@ and CLIP vision tower are shared recipes; Wan Animate reuses them through their 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from guidelint.runner.diffusers_backend.recipes.image_audio import T5GEMMA_MODULE
 from guidelint.runner.diffusers_backend.recipes.llm import QWEN3
-from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import SIGLIP_VISION, WAN, Dim, Recipe
 
 # Wan 2.2 Animate: Wan 2.1 image-to-video's DiT (noise, reference latents and a 4-channel
 # mask in; CLIP's states cross-attended) plus the pose video's latents, a motion encoder
@@ -46,6 +50,54 @@ PRX_PIXEL = {
     "resolution_embeds": True,
 }
 
+# PRX (Photoroom/prx-512-t2i-sft): the same DiT over the Flux VAE's latents in 2x2 patches
+# (diffusers' convert_prx_to_diffusers.py, `PRXFlux`), reading T5Gemma's encoder states.
+PRX_LATENT = {**PRX_PIXEL, "in_channels": Dim("latent"), "patch_size": 2}
+PRX_LATENT.pop("bottleneck_size")
+PRX_LATENT.pop("resolution_embeds")
+PRX_LATENT["context_in_dim"] = Dim("t5gemma")
+
+# Motif-Video 2B: T5Gemma 2's encoder (Gemma 3 text layers and a SigLIP vision tower, whose
+# last states the image-to-video pipeline reads as the first frame's embedding) ...
+T5GEMMA2_TEXT = {
+    "vocab_size": Dim("gemma_vocab"),
+    "hidden_size": 16,
+    "intermediate_size": 32,
+    "num_hidden_layers": 1,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 1,
+    "head_dim": 8,
+    "query_pre_attn_scalar": 8,
+    "max_position_embeddings": 512,
+    "sliding_window": 512,
+    "layer_types": ["full_attention"],
+    # what T5Gemma2Config writes into its encoder's text config, which the encoder reads
+    # (the real text_encoder/config.json is that encoder config, saved from the model)
+    "dropout_rate": 0.0,
+}
+T5GEMMA2_ENCODER = {
+    "text_config": T5GEMMA2_TEXT,
+    "vision_config": {**SIGLIP_VISION, "model_type": "siglip_vision_model"},
+    # the projector pools the tower's 8x8 patches to 4x4 image tokens (the real: 64x64 to
+    # 16x16, 256 tokens); the image-marker ids lie past the tiny vocabulary, as the real
+    # ones past Gemma's text pieces
+    "mm_tokens_per_image": 16,
+}
+# ... and its DiT over the Wan VAE's latents: the noise, the first frame's latents and a
+# one-channel mask in (`in_channels` 33 in the real one: 2 x 16 + 1), dual- then
+# single-stream blocks, a 3D RoPE split over a head of 8 (the real 16/56/56 over 128).
+MOTIF_VIDEO = {
+    "in_channels": Dim("latent", times=2, plus=1),
+    "out_channels": Dim("latent"),
+    "num_attention_heads": 2,
+    "attention_head_dim": 8,
+    "num_layers": 1,
+    "num_single_layers": 1,
+    "text_embed_dim": Dim("t5gemma2"),
+    "image_embed_dim": Dim("image"),
+    "rope_axes_dim": (2, 2, 4),
+}
+
 # Ideogram 4: a single-stream DiT over 2x2-packed Flux 2 latents and the concatenated
 # hidden states of 13 Qwen3-VL layers (0, 3, ..., 33, 35: the real 36-layer depth, as
 # llm.py's QWEN3_VL keeps); 3D mRoPE split over a head width of 8 (2 + 1 + 1 pairs).
@@ -77,6 +129,35 @@ RECIPES: dict[str, Recipe] = {
     # PRX Pixel's text encoder: Qwen3-VL-Embedding-2B's language model alone, saved by
     # diffusers' convert_prx_to_diffusers.py (`full_model.model.language_model`)
     "Qwen3VLTextModel": Recipe("model", QWEN3, provides={"llm": "hidden_size"}),
+    "PRXTransformer2DModel": Recipe("model", PRX_LATENT),
+    "MotifVideoTransformer3DModel": Recipe("model", MOTIF_VIDEO),
+    "T5Gemma2Encoder": Recipe(
+        "model",
+        T5GEMMA2_ENCODER,
+        provides={"t5gemma2": "text_config.hidden_size", "image": "vision_config.hidden_size"},
+    ),
+    # PRX's text encoder: T5Gemma 2B's encoder half (`T5GemmaModel(...).encoder`), loaded
+    # by diffusers' wrapper class (model_index library "prx"), which reads the folder as a
+    # composite T5GemmaConfig and takes its `.encoder`: saved in that composite form
+    # (generic.COMPOSITE_HALVES), the one from which the wrapper takes the tiny sizes.
+    "T5GemmaEncoder/prx": Recipe(
+        "model",
+        {"encoder": T5GEMMA_MODULE, "decoder": T5GEMMA_MODULE, "is_encoder_decoder": True},
+        builds="diffusers.pipelines.prx.T5GemmaEncoder",
+        builder="T5GemmaConfig",
+        provides={"t5gemma": "encoder.hidden_size"},
+    ),
+    # google/t5gemma-2b-2b-ul2's GemmaTokenizerFast (GemmaTokenizer in transformers 5),
+    # saved with model_max_length 256 by the script
+    "GemmaTokenizer/prx": Recipe(
+        "tokenizer", builder="build_prx_tokenizer", builds="GemmaTokenizer"
+    ),
+    # the script's scheduler config: FlowMatchEulerDiscreteScheduler, shift 3.0
+    "FlowMatchEulerDiscreteScheduler/prx": Recipe(
+        "scheduler",
+        {"num_train_timesteps": 1000, "shift": 3.0},
+        builds="FlowMatchEulerDiscreteScheduler",
+    ),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
@@ -88,27 +169,40 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^PRXPixel", "transformer", "PRXTransformer2DModel/pixel"),
     (r"^PRXPixel", "text_encoder", "Qwen3VLTextModel"),
     (r"^PRXPixel", "tokenizer", "Qwen2Tokenizer/qwen3"),
+    (r"^PRXPipeline$", "text_encoder", "T5GemmaEncoder/prx"),
+    (r"^PRXPipeline$", "tokenizer", "GemmaTokenizer/prx"),
+    (r"^PRXPipeline$", "scheduler", "FlowMatchEulerDiscreteScheduler/prx"),
+    (r"^PRXPipeline$", "vae", "AutoencoderKL/flow"),  # prx-512-t2i-sft ships FLUX.1's VAE
+    # Motif-Video-2B's scheduler slot is annotated SchedulerMixin; what its repo ships is
+    # FlowMatchEulerDiscreteScheduler at its defaults (shift 1.0; the config's `flow_shift`
+    # 15.0 is a key that class does not read), by Replicate's lucataco/motif-video-2b
+    # predictor, which overrides it for that reason. The only public statement found.
+    (r"^MotifVideo", "scheduler", "FlowMatchEulerDiscreteScheduler"),
+)
+
+# prx-512-t2i-sft's model_index.json: its resolution (the script's --resolution 512)
+PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    (r"^PRXPipeline$", {"default_sample_size": 512}),
 )
 
 TOKENIZER_OF_ENCODER: dict[str, str] = {
     "Qwen3VLTextModel": "Qwen2Tokenizer/qwen3",
+    "T5Gemma2Encoder": "GemmaTokenizer",  # Gemma 3's tokenizer, as T5Gemma 2 ships
 }
 
 # (pipeline class pattern, slot): optional slots built though usually left out.
-KEPT_OPTIONAL: tuple[tuple[str, str], ...] = ()
+KEPT_OPTIONAL: tuple[tuple[str, str], ...] = (
+    # Motif-Video-2B ships feature_extractor/ (its image-to-video pipeline requires it)
+    (r"^MotifVideo", "feature_extractor"),
+)
 
 HOME_PIPELINES: dict[str, str] = {
     "WanAnimateTransformer3DModel": "WanAnimatePipeline",
     "Ideogram4Transformer2DModel": "Ideogram4Pipeline",
 }
 
-NOT_YET: dict[str, str] = {
-    # Photoroom's checkpoints save `T5GemmaModel(...).encoder` (a T5GemmaModuleConfig,
-    # model_index library "prx"); diffusers' prx wrapper class loads it by reading the
-    # folder as a composite T5GemmaConfig and taking its `.encoder`, which is then the
-    # default module config: T5Gemma 2B's sizes. The real 2B encoder matches those
-    # defaults; a tiny one fails its size check, so no faithful tiny one can load.
-    "PRXPipeline": "diffusers' T5GemmaEncoder wrapper (pipelines/prx/__init__.py) rebuilds "
-    "the encoder from T5GemmaConfig's default encoder (T5Gemma 2B's sizes), not from the "
-    "saved module config: only a 2B-sized encoder loads back",
-}
+NOT_YET: dict[str, str] = {}
+
+# model_index.json names PRX's text encoder `["prx", "T5GemmaEncoder"]` (the script's
+# create_model_index): diffusers' wrapper in pipelines/prx, not transformers' class.
+CHECKPOINT_LIBRARY: dict[str, str] = {"T5GemmaEncoder": "prx"}
