@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import secrets
@@ -114,7 +115,8 @@ class Worker:
     # -- setup ----------------------------------------------------------------
 
     def warm_up(self) -> WorkerReady:
-        warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n)]
+        root = self.setup.get("root")
+        warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n, root)]
         if self.setup.get("preload_backend"):
             self._preload_backend()
         self.context.gpu = _gpu_available()
@@ -160,7 +162,7 @@ class Worker:
         while self.queue and len(self.children) < self.jobs:
             unit = self.queue.pop(0)
             for name in unit["warm_imports"]:
-                _warm_import(name)
+                _warm_import(name, self.setup.get("root"))
             if unit["wants_backend"] and not self.backend_tried:
                 self._preload_backend()
             if "torch" in sys.modules and not self.gpu_by_torch:
@@ -503,15 +505,48 @@ def _preload(backend: Backend, names: list[str] | None, settings: dict[str, Any]
     backend.preload(**kwargs)
 
 
-def _warm_import(name: str) -> bool:
-    """Import a heavy module once, here, so that forked children inherit it."""
+def _warm_import(name: str, root: str | None) -> bool:
+    """Import a heavy module once, here, so that forked children inherit it; never
+    one the project holds (below)."""
     if name in sys.modules:
         return True
+    if root and _from_project(name, root):
+        return False
     try:
         importlib.import_module(name)
     except Exception:  # noqa: BLE001 - the example will report the real error
         return False
     return True
+
+
+def _from_project(name: str, root: str) -> bool:
+    """Whether `name` would be loaded from the project's own files (a module beside the
+    guides on PYTHONPATH, an editable install), not from the interpreter's packages.
+
+    The warm worker has no wall: a pull request that adds its own module to
+    `runner.warm-imports` would run it here, outside every sandbox. Such a module is
+    imported by each example that imports it, inside its sandbox. Only the top-level
+    package is looked up (`find_spec` of it runs none of its code)."""
+    try:
+        spec = importlib.util.find_spec(name.partition(".")[0])
+    except (ImportError, ValueError):
+        return True  # not importable as asked: the example reports the real error
+    if spec is None:
+        return True
+    places = [spec.origin or "", *(spec.submodule_search_locations or [])]
+    installed = [os.path.realpath(p) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix}]
+    project = os.path.realpath(root)
+    for place in places:
+        if not os.path.isabs(place):
+            continue  # "built-in", "frozen"
+        real = os.path.realpath(place)
+        if _below(real, project) and not any(_below(real, p) for p in installed):
+            return True
+    return False
+
+
+def _below(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _reap_exited(pid: int) -> int | None:

@@ -284,11 +284,13 @@ else:
         assert by_id[f"after-{n}"].status.value == "passed", by_id[f"after-{n}"].message
 
 
-def test_a_warm_import_that_kills_the_worker_fails_only_its_example(tmp_path, monkeypatch):
+def test_a_warm_import_that_kills_the_worker_fails_only_its_example(
+    tmp_path, tmp_path_factory, monkeypatch
+):
     """The worker imports what examples import before forking them; one such import
-    ending the process must not crash the examples that never asked for it."""
-    site = tmp_path / "site"
-    site.mkdir()
+    ending the process must not crash the examples that never asked for it. (The module
+    lies outside the project: the project's own modules are never warm-imported.)"""
+    site = tmp_path_factory.mktemp("site")
     (site / "fatal_import.py").write_text("import os\nos._exit(3)\n")
     path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
     monkeypatch.setenv("PYTHONPATH", path)
@@ -301,6 +303,25 @@ def test_a_warm_import_that_kills_the_worker_fails_only_its_example(tmp_path, mo
     assert "status 3" in by_id["fatal"].message, by_id["fatal"].message
     for n in range(3):
         assert by_id[f"plain-{n}"].status.value == "passed", by_id[f"plain-{n}"].message
+
+
+@needs_landlock
+def test_a_configured_warm_import_of_the_projects_own_module_runs_sandboxed(
+    tmp_path, outside, monkeypatch
+):
+    """The pull request adds a module of its own to `runner.warm-imports` (importable as
+    docs/RUNNING.md suggests: PYTHONPATH allowlisted, or an editable install). The warm
+    worker holds no wall, so importing it there ran the module outside every sandbox; it
+    is imported by the example, in its sandbox, instead."""
+    (tmp_path / "planted_warm.py").write_text(
+        f"from pathlib import Path\nPath({str(outside)!r}).write_text('planted')\n"
+    )
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)
+    monkeypatch.setenv("PYTHONPATH", path)
+    config = 'warm-imports = ["planted_warm"]\nenv-allowlist = ["PATH", "PYTHONPATH"]\n'
+    (result,) = _run(tmp_path, _fence("import planted_warm"), config=config).results
+    assert outside.read_text() == "original\n"
+    assert result.status.value == "refused", result.message
 
 
 @needs_pid_namespace
@@ -603,6 +624,29 @@ def test_the_canary_secret_is_not_there(tmp_path, monkeypatch):
     example = "import subprocess\nprint(subprocess.run(['env'], capture_output=True).stdout)"
     (result,) = _run(tmp_path, _fence(example)).results
     assert "canary-4f1d" not in result.stdout
+
+
+def test_a_configured_allowlist_of_everything_passes_no_credential(tmp_path, monkeypatch):
+    """The pull request rewrites `env-allowlist` to `["*"]`: CI tokens, keys and a
+    private index's password still never reach an example (or the report it prints to)."""
+    secrets = {
+        "GITHUB_TOKEN": "ghs-canary-1",
+        "ACTIONS_ID_TOKEN_REQUEST_URL": "https://canary-2.example/token",
+        "AWS_SECRET_ACCESS_KEY": "canary-3",
+        "OPENAI_API_KEY": "canary-4",
+        "NPM_CONFIG__AUTH": "canary-5",
+        "PIP_INDEX_URL": "https://ci:canary-6@pypi.example/simple",
+        "DB_PASSWORD": "canary-7",
+    }
+    for name, value in secrets.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GUIDELINT_PLAIN_SETTING", "plain-value")
+    example = "import os\nprint(sorted(os.environ.items()))"
+    (result,) = _run(tmp_path, _fence(example), config='env-allowlist = ["*"]\n').results
+    assert result.status.value == "passed", result.message
+    assert "plain-value" in result.stdout  # the allowlist still works
+    for value in secrets.values():
+        assert value not in result.stdout
 
 
 def test_the_report_says_which_walls_the_kernel_enforces(tmp_path):
