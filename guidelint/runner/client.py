@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from guidelint.confine import remove_tree
 from guidelint.runner.config import RunnerSettings
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome
@@ -173,9 +174,7 @@ class WorkerClient:
         finally:
             self._results.close()
             self._stderr.close()
-            import shutil
-
-            shutil.rmtree(self._home, ignore_errors=True)
+            remove_tree(self._home)
 
     def _write(self, message: WorkerSetup | RunRequest) -> None:
         with self._lock:

@@ -17,7 +17,6 @@ import json
 import os
 import secrets
 import select
-import shutil
 import signal
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from guidelint.confine import open_dir
+from guidelint.confine import open_dir, remove_tree
 from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
 from guidelint.runner.keep import Keeper
@@ -457,7 +456,7 @@ class Worker:
             "results": unit_results(child, self.marker),
         }
         self._send(finished)
-        shutil.rmtree(child.scratch, ignore_errors=True)
+        remove_tree(child.scratch)
         if self.cgroups and child.cgroup:
             self.cgroups.remove(child.cgroup)
 
@@ -470,7 +469,7 @@ class Worker:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-            shutil.rmtree(child.scratch, ignore_errors=True)
+            remove_tree(child.scratch)
         if self.cgroups:
             self.cgroups.close()
         os._exit(128 + signum)

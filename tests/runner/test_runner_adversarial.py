@@ -9,6 +9,7 @@ PID, after the run), the listeners received nothing, the later examples ran.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import socket
@@ -673,6 +674,36 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+NEST = """
+import os
+os.mkdir('a')
+for _ in range(1500):  # a rename a level: 1,500 levels in a second or two
+    os.mkdir('b')
+    os.rename('a', 'b/a')
+    os.rename('b', 'a')
+open('deep.png', 'wb').write(b'png')
+print('nested')
+"""
+
+
+def test_folders_nested_past_the_recursion_limit_sink_no_verdict(tmp_path):
+    """An example nests 1,500 folders in its scratch folder. Removing it (shutil.rmtree)
+    and walking it for images (os.fwalk) recurse once per level: the RecursionError
+    killed the warm worker, made the next example `crashed`, and `guidelint run` ended
+    in a traceback while removing the worker's folder."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    blocks = [_fence(NEST, "{id=nest}"), _fence("print('after')", "{id=after}")]
+    (tmp_path / "guide.md").write_text("".join(blocks))
+    completed = _cli(tmp_path, "guide.md", "--jobs", "1", "--format", "json")
+    assert "Traceback" not in completed.stderr, completed.stderr[-2000:]
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    report = json.loads(completed.stdout)
+    by_id = {r["id"]: r for r in report["examples"]}
+    assert by_id["nest"]["status"] == "passed", by_id["nest"]["message"]
+    assert by_id["after"]["status"] == "passed", by_id["after"]["message"]
+    assert by_id["after"]["stdout"] == "after\n"
 
 
 @pytest.mark.parametrize(
