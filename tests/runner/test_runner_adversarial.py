@@ -1453,3 +1453,45 @@ time.sleep(20)
     assert result.status.value == "crashed", (result.status, result.message)
     assert "process limit" in result.message
     assert int(result.stdout.split()[0]) < 300  # the kernel said no past 264 tasks
+
+
+def _cpu_controller_here() -> bool:
+    """Whether the worker's memory cgroup has a cpu controller beside it to share from."""
+    from guidelint.runner.cgroup import _own_memory_cgroup, _own_v1_cgroup
+
+    if CGROUPS is None:
+        return False
+    if not CGROUPS.v2:
+        return _own_v1_cgroup("cpu") is not None
+    found = _own_memory_cgroup()
+    try:
+        with open(os.path.join(found[0], "cgroup.subtree_control")) as handle:
+            return "cpu" in handle.read().split()
+    except (OSError, TypeError):
+        return False
+
+
+CPU_GROUP = """
+import json, os
+groups = [line.rstrip('\\n').split(':', 2) for line in open('/proc/self/cgroup')]
+cpu = [path for _, names, path in groups if 'cpu' in names.split(',')]
+v2 = [path for number, _, path in groups if number == '0']
+weight = bool(v2) and os.path.exists(f'/sys/fs/cgroup{v2[0]}/cpu.weight')
+print(json.dumps({'cpu': cpu, 'v2_weight': weight}))
+"""
+
+
+@pytest.mark.skipif(not _cpu_controller_here(), reason="no cpu cgroup controller here")
+def test_each_example_gets_its_own_share_of_the_cpu(tmp_path):
+    """An example of 120 busy processes starved its `--jobs 2` sibling into a timeout
+    (the sibling, 1.4 s of CPU alone, got 1/120 of the CPU): each example is now in its
+    own cpu group, of equal weight, whatever it starts. Asserted on the group, not on
+    timings: the example is in a cpu group of its own."""
+    (result,) = _run(tmp_path, _fence(CPU_GROUP)).results
+    assert result.status.value == "passed", result.message
+    seen = json.loads(result.stdout)
+    assert CGROUPS is not None
+    if CGROUPS.v2:
+        assert seen["v2_weight"], seen
+    else:
+        assert seen["cpu"] and all("/example-" in path for path in seen["cpu"]), seen
