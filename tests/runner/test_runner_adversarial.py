@@ -310,10 +310,11 @@ def test_a_warm_import_that_kills_the_worker_fails_only_its_example(
 def test_a_configured_warm_import_of_the_projects_own_module_runs_sandboxed(
     tmp_path, outside, monkeypatch
 ):
-    """The pull request adds a module of its own to `runner.warm-imports` (importable as
-    docs/RUNNING.md suggests: PYTHONPATH allowlisted, or an editable install). The warm
-    worker holds no wall, so importing it there ran the module outside every sandbox; it
-    is imported by the example, in its sandbox, instead."""
+    """The pull request adds a module of its own to `runner.warm-imports`, importable in
+    the worker as the project's package is after an editable install (here through
+    PYTHONPATH, set for this process only). The warm worker holds no wall, so importing
+    it there ran the module outside every sandbox; it is imported by the example, in its
+    sandbox, instead."""
     (tmp_path / "planted_warm.py").write_text(
         f"from pathlib import Path\nPath({str(outside)!r}).write_text('planted')\n"
     )
