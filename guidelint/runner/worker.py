@@ -52,6 +52,10 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 # Per example, with everything it starts: processes and their threads together (what
 # RLIMIT_NPROC counts too), held by a watchdog.
 MAX_PROCESSES = 256
+# The longest line the result channel may carry (a record is a few KB; a traceback or a
+# message quoting output, a few MB). Before, a line without end grew the worker's memory
+# for as long as the example ran, and each read rescanned all of it.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 DISK_CHECK_S = 1.0  # how often the scratch folder's size is summed
 # What a scratch folder may hold besides its bytes: past either, the once-a-second sum
 # could not see every file (it is one bounded step of the worker's loop), so the
@@ -292,8 +296,13 @@ class Worker:
             del child.streams[fd]
             return
         if name == "result":
+            if child.tampered:
+                return  # stopped already: nothing more of it is read into memory
             child.buffers["result"] += data
-            self._take_records(child)
+            if len(child.buffers["result"]) > MAX_RECORD_BYTES:
+                self._tampered(child, f"a line of more than {MAX_RECORD_BYTES >> 20} MB")
+            elif b"\n" in data:  # only a full line can be a record: no rescan per read
+                self._take_records(child)
             return
         child.written += len(data)
         if len(child.buffers[name]) < KEEP_STREAM_BYTES:

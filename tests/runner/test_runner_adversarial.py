@@ -1094,6 +1094,36 @@ print("forged", forged, "stolen", stolen, "reached", reached)
 """
 
 
+RECORD_FLOOD = """
+import os
+
+def pipe(fd):
+    try:
+        return os.readlink(f'/proc/self/fd/{fd}').startswith('pipe:')
+    except OSError:
+        return False
+
+channel = [fd for fd in map(int, os.listdir('/proc/self/fd')) if fd > 2 and pipe(fd)]
+chunk = b'x' * (1 << 20)
+for _ in range(17):  # one line with no end, past the 16 MB a record line may hold
+    for fd in channel:
+        os.write(fd, chunk)
+print('flooded')
+"""
+
+
+def test_a_record_line_without_end_is_bounded_in_the_worker(tmp_path):
+    """An example writes a line with no end to its result channel: the worker kept all
+    of it in memory (it runs outside every memory cgroup) for as long as the example
+    ran, rescanning it on each read. Past 16 MB it is the example's own error."""
+    blocks = [_fence(RECORD_FLOOD, "{id=flood timeout=120}"), _fence("print(1)", "{id=other}")]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    flood = by_id["flood"]
+    assert flood.status.value == "error", (flood.status, flood.message)
+    assert "a line of more than 16 MB" in flood.message
+    assert by_id["other"].status.value == "passed", by_id["other"].message
+
+
 def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
     failing = "import time\ntime.sleep(1.5)\nraise ValueError('truly broken')"
     passing = "import time\ntime.sleep(1.5)\nprint('fine')"
