@@ -58,13 +58,13 @@ class WorkerDied(Exception):
 
 
 # A variable whose name says it holds a credential (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
-# OPENAI_API_KEY, NPM_CONFIG__AUTH, DB_PASSWORD), or whose value is a URL with a password
-# in it (a private index), never reaches an example, whatever runner.env-allowlist says:
+# OPENAI_API_KEY, NPM_CONFIG__AUTH, DB_PASSWORD, SENTRY_DSN), or whose value is a URL with
+# a password in it (a private index), never reaches an example, whatever the allowlist says:
 # the allowlist is the project's configuration, which a pull request may rewrite
 # (`env-allowlist = ["*"]`), and an example can print what it reads into the report.
 CREDENTIAL_NAME = re.compile(
-    r"TOKEN(?!IZERS?_)|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|COOKIE"
-    r"|APIKEY|(?:^|_)KEYS?(?:_|$)|(?:^|_)AUTH(?:_|$)",
+    r"TOKEN(?!IZERS?_)|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|COOKIE|WEBHOOK"
+    r"|APIKEY|(?:^|_)(?:KEYS?|AUTH|DSN)(?:_|$)",
     re.IGNORECASE,
 )
 URL_WITH_PASSWORD = re.compile(r"://[^/@\s:]*:[^/@\s]+@")

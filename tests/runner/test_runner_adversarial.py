@@ -639,6 +639,8 @@ def test_a_configured_allowlist_of_everything_passes_no_credential(tmp_path, mon
         "NPM_CONFIG__AUTH": "canary-5",
         "PIP_INDEX_URL": "https://ci:canary-6@pypi.example/simple",
         "DB_PASSWORD": "canary-7",
+        "SENTRY_DSN": "https://canary-8@sentry.example/1",
+        "SLACK_WEBHOOK_URL": "https://hooks.example/canary-9",
     }
     for name, value in secrets.items():
         monkeypatch.setenv(name, value)
