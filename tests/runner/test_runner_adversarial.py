@@ -1195,6 +1195,23 @@ def test_workflow_commands_and_escapes_never_reach_the_report_raw(tmp_path, fmt)
         assert len(completed.stdout.splitlines()) == 3  # two annotations, the summary
 
 
+def test_the_junit_report_stays_well_formed_whatever_the_guide_names(tmp_path):
+    """An `id=` holding ESC and BEL, and a guide whose file name holds ESC and a byte
+    that is not UTF-8, went into the JUnit report raw: XML 1.0 cannot hold them, so CI
+    could read none of the run's verdicts. They are written escaped, as the text report
+    shows them."""
+    from xml.etree import ElementTree
+
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_bytes(b"```python {id=a\x1b]0;t\x07b}\nprint(1)\n```\n")
+    (tmp_path / os.fsdecode(b"caf\xe9\x1b[31m.md")).write_text(_fence("print(2)"))
+    completed = _cli(tmp_path, ".", "--format", "junit", "-o", "report.xml")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    suite = ElementTree.parse(tmp_path / "report.xml").getroot()
+    names = sorted(case.get("name") for case in suite.iter("testcase"))
+    assert names == ["a\\x1b]0;t\\x07b", "caf\\xe9\\x1b[31m.md:1"], names
+
+
 def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
     pytest.importorskip("markdown_it_pyrs")
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
