@@ -1212,6 +1212,17 @@ def test_the_junit_report_stays_well_formed_whatever_the_guide_names(tmp_path):
     assert names == ["a\\x1b]0;t\\x07b", "caf\\xe9\\x1b[31m.md:1"], names
 
 
+def test_the_html_report_is_written_for_a_guide_named_in_bytes_not_utf8(tmp_path):
+    """`run --html` ended in a UnicodeEncodeError traceback, and no report, when a
+    guide's file name was not UTF-8; the name is shown escaped, as in the text report."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / os.fsdecode(b"caf\xe9.md")).write_text(_fence("print(2)"))
+    completed = _cli(tmp_path, ".", "--html", "html")
+    assert "Traceback" not in completed.stderr, completed.stderr[-2000:]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "caf\\xe9.md" in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+
+
 def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
     pytest.importorskip("markdown_it_pyrs")
     (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
