@@ -199,28 +199,112 @@ def copy_into(source: int, dir_fd: int, name: str, limit: int) -> bool:
     return True
 
 
+# How deep below a scratch folder a walk goes: an image 32 folders down is not one an
+# example meant to show, and each level holds a descriptor while it is walked.
+MAX_WALK_DEPTH = 32
+
+
 def files_below(
     dir_fd: int, limit: int = 10000, skip_top: tuple[str, ...] = ()
 ) -> Iterator[tuple[str, int]]:
     """(relative path, open descriptor) of each regular file under the folder `dir_fd`
-    (not under its folders named in `skip_top`), walked with descriptors and
-    O_NOFOLLOW: a symlink (file or folder) is skipped, so a folder swapped for a link
-    meanwhile leads nowhere. Each descriptor is closed once the caller moves on."""
+    (not under its folders named in `skip_top`, nor deeper than MAX_WALK_DEPTH),
+    walked with descriptors and O_NOFOLLOW: a symlink (file or folder) is skipped, so
+    a folder swapped for a link meanwhile leads nowhere. Each descriptor is closed once
+    the caller moves on. Iterative: `os.fwalk` recurses once per level, and an example
+    can nest 3,000 folders in a second (a RecursionError in the warm worker)."""
     seen = 0
-    walk = os.fwalk(".", dir_fd=dir_fd, follow_symlinks=False)
-    for folder, dirs, files, folder_fd in walk:
-        if folder == ".":
-            dirs[:] = [d for d in dirs if d not in skip_top]
-        for name in sorted(files):
-            seen += 1
-            if seen > limit:
-                return
-            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
-            try:
-                fd = os.open(name, flags, dir_fd=folder_fd)
-            except OSError:
+    # (the folder's relative path, its descriptor, its subfolders still to walk)
+    stack: list[tuple[str, int, list[str] | None]] = [(".", os.dup(dir_fd), None)]
+    try:
+        while stack:
+            folder, fd, pending = stack[-1]
+            if pending is None:
+                files, dirs = _entries(fd)
+                if folder == ".":
+                    dirs = [d for d in dirs if d not in skip_top]
+                stack[-1] = (folder, fd, sorted(dirs, reverse=True))
+                for name in sorted(files):
+                    seen += 1
+                    if seen > limit:
+                        return
+                    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+                    try:
+                        file_fd = os.open(name, flags, dir_fd=fd)
+                    except OSError:
+                        continue
+                    try:
+                        yield os.path.normpath(os.path.join(folder, name)), file_fd
+                    finally:
+                        os.close(file_fd)
                 continue
-            try:
-                yield os.path.normpath(os.path.join(folder, name)), fd
-            finally:
+            if not pending or len(stack) > MAX_WALK_DEPTH:
+                os.close(stack.pop()[1])
+                continue
+            name = pending.pop()
+            with contextlib.suppress(OSError):
+                stack.append(
+                    (os.path.join(folder, name), os.open(name, DIR_FLAGS, dir_fd=fd), None)
+                )
+    finally:
+        for _, fd, _ in stack:
+            os.close(fd)
+
+
+def _entries(dir_fd: int) -> tuple[list[str], list[str]]:
+    """(names that are not folders, names of folders) in the folder `dir_fd`."""
+    files, dirs = [], []
+    try:
+        with os.scandir(dir_fd) as entries:
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                (dirs if is_dir else files).append(entry.name)
+    except OSError:
+        pass
+    return files, dirs
+
+
+def remove_tree(path: str | Path) -> None:
+    """Remove the folder `path` and everything below it, however deep, following no
+    symlink; what cannot be removed is left. shutil.rmtree recurses once per level
+    (an example's 3,000 nested folders raised RecursionError in the warm worker and in
+    `guidelint run`), and a path that deep is too long to name: this descends by
+    descriptors, holding one at a time, and climbs back by `..`, checking that it is
+    the folder it came from."""
+    try:
+        fd = os.open(path, DIR_FLAGS)
+    except OSError:
+        return
+    above: list[tuple[str, int, int]] = []  # (name in its parent, parent's device, inode)
+    try:
+        while True:
+            files, dirs = _entries(fd)
+            for name in files:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=fd)
+            if dirs:
+                child = os.open(dirs[0], DIR_FLAGS, dir_fd=fd)
+                info = os.fstat(fd)
+                above.append((dirs[0], info.st_dev, info.st_ino))
                 os.close(fd)
+                fd = child
+                continue
+            if not above:
+                break
+            name, device, inode = above.pop()
+            parent = os.open("..", DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) != (device, inode):
+                return  # moved meanwhile: not ours to climb
+            os.rmdir(name, dir_fd=fd)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)

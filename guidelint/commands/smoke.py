@@ -177,7 +177,7 @@ def dial_command(
             floor, cap, batch, accum, world, min_rows, drop_last, iterable,
             save_strategy, save_steps, save_total_limit, floor_kind,
         )  # fmt: skip
-    except (ValidationError, UnmodelledVersion) as err:
+    except (ValidationError, UnmodelledVersion, face.BadOptions) as err:
         fail(_bad_options(err))
     _show(report, fmt)
     sys.exit(0 if report.result.feasible else 1)

@@ -32,6 +32,10 @@ class MemoryCgroups:
     # refuses past `pids.max`: cgroup v1's own `pids` hierarchy (the worker's group
     # there), or the same v2 group when it hands out `pids` too. None: no such bound.
     pids_root: str | None = None
+    # Where each example gets an equal share of the CPU, whatever it starts: cgroup v1's
+    # `cpu` hierarchy, or the v2 group when it hands out `cpu`. Without it an example
+    # of 200 busy processes left its sibling 1/200 of the CPU, and its timeout.
+    cpu_root: str | None = None
 
     @classmethod
     def create(cls) -> MemoryCgroups | None:
@@ -49,7 +53,12 @@ class MemoryCgroups:
         except OSError:
             _rmdir(root)
             return None
-        return cls(root, v2, _pids_root(base, root, v2))
+        return cls(
+            root,
+            v2,
+            _controller_root("pids", base, root, v2),
+            _controller_root("cpu", base, root, v2),
+        )
 
     def make(self, name: str, limit_bytes: int, max_tasks: int | None = None) -> str | None:
         """A subgroup limited to `limit_bytes` of memory (and no swap), and to
@@ -66,6 +75,9 @@ class MemoryCgroups:
                     os.mkdir(tasks)
                 if os.path.exists(os.path.join(tasks, "pids.max")):
                     _write(os.path.join(tasks, "pids.max"), str(max_tasks))
+            share = self._cpu_path(path)
+            if share != path:
+                os.mkdir(share)  # an equal share (the default weight) among the examples
         except OSError:
             self.remove(path)
             return None
@@ -78,10 +90,20 @@ class MemoryCgroups:
             return path
         return os.path.join(self.pids_root, os.path.basename(path))
 
+    def _cpu_path(self, path: str) -> str:
+        """The example's group sharing the CPU: its own (v2), or its namesake in the cpu
+        hierarchy (v1)."""
+        if self.cpu_root is None or self.v2:
+            return path
+        return os.path.join(self.cpu_root, os.path.basename(path))
+
     def folders(self, path: str) -> list[str]:
         """Every group folder a process of the example joins."""
-        tasks = self._pids_path(path)
-        return [path] if tasks == path else [path, tasks]
+        found = [path]
+        for folder in (self._pids_path(path), self._cpu_path(path)):
+            if folder not in found:
+                found.append(folder)
+        return found
 
     def task_limit_hits(self, path: str) -> int:
         """How many forks or new threads the kernel refused at `pids.max`."""
@@ -129,33 +151,35 @@ class MemoryCgroups:
         for name in _subgroups(self.root):
             self.remove(os.path.join(self.root, name))
         _rmdir(self.root)
-        if self.pids_root is not None and not self.v2:
-            for name in _subgroups(self.pids_root):
-                _rmdir(os.path.join(self.pids_root, name))
-            _rmdir(self.pids_root)
+        for other in (self.pids_root, self.cpu_root):
+            if other is not None and not self.v2:
+                for name in _subgroups(other):
+                    _rmdir(os.path.join(other, name))
+                _rmdir(other)
 
 
-def _pids_root(memory_base: str, root: str, v2: bool) -> str | None:
-    """The worker's group counting tasks (see MemoryCgroups.pids_root), made now."""
+def _controller_root(controller: str, memory_base: str, root: str, v2: bool) -> str | None:
+    """The worker's group for `controller` (`pids`: MemoryCgroups.pids_root, `cpu`:
+    cpu_root), made now; None where this machine does not hand it out."""
     if v2:
         try:
             with open(os.path.join(memory_base, "cgroup.subtree_control")) as handle:
-                if "pids" not in handle.read().split():
+                if controller not in handle.read().split():
                     return None
-            _write(os.path.join(root, "cgroup.subtree_control"), "+pids")
+            _write(os.path.join(root, "cgroup.subtree_control"), f"+{controller}")
         except OSError:
             return None
         return root
-    found = _own_v1_cgroup("pids")
+    found = _own_v1_cgroup(controller)
     if found is None:
         return None
     _remove_stale(found)
-    pids = os.path.join(found, os.path.basename(root))
+    group = os.path.join(found, os.path.basename(root))
     try:
-        os.mkdir(pids)
+        os.mkdir(group)
     except OSError:
         return None
-    return pids
+    return group
 
 
 def _memberships_and_mounts() -> tuple[list[list[str]], list[list[str]]] | None:

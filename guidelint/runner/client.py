@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from guidelint.confine import remove_tree
 from guidelint.runner.config import RunnerSettings
 from guidelint.runner.examples import Example
 from guidelint.runner.outcomes import ExampleResult, Outcome
@@ -55,12 +57,33 @@ class WorkerDied(Exception):
     """The warm worker ended before answering; the message has its last words."""
 
 
+# A variable whose name says it holds a credential (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+# OPENAI_API_KEY, NPM_CONFIG__AUTH, DB_PASSWORD, SENTRY_DSN), or whose value is a URL with
+# a password in it (a private index), never reaches an example, whatever the allowlist says:
+# the allowlist is the project's configuration, which a pull request may rewrite
+# (`env-allowlist = ["*"]`), and an example can print what it reads into the report.
+CREDENTIAL_NAME = re.compile(
+    r"TOKEN(?!IZERS?_)|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|COOKIE|WEBHOOK"
+    r"|APIKEY|(?:^|_)(?:KEYS?|AUTH|DSN)(?:_|$)",
+    re.IGNORECASE,
+)
+URL_WITH_PASSWORD = re.compile(r"://[^/@\s:]*:[^/@\s]+@")
+
+
+def holds_credential(name: str, value: str) -> bool:
+    return bool(CREDENTIAL_NAME.search(name) or URL_WITH_PASSWORD.search(value))
+
+
 def build_env(
     allowlist: list[str], environ: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[str]]:
     """(the environment examples see, the names that were removed)."""
     environ = dict(os.environ if environ is None else environ)
-    kept = {k: v for k, v in environ.items() if any(fnmatch.fnmatchcase(k, p) for p in allowlist)}
+    kept = {
+        k: v
+        for k, v in environ.items()
+        if any(fnmatch.fnmatchcase(k, p) for p in allowlist) and not holds_credential(k, v)
+    }
     removed = sorted(set(environ) - set(kept))
     env = {**kept, **OFFLINE_ENV}
     package_parent = str(Path(__file__).resolve().parents[2])
@@ -151,9 +174,7 @@ class WorkerClient:
         finally:
             self._results.close()
             self._stderr.close()
-            import shutil
-
-            shutil.rmtree(self._home, ignore_errors=True)
+            remove_tree(self._home)
 
     def _write(self, message: WorkerSetup | RunRequest) -> None:
         with self._lock:

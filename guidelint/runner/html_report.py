@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 
 from guidelint.confine import copy_into, open_dir, open_subdir, write_at
-from guidelint.printable import printable
+from guidelint.printable import encodable, printable
 from guidelint.runner.keep import MAX_IMAGE_BYTES
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.reports import MARKS, summary_line
@@ -93,7 +93,9 @@ def write_html(report: RunReport, folder: Path) -> Path:
             ]
         finally:
             os.close(images)
-        write_at(folder_fd, PAGE, _page(report, sections).encode("utf-8"))
+        # A guide's file name that is not UTF-8 (`caf\xe9.md`) is shown escaped, as in the
+        # text report: its lone surrogates cannot be written (a UnicodeEncodeError).
+        write_at(folder_fd, PAGE, encodable(_page(report, sections)).encode("utf-8"))
     finally:
         os.close(folder_fd)
     return Path(os.path.normpath(folder)) / PAGE

@@ -10,7 +10,7 @@ import json
 from xml.etree import ElementTree
 
 from guidelint.annotations import workflow_command
-from guidelint.printable import log_safe
+from guidelint.printable import log_safe, printable
 from guidelint.runner.outcomes import ExampleResult, Outcome
 from guidelint.runner.run import RunReport
 
@@ -114,16 +114,20 @@ def render_junit(report: RunReport) -> str:
         case = ElementTree.SubElement(
             suite,
             "testcase",
-            classname=result.path,
-            name=result.id,  # `id=` when set, else FILE:LINE
-            file=result.path,
+            # Names from the guide and the file system, as the text report shows them: an
+            # `id=` or a file name holding ESC or BEL made the whole report unparseable.
+            classname=printable(result.path),
+            name=printable(result.id),  # `id=` when set, else FILE:LINE
+            file=printable(result.path),
             line=str(result.line),
             time=f"{result.duration_s:.3f}",
         )
         if result.images:
             properties = ElementTree.SubElement(case, "properties")
             for image in result.images:
-                ElementTree.SubElement(properties, "property", name="attachment", value=image)
+                ElementTree.SubElement(
+                    properties, "property", name="attachment", value=printable(image)
+                )
         tag = _junit_tag(result.status)
         if tag:
             child = ElementTree.SubElement(
@@ -131,7 +135,7 @@ def render_junit(report: RunReport) -> str:
             )
             child.text = _clean(result.message + ("\n" + result.details if result.details else ""))
         # The images also as attachments in the [[ATTACHMENT|path]] form Jenkins and GitLab read.
-        attachments = "".join(f"\n[[ATTACHMENT|{image}]]" for image in result.images)
+        attachments = "".join(f"\n[[ATTACHMENT|{printable(image)}]]" for image in result.images)
         if result.stdout or attachments:
             out = _clean(result.stdout[-20000:]) + attachments
             ElementTree.SubElement(case, "system-out").text = out
@@ -154,8 +158,13 @@ def _junit_tag(status: Outcome) -> str | None:
 
 
 def _clean(text: str) -> str:
-    """XML 1.0 cannot hold most control characters (an example may print them)."""
-    return "".join(c for c in text if c in "\t\n\r" or ord(c) >= 0x20)
+    """XML 1.0 cannot hold most control characters (an example may print them), lone
+    surrogates (undecodable bytes) or U+FFFE and U+FFFF."""
+    return "".join(c for c in text if c in "\t\n\r" or _xml_char(ord(c)))
+
+
+def _xml_char(code: int) -> bool:
+    return code >= 0x20 and not 0xD800 <= code <= 0xDFFF and code not in (0xFFFE, 0xFFFF)
 
 
 def render_github(report: RunReport) -> str:

@@ -226,7 +226,9 @@ def classify_exception(
             "traceback": _traceback(error),
         }
     if isinstance(error, KeyError) and _env_key(error, removed_env):
-        described += " (environment variables outside runner.env-allowlist are removed)"
+        described += (
+            " (environment variables outside runner.env-allowlist, and credentials, are removed)"
+        )
     if expected:
         return {"status": Outcome.FAILED, "message": f"expected {expected}, got {described}"}
     return {"status": Outcome.ERROR, "message": described, "traceback": _traceback(error)}

@@ -10,13 +10,14 @@ group) and their output limit, and turns how they ended into outcomes.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import secrets
 import select
-import shutil
 import signal
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from guidelint.confine import open_dir
+from guidelint.confine import DIR_FLAGS, open_dir, remove_tree
 from guidelint.runner.cgroup import MemoryCgroups, join
 from guidelint.runner.child import ChildContext, prepare, run_child
 from guidelint.runner.keep import Keeper
@@ -51,8 +52,16 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 # Per example, with everything it starts: processes and their threads together (what
 # RLIMIT_NPROC counts too), held by a watchdog.
 MAX_PROCESSES = 256
+# The longest line the result channel may carry (a record is a few KB; a traceback or a
+# message quoting output, a few MB). Before, a line without end grew the worker's memory
+# for as long as the example ran, and each read rescanned all of it.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 DISK_CHECK_S = 1.0  # how often the scratch folder's size is summed
-DISK_CHECK_ENTRIES = 20000  # at most this many entries summed per check
+# What a scratch folder may hold besides its bytes: past either, the once-a-second sum
+# could not see every file (it is one bounded step of the worker's loop), so the
+# example is stopped, as past runner.disk-limit-mb.
+DISK_CHECK_ENTRIES = 20000  # files and folders
+DISK_CHECK_DEPTH = 64  # folders inside folders
 
 
 @dataclass
@@ -114,7 +123,8 @@ class Worker:
     # -- setup ----------------------------------------------------------------
 
     def warm_up(self) -> WorkerReady:
-        warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n)]
+        root = self.setup.get("root")
+        warmed = [n for n in self.setup.get("warm_imports", []) if _warm_import(n, root)]
         if self.setup.get("preload_backend"):
             self._preload_backend()
         self.context.gpu = _gpu_available()
@@ -160,7 +170,7 @@ class Worker:
         while self.queue and len(self.children) < self.jobs:
             unit = self.queue.pop(0)
             for name in unit["warm_imports"]:
-                _warm_import(name)
+                _warm_import(name, self.setup.get("root"))
             if unit["wants_backend"] and not self.backend_tried:
                 self._preload_backend()
             if "torch" in sys.modules and not self.gpu_by_torch:
@@ -286,8 +296,13 @@ class Worker:
             del child.streams[fd]
             return
         if name == "result":
+            if child.tampered:
+                return  # stopped already: nothing more of it is read into memory
             child.buffers["result"] += data
-            self._take_records(child)
+            if len(child.buffers["result"]) > MAX_RECORD_BYTES:
+                self._tampered(child, f"a line of more than {MAX_RECORD_BYTES >> 20} MB")
+            elif b"\n" in data:  # only a full line can be a record: no rescan per read
+                self._take_records(child)
             return
         child.written += len(data)
         if len(child.buffers[name]) < KEEP_STREAM_BYTES:
@@ -379,11 +394,11 @@ class Worker:
                     f"process limit exceeded: more than {MAX_PROCESSES} processes and threads; "
                     "the example was stopped",
                 )
-            elif self._over_disk_limit(child):
+            elif overrun := self._disk_overrun(child):
                 child.stopped = (
                     Outcome.CRASHED,
-                    f"disk limit exceeded: more than {self._disk_limit() >> 20} MB in its "
-                    "scratch folder (runner.disk-limit-mb); the example was stopped",
+                    f"disk limit exceeded: {overrun} in its scratch folder; the example was "
+                    "stopped",
                 )
             else:
                 continue
@@ -392,14 +407,14 @@ class Worker:
     def _disk_limit(self) -> int:
         return int(self.setup["settings"].get("disk_limit_mb", 1024)) * 1024 * 1024
 
-    def _over_disk_limit(self, child: Child) -> bool:
-        """The scratch folder's size, summed once a second (each file is also held at the
-        limit by RLIMIT_FSIZE, set in the child)."""
+    def _disk_overrun(self, child: Child) -> str | None:
+        """How the scratch folder is past its quota, checked once a second (each file is
+        also held at the limit by RLIMIT_FSIZE, set in the child); None when it is not."""
         now = time.monotonic()
         if now - child.disk_checked < DISK_CHECK_S:
-            return False
+            return None
         child.disk_checked = now
-        return _folder_bytes(child.scratch, DISK_CHECK_ENTRIES) > self._disk_limit()
+        return _disk_overrun(child.scratch, self._disk_limit())
 
     def _at_task_limit(self, child: Child) -> bool:
         """The kernel refused the example a process or thread at its pids limit."""
@@ -455,7 +470,7 @@ class Worker:
             "results": unit_results(child, self.marker),
         }
         self._send(finished)
-        shutil.rmtree(child.scratch, ignore_errors=True)
+        remove_tree(child.scratch)
         if self.cgroups and child.cgroup:
             self.cgroups.remove(child.cgroup)
 
@@ -468,7 +483,7 @@ class Worker:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-            shutil.rmtree(child.scratch, ignore_errors=True)
+            remove_tree(child.scratch)
         if self.cgroups:
             self.cgroups.close()
         os._exit(128 + signum)
@@ -503,15 +518,48 @@ def _preload(backend: Backend, names: list[str] | None, settings: dict[str, Any]
     backend.preload(**kwargs)
 
 
-def _warm_import(name: str) -> bool:
-    """Import a heavy module once, here, so that forked children inherit it."""
+def _warm_import(name: str, root: str | None) -> bool:
+    """Import a heavy module once, here, so that forked children inherit it; never
+    one the project holds (below)."""
     if name in sys.modules:
         return True
+    if root and _from_project(name, root):
+        return False
     try:
         importlib.import_module(name)
     except Exception:  # noqa: BLE001 - the example will report the real error
         return False
     return True
+
+
+def _from_project(name: str, root: str) -> bool:
+    """Whether `name` would be loaded from the project's own files (a module beside the
+    guides on PYTHONPATH, an editable install), not from the interpreter's packages.
+
+    The warm worker has no wall: a pull request that adds its own module to
+    `runner.warm-imports` would run it here, outside every sandbox. Such a module is
+    imported by each example that imports it, inside its sandbox. Only the top-level
+    package is looked up (`find_spec` of it runs none of its code)."""
+    try:
+        spec = importlib.util.find_spec(name.partition(".")[0])
+    except (ImportError, ValueError):
+        return True  # not importable as asked: the example reports the real error
+    if spec is None:
+        return True
+    places = [spec.origin or "", *(spec.submodule_search_locations or [])]
+    installed = [os.path.realpath(p) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix}]
+    project = os.path.realpath(root)
+    for place in places:
+        if not os.path.isabs(place):
+            continue  # "built-in", "frozen"
+        real = os.path.realpath(place)
+        if _below(real, project) and not any(_below(real, p) for p in installed):
+            return True
+    return False
+
+
+def _below(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _reap_exited(pid: int) -> int | None:
@@ -590,25 +638,63 @@ def _children_of(pid: int) -> tuple[list[int], int]:
     return found, len(threads)
 
 
-def _folder_bytes(folder: str, max_entries: int) -> int:
-    """Bytes the files under `folder` take on disk (links not followed), summing at
-    most `max_entries` entries (a folder of millions still costs one bounded check)."""
-    total, seen, todo = 0, 0, [folder]
-    while todo and seen < max_entries:
-        try:
-            entries = list(os.scandir(todo.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            seen += 1
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
+def _disk_overrun(folder: str, limit: int) -> str | None:
+    """How the files under `folder` are past the quota, or None: more than `limit`
+    bytes on disk, or a tree the check cannot sum in one bounded step (more than
+    DISK_CHECK_ENTRIES files and folders, folders nested past DISK_CHECK_DEPTH), which
+    hid files from it: a path 2,000 folders deep is too long to name, and entries past
+    the count were never looked at. Walked by descriptors, one per level held, no link
+    followed."""
+    try:
+        top = os.open(folder, DIR_FLAGS)
+    except OSError:
+        return None
+    total, seen = 0, 0
+    frames: list[tuple[int, list[str]]] = []  # (a folder being walked, its folders left)
+
+    def enter(fd: int) -> None:
+        nonlocal total, seen
+        size, count, folders = _sized_entries(fd)
+        total, seen = total + size, seen + count
+        frames.append((fd, folders))
+
+    enter(top)
+    try:
+        while frames:
+            if total > limit:
+                return f"more than {limit >> 20} MB (runner.disk-limit-mb)"
+            if seen > DISK_CHECK_ENTRIES:
+                return f"more than {DISK_CHECK_ENTRIES} files and folders"
+            fd, folders = frames[-1]
+            if not folders:
+                os.close(frames.pop()[0])
                 continue
-            total += info.st_blocks * 512
-            if entry.is_dir(follow_symlinks=False):
-                todo.append(entry.path)
-    return total
+            if len(frames) > DISK_CHECK_DEPTH:
+                return f"folders nested more than {DISK_CHECK_DEPTH} deep"
+            with contextlib.suppress(OSError):
+                enter(os.open(folders.pop(), DIR_FLAGS, dir_fd=fd))
+    finally:
+        for fd, _ in frames:
+            os.close(fd)
+    return None
+
+
+def _sized_entries(dir_fd: int) -> tuple[int, int, list[str]]:
+    """(bytes on disk, entries, names of folders) directly in the folder `dir_fd`."""
+    size, count, folders = 0, 0, []
+    try:
+        with os.scandir(dir_fd) as entries:
+            for entry in entries:
+                count += 1
+                try:
+                    size += entry.stat(follow_symlinks=False).st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.name)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return size, count, folders
 
 
 def _kill_group(pid: int) -> None:

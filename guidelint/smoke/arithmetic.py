@@ -9,7 +9,10 @@ and `Trainer._finalize_training`. tests/smoke/test_smoke_trainer_grid.py proves 
 
 from __future__ import annotations
 
+import contextvars
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from guidelint.smoke.model import (
     Geometry,
@@ -20,6 +23,39 @@ from guidelint.smoke.model import (
     SaveStrategy,
 )
 from guidelint.smoke.versions import installed_warnings
+
+
+class TooMuchWork(ValueError):
+    """A plan (or a dial's search) that would simulate more saves and epochs than the
+    budget `bounded` set: one line, not minutes of work or a MemoryError."""
+
+
+# Saves and epochs left to simulate in this `smoke plan` or `smoke dial` (a list, to be
+# spent in place); None: unbounded, for callers that simulate on their own.
+_BUDGET: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "smoke_budget", default=None
+)
+
+
+@contextmanager
+def bounded(events: int) -> Iterator[None]:
+    """Simulate at most `events` saves and epochs in all inside the block (every save
+    and epoch end is one list entry: `--max-steps 1e12 --save-steps 1` built a list of
+    a trillion, and a dial over a billion rows simulated millions of saves per try)."""
+    token = _BUDGET.set([events])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _spend(events: int) -> None:
+    left = _BUDGET.get()
+    if left is None:
+        return
+    left[0] -= events
+    if left[0] < 0:
+        raise TooMuchWork("more saves and epochs to simulate than guidelint will enumerate")
 
 
 def batches_per_epoch(rows: int, geometry: Geometry) -> int:
@@ -61,6 +97,7 @@ def _simulate_sized(plan: Plan) -> PlanResult:
     if total <= 0:
         return _stopped(plan, PlanOutcome.NO_TRAINING)
     epochs = -(-total // updates)
+    _spend(epochs)
     epoch_ends = [min((e + 1) * updates, total) for e in range(epochs)]
     last_epoch, last_update = divmod(total - 1, updates)
     consumed = min((last_update + 1) * geometry.grad_accum, batches)
@@ -85,6 +122,7 @@ def _simulate_iterable(plan: Plan) -> PlanResult:
     if per_pass == 0:
         return _stopped(plan, PlanOutcome.NEVER_ENDS)
     passes = -(-total // per_pass)
+    _spend(passes)
     pass_ends = [min((p + 1) * per_pass, total) for p in range(passes)]
     last_pass, last_update = divmod(total - 1, per_pass)
     epoch_float = last_pass + (last_update + 1) * geometry.grad_accum / (
@@ -132,6 +170,8 @@ def saved_steps(save: SavePolicy, total: int, epoch_ends: list[int]) -> list[int
     if save.strategy is SaveStrategy.NO or total <= 0:
         return []
     interval = save.interval(total)
+    if interval > 0:
+        _spend(total // interval)
     steps = list(range(interval, total + 1, interval)) if interval > 0 else []
     if not steps or steps[-1] != total:
         steps.append(total)

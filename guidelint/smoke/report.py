@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from guidelint.smoke.arithmetic import simulate
+from guidelint.smoke.arithmetic import TooMuchWork, bounded, simulate
 from guidelint.smoke.formula import dial_formula, rule_of_thumb, steps_per_epoch
 from guidelint.smoke.guard import shortfall, suggestion
 from guidelint.smoke.model import (
@@ -30,6 +30,12 @@ from guidelint.smoke.model import (
 from guidelint.smoke.solver import DialRequest, DialResult, solve_dial
 
 MAX_TABLE = 100_000
+# Saves and epochs one `smoke plan` or `smoke dial` simulates in all (a few seconds).
+MAX_EVENTS = 5_000_000
+TOO_MUCH = (
+    f"more than {MAX_EVENTS:,} checkpoint saves and epochs to simulate: give fewer steps or "
+    "epochs, a larger save_steps, or a smaller row cap"
+)
 
 
 class BadOptions(ValueError):
@@ -130,7 +136,12 @@ def plan(
         rows, batch, accum, world, drop_last, iterable, epochs, max_steps,
         save_strategy, save_steps, save_total_limit, best_step, existing,
     )  # fmt: skip
-    return PlanReport(base, simulate(base), plan_table(base, cap), floor, FloorKind(floor_kind))
+    try:
+        with bounded(MAX_EVENTS):
+            result, table = simulate(base), plan_table(base, cap)
+    except TooMuchWork:
+        raise BadOptions(TOO_MUCH) from None
+    return PlanReport(base, result, table, floor, FloorKind(floor_kind))
 
 
 def dial(
@@ -160,7 +171,11 @@ def dial(
             save_total_limit=save_total_limit,
         ),
     )
-    return DialReport(request, solve_dial(request))
+    try:
+        with bounded(MAX_EVENTS):
+            return DialReport(request, solve_dial(request))
+    except TooMuchWork:
+        raise BadOptions(TOO_MUCH) from None
 
 
 def validation_line(err: ValidationError) -> str:

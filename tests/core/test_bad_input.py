@@ -536,3 +536,21 @@ def test_tools_snapshot_through_a_folder_symlink_starts_no_server_of_another_pro
         assert "lab" not in result.stdout + result.stderr, result.stdout + result.stderr
     assert not (other / "started").exists()
     assert "job_status" in (other / ".guidelint/tools/lab.json").read_text()  # not rewritten
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["plan", "--rows", str(10**12), "--batch", "1", "--max-steps", str(10**12)]
+        + ["--save-steps", "1"],
+        ["dial", "--floor", "1", "--cap", str(10**9), "--batch", "1"],
+    ],
+    ids=["plan-a-trillion-saves", "dial-a-billion-rows"],
+)
+def test_smoke_arithmetic_too_large_to_enumerate_is_one_line(tmp_path, args):
+    """`smoke plan` listed a trillion saves (a MemoryError traceback); `smoke dial` over a
+    billion rows ran for ever. Each is one line and exit 2."""
+    result = run_cli("smoke", *args, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    assert re.search(r"^guidelint: error: more than .* to simulate", result.stderr), result.stderr

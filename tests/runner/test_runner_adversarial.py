@@ -9,6 +9,7 @@ PID, after the run), the listeners received nothing, the later examples ran.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import socket
@@ -284,11 +285,13 @@ else:
         assert by_id[f"after-{n}"].status.value == "passed", by_id[f"after-{n}"].message
 
 
-def test_a_warm_import_that_kills_the_worker_fails_only_its_example(tmp_path, monkeypatch):
+def test_a_warm_import_that_kills_the_worker_fails_only_its_example(
+    tmp_path, tmp_path_factory, monkeypatch
+):
     """The worker imports what examples import before forking them; one such import
-    ending the process must not crash the examples that never asked for it."""
-    site = tmp_path / "site"
-    site.mkdir()
+    ending the process must not crash the examples that never asked for it. (The module
+    lies outside the project: the project's own modules are never warm-imported.)"""
+    site = tmp_path_factory.mktemp("site")
     (site / "fatal_import.py").write_text("import os\nos._exit(3)\n")
     path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
     monkeypatch.setenv("PYTHONPATH", path)
@@ -301,6 +304,26 @@ def test_a_warm_import_that_kills_the_worker_fails_only_its_example(tmp_path, mo
     assert "status 3" in by_id["fatal"].message, by_id["fatal"].message
     for n in range(3):
         assert by_id[f"plain-{n}"].status.value == "passed", by_id[f"plain-{n}"].message
+
+
+@needs_landlock
+def test_a_configured_warm_import_of_the_projects_own_module_runs_sandboxed(
+    tmp_path, outside, monkeypatch
+):
+    """The pull request adds a module of its own to `runner.warm-imports`, importable in
+    the worker as the project's package is after an editable install (here through
+    PYTHONPATH, set for this process only). The warm worker holds no wall, so importing
+    it there ran the module outside every sandbox; it is imported by the example, in its
+    sandbox, instead."""
+    (tmp_path / "planted_warm.py").write_text(
+        f"from pathlib import Path\nPath({str(outside)!r}).write_text('planted')\n"
+    )
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)
+    monkeypatch.setenv("PYTHONPATH", path)
+    config = 'warm-imports = ["planted_warm"]\nenv-allowlist = ["PATH", "PYTHONPATH"]\n'
+    (result,) = _run(tmp_path, _fence("import planted_warm"), config=config).results
+    assert outside.read_text() == "original\n"
+    assert result.status.value == "refused", result.message
 
 
 @needs_pid_namespace
@@ -605,6 +628,31 @@ def test_the_canary_secret_is_not_there(tmp_path, monkeypatch):
     assert "canary-4f1d" not in result.stdout
 
 
+def test_a_configured_allowlist_of_everything_passes_no_credential(tmp_path, monkeypatch):
+    """The pull request rewrites `env-allowlist` to `["*"]`: CI tokens, keys and a
+    private index's password still never reach an example (or the report it prints to)."""
+    secrets = {
+        "GITHUB_TOKEN": "ghs-canary-1",
+        "ACTIONS_ID_TOKEN_REQUEST_URL": "https://canary-2.example/token",
+        "AWS_SECRET_ACCESS_KEY": "canary-3",
+        "OPENAI_API_KEY": "canary-4",
+        "NPM_CONFIG__AUTH": "canary-5",
+        "PIP_INDEX_URL": "https://ci:canary-6@pypi.example/simple",
+        "DB_PASSWORD": "canary-7",
+        "SENTRY_DSN": "https://canary-8@sentry.example/1",
+        "SLACK_WEBHOOK_URL": "https://hooks.example/canary-9",
+    }
+    for name, value in secrets.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GUIDELINT_PLAIN_SETTING", "plain-value")
+    example = "import os\nprint(sorted(os.environ.items()))"
+    (result,) = _run(tmp_path, _fence(example), config='env-allowlist = ["*"]\n').results
+    assert result.status.value == "passed", result.message
+    assert "plain-value" in result.stdout  # the allowlist still works
+    for value in secrets.values():
+        assert value not in result.stdout
+
+
 def test_the_report_says_which_walls_the_kernel_enforces(tmp_path):
     report = _run(tmp_path, _fence("print(1)"))
     assert report.sandbox is not None
@@ -629,6 +677,110 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+NEST = """
+import os
+os.mkdir('a')
+for _ in range(1500):  # a rename a level: 1,500 levels in a second or two
+    os.mkdir('b')
+    os.rename('a', 'b/a')
+    os.rename('b', 'a')
+open('deep.png', 'wb').write(b'png')
+print('nested')
+"""
+
+
+def test_folders_nested_past_the_recursion_limit_sink_no_verdict(tmp_path):
+    """An example nests 1,500 folders in its scratch folder. Removing it (shutil.rmtree)
+    and walking it for images (os.fwalk) recurse once per level: the RecursionError
+    killed the warm worker, made the next example `crashed`, and `guidelint run` ended
+    in a traceback while removing the worker's folder."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    blocks = [_fence(NEST, "{id=nest}"), _fence("print('after')", "{id=after}")]
+    (tmp_path / "guide.md").write_text("".join(blocks))
+    completed = _cli(tmp_path, "guide.md", "--jobs", "1", "--format", "json")
+    assert "Traceback" not in completed.stderr, completed.stderr[-2000:]
+    report = json.loads(completed.stdout)
+    by_id = {r["id"]: r for r in report["examples"]}
+    nest = by_id["nest"]
+    # Stopped by the disk check (nested past 64) or done first: either way its own.
+    assert nest["status"] == "passed" or "nested more than 64" in nest["message"], nest
+    assert completed.returncode == (0 if nest["status"] == "passed" else 1)
+    assert by_id["after"]["status"] == "passed", by_id["after"]["message"]
+    assert by_id["after"]["stdout"] == "after\n"
+
+
+def test_a_tree_past_the_recursion_limit_is_walked_and_removed(tmp_path):
+    """The removal and the image walk themselves, on 1,500 nested folders (the run above
+    may stop its example before it nests that deep). Images 32 folders down or deeper
+    are not looked for."""
+    from guidelint.confine import DIR_FLAGS, files_below, remove_tree
+
+    top = tmp_path / "scratch"
+    (top / "a").mkdir(parents=True)
+    (top / "a" / "buried.png").write_bytes(b"png")
+    (top / "plots").mkdir()
+    (top / "plots" / "near.png").write_bytes(b"png")
+    os.chdir(top)
+    try:
+        for _ in range(1500):
+            os.mkdir("b")
+            os.rename("a", "b/a")
+            os.rename("b", "a")
+        fd = os.open(top, DIR_FLAGS)
+        try:
+            kept = [name for name, _ in files_below(fd)]
+        finally:
+            os.close(fd)
+    finally:
+        os.chdir(tmp_path)
+        remove_tree(top)  # pytest's own clean-up of tmp_path would recurse
+    assert kept == ["plots/near.png"]
+    assert not top.exists()
+
+
+# Files the once-a-second disk sum could not see: below a path too long to name (2,100
+# folders deep), or past the 20,000 entries it looks at. 15 MB in each case, 8 allowed.
+HIDDEN_WRITES = {
+    "nested": """
+import os, time
+os.mkdir('a')
+for _ in range(2100):
+    os.mkdir('b')
+    os.rename('a', 'b/a')
+    os.rename('b', 'a')
+fd = os.open('a', os.O_RDONLY)
+for _ in range(2100):
+    below = os.open('a', os.O_RDONLY, dir_fd=fd)
+    os.close(fd)
+    fd = below
+""",
+    "many": """
+import os, time
+for n in range(20100):
+    open(f'empty-{n}', 'w').close()
+os.mkdir('z')
+fd = os.open('z', os.O_RDONLY)
+""",
+}
+WRITE_15_MB = """
+for n in range(3):
+    out = os.open(f'part-{n}', os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+    os.write(out, b'x' * (5 << 20))
+    os.close(out)
+time.sleep(4)
+print('hidden')
+"""
+
+
+@pytest.mark.parametrize("how", sorted(HIDDEN_WRITES))
+def test_files_hidden_from_the_disk_check_still_count(tmp_path, how):
+    attack = HIDDEN_WRITES[how] + WRITE_15_MB
+    config = "disk-limit-mb = 8\n"
+    (result,) = _run(tmp_path, _fence(attack, "{timeout=50}"), config=config, jobs=1).results
+    assert result.status.value == "crashed", (result.status, result.message, result.stdout)
+    assert "disk limit exceeded" in result.message
 
 
 @pytest.mark.parametrize(
@@ -944,6 +1096,36 @@ print("forged", forged, "stolen", stolen, "reached", reached)
 """
 
 
+RECORD_FLOOD = """
+import os
+
+def pipe(fd):
+    try:
+        return os.readlink(f'/proc/self/fd/{fd}').startswith('pipe:')
+    except OSError:
+        return False
+
+channel = [fd for fd in map(int, os.listdir('/proc/self/fd')) if fd > 2 and pipe(fd)]
+chunk = b'x' * (1 << 20)
+for _ in range(17):  # one line with no end, past the 16 MB a record line may hold
+    for fd in channel:
+        os.write(fd, chunk)
+print('flooded')
+"""
+
+
+def test_a_record_line_without_end_is_bounded_in_the_worker(tmp_path):
+    """An example writes a line with no end to its result channel: the worker kept all
+    of it in memory (it runs outside every memory cgroup) for as long as the example
+    ran, rescanning it on each read. Past 16 MB it is the example's own error."""
+    blocks = [_fence(RECORD_FLOOD, "{id=flood timeout=120}"), _fence("print(1)", "{id=other}")]
+    by_id = _by_id(_run(tmp_path, *blocks))
+    flood = by_id["flood"]
+    assert flood.status.value == "error", (flood.status, flood.message)
+    assert "a line of more than 16 MB" in flood.message
+    assert by_id["other"].status.value == "passed", by_id["other"].message
+
+
 def test_examples_that_attack_each_other_each_get_their_own_verdict(tmp_path):
     failing = "import time\ntime.sleep(1.5)\nraise ValueError('truly broken')"
     passing = "import time\ntime.sleep(1.5)\nprint('fine')"
@@ -1011,6 +1193,34 @@ def test_workflow_commands_and_escapes_never_reach_the_report_raw(tmp_path, fmt)
         assert "forged annotation" in completed.stdout  # still shown, escaped
     else:
         assert len(completed.stdout.splitlines()) == 3  # two annotations, the summary
+
+
+def test_the_junit_report_stays_well_formed_whatever_the_guide_names(tmp_path):
+    """An `id=` holding ESC and BEL, and a guide whose file name holds ESC and a byte
+    that is not UTF-8, went into the JUnit report raw: XML 1.0 cannot hold them, so CI
+    could read none of the run's verdicts. They are written escaped, as the text report
+    shows them."""
+    from xml.etree import ElementTree
+
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / "guide.md").write_bytes(b"```python {id=a\x1b]0;t\x07b}\nprint(1)\n```\n")
+    (tmp_path / os.fsdecode(b"caf\xe9\x1b[31m.md")).write_text(_fence("print(2)"))
+    completed = _cli(tmp_path, ".", "--format", "junit", "-o", "report.xml")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    suite = ElementTree.parse(tmp_path / "report.xml").getroot()
+    names = sorted(case.get("name") for case in suite.iter("testcase"))
+    assert names == ["a\\x1b]0;t\\x07b", "caf\\xe9\\x1b[31m.md:1"], names
+
+
+def test_the_html_report_is_written_for_a_guide_named_in_bytes_not_utf8(tmp_path):
+    """`run --html` ended in a UnicodeEncodeError traceback, and no report, when a
+    guide's file name was not UTF-8; the name is shown escaped, as in the text report."""
+    (tmp_path / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (tmp_path / os.fsdecode(b"caf\xe9.md")).write_text(_fence("print(2)"))
+    completed = _cli(tmp_path, ".", "--html", "html")
+    assert "Traceback" not in completed.stderr, completed.stderr[-2000:]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "caf\\xe9.md" in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_caught_parser_panic_prints_nothing_on_stderr(tmp_path):
@@ -1304,3 +1514,45 @@ time.sleep(20)
     assert result.status.value == "crashed", (result.status, result.message)
     assert "process limit" in result.message
     assert int(result.stdout.split()[0]) < 300  # the kernel said no past 264 tasks
+
+
+def _cpu_controller_here() -> bool:
+    """Whether the worker's memory cgroup has a cpu controller beside it to share from."""
+    from guidelint.runner.cgroup import _own_memory_cgroup, _own_v1_cgroup
+
+    if CGROUPS is None:
+        return False
+    if not CGROUPS.v2:
+        return _own_v1_cgroup("cpu") is not None
+    found = _own_memory_cgroup()
+    try:
+        with open(os.path.join(found[0], "cgroup.subtree_control")) as handle:
+            return "cpu" in handle.read().split()
+    except (OSError, TypeError):
+        return False
+
+
+CPU_GROUP = """
+import json, os
+groups = [line.rstrip('\\n').split(':', 2) for line in open('/proc/self/cgroup')]
+cpu = [path for _, names, path in groups if 'cpu' in names.split(',')]
+v2 = [path for number, _, path in groups if number == '0']
+weight = bool(v2) and os.path.exists(f'/sys/fs/cgroup{v2[0]}/cpu.weight')
+print(json.dumps({'cpu': cpu, 'v2_weight': weight}))
+"""
+
+
+@pytest.mark.skipif(not _cpu_controller_here(), reason="no cpu cgroup controller here")
+def test_each_example_gets_its_own_share_of_the_cpu(tmp_path):
+    """An example of 120 busy processes starved its `--jobs 2` sibling into a timeout
+    (the sibling, 1.4 s of CPU alone, got 1/120 of the CPU): each example is now in its
+    own cpu group, of equal weight, whatever it starts. Asserted on the group, not on
+    timings: the example is in a cpu group of its own."""
+    (result,) = _run(tmp_path, _fence(CPU_GROUP)).results
+    assert result.status.value == "passed", result.message
+    seen = json.loads(result.stdout)
+    assert CGROUPS is not None
+    if CGROUPS.v2:
+        assert seen["v2_weight"], seen
+    else:
+        assert seen["cpu"] and all("/example-" in path for path in seen["cpu"]), seen

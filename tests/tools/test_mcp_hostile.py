@@ -12,6 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
+import anyio
 import pytest
 
 from tests.conftest import run_cli
@@ -140,3 +141,23 @@ def test_gotcha_find_reads_no_file_outside(arena):
 
     serve(arena / "workspace", scenario)
     assert not any(SECRET in reply for reply in replies)
+
+
+def test_smoke_tools_refuse_arithmetic_too_large_to_enumerate(arena):
+    """An agent asks for a trillion steps saved at every step, or a dial over a billion
+    rows: the plan built a list of a trillion saves (MemoryError) and the dial ran for
+    ever, holding the server. Each is now one tool error, and the server answers on."""
+
+    async def scenario(session):
+        with anyio.fail_after(90):
+            plan = await session.call_tool(
+                "smoke_plan",
+                {"rows": 10**12, "batch": 1, "max_steps": 10**12, "save_steps": 1},
+            )
+            assert_tool_error(plan, r"^smoke_plan: more than .* to simulate")
+            dial = await session.call_tool("smoke_dial", {"floor": 1, "cap": 10**9, "batch": 1})
+            assert_tool_error(dial, r"^smoke_dial: more than .* to simulate")
+        fine = await session.call_tool("smoke_plan", {"rows": 100, "batch": 4, "max_steps": 10})
+        assert not fine.is_error, text_of(fine)
+
+    serve(arena / "workspace", scenario)
