@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from guidelint.doc_kind import template_root
 from guidelint.project import Memo
 from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
@@ -296,7 +297,8 @@ def is_loaded_skill(rel: str, project: Project) -> bool:
     """A `skills/<name>/SKILL.md` where a harness loads skills: a harness's own folder
     (`.claude/skills`, `.agents/skills`, `.codex/skills`, `.gemini/skills`, at any
     depth), a repository's root `skills/` (what a marketplace or a skills installer
-    reads), or the `skills/` beside a plugin's, extension's or package's manifest.
+    reads), the `skills/` beside a plugin's, extension's or package's manifest, or a
+    template tree's (beads' `internal/templates/skills/`, copied into projects).
     Another framework's agent folder (an example agent's `skills/` that its own
     AGENTS.md reads as files) is none of them."""
     if not is_skill_file(rel):
@@ -304,6 +306,8 @@ def is_loaded_skill(rel: str, project: Project) -> bool:
     owner = "/".join(rel.split("/")[:-3])
     if not owner or posixpath.basename(owner).startswith("."):
         return True
+    if template_root(rel) is not None:
+        return True  # a template tree's skills land where a harness loads them
     if owner in plugin_roots(project) or (owner.startswith("plugins/") and owner.count("/") == 1):
         return True
     if any(project.exists(f"{owner}/{name}") for name in SKILL_OWNER_MANIFESTS):

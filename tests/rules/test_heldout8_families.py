@@ -120,6 +120,7 @@ def test_skills_a_harness_loads_are_still_checked(tmp_path):
         "integrations/ext/skills/e/SKILL.md",
         "packages/lib/skills/f/SKILL.md",
         "integrations/claw/skills/g/SKILL.md",
+        "internal/templates/skills/h/SKILL.md",
     ]
     files = {rel: NO_FRONT_MATTER for rel in skill_paths}
     files["integrations/ext/.codex-plugin/plugin.json"] = json.dumps({"name": "ext"})
