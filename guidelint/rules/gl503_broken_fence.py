@@ -6,11 +6,20 @@ outer fence, the rest of the example becomes prose (its example links and paths
 live), and the outer fence's own closing line opens a new block that swallows the
 prose after it. The defect is the fence, reported once at the outer fence's opening
 line; GL501 and GL502 leave the text it exposes alone (`exposed_regions`).
+
+A fence opener right under an HTML line (`<pt>` then ```` ```python ````, no blank
+line between) is part of that HTML block in CommonMark: the block runs to the next
+blank line, and the code's closing fence then opens a fence that is never closed.
+Reported once, at the swallowed opener, except on a Hugging Face doc-builder page (a
+`_toctree.yml` above it), whose site reads the tags' content as Markdown.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from guidelint.doc_kind import is_fixture
 from guidelint.fences import fence_marker, nested_fences
@@ -61,12 +70,103 @@ class BrokenFence(Rule):
                 continue  # opened by a nested fence's own closing line: one defect, above
             if not fence.lang and after_nested:
                 continue  # a nested fence's closing line, out of step after it: the same
+            swallowed = _swallowed_opener(file, fence)
+            if swallowed is not None:
+                yield from self._swallowed(file, project, fence, swallowed)
+                continue
             yield self.finding(
                 file,
                 _opening_line(file, fence),
                 f"the {fence_marker(file.text, fence)}{fence.lang} fence opened here is never "
                 "closed (everything after it is code)",
             )
+
+    def _swallowed(
+        self, file: SourceFile, project: Project, leftover: Fence, swallowed: Swallowed
+    ) -> Iterator[Finding]:
+        """The unclosed fence is the closing line of an opener an HTML block took in."""
+        if _doc_builder_page(file.rel, project):
+            return  # doc-builder renders `<pt>`'s fence as code: the page is right there
+        start = file.lines.offset(swallowed.line)
+        yield self.finding(
+            file,
+            Span(start, file.lines.line_end(swallowed.line)),
+            f"the {swallowed.opener} fence opened here is taken into the HTML block that "
+            f"starts at line {swallowed.html_line} (no blank line ends that block before "
+            f"it): it shows as text, and the {fence_marker(file.text, leftover)} at line "
+            f"{leftover.line} opens a fence that is never closed (put a blank line before "
+            "the fence)",
+        )
+
+
+@dataclass(frozen=True)
+class Swallowed:
+    """A fence opener inside an HTML block: its line, its text, the block's first line."""
+
+    line: int
+    opener: str
+    html_line: int
+
+
+MARKER = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$")
+
+
+def _swallowed_opener(file: SourceFile, leftover: Fence) -> Swallowed | None:
+    """The fence opener an HTML block holds without its close, when the unclosed
+    `leftover` fence is the first fence after that block and would have closed it."""
+    marker = fence_marker(file.text, leftover)
+    if leftover.lang or not marker or "<" not in file.text:
+        return None
+    earlier = [f.line for f in file.markdown.fences if f.line < leftover.line]
+    block = _last_html_block_before(file, leftover.line)
+    if block is None or (earlier and earlier[-1] > block[0]):
+        return None  # another fence comes between: the leftover is not this close
+    first, content = block
+    opener = _open_at_end(content, marker)
+    if opener is None:
+        return None
+    offset, text = opener
+    return Swallowed(first + offset, text, first)
+
+
+def _last_html_block_before(file: SourceFile, line: int) -> tuple[int, str] | None:
+    """The last HTML block ending before `line`: its first line (1-based) and text."""
+    found = None
+    for token in file.markdown.tokens:
+        if token.type == "html_block" and token.map and token.map[1] < line:
+            found = (token.map[0] + 1, token.content)
+    return found
+
+
+def _open_at_end(content: str, marker: str) -> tuple[int, str] | None:
+    """The opener (its line offset in `content`, and its text) of a fence of `marker`'s
+    character that `content` opens and leaves open, where `marker` would close it."""
+    opener: tuple[int, str, int] | None = None  # offset, text, marker length
+    for offset, line in enumerate(content.splitlines()):
+        match = MARKER.match(line)
+        if not match or match.group(1)[0] != marker[0]:
+            continue
+        fence, rest = match.group(1), match.group(2).strip()
+        if opener is None:
+            if marker[0] == "~" or "`" not in rest:
+                opener = (offset, line.strip(), len(fence))
+        elif not rest and len(fence) >= opener[2]:
+            opener = None  # closed inside the block: nothing leaks out of it
+    if opener is None or len(marker) < opener[2]:
+        return None
+    return opener[0], opener[1]
+
+
+def _doc_builder_page(rel: str, project: Project) -> bool:
+    """A page of Hugging Face doc-builder docs: a `_toctree.yml` (its table of
+    contents, one per language folder) in the page's folder or one above it."""
+    folder = posixpath.dirname(rel)
+    while True:
+        if project.exists(posixpath.join(folder, "_toctree.yml")):
+            return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
 
 
 def _opening_line(file: SourceFile, fence: Fence) -> Span:

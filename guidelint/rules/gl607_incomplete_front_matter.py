@@ -1,6 +1,8 @@
 """GL607 incomplete-front-matter: an agent without `name` and `description`, or a skill
 without `description` (Claude Code decides when to load a skill by it; a skill's `name`
-defaults to its folder's, so it is not required)."""
+defaults to its folder's, so it is not required). Only skills where a harness loads
+them (`is_loaded_skill`): a `SKILL.md` in another framework's agent folder is that
+framework's file."""
 
 from __future__ import annotations
 
@@ -12,7 +14,13 @@ from guidelint.frontmatter import front_matter
 from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.sources import FileKind, SourceFile
-from guidelint.tools.claude_code import facts, is_agent_file, is_skill_file, point
+from guidelint.tools.claude_code import (
+    facts,
+    is_agent_file,
+    is_loaded_skill,
+    is_skill_file,
+    point,
+)
 
 
 class IncompleteFrontMatter(Rule):
@@ -25,7 +33,7 @@ class IncompleteFrontMatter(Rule):
     def applies_to(self, file: SourceFile, project: Project) -> bool:
         if file.kind != FileKind.MARKDOWN or is_fixture(file.rel):
             return False  # a test fixture's skill is incomplete on purpose
-        return is_skill_file(file.rel) or is_agent_file(file.rel, project)
+        return is_loaded_skill(file.rel, project) or is_agent_file(file.rel, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         skill = is_skill_file(file.rel)

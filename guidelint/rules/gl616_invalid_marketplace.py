@@ -1,7 +1,9 @@
 """GL616 invalid-marketplace: a Claude Code `.claude-plugin/marketplace.json` without a
 required field, under a name reserved for Anthropic or one that impersonates an official
 marketplace (`official-claude-plugins`), or listing a plugin twice or from a
-folder of the repository that does not exist or keeps its manifest in the wrong place."""
+folder of the repository that does not exist or keeps its manifest in the wrong place.
+A reserved name is Anthropic's own to use: a marketplace whose `owner` is Anthropic
+(by name, email domain or URL) is not reported for it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from guidelint.findings import Finding, Severity
 from guidelint.rule import Rule
@@ -60,7 +63,10 @@ class InvalidMarketplace(Rule):
                     "`/plugin marketplace add` refuses it",
                 )
         name = data.get("name")
-        if isinstance(name, str) and name.strip().lower() in facts["reserved_names"]:
+        reserved = isinstance(name, str) and name.strip().lower() in facts["reserved_names"]
+        if reserved and _reserving_owner(data.get("owner"), facts["reserving_owner"]):
+            pass  # Anthropic's own marketplace under its own name (anthropics/claude-code)
+        elif reserved:
             yield self.finding(
                 file,
                 doc.span(file, ("name",)),
@@ -169,3 +175,29 @@ def _impersonates(name: str, facts: dict[str, Any]) -> bool:
     if re.search(r"[^\x20-\x7e]", name):
         return True
     return re.search(facts["pattern"], name, re.IGNORECASE) is not None
+
+
+def _reserving_owner(owner: Any, facts: dict[str, Any]) -> bool:
+    """Whether the marketplace's `owner` is the organisation the reserved names are
+    kept for: Claude Code accepts them from Anthropic's GitHub organisation, and a
+    checkout does not say where it was cloned from, so the owner's name, email
+    domain (`@anthropic.com`) or URL (anthropic.com, github.com/anthropics) stands
+    for it."""
+    if not isinstance(owner, dict):
+        return False
+    name = owner.get("name")
+    if isinstance(name, str) and name.strip().lower() in facts["names"]:
+        return True
+    email = owner.get("email")
+    domain = facts["email_domain"]
+    if isinstance(email, str) and email.strip().lower().endswith("@" + domain):
+        return True
+    url = owner.get("url")
+    if not isinstance(url, str):
+        return False
+    parsed = urlsplit(url.strip().lower())
+    host = parsed.hostname or ""
+    if host == domain or host.endswith("." + domain):
+        return True
+    first = parsed.path.strip("/").split("/")[0]
+    return host in ("github.com", "www.github.com") and first == facts["github_org"]

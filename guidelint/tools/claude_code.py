@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from guidelint.doc_kind import template_root
 from guidelint.project import Memo
 from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
@@ -274,6 +275,57 @@ def _loaded_by_another_harness(rel: str) -> bool:
 def is_skill_file(rel: str) -> bool:
     parts = rel.split("/")
     return parts[-1] == "SKILL.md" and len(parts) >= 3 and parts[-3] == "skills"
+
+
+# What a folder holds when the `skills/` in it is loaded or installed as a whole: a
+# plugin's or extension's manifest (Claude Code's `.claude-plugin/plugin.json`, the
+# same layout under `.codex-plugin/` and `.cursor-plugin/`, Gemini CLI's
+# `gemini-extension.json`), or a package's, whose skills an installer copies out.
+SKILL_OWNER_MANIFESTS = (
+    ".claude-plugin/plugin.json",
+    ".codex-plugin/plugin.json",
+    ".cursor-plugin/plugin.json",
+    "plugin.json",
+    "gemini-extension.json",
+    "package.json",
+    "pyproject.toml",
+    "__init__.py",
+)
+
+
+def is_loaded_skill(rel: str, project: Project) -> bool:
+    """A `skills/<name>/SKILL.md` where a harness loads skills: a harness's own folder
+    (`.claude/skills`, `.agents/skills`, `.codex/skills`, `.gemini/skills`, at any
+    depth), a repository's root `skills/` (what a marketplace or a skills installer
+    reads), the `skills/` beside a plugin's, extension's or package's manifest, or a
+    template tree's (beads' `internal/templates/skills/`, copied into projects).
+    Another framework's agent folder (an example agent's `skills/` that its own
+    AGENTS.md reads as files) is none of them."""
+    if not is_skill_file(rel):
+        return False
+    owner = "/".join(rel.split("/")[:-3])
+    if not owner or posixpath.basename(owner).startswith("."):
+        return True
+    if template_root(rel) is not None:
+        return True  # a template tree's skills land where a harness loads them
+    if owner in plugin_roots(project) or (owner.startswith("plugins/") and owner.count("/") == 1):
+        return True
+    if any(project.exists(f"{owner}/{name}") for name in SKILL_OWNER_MANIFESTS):
+        return True
+    return owner in project.memo(NAMED_PLUGIN_MANIFEST_FOLDERS)
+
+
+def _named_plugin_manifest_folders(project: Project) -> frozenset[str]:
+    """Folders holding another harness's `<name>.plugin.json` (OpenClaw's
+    `openclaw.plugin.json`), found once per run."""
+    return frozenset(
+        posixpath.dirname(rel) for rel in project.files() if rel.endswith(".plugin.json")
+    )
+
+
+NAMED_PLUGIN_MANIFEST_FOLDERS = Memo(
+    "skills.named_plugin_manifests", _named_plugin_manifest_folders
+)
 
 
 def is_output_style_file(rel: str, project: Project) -> bool:

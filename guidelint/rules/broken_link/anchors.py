@@ -3,8 +3,9 @@
 GitHub's heading slugs, and what docs sites also accept or generate: an id in
 another case, a custom id glued to a heading's end (`## Node.js#node`), a MyST
 target `(name)=`, a Unicode heading's id (`#工具`, percent-encoded by the parser),
-MkDocs' slug that makes a run of hyphens one, doc-builder's `[[autodoc]]` API ids,
-and a page whose shortcodes add headings that cannot be known. A fragment any of
+MkDocs' slug that makes a run of hyphens one, doc-builder's `[[autodoc]]` API ids
+and explicit heading ids (`## 개요 [[overview]]`), and a page whose shortcodes add
+headings that cannot be known. A fragment any of
 them makes is no broken anchor.
 """
 
@@ -74,13 +75,14 @@ def _mkdocs_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
 def has_anchor(file: SourceFile, fragment: str) -> bool:
     """GitHub's ids, and what docs sites also accept: an id in another case
     (`#initiatePayment` for `initiatepayment`), or one glued to the heading's end
-    (`## Node.js#node`, a custom id Payload's and similar sites read), or a MyST
-    target `(name)=`. Read from the document once (`ANCHOR_FACTS`), not per link."""
-    anchors, myst_labels, glued = file.derived(ANCHOR_FACTS)
+    (`## Node.js#node`, a custom id Payload's and similar sites read), a MyST
+    target `(name)=`, or a doc-builder heading id `[[id]]`. Read from the document
+    once (`ANCHOR_FACTS`), not per link."""
+    anchors, named, glued = file.derived(ANCHOR_FACTS)
     for form in _fragment_forms(fragment):
         if form in anchors or form.lower() in anchors:
             return True
-        if form in myst_labels or form in glued:
+        if form in named or form in glued:
             return True
     return False
 
@@ -95,21 +97,32 @@ def _fragment_forms(fragment: str) -> tuple[str, ...]:
 
 GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#c`)
 
+# Hugging Face doc-builder's explicit heading id, `## My section[[some-section]]`: the
+# page's anchor is `some-section` (its README, "anchor link"), which translated pages
+# use to keep the English anchors (`## 개요 [[overview]]`). No spaces in the id: a
+# wiki link at a heading's end (`## See [[Other page]]`) is no id.
+DOC_BUILDER_ID = re.compile(r"\[\[([^\[\]\s]+)\]\]$")
+
 
 def _anchor_facts(file: SourceFile) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """A document's anchors, its MyST targets, and what follows each of the last `#`
-    signs of each heading (a link's fragment glued to the heading's end)."""
+    """A document's anchors; the ids it names itself (MyST targets, doc-builder
+    heading ids); and what follows each of the last `#` signs of each heading (a
+    link's fragment glued to the heading's end)."""
     doc = file.markdown
     glued: set[str] = set()
+    named = set(MYST_LABEL.findall(doc.text))
     for heading in doc.headings:
         text = heading.text.rstrip()
+        explicit = DOC_BUILDER_ID.search(text)
+        if explicit:
+            named.add(explicit.group(1))
         at = len(text)
         for _ in range(GLUED_MOST):
             at = text.rfind("#", 0, at)
             if at < 0:
                 break
             glued.add(text[at + 1 :])
-    return doc.anchors(), frozenset(MYST_LABEL.findall(doc.text)), frozenset(glued)
+    return doc.anchors(), frozenset(named), frozenset(glued)
 
 
 def templated(file: SourceFile) -> bool:
