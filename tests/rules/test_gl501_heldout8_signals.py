@@ -153,6 +153,11 @@ def test_made_gone_and_symlinked_paths_are_no_claims(text, path):
         ),
         ("   - Basic usage: `server/embedders/vllm.py`\n", "server/embedders/vllm.py"),
         ("`server/x.py` holds the handlers that were removed from the API.\n", "server/x.py"),
+        # Gone, but not called old: a steering file that names it still sends readers there.
+        (
+            "The `server/scss/` folder has been removed. All tokens now live in `server/css/`.\n",
+            "server/scss/",
+        ),
     ],
 )
 def test_where_a_file_lives_now_is_still_a_claim(text, path):

@@ -36,14 +36,22 @@ CREATED = LazyPattern(
 )
 
 # "`x/` files are being relocated", "the legacy `x/` implementation was fully consumed or
-# deleted": the sentence says the path is gone or going, a note of what happened to it.
-# At most two words (the path's noun) before the verb: not "`x` holds the handlers that
-# were removed".
-GONE = LazyPattern(
-    r"^\s*(?:[\w-]+\s+){0,2}?(?:was|were|has been|have been|is being|are being|got)\s+"
-    r"(?:\w+\s+){0,3}?(?:deleted|removed|relocated|retired|dropped|consumed|deprecated)\b",
+# deleted": the sentence says the path is going, or that an old one went, a note of what
+# happened to it. At most two words (the path's noun) before the verb: not "`x` holds the
+# handlers that were removed". A path said to be gone without calling it old ("The `x/`
+# folder has been removed. All tokens now live in `y/`") is still reported: a steering
+# file that names the removed path sends readers to look for it (payload's ui4 skill).
+GOING = LazyPattern(
+    r"^\s*(?:[\w-]+\s+){0,2}?(?:is|are) being\s+"
+    r"(?:\w+\s+){0,2}?(?:deleted|removed|relocated|retired|dropped|moved|phased out)\b",
     re.IGNORECASE,
 )
+WENT = LazyPattern(
+    r"^\s*(?:[\w-]+\s+){0,2}?(?:was|were|has been|have been|got)\s+"
+    r"(?:\w+\s+){0,3}?(?:deleted|removed|relocated|retired|dropped|consumed)\b",
+    re.IGNORECASE,
+)
+OLD = LazyPattern(r"\b(?:legacy|old|former|previous|obsolete|deprecated)\s*$", re.IGNORECASE)
 
 # An unchecked task of a plan's checklist: "- [ ] `x/new.py`", "- [ ] Create `x/`".
 UNCHECKED_TASK = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+")
@@ -117,13 +125,21 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
         or NOT_SHIPPED.search(whole_sentence_after(text, end))
         or NOT_YET.match(after)
         or WAS.match(after)
-        or GONE.match(whole_sentence_after(text, end))
+        or went_or_going(own_before, whole_sentence_after(text, end))
         or planned_task(text[line_start:start], after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
         or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
         or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
     )
+
+
+def went_or_going(own_before: str, sentence_after: str) -> bool:
+    """The sentence says the path is being moved or removed, or calls it old and says it
+    went ("The legacy `x/` implementation was deleted")."""
+    if GOING.match(sentence_after):
+        return True
+    return bool(OLD.search(own_before)) and bool(WENT.match(sentence_after))
 
 
 def planned_task(before: str, after: str) -> bool:
