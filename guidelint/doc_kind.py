@@ -13,11 +13,14 @@ The decision rests on evidence that holds across repositories, strongest first:
 1. a steering file's own name or place (`CLAUDE.md`, `.claude/`, `skills/`, ...);
 2. a test fixture tree;
 3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`,
-   `2026-June.md`), an ADR's number (`0007-use-x.md`);
+   `2026-June.md`), an ADR's number (`0007-use-x.md`), a design document's, an RFC's
+   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`);
 4. front matter or a header line that records a status or a date
-   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`);
+   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), or two of a
+   design document's sections ("Proposed Solution", "Implementation Plan");
 5. a folder by convention for history (`plans/`, `specs/`, `rfcs/`, `adr/`,
-   `design_docs/`, `reports/`, `research/`, `archive/`, `*-notes/`), or a
+   `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`, `research/`,
+   `archive/`, `*-notes/`), or a
    periodical's (`newsletters/`, `blog/`, `weekly/`);
 6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
    named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
