@@ -13,11 +13,14 @@ The decision rests on evidence that holds across repositories, strongest first:
 1. a steering file's own name or place (`CLAUDE.md`, `.claude/`, `skills/`, ...);
 2. a test fixture tree;
 3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`,
-   `2026-June.md`), an ADR's number (`0007-use-x.md`);
+   `2026-June.md`), an ADR's number (`0007-use-x.md`), a design document's, an RFC's
+   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`);
 4. front matter or a header line that records a status or a date
-   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`);
+   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), or two of a
+   design document's sections ("Proposed Solution", "Implementation Plan");
 5. a folder by convention for history (`plans/`, `specs/`, `rfcs/`, `adr/`,
-   `design_docs/`, `reports/`, `research/`, `archive/`, `*-notes/`), or a
+   `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`, `research/`,
+   `archive/`, `*-notes/`), or a
    periodical's (`newsletters/`, `blog/`, `weekly/`);
 6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
    named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
@@ -78,6 +81,16 @@ PERIODICAL_FOLDER = re.compile(
     re.IGNORECASE,
 )
 ADR_NAME = re.compile(r"^\d{3,4}[-_][a-z]")
+# A design document, an RFC or a proposal by its name: `telemetry-design.md`,
+# `SDK_DESIGN.md`, `extension-rfc.md`, `cache-design-doc.md`.
+DESIGN_NAME = re.compile(r"[-_ ](?:design(?:[-_ ]?docs?)?|rfc|proposal)$", re.IGNORECASE)
+# The sections a design document or proposal is made of: two of them make one.
+DESIGN_HEADING = re.compile(
+    r"^#{1,4}[ \t]+(?:[\d.]+[ \t]+)?(proposed (?:solution|design|changes?)|implementation plan|"
+    r"technical design|alternatives considered|non-goals|goals and non-goals|open questions|"
+    r"rollout plan|problem statement)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 HISTORY_FOLDERS = frozenset(
     {
         "plans",
@@ -88,9 +101,14 @@ HISTORY_FOLDERS = frozenset(
         "adr",
         "adrs",
         "decisions",
+        "design",
+        "design_doc",
+        "design-doc",
         "design_docs",
         "design-docs",
+        "designdocs",
         "designs",
+        "proposal",
         "proposals",
         "brainstorms",
         "reports",
@@ -168,6 +186,8 @@ def history_by_path(rel: str) -> str | None:
     stem = posixpath.splitext(name)[0]
     if DATED_NAME.search(stem) or MONTH_DATED_NAME.search(stem):
         return "a dated note"
+    if DESIGN_NAME.search(stem):
+        return "a design document, an RFC or a proposal by its name"
     for part in folders:
         lowered = part.lower()
         if lowered in HISTORY_FOLDERS or NOTES_FOLDER.match(part):
@@ -262,12 +282,17 @@ def _config_has_versions(name: str, text: str) -> bool:
 
 
 def history_by_text(text: str) -> str | None:
-    """Why the document's header says it records history (a status, a date), or None."""
+    """Why the document's header says it records history (a status, a date), or its
+    sections that it is a design document or proposal ("Proposed Solution",
+    "Implementation Plan"), or None."""
     head = text[:HEAD_CHARS]
     if STATUS_LINE.search(head):
         return "its header records a status"
     if DATE_LINE.search(head):
         return "its header records a date"
+    sections = {match.group(1).lower() for match in DESIGN_HEADING.finditer(text)}
+    if len(sections) >= 2:
+        return "a design document: " + ", ".join(f'"{name}"' for name in sorted(sections)[:2])
     return None
 
 

@@ -15,7 +15,10 @@ whose first missing folder is a run's (`cache`, `tmp`, `results`), nor an MCP me
 (`tools/call`). Nor a git branch prefix in a table of branch names (`feat/`), a path
 the document says is not shipped yet (or one under it), the repository's own name as a
 first segment (`dspy/docs`), a module path from a src-layout package
-(`utils/x.py` of `src/pkg/utils/x.py`), or a program a build writes (`hld/hld-dev`).
+(`utils/x.py` or `utils/x` of `src/pkg/utils/x.py`), or a program a build writes
+(`hld/hld-dev`). Nor a file an unchecked task makes ("- [ ] `x/new.py`"), a folder
+symlinked in (`ln -s`), a sample row of a table given as a format, or a path its
+sentence calls old and gone or says is being relocated.
 """
 
 from __future__ import annotations

@@ -27,6 +27,14 @@ EXAMPLE_HEADER = LazyPattern(
     r"\b(?:examples?|inputs?|samples?|patterns?|match(?:es)?|e\.g\.)\b", re.IGNORECASE
 )
 
+# A table introduced as a format to follow: "Results table in this format:", "Report
+# it like this:". Its rows are samples of what to produce, not this tree's files.
+SAMPLE_TABLE_INTRO = LazyPattern(
+    r"\b(?:in|with|using|follow(?:ing)?) (?:this|the following) (?:format|layout|template|shape)|"
+    r"\b(?:format|template)\s*:\s*$|\blike this\s*:\s*$",
+    re.IGNORECASE,
+)
+
 TEMPLATE_CELL = LazyPattern(r"\{[+#./;?&]?[\w*,]+\}")  # `{name}`, `{+path}`, `{/path*}`
 
 TABLE_SEPARATOR = LazyPattern(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -73,7 +81,13 @@ def _sample_cell(text: str, span: CodeSpan) -> bool:
     others = [cell for index, cell in enumerate(cells) if index != column]
     if any(TEMPLATE_CELL.search(cell) for cell in others):
         return True
-    header = _table_header(text, line_start)
+    header_start = _table_header_start(text, line_start)
+    if header_start is None:
+        return False
+    if SAMPLE_TABLE_INTRO.search(_line_above(text, header_start)):
+        return True  # "Results table in this format:": every row is a sample to follow
+    header_end = text.find("\n", header_start)
+    header = _cells(text[header_start:header_end])
     return 0 <= column < len(header) and bool(EXAMPLE_HEADER.search(header[column]))
 
 
@@ -82,23 +96,35 @@ def _cells(row: str) -> list[str]:
     return row.strip().removeprefix("|").split("|")
 
 
-def _table_header(text: str, row_start: int) -> list[str]:
-    """The cells of the header row of the table a row belongs to: the line above the
+def _table_header_start(text: str, row_start: int) -> int | None:
+    """Where the header row of the table a row belongs to starts: the line above the
     `|---|` separator, found by walking up the table's lines (at most 200)."""
     end = row_start - 1
     for _ in range(200):
         if end <= 0:
-            return []
+            return None
         start = text.rfind("\n", 0, end) + 1
         line = text[start:end]
         if not line.lstrip().startswith("|") and not TABLE_SEPARATOR.match(line):
-            return []
+            return None
         if TABLE_SEPARATOR.match(line):
             header_end = start - 1
-            header_start = text.rfind("\n", 0, max(header_end, 0)) + 1
-            return _cells(text[header_start:header_end]) if header_end > 0 else []
+            return text.rfind("\n", 0, max(header_end, 0)) + 1 if header_end > 0 else None
         end = start - 1
-    return []
+    return None
+
+
+def _line_above(text: str, line_start: int) -> str:
+    """The nearest line above `line_start` that is not blank (at most 3 lines up)."""
+    end = line_start - 1
+    for _ in range(3):
+        if end <= 0:
+            return ""
+        start = text.rfind("\n", 0, end) + 1
+        if text[start:end].strip():
+            return text[start:end]
+        end = start - 1
+    return ""
 
 
 def per_item_path(path: str, doc_dir: str, project: Project) -> bool:

@@ -27,8 +27,9 @@ RUN_TIME_FOLDER = re.compile(
     re.IGNORECASE,
 )
 
-# A shell line in a fence that makes a path: `git clone URL DEST`, `mkdir -p DIR`, `touch F`.
-MAKES = LazyPattern(r"(?:^[ \t]*|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch)\s+([^;&|#\n]+)", re.M)
+# A shell line in a fence that makes a path: `git clone URL DEST`, `mkdir -p DIR`, `touch F`,
+# `ln -s TARGET LINK` (a folder symlinked in from outside the repository).
+MAKES = LazyPattern(r"(?:^[ \t]*|[;&|]\s*|\$\s+)(git\s+clone|mkdir|touch|ln)\s+([^;&|#\n]+)", re.M)
 
 
 def _ignored_matcher(project: Project) -> Callable[[str], bool]:
@@ -72,14 +73,16 @@ def run_time_folder(path: str, bases: list[str], project: Project) -> bool:
 def made_in_document(file: SourceFile) -> set[str]:
     """Paths this document says are made: by a sentence that says it creates, writes
     or generates them ("Failed tests write a diff to `results/`"), or by a command of
-    its fences (`git clone URL DEST`, `mkdir -p DIR`, `touch FILE`). Every mention of
-    such a path in the document is then about the same made thing."""
+    its fences (`git clone URL DEST`, `mkdir -p DIR`, `touch FILE`, `ln -s FROM LINK`).
+    Every mention of such a path in the document is then about the same made thing."""
     made: set[str] = set()
     for fence in file.markdown.fences:
         for match in MAKES.finditer(fence.content):
             words = [w for w in match.group(2).split() if not w.startswith("-")]
             words = [w.strip("'\"") for w in words if "://" not in w and "@" not in w]
-            if match.group(1).startswith("git"):
+            if match.group(1) == "ln":  # `ln -s FROM LINK`: one word alone is no link's name
+                words = words[-1:] if len(words) > 1 else []
+            elif match.group(1).startswith("git"):
                 words = words[-1:] if len(match.group(2).split()) > 1 else []
             made.update(w.rstrip("/").removeprefix("./") for w in words if w)
     for span in file.markdown.code_spans:

@@ -164,5 +164,12 @@ PACKAGE_ROOTS = Memo("GL501.package_roots", _package_roots)
 
 def in_package_root(path: str, project: Project) -> bool:
     """`utils/import_utils.py` that is `src/lerobot/utils/import_utils.py`: a path
-    written from a src-layout package's root, the root its module paths start at."""
-    return any(project.exists(join_rel(root, path)) for root in project.memo(PACKAGE_ROOTS))
+    written from a src-layout package's root, the root its module paths start at; also
+    with the `.py` left off, as a module is named (`utils/torch_utils`)."""
+    roots = project.memo(PACKAGE_ROOTS)
+    if any(project.exists(join_rel(root, path)) for root in roots):
+        return True
+    module = path.rstrip("/")
+    if path.endswith("/") or "." in posixpath.basename(module):
+        return False
+    return any(project.exists(join_rel(root, module + ".py")) for root in roots)

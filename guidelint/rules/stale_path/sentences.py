@@ -26,11 +26,37 @@ WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|move
 CREATED = LazyPattern(
     r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
     r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
-    r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if present|"
+    r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if (?:still |already )?present|"
+    r"symlinked from|not (?:checked|committed) in(?:to)?|"
+    r"(?:results?|outputs?) (?:will be|are|is) (?:(?:saved|written|stored|placed) )?(?:in|under)|"
     r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
     r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
     r"in (?:that|the other|another) repo(?:sitory)?)\b",
     re.IGNORECASE,
+)
+
+# "`x/` files are being relocated", "the legacy `x/` implementation was fully consumed or
+# deleted": the sentence says the path is going, or that an old one went, a note of what
+# happened to it. At most two words (the path's noun) before the verb: not "`x` holds the
+# handlers that were removed". A path said to be gone without calling it old ("The `x/`
+# folder has been removed. All tokens now live in `y/`") is still reported: a steering
+# file that names the removed path sends readers to look for it (payload's ui4 skill).
+GOING = LazyPattern(
+    r"^\s*(?:[\w-]+\s+){0,2}?(?:is|are) being\s+"
+    r"(?:\w+\s+){0,2}?(?:deleted|removed|relocated|retired|dropped|moved|phased out)\b",
+    re.IGNORECASE,
+)
+WENT = LazyPattern(
+    r"^\s*(?:[\w-]+\s+){0,2}?(?:was|were|has been|have been|got)\s+"
+    r"(?:\w+\s+){0,3}?(?:deleted|removed|relocated|retired|dropped|consumed)\b",
+    re.IGNORECASE,
+)
+OLD = LazyPattern(r"\b(?:legacy|old|former|previous|obsolete|deprecated)\s*$", re.IGNORECASE)
+
+# An unchecked task of a plan's checklist: "- [ ] `x/new.py`", "- [ ] Create `x/`".
+UNCHECKED_TASK = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+")
+TASK_MAKES = LazyPattern(
+    r"\b(?:add|create|implement|introduce|write|new|scaffold)\w*\b", re.IGNORECASE
 )
 
 NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
@@ -99,11 +125,32 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
         or NOT_SHIPPED.search(whole_sentence_after(text, end))
         or NOT_YET.match(after)
         or WAS.match(after)
+        or went_or_going(own_before, whole_sentence_after(text, end))
+        or planned_task(text[line_start:start], after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
         or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
         or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
     )
+
+
+def went_or_going(own_before: str, sentence_after: str) -> bool:
+    """The sentence says the path is being moved or removed, or calls it old and says it
+    went ("The legacy `x/` implementation was deleted")."""
+    if GOING.match(sentence_after):
+        return True
+    return bool(OLD.search(own_before)) and bool(WENT.match(sentence_after))
+
+
+def planned_task(before: str, after: str) -> bool:
+    """The path is what an unchecked task of a checklist makes: the item names it first
+    ("- [ ] `enterprise/telemetry/collector.py`") or says to create or add it. A plan's
+    list of files to be written, not a claim that they exist."""
+    task = UNCHECKED_TASK.match(before)
+    if task is None:
+        return False
+    lead = before[task.end() :].strip(" *_")
+    return not lead or bool(TASK_MAKES.search(CODE_SPAN_TEXT.sub("", lead + " " + after)))
 
 
 QUOTE_MARK = LazyPattern(r"^\s*(?:>\s?)+")
