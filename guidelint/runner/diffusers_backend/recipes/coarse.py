@@ -36,11 +36,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from guidelint.runner.diffusers_backend.recipes import fixes, image, image_more, llm, video
+from guidelint.runner.diffusers_backend.recipes import (
+    fixes,
+    image,
+    image_more,
+    llm,
+    qwen,
+    video,
+)
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
     COGVIEW4,
     SD3,
+    VAE_FLOW,
     VAE_KL,
     Recipe,
 )
@@ -142,6 +150,20 @@ RECIPES: dict[str, Recipe] = {
         {**SDXL_UNET, "sample_size": SDXL_UNET["sample_size"] // SHRINK},
         builds="UNet2DConditionModel",
     ),
+    # FLUX.1's VAE (shifted and scaled latents) for Flux Kontext, and LongCat's (FLUX.1's
+    # with its 16 latent channels), six levels each
+    "AutoencoderKL/flow-coarse": Recipe(
+        "model",
+        _six_levels(VAE_FLOW),
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKL/longcat-coarse": Recipe(
+        "model",
+        _six_levels(qwen.RECIPES["AutoencoderKL/longcat"].config),
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -167,6 +189,9 @@ class Coarser:
     sizes_required: bool = False
     # a tiled decode is latents x factor pixels whatever the tile: VAE tiling may stay on
     tiling_allowed: bool = False
+    # the output's size is an area at an aspect ratio (Flux Kontext): no size may be
+    # passed, and each image must be the runner's square picture (coarsen.py)
+    area_sized: bool = False
 
 
 VAE_32X = Coarser(
@@ -207,8 +232,35 @@ UNET_32X = Coarser(
     tiling_allowed=True,
 )
 
+# Flux Kontext and Kontext inpaint size their output as max_area (1024 x 1024 unless
+# passed) at the aspect ratio of height and width (a square by default: its default,
+# Flux's hard-coded 128 x the factor, sets only the aspect), and their image at the
+# preferred Kontext resolution nearest the image's aspect ratio, each rounded down to
+# factor x 2 (the inpaint one's output is its image's size). The same at 32x as at 8x
+# where both are 1024 x 1024: no height, width, max_area or _auto_resize passed, and each
+# image the runner's own square picture (coarsen.py). The transformer (patch 1, 2x2
+# latent patches packed) has no sample_size; only the VAE changes.
+KONTEXT_32X = Coarser(
+    FACTOR * PATCH,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+    SHRINK**2,
+    area_sized=True,
+)
+# LongCat-Image: Flux's layout over Qwen2.5-VL states; its default size is Flux's
+# hard-coded 128 x the factor (4096 px at 32x), so every call must state both sizes,
+# which it uses as they are (latents of height // factor, packed 2x2).
+VAE_32X_SIZED = Coarser(
+    FACTOR * PATCH,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+    SHRINK**2,
+    sizes_required=True,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
+    "FluxKontextPipeline": KONTEXT_32X,
+    "FluxKontextInpaintPipeline": KONTEXT_32X,
+    "LongCatImagePipeline": VAE_32X_SIZED,
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
     "CogView4Pipeline": VAE_32X,
@@ -254,6 +306,8 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         (rf"^{pipeline}@{VARIANT}$", "unet", "UNet2DConditionModel/sdxl-coarse")
         for pipeline in UNET_PIPELINES
     ),
+    (rf"^FluxKontext(Inpaint)?Pipeline@{VARIANT}$", "vae", "AutoencoderKL/flow-coarse"),
+    (rf"^LongCatImagePipeline@{VARIANT}$", "vae", "AutoencoderKL/longcat-coarse"),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
