@@ -251,6 +251,8 @@ def call_arguments(pipeline_class: str) -> dict:
     picture = Image.new("RGB", (96, 80), (120, 60, 30))
     if pipeline_class == "FluxKontextPipeline":
         return {"image": images.picture("https://example.org/in.png")}
+    if pipeline_class == "QwenImageEditPipeline":
+        return {"image": images.picture("https://example.org/in.png")}
     if pipeline_class == "FluxKontextInpaintPipeline":
         return {"image": images.picture("https://example.org/in.png"), "mask_image": images.mask()}
     if "Img2Img" in pipeline_class:  # two steps: strength 1.0 keeps both
@@ -363,6 +365,7 @@ def docstring_example(module: str) -> str:
         ),
         ("animatediff.pipeline_animatediff_sdxl", "AnimateDiffSDXLPipeline", "coarse"),
         ("flux.pipeline_flux_kontext", "FluxKontextPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit", "QwenImageEditPipeline", "coarse"),
         ("longcat_image.pipeline_longcat_image", "LongCatImagePipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
@@ -413,9 +416,15 @@ out = pipe({}).images[0]
 
 
 def test_a_kontext_call_with_its_defaults_and_the_runners_picture_gets_the_coarse_one():
-    for arguments in ('image=image, prompt="a sign"', 'image, prompt="a sign"'):
+    for arguments in ('image=image, prompt="a sign"', 'image, prompt="a sign"', 'image, "a"'):
         code = KONTEXT.format(arguments)
         assert coarsen.variant_for("FluxKontextPipeline", [(code, False)]) == "coarse"
+    # the inpaint pipeline's second parameter is its reference image, not the prompt
+    inpaint = KONTEXT.replace("FluxKontextPipeline", "FluxKontextInpaintPipeline")
+    code = inpaint.format('image, other, prompt="a sign"')
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(code, False)]) is None
+    code = inpaint.format('image, image, prompt="a sign"')
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(code, False)]) == "coarse"
 
 
 @pytest.mark.parametrize(
@@ -430,7 +439,8 @@ def test_a_kontext_call_with_its_defaults_and_the_runners_picture_gets_the_coars
         'image=image.resize((900, 512)), prompt="a sign"',  # not a name: its size unknown
         'image=other, prompt="a sign"',  # never loaded here
         'image=image, image_reference=ref, prompt="a sign"',
-        'image, "a sign"',  # two positional arguments
+        'image, "a sign", "a second prompt"',  # prompt_2 positionally: three arguments
+        'other, "a sign"',  # its image positionally, never loaded here
     ],
 )
 def test_a_kontext_call_that_sets_a_size_or_brings_its_own_image_keeps_8x(arguments):

@@ -28,7 +28,7 @@ tile, and the coarse VAE's tile is the real one's (recipes/coarse.py).
 An area-sized pipeline (Flux Kontext and its inpaint one: `Coarser.area_sized`) makes
 1024 x 1024 at either factor only from its defaults and a square image: no call may pass
 `height`, `width`, `max_area` or `_auto_resize` (nor `padding_mask_crop`), and every
-image a pipeline call gets (`image=`, `image_reference=`, its one positional argument)
+image a pipeline call gets (`image=`, `image_reference=`, also passed positionally)
 must be a name bound only to `load_image(URL)` (or its `.convert(...)`), with URL a
 literal image URL that no configured fixture maps: the runner serves it as its 512 x 512
 picture (images.py), whose nearest Kontext resolution is 1024 x 1024, which divides by
@@ -136,13 +136,15 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
         return False
     if coarser.area_sized:
-        return _area_kept(tree, fixture_patterns)
+        return _area_kept(tree, coarser, fixture_patterns)
     if not coarser.sizes_required:
         return True
     return _every_pipeline_call_sized(tree) and not _passes_a_condition_model(tree)
 
 
-def _area_kept(tree: ast.Module, fixture_patterns: Collection[str]) -> bool:
+def _area_kept(
+    tree: ast.Module, coarser: coarse.Coarser, fixture_patterns: Collection[str]
+) -> bool:
     """Whether every call leaves the output's area and aspect to the defaults and gives
     only the runner's square pictures as images (an area-sized pipeline: module doc).
     Statements are read in order: a name is a picture from its binding to one until it
@@ -166,7 +168,7 @@ def _area_kept(tree: ast.Module, fixture_patterns: Collection[str]) -> bool:
                 and isinstance(call.func, ast.Name)
                 and call.func.id in pipes
             ):
-                if not _gives_only(call, usable):
+                if not _gives_only(call, usable, coarser.positional):
                     return False
         pictures -= stored
         for name in stored:
@@ -181,13 +183,16 @@ def _area_kept(tree: ast.Module, fixture_patterns: Collection[str]) -> bool:
     return True
 
 
-def _gives_only(call: ast.Call, pictures: set[str]) -> bool:
-    """Whether the call's images (`image=`, `image_reference=`, at most one positional
-    argument: its first parameter, the image) are all names of pictures."""
-    given = [k.value for k in call.keywords if k.arg in IMAGE_KEYWORDS] + list(call.args)
-    return len(call.args) <= 1 and all(
-        isinstance(value, ast.Name) and value.id in pictures for value in given
-    )
+def _gives_only(call: ast.Call, pictures: set[str], positional: Sequence[str]) -> bool:
+    """Whether the call's images (`image=`, `image_reference=`, and those of its leading
+    `positional` parameters it passes positionally) are all names of pictures."""
+    if len(call.args) > len(positional):
+        return False
+    given = [k.value for k in call.keywords if k.arg in IMAGE_KEYWORDS]
+    given += [
+        arg for arg, name in zip(call.args, positional, strict=False) if name in IMAGE_KEYWORDS
+    ]
+    return all(isinstance(value, ast.Name) and value.id in pictures for value in given)
 
 
 def _loads_runner_picture(

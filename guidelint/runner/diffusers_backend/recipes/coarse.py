@@ -83,6 +83,9 @@ VAE_COARSE = {
 }
 
 
+QWEN_VAE = qwen.RECIPES["AutoencoderKLQwenImage"].config
+
+
 def _six_levels(config) -> dict:
     return {
         **config,
@@ -164,6 +167,16 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKL",
         provides={"latent": "latent_channels"},
     ),
+    "AutoencoderKLQwenImage/coarse": Recipe(
+        "model",
+        {
+            **QWEN_VAE,
+            "dim_mult": [1] * COARSE_LEVELS,  # a downsampling between each two
+            "temperal_downsample": [*QWEN_VAE["temperal_downsample"], False, False],
+        },
+        builds="AutoencoderKLQwenImage",
+        provides={"latent": "z_dim"},
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -192,6 +205,8 @@ class Coarser:
     # the output's size is an area at an aspect ratio (Flux Kontext): no size may be
     # passed, and each image must be the runner's square picture (coarsen.py)
     area_sized: bool = False
+    # an area-sized pipeline's leading parameters, which a call may pass positionally
+    positional: tuple[str, ...] = ()
 
 
 VAE_32X = Coarser(
@@ -232,6 +247,7 @@ UNET_32X = Coarser(
     tiling_allowed=True,
 )
 
+
 # Flux Kontext and Kontext inpaint size their output as max_area (1024 x 1024 unless
 # passed) at the aspect ratio of height and width (a square by default: its default,
 # Flux's hard-coded 128 x the factor, sets only the aspect), and their image at the
@@ -240,12 +256,23 @@ UNET_32X = Coarser(
 # where both are 1024 x 1024: no height, width, max_area or _auto_resize passed, and each
 # image the runner's own square picture (coarsen.py). The transformer (patch 1, 2x2
 # latent patches packed) has no sample_size; only the VAE changes.
-KONTEXT_32X = Coarser(
-    FACTOR * PATCH,
-    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
-    SHRINK**2,
-    area_sized=True,
-)
+def _area_sized(*positional: str) -> Coarser:
+    return Coarser(
+        FACTOR * PATCH,
+        f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+        SHRINK**2,
+        area_sized=True,
+        positional=positional,
+    )
+
+
+KONTEXT_32X = _area_sized("image", "prompt")
+KONTEXT_INPAINT_32X = _area_sized("image", "image_reference")
+# Qwen-Image Edit sizes its image and output as calculate_dimensions(1024 * 1024, the
+# image's aspect ratio), rounded to 32 and then down to factor x 2: a square image makes
+# 1024 x 1024 at 8x and 32x alike. Its VAE (Wan's, AutoencoderKLQwenImage) reads its
+# factor as 2 ** len(temperal_downsample): five levels, the two more not temporal.
+QWEN_EDIT_32X = _area_sized("image", "prompt")
 # LongCat-Image: Flux's layout over Qwen2.5-VL states; its default size is Flux's
 # hard-coded 128 x the factor (4096 px at 32x), so every call must state both sizes,
 # which it uses as they are (latents of height // factor, packed 2x2).
@@ -259,7 +286,8 @@ VAE_32X_SIZED = Coarser(
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
-    "FluxKontextInpaintPipeline": KONTEXT_32X,
+    "FluxKontextInpaintPipeline": KONTEXT_INPAINT_32X,
+    "QwenImageEditPipeline": QWEN_EDIT_32X,
     "LongCatImagePipeline": VAE_32X_SIZED,
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
@@ -308,6 +336,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^FluxKontext(Inpaint)?Pipeline@{VARIANT}$", "vae", "AutoencoderKL/flow-coarse"),
     (rf"^LongCatImagePipeline@{VARIANT}$", "vae", "AutoencoderKL/longcat-coarse"),
+    (rf"^QwenImageEditPipeline@{VARIANT}$", "vae", "AutoencoderKLQwenImage/coarse"),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
