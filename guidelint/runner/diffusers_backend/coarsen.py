@@ -108,6 +108,13 @@ def variant_for(
 def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
     coarser = coarse.PIPELINES[pipeline_class]
+    if coarser.area_sized:
+        return (
+            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: the "
+            "example passes no size and only the runner's square pictures, which make "
+            f"1024 x 1024 at either factor (a multiple of {coarser.multiple}), so its images "
+            "keep their sizes"
+        )
     return (
         f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: every "
         f"height and width the example passes divides by {coarser.multiple}, so its "

@@ -283,11 +283,17 @@ VAE_32X_SIZED = Coarser(
     sizes_required=True,
 )
 
+# Krea 2 defaults to 1024 x 1024 in its __call__, reads its factor as 2 **
+# len(temperal_downsample) of its Qwen-Image VAE and packs 2x2 latent patches itself (its
+# pipeline's patch_size): the DiTs' rule as it is, with the Qwen VAE of five levels.
+KREA2_32X = VAE_32X_ONLY
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
     "FluxKontextInpaintPipeline": KONTEXT_INPAINT_32X,
     "QwenImageEditPipeline": QWEN_EDIT_32X,
+    "Krea2Pipeline": KREA2_32X,
     "LongCatImagePipeline": VAE_32X_SIZED,
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
@@ -336,7 +342,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^FluxKontext(Inpaint)?Pipeline@{VARIANT}$", "vae", "AutoencoderKL/flow-coarse"),
     (rf"^LongCatImagePipeline@{VARIANT}$", "vae", "AutoencoderKL/longcat-coarse"),
-    (rf"^QwenImageEditPipeline@{VARIANT}$", "vae", "AutoencoderKLQwenImage/coarse"),
+    (rf"^(QwenImageEdit|Krea2)Pipeline@{VARIANT}$", "vae", "AutoencoderKLQwenImage/coarse"),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
