@@ -251,10 +251,11 @@ def call_arguments(pipeline_class: str) -> dict:
     picture = Image.new("RGB", (96, 80), (120, 60, 30))
     if pipeline_class == "FluxKontextPipeline":
         return {"image": images.picture("https://example.org/in.png")}
-    if pipeline_class == "QwenImageEditPipeline":  # a square picture, as the runner serves
-        return {"image": images.picture("https://example.org/in.png")}
-    if pipeline_class == "FluxKontextInpaintPipeline":
-        return {"image": images.picture("https://example.org/in.png"), "mask_image": images.mask()}
+    if pipeline_class in ("QwenImageEditPipeline", "QwenImageEditPlusPipeline"):
+        return {"image": images.picture("https://example.org/in.png")}  # square, as served
+    if pipeline_class in ("FluxKontextInpaintPipeline", "QwenImageEditInpaintPipeline"):
+        picture = images.picture("https://example.org/in.png")
+        return {"image": picture, "mask_image": images.mask(), "strength": 1.0}
     if "Img2Img" in pipeline_class:  # two steps: strength 1.0 keeps both
         return {"image": picture, "strength": 1.0, "num_inference_steps": 2}
     if "ControlNet" in pipeline_class:
@@ -366,6 +367,8 @@ def docstring_example(module: str) -> str:
         ("animatediff.pipeline_animatediff_sdxl", "AnimateDiffSDXLPipeline", "coarse"),
         ("flux.pipeline_flux_kontext", "FluxKontextPipeline", "coarse"),
         ("qwenimage.pipeline_qwenimage_edit", "QwenImageEditPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit_plus", "QwenImageEditPlusPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit_inpaint", "QwenImageEditInpaintPipeline", "coarse"),
         ("krea2.pipeline_krea2", "Krea2Pipeline", "coarse"),
         ("longcat_image.pipeline_longcat_image", "LongCatImagePipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
@@ -389,6 +392,12 @@ def first_fence(module: str) -> str:
     found = re.search(r"```py\n(.*?)```", docstring_example(module), re.S)
     assert found is not None
     return found.group(1)
+
+
+def test_the_report_says_why_an_area_sized_examples_sizes_stay():
+    line = coarsen.substitution("FluxKontextPipeline")
+    assert "passes no size and only the runner's square pictures" in line
+    assert "1024 x 1024" in line and "every height and width" not in line
 
 
 def test_kontext_inpaints_first_example_gets_the_coarse_stand_in():

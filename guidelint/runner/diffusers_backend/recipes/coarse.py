@@ -17,7 +17,10 @@ way, an img2img image and a control image resized to that size; its ControlNet s
 8x one. SDXL and AnimateDiff SDXL (a UNet: `UNET_32X`) get a 32x VAE and the UNet's
 `sample_size` / 4 only where every call of the pipeline states sizes dividing by 128
 (32x and the tiny UNet's own 4x); their VAE's tile is the real one's, so VAE tiling
-may stay on.
+may stay on. Flux Kontext (and its inpaint pipeline) and Qwen-Image Edit (Plus, Inpaint),
+which size their output as an area at an aspect ratio, get a 32x VAE only where no size
+is passed and each image is the runner's square picture (1024 x 1024 at either factor);
+LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -272,6 +275,9 @@ KONTEXT_INPAINT_32X = _area_sized("image", "image_reference")
 # image's aspect ratio), rounded to 32 and then down to factor x 2: a square image makes
 # 1024 x 1024 at 8x and 32x alike. Its VAE (Wan's, AutoencoderKLQwenImage) reads its
 # factor as 2 ** len(temperal_downsample): five levels, the two more not temporal.
+# Edit Plus sizes its VAE images and output the same way (its Qwen2.5-VL condition
+# images at 384 x 384 area, which no VAE factor reaches); Edit Inpaint its image, mask and
+# output, whatever height and width it is given.
 QWEN_EDIT_32X = _area_sized("image", "prompt")
 # LongCat-Image: Flux's layout over Qwen2.5-VL states; its default size is Flux's
 # hard-coded 128 x the factor (4096 px at 32x), so every call must state both sizes,
@@ -293,6 +299,8 @@ PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
     "FluxKontextInpaintPipeline": KONTEXT_INPAINT_32X,
     "QwenImageEditPipeline": QWEN_EDIT_32X,
+    "QwenImageEditPlusPipeline": QWEN_EDIT_32X,
+    "QwenImageEditInpaintPipeline": QWEN_EDIT_32X,
     "Krea2Pipeline": KREA2_32X,
     "LongCatImagePipeline": VAE_32X_SIZED,
     "AuraFlowPipeline": VAE_32X,
@@ -342,7 +350,11 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^FluxKontext(Inpaint)?Pipeline@{VARIANT}$", "vae", "AutoencoderKL/flow-coarse"),
     (rf"^LongCatImagePipeline@{VARIANT}$", "vae", "AutoencoderKL/longcat-coarse"),
-    (rf"^(QwenImageEdit|Krea2)Pipeline@{VARIANT}$", "vae", "AutoencoderKLQwenImage/coarse"),
+    (
+        rf"^(QwenImageEdit(Plus|Inpaint)?|Krea2)Pipeline@{VARIANT}$",
+        "vae",
+        "AutoencoderKLQwenImage/coarse",
+    ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
