@@ -469,6 +469,8 @@ def test_a_kontext_call_with_its_defaults_and_the_runners_picture_gets_the_coars
         'image=image, image_reference=ref, prompt="a sign"',
         'image, "a sign", "a second prompt"',  # prompt_2 positionally: three arguments
         'other, "a sign"',  # its image positionally, never loaded here
+        'image=image, prompt="a"\nsame = pipe\nsame(other, "b")',  # another name
+        'image=image, prompt="a"\nsame = pipe.__call__(image=other, prompt="b")',
     ],
 )
 def test_a_kontext_call_that_sets_a_size_or_brings_its_own_image_keeps_8x(arguments):

@@ -170,12 +170,14 @@ def _area_kept(
         # inside a loop or a block, a name the block binds may be another by the call
         usable = pictures if isinstance(statement, ast.Assign | ast.Expr) else pictures - stored
         for call in ast.walk(statement):
-            if (
-                isinstance(call, ast.Call)
-                and isinstance(call.func, ast.Name)
-                and call.func.id in pipes
-            ):
-                if not _gives_only(call, usable, coarser.positional):
+            if not isinstance(call, ast.Call):
+                continue
+            # the pipeline's calls, and any call given an image by keyword (the pipeline
+            # under another name, `pipe.__call__`): each image must be a picture
+            is_pipe = isinstance(call.func, ast.Name) and call.func.id in pipes
+            positional = coarser.positional if is_pipe else ()
+            if is_pipe or any(k.arg in IMAGE_KEYWORDS for k in call.keywords):
+                if not _gives_only(call, usable, positional, strict=is_pipe):
                     return False
         pictures -= stored
         for name in stored:
@@ -190,10 +192,13 @@ def _area_kept(
     return True
 
 
-def _gives_only(call: ast.Call, pictures: set[str], positional: Sequence[str]) -> bool:
+def _gives_only(
+    call: ast.Call, pictures: set[str], positional: Sequence[str], strict: bool = True
+) -> bool:
     """Whether the call's images (`image=`, `image_reference=`, and those of its leading
-    `positional` parameters it passes positionally) are all names of pictures."""
-    if len(call.args) > len(positional):
+    `positional` parameters it passes positionally) are all names of pictures; `strict`:
+    a pipeline call may pass no more positional arguments than those."""
+    if strict and len(call.args) > len(positional):
         return False
     given = [k.value for k in call.keywords if k.arg in IMAGE_KEYWORDS]
     given += [
@@ -267,9 +272,21 @@ def _pipeline_names(tree: ast.AST) -> set[str]:
     """Names bound to a loaded pipeline (`pipe = SomePipeline.from_pretrained(...)`, also
     through `.to(...)`): the calls whose sizes count."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and _loads_pipeline(node.value):
+    assignments = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    for node in assignments:
+        if _loads_pipeline(node.value):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    grown = True
+    while grown:  # `pipe2 = pipe`: the same pipeline under another name
+        aliases = {
+            t.id
+            for node in assignments
+            if isinstance(node.value, ast.Name) and node.value.id in names
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        grown = not aliases <= names
+        names |= aliases
     return names
 
 
