@@ -242,6 +242,12 @@ REAL_BUGS: dict[str, RealBug] = {
     "kandinsky2_2.pipeline_kandinsky2_2_prior_emb2emb": RealBug(
         7, "name 'KandinskyPriorPipeline' is not defined", "imports another prior class"
     ),
+    # reached once torchvision was installed (2026-12-05), 68 s in at load 17
+    "kandinsky5.pipeline_kandinsky_t2i": RealBug(
+        17,
+        "'KandinskyImagePipelineOutput' object has no attribute 'frames'",
+        "reads .frames of the image pipeline's output, whose field is image",
+    ),
     # reached once their Qwen3-VL stand-ins exist (2026-12-05)
     "dreamlite.pipeline_dreamlite": RealBug(
         17, "No such file or directory: 'input.png'", "opens a file it never wrote"

@@ -242,10 +242,20 @@ ONE_STEP = {"Ideogram4Pipeline": {"guidance_schedule": None, "guidance_scale": 4
 
 def call_arguments(pipeline_class: str) -> dict:
     """What a call of `pipeline_class` needs beside the prompt and sizes: an image for
-    img2img and ControlNet (of another size: the pipeline resizes it), frames for a video."""
+    img2img and ControlNet (of another size: the pipeline resizes it), frames for a video,
+    the runner's square picture (and its mask) for Flux Kontext."""
     from PIL import Image
 
+    from guidelint.runner.diffusers_backend import images
+
     picture = Image.new("RGB", (96, 80), (120, 60, 30))
+    if pipeline_class == "FluxKontextPipeline":
+        return {"image": images.picture("https://example.org/in.png")}
+    if pipeline_class in ("QwenImageEditPipeline", "QwenImageEditPlusPipeline"):
+        return {"image": images.picture("https://example.org/in.png")}  # square, as served
+    if pipeline_class in ("FluxKontextInpaintPipeline", "QwenImageEditInpaintPipeline"):
+        picture = images.picture("https://example.org/in.png")
+        return {"image": picture, "mask_image": images.mask(), "strength": 1.0}
     if "Img2Img" in pipeline_class:  # two steps: strength 1.0 keeps both
         return {"image": picture, "strength": 1.0, "num_inference_steps": 2}
     if "ControlNet" in pipeline_class:
@@ -272,7 +282,9 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
     from guidelint.runner.diffusers_backend import build
 
     if size is None and coarse.PIPELINES[pipeline_class].sizes_required:
-        pytest.skip("a UNet family's coarse stand-in is only given to calls with sizes")
+        pytest.skip("this family's coarse stand-in is only given to calls with sizes")
+    if size is not None and coarse.PIPELINES[pipeline_class].area_sized:
+        pytest.skip("an area-sized pipeline's coarse stand-in is only given to calls without")
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
@@ -280,7 +292,7 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         pipe.set_progress_bar_config(disable=True)
         sizes = {} if size is None else {"height": size[0], "width": size[1]}
         arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
-        out = pipe("a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
+        out = pipe(prompt="a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
         shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
@@ -288,6 +300,8 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
+    elif coarse.PIPELINES[pipeline_class].area_sized:  # max_area at a square's aspect
+        assert real_shape[-2:] == (1024, 1024)
 
 
 @pytest.mark.slow
@@ -351,6 +365,15 @@ def docstring_example(module: str) -> str:
             "coarse",
         ),
         ("animatediff.pipeline_animatediff_sdxl", "AnimateDiffSDXLPipeline", "coarse"),
+        ("flux.pipeline_flux_kontext", "FluxKontextPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit", "QwenImageEditPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit_plus", "QwenImageEditPlusPipeline", "coarse"),
+        ("qwenimage.pipeline_qwenimage_edit_inpaint", "QwenImageEditInpaintPipeline", "coarse"),
+        ("krea2.pipeline_krea2", "Krea2Pipeline", "coarse"),
+        ("longcat_image.pipeline_longcat_image", "LongCatImagePipeline", "coarse"),
+        # its second example's reference image is a URL with no image suffix, which the
+        # runner does not serve as its picture: the whole docstring keeps 8x
+        ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
         # no sizes: the tiny default (64 px) is already cheap, and a 2x2 grid at 32x
         ("stable_diffusion_xl.pipeline_stable_diffusion_xl", "StableDiffusionXLPipeline", None),
     ],
@@ -360,3 +383,123 @@ def test_diffusers_own_docstrings_get_the_stand_in_their_sizes_allow(
 ):
     example = docstring_example(module)
     assert coarsen.variant_for(pipeline_class, [(example, True)]) == variant
+
+
+def first_fence(module: str) -> str:
+    """The first fenced block of a docstring: what the yardstick runs as the example."""
+    import re
+
+    found = re.search(r"```py\n(.*?)```", docstring_example(module), re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_report_says_why_an_area_sized_examples_sizes_stay():
+    line = coarsen.substitution("FluxKontextPipeline")
+    assert "passes no size and only the runner's square pictures" in line
+    assert "1024 x 1024" in line and "every height and width" not in line
+
+
+def test_kontext_inpaints_first_example_gets_the_coarse_stand_in():
+    example = first_fence("flux.pipeline_flux_kontext_inpaint")
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(example, True)]) == "coarse"
+    # a URL the project maps to its own file has a size the text does not show
+    patterns = ["https://github.com/ZenAI-Vietnam/*"]
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(example, True)], patterns) is None
+
+
+def vae_factor(vae_config) -> int:
+    """The factor each pipeline reads: AutoencoderKL's levels, or the Qwen-Image (Wan)
+    VAE's temporal flags, one a downsampling (2 ** len(vae.temperal_downsample))."""
+    if "temperal_downsample" in vae_config:
+        return 2 ** len(vae_config["temperal_downsample"])
+    return factor(vae_config)
+
+
+VAE_ONLY = sorted(
+    name for name, coarser in coarse.PIPELINES.items() if "sample_size" not in coarser.change
+)
+
+
+@pytest.mark.parametrize("pipeline_class", VAE_ONLY)
+def test_the_vae_only_coarse_plans_keep_the_denoiser_and_the_vaes_latents(pipeline_class):
+    real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
+    real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
+    assert (vae_factor(real_vae), vae_factor(coarse_vae)) == (8, 32)
+    kept = ("latent_channels", "z_dim", "shift_factor", "scaling_factor", "latents_mean")
+    assert {k: real_vae.get(k) for k in kept} == {k: coarse_vae.get(k) for k in kept}
+    # everything but the VAE is the 8x stand-in's: the denoisers (Ideogram 4 has two),
+    # and the schedulers (no dynamic shift: the token count does not reach the timesteps)
+    assert [s for s in coarser.slots if s.name != "vae"] == [
+        s for s in real.slots if s.name != "vae"
+    ]
+    assert "use_dynamic_shifting" not in slot(coarser, "scheduler").config
+
+
+KONTEXT = """pipe = FluxKontextPipeline.from_pretrained("black-forest-labs/FLUX.1-Kontext-dev")
+url = "https://example.org/pikachu.png"
+image = load_image(url).convert("RGB")
+out = pipe({}).images[0]
+"""
+
+
+def test_a_kontext_call_with_its_defaults_and_the_runners_picture_gets_the_coarse_one():
+    for arguments in ('image=image, prompt="a sign"', 'image, prompt="a sign"', 'image, "a"'):
+        code = KONTEXT.format(arguments)
+        assert coarsen.variant_for("FluxKontextPipeline", [(code, False)]) == "coarse"
+    # the inpaint pipeline's second parameter is its reference image, not the prompt
+    inpaint = KONTEXT.replace("FluxKontextPipeline", "FluxKontextInpaintPipeline")
+    code = inpaint.format('image, other, prompt="a sign"')
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(code, False)]) is None
+    code = inpaint.format('image, image, prompt="a sign"')
+    assert coarsen.variant_for("FluxKontextInpaintPipeline", [(code, False)]) == "coarse"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # any size or area passed: the output is max_area at their aspect, rounded
+        # down to 64 instead of 16 (512x768 would be 1216x832, not 1248x832)
+        'image=image, prompt="a sign", height=1024, width=1024',
+        'image=image, prompt="a sign", max_area=512**2',
+        'image=image, prompt="a sign", _auto_resize=False',
+        'image=image, prompt="a sign", **options',
+        'image=image.resize((900, 512)), prompt="a sign"',  # not a name: its size unknown
+        'image=other, prompt="a sign"',  # never loaded here
+        'image=image, image_reference=ref, prompt="a sign"',
+        'image, "a sign", "a second prompt"',  # prompt_2 positionally: three arguments
+        'other, "a sign"',  # its image positionally, never loaded here
+        'image=image, prompt="a"\nsame = pipe\nsame(other, "b")',  # another name
+        'image=image, prompt="a"\nsame = pipe.__call__(image=other, prompt="b")',
+    ],
+)
+def test_a_kontext_call_that_sets_a_size_or_brings_its_own_image_keeps_8x(arguments):
+    code = KONTEXT.format(arguments)
+    assert coarsen.variant_for("FluxKontextPipeline", [(code, False)]) is None
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        'image = load_image("input.png")',  # a local file: any size
+        'image = load_image("https://example.org/clip.mp4")',  # a video URL
+        'image = load_image("https://example.org/photo?id=3")',  # no image suffix
+        "image = image.crop((0, 0, 300, 200))",  # rebound before the call
+        "for image in [load_image(url)]:\n    pass",  # bound by a loop
+        'if True:\n    image = load_image("a.png")\n    out = pipe(image=image, prompt="a")',
+    ],
+)
+def test_a_kontext_image_the_runner_does_not_make_square_keeps_8x(binding):
+    head, call = KONTEXT.format('image=image, prompt="a sign"').rsplit("out = ", 1)
+    code = f"{head}{binding}\nout = {call}"
+    assert coarsen.variant_for("FluxKontextPipeline", [(code, False)]) is None
+
+
+def test_longcat_needs_both_sizes():
+    script = 'pipe = LongCatImagePipeline.from_pretrained("meituan-longcat/LongCat-Image")\n'
+    for call, variant in (
+        ('pipe("a cat", height=768, width=1344)', "coarse"),
+        ('pipe("a cat")', None),  # Flux's default, 128 x the factor: 4096 px at 32x
+        ('pipe("a cat", height=720, width=1280)', None),  # 720 = 11.25 x 64
+    ):
+        assert coarsen.variant_for("LongCatImagePipeline", [(script + call, False)]) == variant

@@ -24,14 +24,25 @@ T2I-Adapter (`controlnet=`, `adapter=`: into a `from_pipe` of a coarse SDXL, say
 condition embedding downsamples by a fixed 8x. There VAE tiling is allowed
 (`Coarser.tiling_allowed`): a tiled decode returns latents x factor pixels whatever the
 tile, and the coarse VAE's tile is the real one's (recipes/coarse.py).
+
+An area-sized pipeline (Flux Kontext and its inpaint one: `Coarser.area_sized`) makes
+1024 x 1024 at either factor only from its defaults and a square image: no call may pass
+`height`, `width`, `max_area` or `_auto_resize` (nor `padding_mask_crop`), and every
+image a pipeline call gets (`image=`, `image_reference=`, also passed positionally)
+must be a name bound only to `load_image(URL)` (or its `.convert(...)`), with URL a
+literal image URL that no configured fixture maps: the runner serves it as its 512 x 512
+picture (images.py), whose nearest Kontext resolution is 1024 x 1024, which divides by
+64 as by 16.
 """
 
 from __future__ import annotations
 
 import ast
 import doctest
-from collections.abc import Iterable, Sequence
+import fnmatch
+from collections.abc import Collection, Iterable, Sequence
 
+from guidelint.runner.diffusers_backend import images
 from guidelint.runner.diffusers_backend.recipes import coarse
 
 SIZE_KEYWORDS = ("height", "width")
@@ -60,6 +71,11 @@ GRID_NAMES = frozenset(
     }
 )
 
+# what sizes an area-sized pipeline's output, besides its image
+AREA_KEYWORDS = frozenset({"height", "width", "max_area", "_auto_resize", "padding_mask_crop"})
+IMAGE_KEYWORDS = ("image", "image_reference")
+IMAGE_LOADERS = frozenset({"load_image"})
+
 Source = tuple[str, bool]  # (the example's text, whether it has `>>>` prompts)
 # an example that asks for no size: what building ahead plans with, to build the coarser
 # stand-in an example of the batch may get
@@ -71,15 +87,20 @@ def has_variant(pipeline_class: str | None) -> bool:
     return pipeline_class in coarse.PIPELINES
 
 
-def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) -> str | None:
-    """The coarse variant where `pipeline_class` has one and every source allows it."""
+def variant_for(
+    pipeline_class: str | None,
+    sources: Sequence[Source] | None,
+    fixture_patterns: Collection[str] = (),
+) -> str | None:
+    """The coarse variant where `pipeline_class` has one and every source allows it;
+    `fixture_patterns`: the URL patterns the project maps to its own files."""
     if sources is None or not has_variant(pipeline_class):
         return None
     if sources is ANY_SIZES:  # building ahead: the variant an example may get
         return coarse.VARIANT
     coarser = coarse.PIPELINES[str(pipeline_class)]
     codes = [python_code(text, repl) for text, repl in sources]
-    if all(code is not None and sizes_allow(code, coarser) for code in codes):
+    if all(code is not None and sizes_allow(code, coarser, fixture_patterns) for code in codes):
         return coarse.VARIANT
     return None
 
@@ -87,6 +108,13 @@ def variant_for(pipeline_class: str | None, sources: Sequence[Source] | None) ->
 def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
     coarser = coarse.PIPELINES[pipeline_class]
+    if coarser.area_sized:
+        return (
+            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: the "
+            "example passes no size and only the runner's square pictures, which make "
+            f"1024 x 1024 at either factor (a multiple of {coarser.multiple}), so its images "
+            "keep their sizes"
+        )
     return (
         f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: every "
         f"height and width the example passes divides by {coarser.multiple}, so its "
@@ -108,15 +136,112 @@ def python_code(text: str, repl: bool) -> str | None:
     return text
 
 
-def sizes_allow(code: str, coarser: coarse.Coarser) -> bool:
+def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection[str] = ()) -> bool:
     """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
     tree = ast.parse(code)
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
         return False
+    if coarser.area_sized:
+        return _area_kept(tree, coarser, fixture_patterns)
     if not coarser.sizes_required:
         return True
     return _every_pipeline_call_sized(tree) and not _passes_a_condition_model(tree)
+
+
+def _area_kept(
+    tree: ast.Module, coarser: coarse.Coarser, fixture_patterns: Collection[str]
+) -> bool:
+    """Whether every call leaves the output's area and aspect to the defaults and gives
+    only the runner's square pictures as images (an area-sized pipeline: module doc).
+    Statements are read in order: a name is a picture from its binding to one until it
+    is bound again (`image = pipe(image=image).images[0]` reads the picture)."""
+    if any(isinstance(n, ast.keyword) and n.arg in AREA_KEYWORDS for n in ast.walk(tree)):
+        return False
+    pipes = _pipeline_names(tree)
+    pictures: set[str] = set()
+    urls: dict[str, str] = {}
+    for statement in tree.body:
+        stored = {
+            n.id
+            for n in ast.walk(statement)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        # inside a loop or a block, a name the block binds may be another by the call
+        usable = pictures if isinstance(statement, ast.Assign | ast.Expr) else pictures - stored
+        for call in ast.walk(statement):
+            if not isinstance(call, ast.Call):
+                continue
+            # the pipeline's calls, and any call given an image by keyword (the pipeline
+            # under another name, `pipe.__call__`): each image must be a picture
+            is_pipe = isinstance(call.func, ast.Name) and call.func.id in pipes
+            positional = coarser.positional if is_pipe else ()
+            if is_pipe or any(k.arg in IMAGE_KEYWORDS for k in call.keywords):
+                if not _gives_only(call, usable, positional, strict=is_pipe):
+                    return False
+        pictures -= stored
+        for name in stored:
+            urls.pop(name, None)
+        if isinstance(statement, ast.Assign):
+            names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
+            value = statement.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                urls.update(dict.fromkeys(names, value.value))
+            elif _loads_runner_picture(value, urls, fixture_patterns):
+                pictures.update(names)
+    return True
+
+
+def _gives_only(
+    call: ast.Call, pictures: set[str], positional: Sequence[str], strict: bool = True
+) -> bool:
+    """Whether the call's images (`image=`, `image_reference=`, and those of its leading
+    `positional` parameters it passes positionally) are all names of pictures; `strict`:
+    a pipeline call may pass no more positional arguments than those."""
+    if strict and len(call.args) > len(positional):
+        return False
+    given = [k.value for k in call.keywords if k.arg in IMAGE_KEYWORDS]
+    given += [
+        arg for arg, name in zip(call.args, positional, strict=False) if name in IMAGE_KEYWORDS
+    ]
+    return all(isinstance(value, ast.Name) and value.id in pictures for value in given)
+
+
+def _loads_runner_picture(
+    value: ast.expr, urls: dict[str, str], fixture_patterns: Collection[str]
+) -> bool:
+    """`load_image(URL)` or its `.convert(...)`, URL a literal or a name bound to one,
+    that the runner answers with its own picture."""
+    while (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "convert"
+    ):
+        value = value.func.value
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in IMAGE_LOADERS
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        return False
+    argument = value.args[0]
+    url = None
+    if isinstance(argument, ast.Name):
+        url = urls.get(argument.id)
+    elif isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        url = argument.value
+    return url is not None and _runner_picture(url, fixture_patterns)
+
+
+def _runner_picture(url: str, fixture_patterns: Collection[str]) -> bool:
+    """Whether the runner answers `url` with its own square picture (images.py)."""
+    if not url.startswith(("http://", "https://")):
+        return False
+    if any(fnmatch.fnmatchcase(url, pattern) for pattern in fixture_patterns):
+        return False
+    return images.names_image(url) and not images.names_video(url)
 
 
 def _passes_a_condition_model(tree: ast.AST) -> bool:
@@ -147,9 +272,21 @@ def _pipeline_names(tree: ast.AST) -> set[str]:
     """Names bound to a loaded pipeline (`pipe = SomePipeline.from_pretrained(...)`, also
     through `.to(...)`): the calls whose sizes count."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and _loads_pipeline(node.value):
+    assignments = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    for node in assignments:
+        if _loads_pipeline(node.value):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    grown = True
+    while grown:  # `pipe2 = pipe`: the same pipeline under another name
+        aliases = {
+            t.id
+            for node in assignments
+            if isinstance(node.value, ast.Name) and node.value.id in names
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        grown = not aliases <= names
+        names |= aliases
     return names
 
 

@@ -261,6 +261,8 @@ LAYOUT_GAPS: dict[str, str] = {
             "AutoencoderKL/coarse",  # six levels, not four (recipes/coarse.py): no attention
             "AutoencoderKL/coarse-tiles",
             "AutoencoderKL/sd3-coarse",
+            "AutoencoderKL/flow-coarse",
+            "AutoencoderKL/longcat-coarse",
             "AutoencoderKL/longcat",
             "AutoencoderKL/bria",
             "AutoencoderKL/ldm3d",

@@ -194,7 +194,7 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
 def coarse_variant(state: State, pipeline: str) -> str | None:
     """The coarser stand-in's variant where the example's sizes allow it (coarsen.py),
     said once in the report with why the sizes stay the real ones."""
-    variant = coarsen.variant_for(pipeline, state.sources)
+    variant = coarsen.variant_for(pipeline, state.sources, tuple(state.fixtures))
     if variant is not None:
         state.record_once(coarsen.substitution(pipeline))
     return variant

@@ -61,6 +61,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     SDXL_TIME,
     SIGLIP_VISION,
     T5,
+    VAE_FLOW,
     VAE_KL,
     WAN,
     Dim,
@@ -105,7 +106,7 @@ RECIPES: dict[str, Recipe] = {
     "AutoencoderKL": Recipe("model", VAE_KL, provides={"latent": "latent_channels"}),
     "AutoencoderKL/flow": Recipe(  # Flux and SD3 shift and scale latents
         "model",
-        {**VAE_KL, "shift_factor": 0.0609, "scaling_factor": 1.5035},
+        VAE_FLOW,
         builds="AutoencoderKL",
         provides={"latent": "latent_channels"},
     ),

@@ -17,7 +17,10 @@ way, an img2img image and a control image resized to that size; its ControlNet s
 8x one. SDXL and AnimateDiff SDXL (a UNet: `UNET_32X`) get a 32x VAE and the UNet's
 `sample_size` / 4 only where every call of the pipeline states sizes dividing by 128
 (32x and the tiny UNet's own 4x); their VAE's tile is the real one's, so VAE tiling
-may stay on.
+may stay on. Flux Kontext (and its inpaint pipeline) and Qwen-Image Edit (Plus, Inpaint),
+which size their output as an area at an aspect ratio, get a 32x VAE only where no size
+is passed and each image is the runner's square picture (1024 x 1024 at either factor);
+LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -36,11 +39,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from guidelint.runner.diffusers_backend.recipes import fixes, image, image_more, llm, video
+from guidelint.runner.diffusers_backend.recipes import (
+    fixes,
+    image,
+    image_more,
+    llm,
+    qwen,
+    video,
+)
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
     COGVIEW4,
     SD3,
+    VAE_FLOW,
     VAE_KL,
     Recipe,
 )
@@ -73,6 +84,9 @@ VAE_COARSE = {
     "down_block_types": ("DownEncoderBlock2D",) * COARSE_LEVELS,
     "up_block_types": ("UpDecoderBlock2D",) * COARSE_LEVELS,
 }
+
+
+QWEN_VAE = qwen.RECIPES["AutoencoderKLQwenImage"].config
 
 
 def _six_levels(config) -> dict:
@@ -142,6 +156,34 @@ RECIPES: dict[str, Recipe] = {
         {**SDXL_UNET, "sample_size": SDXL_UNET["sample_size"] // SHRINK},
         builds="UNet2DConditionModel",
     ),
+    # FLUX.1's VAE (shifted and scaled latents) for Flux Kontext, and LongCat's (FLUX.1's
+    # with its 16 latent channels), six levels each
+    "AutoencoderKL/flow-coarse": Recipe(
+        "model",
+        _six_levels(VAE_FLOW),
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKL/longcat-coarse": Recipe(
+        "model",
+        _six_levels(qwen.RECIPES["AutoencoderKL/longcat"].config),
+        builds="AutoencoderKL",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKLQwenImage/coarse": Recipe(
+        "model",
+        {
+            **QWEN_VAE,
+            # two channels, not four: what is left of a 1024 px example is this VAE's
+            # full-resolution causal 3D convolutions (Qwen-Image Edit Inpaint, one thread:
+            # encode 11.2 s -> 3.6 s, decode 9.2 s -> 5.4 s); no size depends on it
+            "base_dim": 2,
+            "dim_mult": [1] * COARSE_LEVELS,  # a downsampling between each two
+            "temperal_downsample": [*QWEN_VAE["temperal_downsample"], False, False],
+        },
+        builds="AutoencoderKLQwenImage",
+        provides={"latent": "z_dim"},
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -167,6 +209,11 @@ class Coarser:
     sizes_required: bool = False
     # a tiled decode is latents x factor pixels whatever the tile: VAE tiling may stay on
     tiling_allowed: bool = False
+    # the output's size is an area at an aspect ratio (Flux Kontext): no size may be
+    # passed, and each image must be the runner's square picture (coarsen.py)
+    area_sized: bool = False
+    # an area-sized pipeline's leading parameters, which a call may pass positionally
+    positional: tuple[str, ...] = ()
 
 
 VAE_32X = Coarser(
@@ -207,8 +254,59 @@ UNET_32X = Coarser(
     tiling_allowed=True,
 )
 
+
+# Flux Kontext and Kontext inpaint size their output as max_area (1024 x 1024 unless
+# passed) at the aspect ratio of height and width (a square by default: its default,
+# Flux's hard-coded 128 x the factor, sets only the aspect), and their image at the
+# preferred Kontext resolution nearest the image's aspect ratio, each rounded down to
+# factor x 2 (the inpaint one's output is its image's size). The same at 32x as at 8x
+# where both are 1024 x 1024: no height, width, max_area or _auto_resize passed, and each
+# image the runner's own square picture (coarsen.py). The transformer (patch 1, 2x2
+# latent patches packed) has no sample_size; only the VAE changes.
+def _area_sized(*positional: str) -> Coarser:
+    return Coarser(
+        FACTOR * PATCH,
+        f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+        SHRINK**2,
+        area_sized=True,
+        positional=positional,
+    )
+
+
+KONTEXT_32X = _area_sized("image", "prompt")
+KONTEXT_INPAINT_32X = _area_sized("image", "image_reference")
+# Qwen-Image Edit sizes its image and output as calculate_dimensions(1024 * 1024, the
+# image's aspect ratio), rounded to 32 and then down to factor x 2: a square image makes
+# 1024 x 1024 at 8x and 32x alike. Its VAE (Wan's, AutoencoderKLQwenImage) reads its
+# factor as 2 ** len(temperal_downsample): five levels, the two more not temporal.
+# Edit Plus sizes its VAE images and output the same way (its Qwen2.5-VL condition
+# images at 384 x 384 area, which no VAE factor reaches); Edit Inpaint its image, mask and
+# output, whatever height and width it is given.
+QWEN_EDIT_32X = _area_sized("image", "prompt")
+# LongCat-Image: Flux's layout over Qwen2.5-VL states; its default size is Flux's
+# hard-coded 128 x the factor (4096 px at 32x), so every call must state both sizes,
+# which it uses as they are (latents of height // factor, packed 2x2).
+VAE_32X_SIZED = Coarser(
+    FACTOR * PATCH,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+    SHRINK**2,
+    sizes_required=True,
+)
+
+# Krea 2 defaults to 1024 x 1024 in its __call__, reads its factor as 2 **
+# len(temperal_downsample) of its Qwen-Image VAE and packs 2x2 latent patches itself (its
+# pipeline's patch_size): the DiTs' rule as it is, with the Qwen VAE of five levels.
+KREA2_32X = VAE_32X_ONLY
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
+    "FluxKontextPipeline": KONTEXT_32X,
+    "FluxKontextInpaintPipeline": KONTEXT_INPAINT_32X,
+    "QwenImageEditPipeline": QWEN_EDIT_32X,
+    "QwenImageEditPlusPipeline": QWEN_EDIT_32X,
+    "QwenImageEditInpaintPipeline": QWEN_EDIT_32X,
+    "Krea2Pipeline": KREA2_32X,
+    "LongCatImagePipeline": VAE_32X_SIZED,
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
     "CogView4Pipeline": VAE_32X,
@@ -253,6 +351,13 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     *(
         (rf"^{pipeline}@{VARIANT}$", "unet", "UNet2DConditionModel/sdxl-coarse")
         for pipeline in UNET_PIPELINES
+    ),
+    (rf"^FluxKontext(Inpaint)?Pipeline@{VARIANT}$", "vae", "AutoencoderKL/flow-coarse"),
+    (rf"^LongCatImagePipeline@{VARIANT}$", "vae", "AutoencoderKL/longcat-coarse"),
+    (
+        rf"^(QwenImageEdit(Plus|Inpaint)?|Krea2)Pipeline@{VARIANT}$",
+        "vae",
+        "AutoencoderKLQwenImage/coarse",
     ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),

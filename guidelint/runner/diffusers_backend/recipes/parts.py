@@ -161,6 +161,7 @@ VAE_KL = {
     # attention over a 64x64 latent costs more than the rest of a tiny run
     "mid_block_add_attention": False,
 }
+VAE_FLOW = {**VAE_KL, "shift_factor": 0.0609, "scaling_factor": 1.5035}  # Flux's, SD3's
 # Three levels, attention only at the lowest resolution.
 SD_UNET = {
     "block_out_channels": (4, 4, 8),
