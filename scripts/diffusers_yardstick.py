@@ -85,6 +85,17 @@ class RealBug:
 
 
 REAL_BUGS: dict[str, RealBug] = {
+    # reviewed 2026-12-05 from the whole run at the defaults
+    "controlnet.pipeline_controlnet_blip_diffusion": RealBug(
+        9,
+        "is not one of the libraries Diffusers can load components from",
+        "its repo names the folder blip_diffusion, which diffusers 0.42.1 moved",
+    ),
+    "deprecated.dance_diffusion.pipeline_dance_diffusion": RealBug(
+        21,
+        "name 'display' is not defined",
+        "calls display(), a notebook's builtin it never imports, outside a notebook",
+    ),
     # flux2 and kandinsky5 i2i: reached where torchvision is installed (Pixtral and
     # Qwen2-VL processors); checked against diffusers 0.42.1's __call__ signatures
     "flux2.pipeline_flux2": RealBug(
@@ -387,6 +398,13 @@ BARE = "still running after 60s"  # a timeout costwatch gave no figures for
 # Re-runs on 2026-12-04: one example at a time (--jobs 1) at the 60 s default, from
 # the warm tiny cache, on the same 2 shared cores (load average 10-14 then).
 REVIEWED: dict[str, Reviewed] = {
+    "controlnet.pipeline_controlnet_union_sd_xl": Reviewed(
+        "error",
+        "LocalEntryNotFoundError",
+        "example download",
+        "its annotator fetches lllyasviel/Annotators (netG.pth) from the hub at line 29 "
+        "(2026-12-05); [tool.guidelint.runner.fixtures] can map it",
+    ),
     "anyflow.pipeline_anyflow": Reviewed(
         "timeout", BARE, "cost", "timed out alone too (load 12); 85.0 s at 300 s on 2026-12-01"
     ),

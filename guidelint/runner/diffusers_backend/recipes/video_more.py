@@ -50,6 +50,10 @@ MAGVIT = {
     "layers_per_block": 1,
     "norm_num_groups": 2,
     "spatial_group_norm": False,
+    # not an __init__ argument: EasyAnimate's own VAE setting, kept in the converted
+    # checkpoints' config (from_config keeps it), which the inpaint pipeline reads when
+    # it resizes the mask (process the first frame alone, as the cached encoder does)
+    "cache_mag_vae": True,
 }
 
 # FramePack: HunyuanVideo's DiT with SigLIP image tokens and an embedder of the clean
