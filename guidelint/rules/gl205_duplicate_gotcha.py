@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator
-from itertools import islice
 
 from guidelint.findings import Finding, Severity
 from guidelint.gotchas import files as gfiles
@@ -48,32 +47,36 @@ class DuplicateGotcha(GotchasRule):
                     f"(line {entries[other].line}): token similarity {score:.2f} "
                     f">= duplicate-threshold {threshold:g}",
                 )
-        if repeats.capped:
-            yield self._stopped_looking(file, entries, repeats.capped)
+        if repeats.limited:
+            yield self._stopped_looking(file, entries, repeats.limited)
 
     def _stopped_looking(
-        self, file: SourceFile, entries: list[Entry], capped: list[int]
+        self, file: SourceFile, entries: list[Entry], limited: list[int]
     ) -> Finding:
-        """The one note that some entries were compared with part of their candidates."""
-        first = entries[capped[0]]
+        """The one note that some entries were not compared with every earlier entry
+        that could repeat them."""
+        first = entries[limited[0]]
         return self.finding(
             file,
             first.headline_span,
-            f"{len(capped)} entries, this one first, share their rarest headline words with "
-            f"so many others that each was compared with its first {CANDIDATES_PER_ENTRY} "
-            "candidates only (a cap that keeps the check linear); a repeat among the rest "
-            "is not reported",
+            f"{len(limited)} entries, this one first, share their rarest headline words with "
+            f"so many others that they were not compared with all of them: a word in more "
+            f"than {CROWDED} headlines leads to no comparison, and an entry is compared with "
+            f"{CANDIDATES_PER_ENTRY} earlier ones at most (limits that keep the check "
+            "linear); a repeat made only of such words, or beyond those, is not reported",
             severity=Severity.WARNING,
         )
 
 
-# Earlier entries one entry is compared with, at most, and postings (entries found
-# under a word) plus lookups it may read to find them. A realistic file needs a
-# few per entry. A file crafted so that hundreds of headlines share their rarest
-# words reaches them; there each entry is compared with the first candidates its
-# rarest words give, the cost stays linear, and the rule says once that it stopped.
+# Two limits keep each entry's cost under a constant, from the first entry on and
+# whatever the file's size. A word in more than CROWDED headlines of the file leads
+# to no comparison (a stop word the file chose): reading its entries would cost each
+# entry a share of the file, and two headlines that repeat each other share rarer
+# words too. Headlines made of the same words are still found (by their word set).
+# An entry is compared with at most CANDIDATES_PER_ENTRY earlier ones. A hand-written
+# file reaches neither; one that does gets one warning (`limited`).
+CROWDED = 32
 CANDIDATES_PER_ENTRY = 32
-READS_PER_ENTRY = 8 * CANDIDATES_PER_ENTRY
 
 
 class Repeats:
@@ -81,70 +84,72 @@ class Repeats:
 
     Prefix filtering: two headlines of m and n words can only score `threshold` when
     they share at least `needed(m, n)` words; the first shared word (words ordered
-    rarest in the file first) then lies among the first m - needed + 1 words of one
-    and n - needed + 1 words of the other. Each headline is indexed under that
-    prefix of its own (for the smallest `needed` any partner allows) and looks up,
-    per size of earlier headline, its own prefix for that size. A word every
-    headline shares sorts last and is never looked up unless the headlines are so
-    short that sharing it could be a repeat: a file whose every headline shares one
-    word costs a comparison per entry, not per pair. The candidates are compared in
-    file order, so the answer is the one a comparison of every pair gives, unless
-    an entry's lookups reach CANDIDATES_PER_ENTRY (then `capped` counts it).
+    rarest in the file first) then lies among the first m - needed + 1 words of each.
+    Each headline is indexed under, and looks up, that prefix for the smallest
+    `needed` any headline of the file allows; crowded words (in more than `crowded`
+    headlines) sort last and are left out of it, which loses exactly the pairs that
+    share crowded words only. Identical word sets are found by a dict. Candidates are
+    compared in file order, so the answer is the one a comparison of every pair gives
+    unless an entry is `limited`: a crowded word was in its prefix, or it had more
+    than CANDIDATES_PER_ENTRY candidates.
     """
 
-    def __init__(self, tokens: list[frozenset[str]], threshold: float) -> None:
+    def __init__(
+        self, tokens: list[frozenset[str]], threshold: float, crowded: int = CROWDED
+    ) -> None:
         self.tokens = tokens
         self.threshold = threshold
-        counts = Counter(word for words in tokens for word in words)
-        self.ordered = [sorted(words, key=lambda w: (counts[w], w)) for words in tokens]
+        self.crowded = crowded
+        self.counts = Counter(word for words in tokens for word in words)
         self.sizes = sorted({len(words) for words in tokens})
-        self.index: dict[int, dict[str, list[int]]] = {}  # size -> word -> entries
         self.least: dict[int, int | None] = {}  # size -> _least_needed
-        self.capped: list[int] = []  # entries that stopped looking at the cap
+        self.index: dict[str, list[int]] = {}  # uncrowded prefix word -> entries
+        self.same: dict[frozenset[str], int] = {}  # word set -> first entry with it
+        self.limited: list[int] = []
 
     def first_repeat(self, i: int) -> tuple[int, float] | None:
         """The first earlier entry whose headline entry i's repeats, and the score;
         then entry i joins the index."""
         own = self.tokens[i]
-        found = self._candidates(i)
-        self._add(i)
+        keys = self._keys(i)
+        found = self._candidates(i, keys)
+        if own in self.same:
+            found.add(self.same[own])
+        else:
+            self.same[own] = i
+        for word in keys:
+            self.index.setdefault(word, []).append(i)
         for other in sorted(found):
             score = similarity(own, self.tokens[other])
             if score >= self.threshold:
                 return other, score
         return None
 
-    def _candidates(self, i: int) -> set[int]:
-        """Earlier entries sharing a word of i's prefix for their size: at most
-        CANDIDATES_PER_ENTRY of them, found in at most READS_PER_ENTRY reads."""
-        words = self.ordered[i]
+    def _keys(self, i: int) -> list[str]:
+        """Entry i's prefix without its crowded words (which sort last)."""
+        words = self.tokens[i]
+        shared = self._least_needed(len(words))
+        if shared is None or not words:
+            return []  # no other headline could repeat it; an empty one: by `same`
+        ordered = sorted(words, key=lambda word: (self.counts[word], word))
+        prefix = ordered[: len(words) - shared + 1]
+        keys = [word for word in prefix if self.counts[word] <= self.crowded]
+        if len(keys) < len(prefix):
+            self.limited.append(i)
+        return keys
+
+    def _candidates(self, i: int, keys: list[str]) -> set[int]:
+        """Earlier entries indexed under one of `keys`: at most CANDIDATES_PER_ENTRY
+        (each key has fewer than `crowded` earlier entries)."""
         found: set[int] = set()
-        reads = READS_PER_ENTRY
-        for size, by_word in self.index.items():
-            shared = needed(len(words), size, self.threshold)
-            reads -= 1
-            if shared is None:
-                continue
-            for word in islice(words, len(words) - shared + 1) if words else [""]:
-                postings = by_word.get(word, ())
-                for other in islice(postings, max(reads, 0)):
-                    found.add(other)
-                    if len(found) == CANDIDATES_PER_ENTRY:
-                        break
-                reads -= 1 + len(postings)
-                if reads < 0 or len(found) == CANDIDATES_PER_ENTRY:
-                    self.capped.append(i)
+        for word in keys:
+            for other in self.index.get(word, ()):
+                found.add(other)
+                if len(found) == CANDIDATES_PER_ENTRY:
+                    if not self.limited or self.limited[-1] != i:
+                        self.limited.append(i)
                     return found
         return found
-
-    def _add(self, i: int) -> None:
-        words = self.ordered[i]
-        shared = self._least_needed(len(words))
-        if shared is None:
-            return  # no headline in the file could repeat this one
-        by_word = self.index.setdefault(len(words), {})
-        for word in words[: len(words) - shared + 1] or [""]:  # "": a headline of no words
-            by_word.setdefault(word, []).append(i)
 
     def _least_needed(self, size: int) -> int | None:
         """The fewest shared words any headline of the file needs to repeat one of

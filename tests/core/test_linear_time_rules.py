@@ -62,6 +62,16 @@ def rare_word_gotcha(i: int) -> str:
     return f"- **{words.capitalize()}.** Lesson {i} (#{i}). fingerprint: {i:08x}"
 
 
+def crowding_gotcha(i: int) -> str:
+    """GL205's worst case under its limits: each headline's rarest word is in 30
+    headlines, just under the 32 that make a word crowded, so every entry is compared
+    with up to 29 earlier ones; the other three words (in 32-40 of every 150
+    headlines) tell apart the 30 headlines of a group, which repeat none."""
+    group = f"north{i // 30}"
+    palette = f"east{i % 4} south{(i // 4) % 4} west{(i // 16) % 4}"  # i % 64: distinct
+    return f"- **{group.capitalize()} {palette}.** Lesson {i} (#{i}). fingerprint: {i:08x}"
+
+
 def server(i: int) -> tuple[str, dict]:
     spec = {"command": "npx", "args": ["-y", f"pkg{i}"], "env": {"TOKEN": f"${{T{i}}}"}}
     if i % 2:
@@ -175,6 +185,11 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "gotchas sharing their rarest words": (
         ".claude/rules/gotchas.md",
         markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, rare_word_gotcha),
+        ("GL205",),
+    ),
+    "gotchas crowding the limit": (
+        ".claude/rules/gotchas.md",
+        markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, crowding_gotcha),
         ("GL205",),
     ),
     "agent": (
@@ -335,9 +350,10 @@ def test_reports_grow_linearly_with_findings_on_one_line(root, fmt):
 
 
 def test_gl205_compares_headlines_sharing_their_rarest_words_linearly(monkeypatch):
-    """4x the entries of `rare_word_gotcha`, about 4x the headline comparisons (every
-    pair was 16x), counted, not timed. From 2,000 entries, where GL205's cap on
-    candidates per entry holds for most of them (below it, they cost less)."""
+    """4x the entries, 4x the headline comparisons (every pair was 16x), counted, not
+    timed: on `crowding_gotcha`, GL205's worst case under its limits (each entry is
+    compared with up to 29 others from the first group on), and on `rare_word_gotcha`,
+    where every word is crowded past 330 entries (then no entry is compared)."""
     from guidelint.gotchas.headlines import headline_tokens, similarity
     from guidelint.rules import gl205_duplicate_gotcha
 
@@ -346,12 +362,15 @@ def test_gl205_compares_headlines_sharing_their_rarest_words_linearly(monkeypatc
         gl205_duplicate_gotcha, "similarity", lambda a, b: compared.append(1) or similarity(a, b)
     )
 
-    def comparisons(n: int) -> int:
+    def comparisons(make: Callable[[int], str], n: int) -> int:
         compared.clear()
-        tokens = [headline_tokens(rare_word_gotcha(i).split("**")[1]) for i in range(n)]
+        tokens = [headline_tokens(make(i).split("**")[1]) for i in range(n)]
         repeats = gl205_duplicate_gotcha.Repeats(tokens, 0.8)
         assert [repeats.first_repeat(i) for i in range(n)] == [None] * n
         return len(compared)
 
-    small, large = comparisons(4 * SMALL), comparisons(16 * SMALL)
-    assert large <= 4.5 * small, f"{4 * SMALL} -> {16 * SMALL} headlines: {small} -> {large}"
+    for make in (crowding_gotcha, rare_word_gotcha):
+        small, large = comparisons(make, SMALL), comparisons(make, 4 * SMALL)
+        assert large <= 4.1 * small, f"{make.__name__}: {SMALL} -> {4 * SMALL}: {small} -> {large}"
+    for n in (SMALL, 4 * SMALL):  # each full group of 30 costs its 435 pairs, no more
+        assert comparisons(crowding_gotcha, n) == n // 30 * sum(range(30)) + sum(range(n % 30))

@@ -253,11 +253,68 @@ def test_gl205_headlines_sharing_one_word_are_not_compared_pairwise(monkeypatch)
     assert len(compared) == 1
 
 
+def _first_repeats_sharing_an_uncrowded_word(tokens: list[frozenset[str]], threshold, crowded):
+    """The pairwise answer among pairs GL205 compares: the same words, or a word in at
+    most `crowded` headlines in common."""
+    from collections import Counter
+
+    from guidelint.gotchas.headlines import similarity
+
+    counts = Counter(word for words in tokens for word in words)
+
+    def compared(a: frozenset[str], b: frozenset[str]) -> bool:
+        return a == b or any(counts[word] <= crowded for word in a & b)
+
+    found: list[tuple[int, float] | None] = []
+    for i, own in enumerate(tokens):
+        scores = ((j, similarity(own, tokens[j])) for j in range(i) if compared(own, tokens[j]))
+        found.append(next(((j, s) for j, s in scores if s >= threshold), None))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tokens=st.lists(
+        st.frozensets(st.sampled_from("abcdefghij"), max_size=7), min_size=1, max_size=25
+    ),
+    threshold=st.sampled_from([0.1, 0.3, 0.5, 0.6, 0.8, 0.9, 1.0]),
+    crowded=st.integers(min_value=1, max_value=8),
+)
+def test_gl205_loses_only_repeats_made_of_crowded_words(tokens, threshold, crowded):
+    """A word in more than `crowded` headlines leads to no comparison: exactly the
+    repeats whose shared words are all crowded are lost, and an entry that could
+    have one is counted in `limited`."""
+    from guidelint.rules.gl205_duplicate_gotcha import Repeats
+
+    repeats = Repeats(tokens, threshold, crowded=crowded)
+    found = [repeats.first_repeat(i) for i in range(len(tokens))]
+    assert found == _first_repeats_sharing_an_uncrowded_word(tokens, threshold, crowded)
+    every_pair = _first_repeats_pairwise(tokens, threshold)
+    lost = {i for i in range(len(tokens)) if found[i] != every_pair[i]}
+    assert lost <= set(repeats.limited)
+
+
+def test_gl205_compares_an_entry_with_at_most_its_cap_of_candidates():
+    """An entry whose two rarest words each lead to 30 earlier entries is compared with
+    CANDIDATES_PER_ENTRY of them, and is counted in `limited`."""
+    from guidelint.rules.gl205_duplicate_gotcha import CANDIDATES_PER_ENTRY, Repeats
+
+    common = {"c1", "c2", "c3"}  # in 61 headlines: crowded, never looked up
+    tokens = [frozenset({"x", f"u{i}", *common}) for i in range(30)]
+    tokens += [frozenset({"y", f"v{i}", *common}) for i in range(30)]
+    tokens.append(frozenset({"x", "y", *common}))
+    repeats = Repeats(tokens, 0.8)
+    found = [repeats.first_repeat(i) for i in range(len(tokens))]
+    assert found == _first_repeats_pairwise(tokens, 0.8)  # the first candidates hold it
+    assert found[60] == (0, 0.8) and repeats.limited == [60]
+    assert 60 > CANDIDATES_PER_ENTRY
+
+
 def test_gl205_says_once_where_it_stopped_looking_and_still_finds_a_close_repeat(tmp_path):
-    """Headlines sharing their rarest words with hundreds of others (#28): each entry
-    is compared with CANDIDATES_PER_ENTRY of them; one warning says so, and a repeat
-    whose rarest word is rare is still found."""
-    from guidelint.rules.gl205_duplicate_gotcha import CANDIDATES_PER_ENTRY
+    """Headlines whose every word is in 60 of 600 headlines (#28): such crowded words
+    lead to no comparison; one warning says so, and a repeat whose rarest word is rare
+    is still found."""
+    from guidelint.rules.gl205_duplicate_gotcha import CROWDED
 
     words = ("north", "east", "south", "west")
     body = "".join(
@@ -269,6 +326,14 @@ def test_gl205_says_once_where_it_stopped_looking_and_still_finds_a_close_repeat
     errors = [f for f in findings if f.severity is Severity.ERROR]
     [note] = [f for f in findings if f.severity is Severity.WARNING]
     assert [f.line for f in errors] == [602]  # the second zebra; no digit headline repeats
-    assert f"its first {CANDIDATES_PER_ENTRY} candidates only" in note.message
-    capped, _, rest = note.message.partition(" entries, this one first")
-    assert rest and 0 < int(capped) < 600
+    assert f"a word in more than {CROWDED} headlines leads to no comparison" in note.message
+    assert note.message.startswith("600 entries, this one first") and note.line == 1
+
+
+def test_gl205_finds_identical_headlines_of_crowded_words(tmp_path):
+    """Forty entries with one headline: its words are crowded, the repeats are found."""
+    body = "".join(f"- **Run the smoke test first.** (#{n})\n" for n in range(40))
+    findings = [f for f in lint(tmp_path, {GOTCHAS: body}) if f.code == "GL205"]
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    assert [f.line for f in errors] == list(range(2, 41))
+    assert all("repeats entry 'Run the smoke test first' (line 1)" in f.message for f in errors)

@@ -13,13 +13,69 @@ import re
 
 from guidelint.lazy_re import LazyPattern
 
+# Each span reads up to CLAIM_WINDOW characters on each side with a dozen patterns,
+# and on a long sentence that reading is most of GL501's cost (#28). Two exact
+# shortcuts make most of it a quick scan: a pattern whose every match holds one of a
+# few words is not run on ASCII text holding none of them (`Worded`), and a pattern
+# anchored at the end and spanning a few words runs on those last words only (`AtEnd`).
+ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what `\s` and str.isspace() match
+
+
+class Worded:
+    """A case-insensitive pattern every match of which holds one of `words`."""
+
+    def __init__(self, pattern: LazyPattern, *words: str) -> None:
+        self.pattern = pattern
+        self.words = words
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if text.isascii():  # (ASCII case folding is lower(); `ſ` matches `s` in re)
+            lowered = text.lower()
+            if not any(word in lowered for word in self.words):
+                return None
+        return self.pattern.search(text)
+
+
+class AtEnd:
+    """A pattern anchored at the end (`$`) whose matches span at most `words` words."""
+
+    def __init__(self, pattern: LazyPattern, words: int) -> None:
+        self.pattern = pattern
+        self.words = words
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(last_words(text, self.words))
+
+
+def last_words(text: str, count: int) -> str:
+    """`text` from the start of its last `count` words (runs of non-space characters),
+    with the white space after them; other than ASCII text, all of it."""
+    if not text.isascii():
+        return text
+    at = len(text)
+    for _ in range(count):
+        at = len(text[:at].rstrip())
+        at = max(text.rfind(space, 0, at) for space in ASCII_SPACE) + 1
+        if at == 0:
+            break
+    return text[at:]
+
+
 # Said of a path on its own line: it is an illustration, a file a run or the user creates,
 # not yet there, or where something used to be. Not a stale path of this repository.
-ILLUSTRATION = LazyPattern(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE)
+ILLUSTRATION = Worded(
+    LazyPattern(r"\b(?:e\.\s?g\.|for example|for instance|such as)", re.IGNORECASE),
+    *("e.", "for example", "for instance", "such as"),
+)
 
-OR_SIMILAR = LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE)
+OR_SIMILAR = Worded(
+    LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE),
+    *("or similar", "or the like", "or equivalent"),
+)
 
-NEGATED = LazyPattern(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE)
+NEGATED = AtEnd(  # the word that negates, then at most five words
+    LazyPattern(r"\b(?:no|not|without|never|n't)\b(?:\s+[\w-]+){0,5}\s*$", re.IGNORECASE), 6
+)
 
 WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
 
@@ -63,23 +119,30 @@ NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)",
 
 # The sentence says the path is not there yet: "will live under `x/`", "which is not
 # part of the layer shipped today", "those modules don't yet exist".
-NOT_SHIPPED = LazyPattern(
-    r"\bwill (?:live|reside|sit|go|be (?:added|placed|located|stored|created|moved))\b|"
-    r"\b(?:does|do|is|are)(?: not|n't) yet\b|\b(?:don't|doesn't|not) yet exist|"
-    r"\bnot (?:yet )?(?:part of|included in)\b[^.]{0,60}\bship(?:ped|s)?\b",
-    re.IGNORECASE,
+NOT_SHIPPED = Worded(
+    LazyPattern(
+        r"\bwill (?:live|reside|sit|go|be (?:added|placed|located|stored|created|moved))\b|"
+        r"\b(?:does|do|is|are)(?: not|n't) yet\b|\b(?:don't|doesn't|not) yet exist|"
+        r"\bnot (?:yet )?(?:part of|included in)\b[^.]{0,60}\bship(?:ped|s)?\b",
+        re.IGNORECASE,
+    ),
+    *("will ", "t yet", "not "),
 )
 
 # "Run the `scripts/x.sh` script to generate ...": the path is what is run, so the
 # sentence's "generate" is what the script makes, not the script itself.
-RUN_BEFORE = LazyPattern(
-    r"\b(?:run|execute|invoke|call|source)\s+(?:the\s+)?(?:script\s+)?$", re.IGNORECASE
+RUN_BEFORE = AtEnd(  # the verb, "the", "script"
+    LazyPattern(r"\b(?:run|execute|invoke|call|source)\s+(?:the\s+)?(?:script\s+)?$", re.I), 3
 )
 
-USED_TO_BE = LazyPattern(
-    r"\b(?:original path|formerly|previously|renamed from|moved from|"
-    r"was at|old path)\b[^`]*$",
-    re.IGNORECASE,
+USED_TO_BE = Worded(
+    LazyPattern(
+        r"\b(?:original path|formerly|previously|renamed from|moved from|"
+        r"was at|old path)\b[^`]*$",
+        re.IGNORECASE,
+    ),
+    *("original path", "formerly", "previously", "renamed from", "moved from", "was at"),
+    "old path",
 )
 
 CODE_SPAN_TEXT = LazyPattern(r"`[^`]*`")
@@ -90,6 +153,23 @@ NEW_BLOCK = LazyPattern(r"^\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
 SENTENCE_END = LazyPattern(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z`*])")
 
 CLAIM_WINDOW = 600  # characters read on each side of a path for its sentence
+
+# A sentence ends only where [.!?] meets white space. SENTENCE_END tries its
+# look-behinds at every character; this finds in one quick scan that a window has no
+# end at all (a long sentence, where the window is longest), and SENTENCE_END need not run.
+MAY_END = re.compile(r"[.!?]\s")
+
+
+def sentence_tail(before: str) -> str:
+    """What of `before` belongs to the sentence that goes on after it: the text after
+    its last sentence end (`SENTENCE_END.split(before)[-1]`)."""
+    return SENTENCE_END.split(before)[-1] if MAY_END.search(before) else before
+
+
+def sentence_head(after: str) -> str:
+    """What of `after` belongs to the sentence before it: the text up to its first
+    sentence end (`SENTENCE_END.split(after)[0]`)."""
+    return SENTENCE_END.split(after, 1)[0] if MAY_END.search(after) else after
 
 
 def not_a_claim(text: str, start: int, end: int) -> bool:
@@ -112,9 +192,9 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
     # ("Failed tests write the diff to\n`results/`"). The previous line's own words.
     went_on = starts_line and not NEW_BLOCK.match(text[line_start:line_end])
     lead = text[previous_start : line_start - 1] + " " if went_on and previous else ""
-    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
-    own_before = SENTENCE_END.split(before)[-1]
-    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
+    own_before = sentence_tail(before)
+    sentence = own_before + " " + sentence_head(after)
+    joined = sentence_tail(lead + before) if lead else ""
     run = bool(RUN_BEFORE.search(own_before))  # what the sentence makes is not the path
     return bool(
         ILLUSTRATION.search(own_before)
@@ -162,7 +242,7 @@ def whole_sentence_after(text: str, end: int) -> str:
     layer shipped today"), at most CLAIM_WINDOW characters."""
     stop = min(len(text), end + CLAIM_WINDOW)
     line_start = text.rfind("\n", 0, end) + 1
-    quoted = bool(QUOTE_MARK.match(text[line_start:end]))
+    quoted = bool(QUOTE_MARK.match(text, line_start, end))  # no copy of the line (#28)
     pieces: list[str] = []
     at = end
     while at < stop:
@@ -176,23 +256,23 @@ def whole_sentence_after(text: str, end: int) -> str:
             if not line.strip() or NEW_BLOCK.match(line):
                 break
         pieces.append(line)
-        ended = SENTENCE_END.search(line + " A")
+        ended = MAY_END.search(line + " A") and SENTENCE_END.search(line + " A")
         if ended or newline == -1:
             break
         at = newline + 1
-    return SENTENCE_END.split(" ".join(pieces) + " ")[0]
+    return sentence_head(" ".join(pieces) + " ")
 
 
 def said_not_shipped(text: str, start: int, end: int) -> bool:
     """The span's sentence says it is not there yet ("will live under `x/`", "`x/`
     ... which is not part of the layer shipped today")."""
     line_start = window_start(text, start)
-    own_before = SENTENCE_END.split(text[line_start:start])[-1]
+    own_before = sentence_tail(text[line_start:start])
     has_previous = line_start > 0 and text[line_start - 1] == "\n"
     went_on = has_previous and not NEW_BLOCK.match(text[line_start:end])
     if went_on:  # the sentence may begin on the line above: "will live under\n`x/`"
         previous = text[window_start(text, line_start - 1) : line_start - 1]
-        own_before = SENTENCE_END.split(previous + " " + own_before)[-1]
+        own_before = sentence_tail(previous + " " + own_before)
     return bool(
         NOT_SHIPPED.search(own_before) or NOT_SHIPPED.search(whole_sentence_after(text, end))
     )
@@ -209,9 +289,10 @@ def said_made(text: str, start: int, end: int) -> bool:
     before, after = text[line_start:start], text[end:line_end]
     went_on = not NEW_BLOCK.match(text[line_start:line_end])
     lead = previous + " " if went_on and previous.strip() else ""
-    sentence = SENTENCE_END.split(before)[-1] + " " + SENTENCE_END.split(after)[0]
-    joined = SENTENCE_END.split(lead + before)[-1] if lead else ""
-    if RUN_BEFORE.search(SENTENCE_END.split(before)[-1]):
+    own_before = sentence_tail(before)
+    sentence = own_before + " " + sentence_head(after)
+    joined = sentence_tail(lead + before) if lead else ""
+    if RUN_BEFORE.search(own_before):
         return False  # "Run the `x.sh` script to generate ...": the script is not made
     return bool(CREATED.search(sentence)) or made_across_lines(joined)
 
