@@ -42,11 +42,11 @@ def test_a_generic_annotation_takes_the_class_the_checkpoint_ships():
 
 
 def test_a_generic_annotation_no_table_names_stays_unbuildable():
-    # Motif Video's `scheduler: SchedulerMixin` names only the base class, and no table
-    # records the class its real checkpoint ships: refused, never filled with a look-alike
-    # (PRX Pixel's `PreTrainedModel` is now recorded: recipes/newimage.py)
+    # the model-editing pipeline's `scheduler: SchedulerMixin` names only the base class,
+    # and no table records the class its real checkpoint ships: refused, never filled with
+    # a look-alike (Motif Video's and PRX Pixel's are recorded now: recipes/newimage.py)
     with pytest.raises(build.CannotBuild) as refused:
-        build._plan("MotifVideoPipeline")
+        build._plan("StableDiffusionModelEditingPipeline")
     assert refused.value.missing == "SchedulerMixin"
 
 
