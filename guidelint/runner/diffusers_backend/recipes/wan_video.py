@@ -8,7 +8,13 @@ text-to-video DiT and VAE are shared recipes (`WAN` in parts.py).
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    WAN,
+    WAN_HEAD_WIDTH,
+    WAN_HEADS,
+    Dim,
+    Recipe,
+)
 
 # Wan 2.1 image-to-video: the noise latents, the first frame's latents and a 4-channel
 # frame mask go in; CLIP's penultimate hidden states are cross-attended through their
@@ -17,7 +23,7 @@ WAN_I2V = {
     **WAN,
     "in_channels": Dim("latent", times=2, plus=4),
     "image_dim": Dim("image"),
-    "added_kv_proj_dim": WAN["num_attention_heads"] * WAN["attention_head_dim"],
+    "added_kv_proj_dim": WAN_HEADS * WAN_HEAD_WIDTH,  # the DiT's inner width
 }
 SANA_VIDEO = {
     "in_channels": Dim("latent"),
