@@ -47,11 +47,10 @@ HUNYUAN_VIDEO = {
 }
 HUNYUAN_VAE = {
     "latent_channels": 4,
-    # four levels: 8x in space, 4x in time. 8 channels, not 4: for one video, torch's CPU
-    # conv3d takes its native im2col path (slow_conv3d) unless channels x frames x rows
-    # pass 20,480, and at 4 channels a 256 px, 17-frame tile of the examples' tiled
-    # decode stays under it: one tile took 10.3 s at 4 channels, 5.4-5.9 s at 8
-    "block_out_channels": (8, 8, 8, 8),
+    # four levels: 8x in space, 4x in time. 8 channels took one tile of the tiled decode
+    # in half the time (torch's oneDNN conv3d instead of its native one), but the whole
+    # decode of 61 frames at 320x512 longer (docs/DIFFUSERS.md): 4 stays
+    "block_out_channels": (4, 4, 4, 4),
     "layers_per_block": 1,
     "norm_num_groups": 2,
     "spatial_compression_ratio": 8,
