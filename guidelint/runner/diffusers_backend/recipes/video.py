@@ -49,7 +49,7 @@ HUNYUAN_VAE = {
     "latent_channels": 4,
     # four levels: 8x in space, 4x in time. 8 channels took one tile of the tiled decode
     # in half the time (torch's oneDNN conv3d instead of its native one), but the whole
-    # decode of 61 frames at 320x512 longer (docs/DIFFUSERS.md): 4 stays
+    # decode of 61 frames at 320x512 no faster (docs/DIFFUSERS.md): 4 stays
     "block_out_channels": (4, 4, 4, 4),
     "layers_per_block": 1,
     "norm_num_groups": 2,
