@@ -570,6 +570,13 @@ REVIEWED: dict[str, Reviewed] = {
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
+    "hunyuan_video.pipeline_hunyuan_video": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "its 30 steps fit (about 1.5 s each alone), then the tiled VAE decode of 61 frames "
+        "at 320x512 took 90-115 s alone (2026-12-05)",
+    ),
     "hunyuan_video.pipeline_hunyuan_video_framepack": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),

@@ -29,8 +29,8 @@ from guidelint.runner.diffusers_backend.recipes.video import HUNYUAN_VIDEO, LLAM
 HUNYUAN_VIDEO15 = {
     "in_channels": Dim("latent", times=2, plus=1),  # noise, image latents, their mask
     "out_channels": Dim("latent"),
-    "num_attention_heads": 2,
-    "attention_head_dim": 10,
+    "num_attention_heads": 1,  # one head of 20 (recipes/video.py, ONE_HEAD)
+    "attention_head_dim": 20,
     "num_layers": 1,
     "num_refiner_layers": 1,
     "patch_size": 1,  # the real patch: one latent pixel per token
@@ -39,7 +39,7 @@ HUNYUAN_VIDEO15 = {
     "text_embed_2_dim": Dim("t5"),  # ByT5's width
     # text-to-video feeds zero image states of this width (no image encoder to match)
     "image_embed_dim": SIGLIP_VISION["hidden_size"],
-    "rope_axes_dim": (2, 4, 4),  # sums to attention_head_dim
+    "rope_axes_dim": (4, 8, 8),  # sums to attention_head_dim
     "target_size": 640,  # the 480p checkpoints': decides the default height and width
     "task_type": "t2v",
 }

@@ -178,10 +178,13 @@ SD_UNET = {
 SDXL_TIME = 8
 # Wan's DiT, which SkyReels-V2, ChronoEdit, AnyFlow and Helios extend. RoPE covers 1024
 # patches a side as in the real checkpoints: a 720x1280 video is 45x80 patches a frame.
+# one head of 24 (the width of two of 12): at the examples' 8,640-75,600 tokens the
+# softmax over every pair of tokens is paid per head (recipes/video.py, ONE_HEAD)
+WAN_HEADS, WAN_HEAD_WIDTH = 1, 24
 WAN = {
     "patch_size": (1, 2, 2),
-    "num_attention_heads": 2,
-    "attention_head_dim": 12,
+    "num_attention_heads": WAN_HEADS,
+    "attention_head_dim": WAN_HEAD_WIDTH,
     "in_channels": Dim("latent"),
     "out_channels": Dim("latent"),
     "text_dim": Dim("t5"),

@@ -8,16 +8,22 @@ text-to-video DiT and VAE are shared recipes (`WAN` in parts.py).
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import WAN, Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import (
+    WAN,
+    WAN_HEAD_WIDTH,
+    WAN_HEADS,
+    Dim,
+    Recipe,
+)
 
 # Wan 2.1 image-to-video: the noise latents, the first frame's latents and a 4-channel
 # frame mask go in; CLIP's penultimate hidden states are cross-attended through their
-# own key/value projections (width of the DiT, 2 x 12).
+# own key/value projections (width of the DiT, 1 x 24).
 WAN_I2V = {
     **WAN,
     "in_channels": Dim("latent", times=2, plus=4),
     "image_dim": Dim("image"),
-    "added_kv_proj_dim": 2 * 12,  # WAN's heads x head width
+    "added_kv_proj_dim": WAN_HEADS * WAN_HEAD_WIDTH,  # the DiT's inner width
 }
 SANA_VIDEO = {
     "in_channels": Dim("latent"),
@@ -60,12 +66,12 @@ RECIPES: dict[str, Recipe] = {
     "AnyFlowFARTransformer3DModel": Recipe(
         "model", {**ANYFLOW, "compressed_patch_size": (1, 4, 4), "full_chunk_limit": 3}
     ),
-    # Helios: Wan's DiT with a long-video memory; RoPE split over (t, h, w) of a 12-wide head
+    # Helios: Wan's DiT with a long-video memory; RoPE split over (t, h, w) of a 24-wide head
     "HeliosTransformer3DModel": Recipe(
         "model",
         {
             **{k: v for k, v in WAN.items() if k != "rope_max_seq_len"},
-            "rope_dim": (4, 4, 4),
+            "rope_dim": (8, 8, 8),
             "has_multi_term_memory_patch": True,
             "guidance_cross_attn": True,
             "zero_history_timestep": True,
