@@ -253,7 +253,8 @@ def files_below(
 
 def _entries(dir_fd: int) -> tuple[list[str], list[str]]:
     """(names that are not folders, names of folders) in the folder `dir_fd`."""
-    files, dirs = [], []
+    files: list[str] = []
+    dirs: list[str] = []
     try:
         with os.scandir(dir_fd) as entries:
             for entry in entries:
