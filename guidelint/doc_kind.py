@@ -17,8 +17,9 @@ The decision rests on evidence that holds across repositories, strongest first:
    or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`);
 4. front matter or a header line that records a status or a date
    (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), or two of a
-   design document's sections ("Proposed Solution", "Implementation Plan");
-5. a folder by convention for history (`plans/`, `specs/`, `rfcs/`, `adr/`,
+   design document's sections ("Proposed Solution", "Implementation Plan"), or a
+   recorded chat transcript (its head says so; `#### ` prompts and `> ` output lines);
+5. a folder by convention for history (`plans/`, `specs/`, `spec/`, `rfcs/`, `adr/`,
    `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`, `research/`,
    `archive/`, `*-notes/`), or a
    periodical's (`newsletters/`, `blog/`, `weekly/`);
@@ -96,6 +97,7 @@ HISTORY_FOLDERS = frozenset(
         "plans",
         "plan",
         "specs",
+        "spec",
         "rfcs",
         "rfc",
         "adr",
@@ -151,6 +153,15 @@ DATE_LINE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 HEAD_CHARS = 1500  # the header a plan or spec keeps its status in
+# A recorded chat session: its head says it is a transcript, and its body holds the
+# user's turns (`#### ` prompts) and the tool's recorded output (`> ` lines), two each.
+TRANSCRIPT_HEAD = re.compile(
+    r"\b(?:chat|session|conversation)[ -]transcripts?\b|\btranscripts? of (?:a|an|the|my|our)\b",
+    re.IGNORECASE,
+)
+PROMPT_TURN = re.compile(r"^#### \S", re.MULTILINE)
+RECORDED_OUTPUT = re.compile(r"^> \S", re.MULTILINE)
+TRANSCRIPT_TURNS = 2
 
 
 def is_steering(rel: str) -> bool:
@@ -290,10 +301,22 @@ def history_by_text(text: str) -> str | None:
         return "its header records a status"
     if DATE_LINE.search(head):
         return "its header records a date"
+    if _transcript(text):
+        return "a recorded chat transcript"
     sections = {match.group(1).lower() for match in DESIGN_HEADING.finditer(text)}
     if len(sections) >= 2:
         return "a design document: " + ", ".join(f'"{name}"' for name in sorted(sections)[:2])
     return None
+
+
+def _transcript(text: str) -> bool:
+    """A recorded chat session (a prompt, the answer, what the tool printed, in turn):
+    the paths in it were the session's, then."""
+    return (
+        TRANSCRIPT_HEAD.search(text[:HEAD_CHARS]) is not None
+        and len(PROMPT_TURN.findall(text)) >= TRANSCRIPT_TURNS
+        and len(RECORDED_OUTPUT.findall(text)) >= TRANSCRIPT_TURNS
+    )
 
 
 def doc_kind(rel: str, text: str, project: Project) -> tuple[DocKind, str]:

@@ -636,6 +636,58 @@ def _diff_applied(source: str) -> str:
     return "\n".join(lines)
 
 
+# An edit block in a Python fence (aider's SEARCH/REPLACE format, git's conflict
+# markers): a line of seven `<` or `>` (`<<<<<<< SEARCH`, `<<<<<<< ORIGINAL`,
+# `<<<<<<< HEAD`), the old lines, `=======`, the new lines, seven `>` or `<` again
+# (`>>>>>>> REPLACE`, `>>>>>>> UPDATED`); a file's name may stand on the line before.
+EDIT_MARKER = LazyPattern(r"(?:<{7}|>{7})(?:[ \t]+\S.*)?")
+EDIT_SEPARATOR = LazyPattern(r"={7}[ \t]*")
+EDIT_FILE_NAME = LazyPattern(r"[\w.\-]+(?:/[\w.\-]+)*\.\w+[ \t]*")
+
+
+def _edit_blocks_applied(source: str) -> str:
+    """Each edit block read as its new code, where that parses by itself at the
+    margin (the excerpt of a file it replaces); the file name, the markers and the
+    old lines as comments, and the new lines too where they are a fragment (an edit
+    may start or end anywhere in a file). Lines outside the blocks are left as they
+    are, so an error there is still found."""
+    import textwrap
+
+    lines = source.split("\n")
+    index = 0
+    while index < len(lines):
+        end = _edit_block_end(lines, index)
+        if end is None:
+            index += 1
+            continue
+        separator = next(k for k in range(index + 1, end) if EDIT_SEPARATOR.fullmatch(lines[k]))
+        if index > 0 and EDIT_FILE_NAME.fullmatch(lines[index - 1].strip()):
+            _comment_out(lines, index - 1, index)
+        new = textwrap.dedent("\n".join(lines[separator + 1 : end]))
+        _comment_out(lines, index, separator + 1)
+        if _first_error(new) is None:
+            lines[separator + 1 : end] = new.split("\n")[: end - separator - 1]
+        else:
+            _comment_out(lines, separator + 1, end)
+        _comment_out(lines, end, end + 1)
+        index = end + 1
+    return "\n".join(lines)
+
+
+def _edit_block_end(lines: list[str], start: int) -> int | None:
+    """The closing marker's index of the edit block that opens at `start`: one
+    separator line between the two markers, None where no block opens there."""
+    if not EDIT_MARKER.fullmatch(lines[start]):
+        return None
+    separators = 0
+    for index in range(start + 1, len(lines)):
+        if EDIT_SEPARATOR.fullmatch(lines[index]):
+            separators += 1
+        elif EDIT_MARKER.fullmatch(lines[index]):
+            return index if separators == 1 else None
+    return None
+
+
 # `"skills": ["pptx"]` then `# or` then `"skills": ["pptx", "xlsx"]`: alternatives
 # shown in one dict or call, a comment between them; the later ones read as comments.
 ALTERNATIVE = LazyPattern(r"[ \t]*#[ \t]*(?:or|OR|Or)\b[ \t:,.]*$")
@@ -694,6 +746,7 @@ def _elided_parameters_named(source: str) -> str:
 
 
 SKETCH_CONVENTIONS = (
+    _edit_blocks_applied,
     _dedented,
     _excerpts_dedented,
     _notebook_outputs,

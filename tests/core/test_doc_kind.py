@@ -20,6 +20,8 @@ from tests.conftest import run_cli
         "CHANGELOG.md",
         "docs/release-notes/v2.md",
         "docs/specs/runner.md",
+        "extensions/cli/spec/otlp-metrics.md",
+        "website/_posts/2024-05-13-models-over-time.md",
         "notes/2024-05-01-rollout.md",
         "docs/adr/0007-use-postgres.md",
         "dev-docs/v3-notes/features.md",
@@ -56,6 +58,23 @@ def test_history_by_header():
     assert history_by_text("# Design\n\n**Status**: Draft\n")
     assert history_by_text("---\ndate: 2026-06-26\ntitle: x\n---\n")
     assert history_by_text("# Guide\n\nThe status: of the build is shown.\n") is None
+
+
+TRANSCRIPT = (
+    "---\nparent: Example chat transcripts\n---\n# Add a test\n\n"
+    "This is a chat transcript of a session.\n\n> $ aider tests/test_main.py\n\n"
+    "#### add a test for main\n\nHere is the change:\n\n> Applied edit to tests/test_main.py\n\n"
+    "#### run it\n\n> Commit 163fba8 aider: ran the test\n"
+)
+
+
+def test_a_recorded_chat_transcript_is_history():
+    assert history_by_text(TRANSCRIPT) == "a recorded chat transcript"
+    # Its shape without the head saying it is a transcript: a guide's h4 headings and
+    # quoted notes.
+    assert history_by_text(TRANSCRIPT.replace("chat transcript", "walk-through")) is None
+    # A guide that mentions session transcripts, with no recorded turns.
+    assert history_by_text("# Hooks\n\nThe hook reads the session transcript.\n") is None
 
 
 @pytest.mark.parametrize(

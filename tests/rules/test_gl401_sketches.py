@@ -111,6 +111,21 @@ SKETCHES = {
         "for _ in range(5):\n-    image = pipe(prompt, generator=g)\n"
         "+    image = pipe(prompt, generator=torch.manual_seed(0))\n"
     ),
+    # Held-out set 9 (aider): edit blocks, each read as its new code or, a fragment,
+    # as a comment.
+    "an aider SEARCH/REPLACE edit block, indented as in its file": (
+        "tests/test_main.py\n<<<<<<< ORIGINAL\n        with open(p) as f:\n"
+        "            main([])\n=======\n        main([], input=pipe)\n>>>>>>> UPDATED\n"
+    ),
+    "an edit block whose new code is a fragment": (
+        'app.py\n<<<<<<< SEARCH\n    return {"a": 1,\n=======\n    return {"a": 2,\n'
+        ">>>>>>> REPLACE\n"
+    ),
+    "an edit block that deletes, then one that adds": (
+        "app.py\n<<<<<<< SEARCH\ndef hello():\n    return 1\n=======\n>>>>>>> REPLACE\n\n"
+        "app.py\n<<<<<<< SEARCH\n=======\nimport os\n>>>>>>> REPLACE\n"
+    ),
+    "git conflict markers": ("<<<<<<< HEAD\nx = load(a)\n=======\nx = load(b)\n>>>>>>> feature\n"),
     "elided parameters before plain ones": (
         "def __init__(self, ..., vae, transformer, ...):\n"
         "    self.register_modules(vae=vae, transformer=transformer, ...)\n"
@@ -167,6 +182,14 @@ DEFECTS = {
     "one comma missing among others in a repr-like call": (
         "Config(\n    name='a',\n    size=1\n    mode='b',\n)\n",
         3,
+    ),
+    "an unclosed call before an edit block": (
+        "print(os.getcwd()\napp.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
+        1,
+    ),
+    "an error after an edit block": (
+        "app.py\n<<<<<<< SEARCH\nx = 1\n=======\ny = 2\n>>>>>>> REPLACE\nif ready\n    go()\n",
+        7,
     ),
     "a typo after an or comment's alternative": (
         "f(\n    a=1\n    # or\n    a=2\n)\npipe line= load()\n",
