@@ -4,14 +4,17 @@ that does not exist (a retired built-in, an MCP tool its server lacks)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from guidelint.findings import Finding, Severity
 from guidelint.project import Project
 from guidelint.sources import FileKind, SourceFile
 from guidelint.tools.claude_code import JsonDoc, facts, hooks_table, json_doc, names
 from guidelint.tools.rulebase import ToolRule
+
+if TYPE_CHECKING:
+    from guidelint.tools.permissions import Problem
 
 LITERAL = re.compile(r"^[A-Za-z0-9_\-]+$")  # a tool name, not a pattern
 MATCH_ALL = ("", "*", ".*")
@@ -72,12 +75,12 @@ class UnknownHookMatcher(ToolRule):
         if not on_tools:
             return  # SessionStart's `startup|resume`, PreCompact's `manual|auto`: not tools
         from guidelint.tools.load import catalog
-        from guidelint.tools.permissions import check_tool_name
 
         tools = catalog(project)
         retired = facts()["retired_hook_matchers"]
         alternatives = [name.strip() for name in matcher.split("|")]
-        kept_for_old_releases = _has_live_alternative(alternatives, retired, tools)
+        check_tool_name = _checked_once(tools)
+        kept_for_old_releases = _has_live_alternative(alternatives, retired, tools, check_tool_name)
         for name in alternatives:
             if not LITERAL.match(name):
                 continue  # a pattern (`mcp__github__.*`, `Notebook.*`): any tool may match
@@ -86,7 +89,7 @@ class UnknownHookMatcher(ToolRule):
             if name in retired:
                 yield self.finding(file, span, f"matcher `{name}`: {retired[name]}")
                 continue
-            problem = check_tool_name(name, tools)
+            problem = check_tool_name(name)
             if problem is not None:
                 yield self.finding(
                     file,
@@ -96,18 +99,36 @@ class UnknownHookMatcher(ToolRule):
                 )
 
 
-def _has_live_alternative(alternatives: list[str], retired: dict, tools: Any) -> bool:
+def _checked_once(tools: Any) -> Callable[[str], Problem | None]:
+    """`check_tool_name` against `tools`, each name looked up once per matcher: both
+    `_has_live_alternative` and the findings ask it (each a did-you-mean)."""
+    from guidelint.tools.permissions import check_tool_name
+
+    answers: dict[str, Problem | None] = {}
+
+    def check(name: str) -> Problem | None:
+        if name not in answers:
+            answers[name] = check_tool_name(name, tools)
+        return answers[name]
+
+    return check
+
+
+def _has_live_alternative(
+    alternatives: list[str],
+    retired: dict,
+    tools: Any,
+    check_tool_name: Callable[[str], Problem | None],
+) -> bool:
     """Whether the matcher has an alternative that fires today (a tool of the catalog,
     or a pattern). Then a retired built-in beside it (`Edit|Write|MultiEdit`) is kept
     for older Claude Code releases, where that tool still runs: it matches nothing
     now and costs nothing, and the hook still fires for the live ones. A matcher of
     retired tools only never fires, and stays an error."""
-    from guidelint.tools.permissions import check_tool_name
-
     for name in alternatives:
         if not LITERAL.match(name):
             return True
-        if not _retired(name, retired, tools) and check_tool_name(name, tools) is None:
+        if not _retired(name, retired, tools) and check_tool_name(name) is None:
             return True
     return False
 

@@ -154,7 +154,7 @@ def close_names(name: str, candidates, n: int = 3, cutoff: float = 0.6) -> list[
     if len(pool) >= INDEXED_FROM:
         folded = _PairIndex.of(pool).shortlist(target)
     else:
-        folded = _folded(pool)
+        folded = _CharIndex.of(pool).reachable(target, cutoff)
     hits = difflib.get_close_matches(target, list(folded), n=n, cutoff=cutoff)
     if not hits:
         return []
@@ -172,6 +172,52 @@ def _folded(candidates) -> dict[str, list[str]]:
 
 def _pairs(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)} or {text}
+
+
+class _CharIndex:
+    """Folded names by the characters they hold, built once per candidate set.
+
+    difflib keeps a name only if its characters in common with the target (its
+    `quick_ratio`, an upper bound of the ratio) reach the cutoff. Counted here from
+    the target's own characters, the names that cannot reach it are never handed
+    to difflib: the same matches, and a target's cost no longer depends on how many
+    names pass difflib's length bound (a hook matcher `Tool123` one digit longer
+    than `Tool12` passed it for more built-ins; GL603 grew 4.07 per 4x input).
+    """
+
+    _built: dict[frozenset, _CharIndex] = {}
+    KEPT = 64  # candidate sets a run asks about: built-ins, each server's tools, ...
+
+    def __init__(self, pool: frozenset) -> None:
+        self.folded = _folded(pool)
+        self.postings: dict[str, list[tuple[str, int]]] = {}
+        for key in self.folded:
+            for char, count in Counter(key).items():
+                self.postings.setdefault(char, []).append((key, count))
+
+    @classmethod
+    def of(cls, pool: frozenset) -> _CharIndex:
+        index = cls._built.get(pool)
+        if index is None:
+            if len(cls._built) >= cls.KEPT:
+                del cls._built[next(iter(cls._built))]  # the oldest: memory stays flat
+            index = cls._built[pool] = cls(pool)
+        return index
+
+    def reachable(self, target: str, cutoff: float) -> dict[str, list[str]]:
+        """The folded names whose `quick_ratio` with `target` reaches `cutoff`."""
+        if not target or cutoff <= 0:
+            return self.folded  # an empty name matches an empty one only: difflib decides
+        common: Counter[str] = Counter()
+        for char, wanted in Counter(target).items():
+            for key, count in self.postings.get(char, ()):
+                common[key] += min(wanted, count)
+        size = len(target)
+        return {
+            key: self.folded[key]
+            for key, shared in common.items()
+            if 2.0 * shared / (size + len(key)) >= cutoff  # difflib's _calculate_ratio
+        }
 
 
 class _PairIndex:

@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.tools.published import entries, entry_file_name, started_package
@@ -246,3 +248,49 @@ def test_a_server_with_100_000_tools_is_checked_in_linear_time(tmp_path):
     codes = [code for _, _, code, _ in found]
     assert codes == ["GL104"] * 5 + ["GL101", "GL102"]
     assert "did you mean `mcp__big__tool_7_x`?" in found[-1][3]
+
+
+def plain_close_names(name: str, candidates, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """close_names as it was before its character index: difflib over every name."""
+    import difflib
+
+    from guidelint.tools.catalog import _fold, _folded
+
+    target, folded = _fold(name), _folded(frozenset(candidates))
+    hits = difflib.get_close_matches(target, list(folded), n=n, cutoff=cutoff)
+    score = {h: difflib.SequenceMatcher(None, target, h).ratio() for h in hits}
+    best = max(score.values(), default=0.0)
+    return [c for h in hits if score[h] >= best - 0.08 for c in folded[h]][:n]
+
+
+NAMES = "abcdeRst_-12"
+
+
+@given(
+    name=st.text(NAMES, max_size=9),
+    candidates=st.sets(st.text(NAMES, max_size=9), max_size=25),
+    n=st.integers(1, 3),
+    cutoff=st.sampled_from([0.0, 0.3, 0.6, 0.75, 0.9, 1.0]),
+)
+@settings(max_examples=400, deadline=None)
+def test_the_character_index_gives_difflibs_own_matches(name, candidates, n, cutoff):
+    """It only skips names whose characters in common (difflib's quick_ratio) miss
+    the cutoff: the same did-you-mean for any name and candidate set."""
+    from guidelint.tools.catalog import close_names
+
+    assert close_names(name, candidates, n, cutoff) == plain_close_names(
+        name, candidates, n, cutoff
+    )
+
+
+def test_a_hook_matcher_one_digit_longer_reaches_no_more_built_ins():
+    """GL603's did-you-mean for `Tool12` and `Tool123`: the built-ins that cannot reach
+    the cutoff are left out before difflib, whatever the name's length."""
+    from guidelint.tools.builtins import bundled
+    from guidelint.tools.catalog import _CharIndex, _fold
+
+    builtins = bundled()
+    pool = frozenset(builtins.current | set(builtins.aliases))
+    index = _CharIndex.of(pool)
+    assert index.reachable(_fold("Tool12"), 0.6) == index.reachable(_fold("Tool123"), 0.6) == {}
+    assert "read" in index.reachable(_fold("Reed"), 0.6)
