@@ -528,7 +528,49 @@ REVIEWED: dict[str, Reviewed] = {
         "300 s on 2026-12-01, where it failed there)",
     ),
     "ltx2.pipeline_ltx2_dfr": Reviewed(
-        "timeout", BARE, "cost", "took 123.5 s at 300 s on 2026-12-01"
+        "crashed",
+        "MemoryError",
+        "cost",
+        "crashed alone too at the memory limit (2026-12-05, load 4-6), its denoiser's "
+        "input 17,556 tokens a step; took 123.5 s at 300 s on 2026-12-01",
+    ),
+    # bare timeouts of the whole run of 2026-12-05 (load median 4.2) re-run alone at the
+    # 60 s default (--jobs 1, load 4-6)
+    "hunyuan_image.pipeline_hunyuanimage": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "timed out alone too; costwatch measured step 2 of 50 at 5.5 s (4,096 tokens) in "
+        "the run at the session's start",
+    ),
+    "kandinsky6.pipeline_kandinsky6_sr": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
+    ),
+    "kandinsky6.pipeline_kandinsky6_ti2va": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
+    ),
+    "ltx.pipeline_ltx": Reviewed("timeout", BARE, "load", "passed alone in 59.7 s"),
+    "ltx.pipeline_ltx_condition": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "timed out alone too; costwatch measured step 2 of 40 at 11.4 s (8,448 tokens) in "
+        "the run at the session's start",
+    ),
+    "ltx.pipeline_ltx_image2video": Reviewed("timeout", BARE, "load", "passed alone in 55.9 s"),
+    "ltx2.pipeline_ltx2_image2video": Reviewed("timeout", BARE, "load", "passed alone in 38.8 s"),
+    "ltx2.pipeline_ltx2_latent_upsample": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "timed out alone too; costwatch measured step 2 of 40 at 5.3 s (6,144 tokens) in "
+        "the run at the session's start",
     ),
     "kandinsky.pipeline_kandinsky_img2img": Reviewed(
         "timeout", BARE, "load", "passed alone in 43.7 s (load 14)"
