@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -290,3 +291,15 @@ def test_a_guider_is_made_from_its_config_and_loads_as_a_pipeline_component(tmp_
     assert loaded.guidance_scale == made.guidance_scale == 7.5  # its default, saved and read back
     with pytest.raises(build.CannotBuild, match="a guider has no weights"):
         build.component_checkpoint("ClassifierFreeGuidance", tmp_path)
+
+
+def test_building_a_component_leaves_its_cached_plan_as_it_was():
+    # transformers' Qwen2.5-VL config adds `rope_theta` into the `rope_scaling` dict it is
+    # given; plans are cached per process, so a build from the plan's own dict changed the
+    # plan (and its cache key) for every later caller in the process
+    plan = generic.plan("QwenImageEditInpaintPipeline")
+    encoder = next(s for s in plan.slots if s.name == "text_encoder")
+    before = copy.deepcopy(encoder.config)
+    generic.make(encoder, {})
+    assert generic.plan("QwenImageEditInpaintPipeline") is plan
+    assert encoder.config == before

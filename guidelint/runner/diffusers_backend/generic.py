@@ -9,6 +9,7 @@ serves every Flux pipeline) and saves the pipeline with `save_pretrained`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import inspect
 import itertools
@@ -61,6 +62,12 @@ class Slot:
     @property
     def class_name(self) -> str:
         return self.recipe.builds or self.recipe_key.split("/")[0]
+
+    def fresh_config(self) -> dict[str, Any]:
+        """A copy of the config to build from: transformers' config classes rewrite
+        nested dicts they are given (`rope_scaling` gains `rope_theta`), and plans are
+        cached per process, so building from the plan's own dict changed the plan."""
+        return copy.deepcopy(self.config)
 
     def key(self) -> str:
         """Folder name in the component cache: the class and a digest of what builds it."""
@@ -510,7 +517,7 @@ COMPOSITE_HALVES = {"T5GemmaConfig": "encoder"}
 def write_composite_config(slot: Slot, folder: Path) -> None:
     """`folder/config.json` as the composite config the slot's half came from, naming the
     model class as `architectures` (what save_pretrained records)."""
-    composite = library_class(slot.recipe.builder or "")(**slot.config).to_dict()
+    composite = library_class(slot.recipe.builder or "")(**slot.fresh_config()).to_dict()
     composite["architectures"] = [slot.class_name.rpartition(".")[2]]
     composite.pop("_name_or_path", None)
     text = json.dumps(composite, indent=2, sort_keys=True) + "\n"
@@ -521,7 +528,7 @@ def component(slot: Slot, components: Path, built: dict[str, Any]):
     """The slot's component: schedulers and guiders are made afresh, models loaded from
     their cache folder."""
     if slot.recipe.kind in CONFIG_ONLY:
-        return library_class(slot.class_name)(**slot.config)
+        return library_class(slot.class_name)(**slot.fresh_config())
     folder = components / slot.key()
     if not (folder / "ready").is_file():
         made = make(slot, built)
@@ -546,31 +553,31 @@ def make(slot: Slot, built: dict[str, Any]):
 
         return getattr(family_tokenizers, recipe.builder or "")()
     if recipe.kind == "processor":
-        return cls(**slot.config)
+        return cls(**slot.fresh_config())
     seeded()
     if recipe.derive:
         source, method = recipe.derive
-        return getattr(cls, method)(built[source], **slot.config)
+        return getattr(cls, method)(built[source], **slot.fresh_config())
     config_class = getattr(cls, "config_class", None)
     if recipe.builder:  # a model over another config than its class's (Paint-by-Example's)
         config_class = library_class(recipe.builder)
     if recipe.loads_tokenizer and config_class is not None:
         key, config_of = recipe.loads_tokenizer[0], config_class
         return with_local_tokenizer(
-            recipe, lambda path: cls(config_of(**slot.config, **{key: path}))
+            recipe, lambda path: cls(config_of(**slot.fresh_config(), **{key: path}))
         )
     if recipe.builder in COMPOSITE_HALVES:
-        composite = library_class(recipe.builder)(**slot.config)
+        composite = library_class(recipe.builder)(**slot.fresh_config())
         half = getattr(composite, COMPOSITE_HALVES[recipe.builder])
         return cls(half).eval()
     if config_class is not None and not hasattr(cls, "register_to_config"):
-        return cls(config_class(**slot.config)).eval()  # a transformers model
+        return cls(config_class(**slot.fresh_config())).eval()  # a transformers model
     if set(slot.config) - set(inspect.signature(cls.__init__).parameters):
         # config keys __init__ does not take are kept by from_config, as from_pretrained
         # keeps those of a real config.json (Chroma1-HD's guidance_embeds, which its
         # inpaint pipeline reads)
-        return fill_empty(cls.from_config(slot.config).eval())
-    return fill_empty(cls(**slot.config).eval())
+        return fill_empty(cls.from_config(slot.fresh_config()).eval())
+    return fill_empty(cls(**slot.fresh_config()).eval())
 
 
 def fill_empty(model):
