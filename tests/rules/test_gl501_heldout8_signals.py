@@ -9,26 +9,11 @@ one beside it reported.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from guidelint.check import CheckOptions, run_check
 from guidelint.doc_kind import history_by_path, history_by_text
 from guidelint.rules.stale_path.sentences import not_a_claim
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
-def stale(root: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    write(root, files)
-    report = run_check(CheckOptions(paths=[root], select=["GL501"], use_cache=False))
-    return sorted((f.path, f.line, f.message.split("`")[1]) for f in report.findings)
+from tests.rules.test_gl501_heldout6_signals import stale  # noqa: E402
 
 
 def claim(text: str, path: str) -> bool:
