@@ -219,6 +219,16 @@ def _raised_by(call) -> BaseException:
                 reason="peft is installed: the LoRA methods do not raise",
             ),
         ),
+        # torchaudio's load() without torchcodec (Stable Audio 3's examples)
+        pytest.param(
+            lambda: __import__("torchaudio").load("reference.wav"),
+            "torchcodec",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("torchaudio") is None
+                or importlib.util.find_spec("torchcodec") is not None,
+                reason="needs torchaudio without torchcodec",
+            ),
+        ),
     ],
 )
 def test_diffusers_own_install_messages_name_the_package(raise_it, package):
