@@ -28,6 +28,9 @@ PIP_INSTALL = re.compile(r"\bpip install (?:-U |--upgrade )?['\"`]?([A-Za-z0-9][
 # torchaudio's load() without torchcodec: "TorchCodec is required for load_with_torchcodec.
 # Please install torchcodec to use this function."
 PLEASE_INSTALL = re.compile(r"\bis required\b.*\bPlease install ([A-Za-z][\w.-]*) to use\b")
+# diffusers' Mel (audio diffusion) without librosa: a ValueError, "Cannot import librosa
+# because No module named 'librosa'. Make sure to correctly install librosa ..."
+CANNOT_IMPORT = re.compile(r"^Cannot import ([A-Za-z][\w.-]*) because")
 # diffusers' LoRA methods without peft: a ValueError that names no pip command.
 NEEDS_PEFT = "PEFT backend is required"
 # Module names whose pip distribution is named otherwise.
@@ -400,6 +403,9 @@ def missing_package(error: BaseException) -> str | None:
             return found.group(1)
     if isinstance(error, ValueError) and NEEDS_PEFT in str(error) and not _installed("peft"):
         return "peft"
+    unimportable = CANNOT_IMPORT.search(str(error)) if isinstance(error, ValueError) else None
+    if unimportable and not _installed(_module_of(unimportable.group(1))):
+        return unimportable.group(1)
     if isinstance(error, NameError):
         return _guarded_import(error)
     return None

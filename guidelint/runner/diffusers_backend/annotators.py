@@ -89,8 +89,16 @@ KNOWN: dict[str, tuple[str, Callable[[], Any], Callable[[dict], dict]]] = {
         _lineart_anime,
         _whole,
     ),
-    "body_pose_model.pth": ("controlnet_aux's bodypose_model, Openpose's body", _body, _transferred),
-    "hand_pose_model.pth": ("controlnet_aux's handpose_model, Openpose's hand", _hand, _transferred),
+    "body_pose_model.pth": (
+        "controlnet_aux's bodypose_model, Openpose's body",
+        _body,
+        _transferred,
+    ),
+    "hand_pose_model.pth": (
+        "controlnet_aux's handpose_model, Openpose's hand",
+        _hand,
+        _transferred,
+    ),
     "facenet.pth": ("controlnet_aux's FaceNet, Openpose's face", _face, _whole),
 }
 
