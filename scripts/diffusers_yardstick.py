@@ -85,6 +85,12 @@ class RealBug:
 
 
 REAL_BUGS: dict[str, RealBug] = {
+    # reached since its stand-in (teticio/audio-diffusion-256), past 1000 DDPM steps
+    "deprecated.audio_diffusion.pipeline_audio_diffusion": RealBug(
+        12,
+        "name 'display' is not defined",
+        "calls display(), a notebook's builtin it never imports (and mel, never defined)",
+    ),
     # reached since the runner makes controlnet_aux's Openpose files (annotators.py)
     "animatediff.pipeline_animatediff_video2video_controlnet": RealBug(
         39,
@@ -412,6 +418,15 @@ REVIEWED: dict[str, Reviewed] = {
         BARE,
         "real bug",
         "alone (load 12) it reaches its real bug (REAL_BUGS): line 8 failed at 51.4 s",
+    ),
+    # its stand-in since 2026-12-05 (librosa in the extra): 1000 DDPM steps of the tiny
+    # UNet, then librosa's Griffin-Lim, whose numba functions compile on first use
+    "deprecated.audio_diffusion.pipeline_audio_diffusion": Reviewed(
+        "timeout",
+        BARE,
+        "real bug",
+        "alone at 300 s (load 12) it reaches its real bug at line 12, display() never "
+        "imported, at 101.7 s (the 1000 steps took 16 s; DDPM's passed in 13.0 s then)",
     ),
     # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
     "bria_fibo2.pipeline_bria_fibo2": Reviewed(
