@@ -85,6 +85,18 @@ class RealBug:
 
 
 REAL_BUGS: dict[str, RealBug] = {
+    # reached since its stand-in (teticio/audio-diffusion-256), past 1000 DDPM steps
+    "deprecated.audio_diffusion.pipeline_audio_diffusion": RealBug(
+        12,
+        "name 'display' is not defined",
+        "calls display(), a notebook's builtin it never imports (and mel, never defined)",
+    ),
+    # reached since the runner makes controlnet_aux's Openpose files (annotators.py)
+    "animatediff.pipeline_animatediff_video2video_controlnet": RealBug(
+        39,
+        "name 'conditioning_frames' is not defined",
+        "appends each pose frame to conditioning_frames, a list it never creates",
+    ),
     # reviewed 2026-12-05 from the whole run at the defaults
     "controlnet.pipeline_controlnet_blip_diffusion": RealBug(
         9,
@@ -398,13 +410,6 @@ BARE = "still running after 60s"  # a timeout costwatch gave no figures for
 # Re-runs on 2026-12-04: one example at a time (--jobs 1) at the 60 s default, from
 # the warm tiny cache, on the same 2 shared cores (load average 10-14 then).
 REVIEWED: dict[str, Reviewed] = {
-    "controlnet.pipeline_controlnet_union_sd_xl": Reviewed(
-        "error",
-        "LocalEntryNotFoundError",
-        "example download",
-        "its annotator fetches lllyasviel/Annotators (netG.pth) from the hub at line 29 "
-        "(2026-12-05); [tool.guidelint.runner.fixtures] can map it",
-    ),
     "anyflow.pipeline_anyflow": Reviewed(
         "timeout", BARE, "cost", "timed out alone too (load 12); 85.0 s at 300 s on 2026-12-01"
     ),
@@ -414,13 +419,14 @@ REVIEWED: dict[str, Reviewed] = {
         "real bug",
         "alone (load 12) it reaches its real bug (REAL_BUGS): line 8 failed at 51.4 s",
     ),
-    "animatediff.pipeline_animatediff_video2video_controlnet": Reviewed(
-        "error",
-        "LocalEntryNotFoundError",
-        "example download",
-        "controlnet_aux's OpenposeDetector.from_pretrained('lllyasviel/Annotators') fetches "
-        "its pose model from the hub (2026-12-05; its tiny LoRA loaded at line 26); past "
-        "it the example appends to conditioning_frames, which it never defines",
+    # its stand-in since 2026-12-05 (librosa in the extra): 1000 DDPM steps of the tiny
+    # UNet, then librosa's Griffin-Lim, whose numba functions compile on first use
+    "deprecated.audio_diffusion.pipeline_audio_diffusion": Reviewed(
+        "timeout",
+        BARE,
+        "real bug",
+        "alone at 300 s (load 12) it reaches its real bug at line 12, display() never "
+        "imported, at 101.7 s (the 1000 steps took 16 s; DDPM's passed in 13.0 s then)",
     ),
     # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
     "bria_fibo2.pipeline_bria_fibo2": Reviewed(

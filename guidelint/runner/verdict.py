@@ -25,6 +25,12 @@ REQUIRES_LIBRARY = re.compile(r"requires the ([\w.-]+) library")
 # diffusers' own checks name the pip command: "insightface is not available. Please
 # install it using 'pip install insightface'", "PyAV is required ... `pip install av`".
 PIP_INSTALL = re.compile(r"\bpip install (?:-U |--upgrade )?['\"`]?([A-Za-z0-9][\w.-]*)")
+# torchaudio's load() without torchcodec: "TorchCodec is required for load_with_torchcodec.
+# Please install torchcodec to use this function."
+PLEASE_INSTALL = re.compile(r"\bis required\b.*\bPlease install ([A-Za-z][\w.-]*) to use\b")
+# diffusers' Mel (audio diffusion) without librosa: a ValueError, "Cannot import librosa
+# because No module named 'librosa'. Make sure to correctly install librosa ..."
+CANNOT_IMPORT = re.compile(r"^Cannot import ([A-Za-z][\w.-]*) because")
 # diffusers' LoRA methods without peft: a ValueError that names no pip command.
 NEEDS_PEFT = "PEFT backend is required"
 # Module names whose pip distribution is named otherwise.
@@ -390,11 +396,16 @@ def missing_package(error: BaseException) -> str | None:
     if type(error).__name__ == "OptionalDependencyNotAvailable":
         return "an optional package of diffusers"
     if isinstance(error, ImportError):
-        found = REQUIRES_LIBRARY.search(str(error)) or PIP_INSTALL.search(str(error))
+        text = str(error)
+        found = REQUIRES_LIBRARY.search(text) or PIP_INSTALL.search(text)
+        found = found or PLEASE_INSTALL.search(text)
         if found and not _installed(_module_of(found.group(1))):
             return found.group(1)
     if isinstance(error, ValueError) and NEEDS_PEFT in str(error) and not _installed("peft"):
         return "peft"
+    unimportable = CANNOT_IMPORT.search(str(error)) if isinstance(error, ValueError) else None
+    if unimportable and not _installed(_module_of(unimportable.group(1))):
+        return unimportable.group(1)
     if isinstance(error, NameError):
         return _guarded_import(error)
     return None

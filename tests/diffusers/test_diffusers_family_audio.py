@@ -1,7 +1,9 @@
 """The audio families the generic builder makes tiny: Stable Audio, LongCat AudioDiT,
-AudioLDM and MusicLDM."""
+AudioLDM, MusicLDM and Audio Diffusion."""
 
 from __future__ import annotations
+
+import importlib.util
 
 import pytest
 
@@ -69,3 +71,50 @@ def test_the_offline_roberta_tokenizer_loads_with_the_ids_clap_expects(tmp_path)
     encoded = loaded("a cat", padding="max_length", max_length=10).input_ids
     assert encoded[0] == 0 and encoded.index(2) == 6 and encoded[7:] == [1, 1, 1]
     assert max(encoded) < family_tokenizers.roberta_vocab_size()
+
+
+HAS_LIBROSA = importlib.util.find_spec("librosa") is not None
+needs_librosa = pytest.mark.skipif(not HAS_LIBROSA, reason="diffusers' Mel needs librosa")
+
+
+@needs_librosa
+def test_audio_diffusion_plans_the_unet2d_its_repo_ships_and_a_mel_of_its_size():
+    from guidelint.runner.diffusers_backend import generic
+
+    plan = generic.plan("AudioDiffusionPipeline")
+    slots = {s.name: s for s in plan.slots}
+    # annotated UNet2DConditionModel; audio-diffusion-256 ships a UNet2DModel
+    assert slots["unet"].recipe.builds == "UNet2DModel"
+    unet = slots["unet"].config
+    assert unet["in_channels"] == unet["out_channels"] == 1  # a spectrogram: one channel
+    size = unet["sample_size"]
+    assert slots["mel"].config == {"x_res": size, "y_res": size}
+    assert slots["scheduler"].recipe_key == "DDPMScheduler"  # 1000 steps, as the repo
+    assert "vqvae" not in slots  # the latent sibling repo has one, this one none
+
+
+@pytest.mark.skipif(HAS_LIBROSA, reason="librosa is installed")
+def test_audio_diffusion_without_librosa_names_it():
+    from guidelint.runner import verdict
+    from guidelint.runner.diffusers_backend import generic
+
+    with pytest.raises(ImportError) as raised:
+        generic.plan("AudioDiffusionPipeline")
+    assert verdict.missing_package(raised.value) == "librosa"
+
+
+@pytest.mark.slow
+@needs_librosa
+def test_audio_diffusion_builds_and_makes_a_spectrogram_and_its_audio(tiny_cache):
+    from diffusers import AudioDiffusionPipeline, UNet2DModel
+
+    folder = build.checkpoint_for("AudioDiffusionPipeline", tiny_cache)
+    pipe = AudioDiffusionPipeline.from_pretrained(folder)
+    assert type(pipe.unet) is UNet2DModel and pipe.vqvae is None
+    assert pipe.get_default_steps() == 1000  # DDPM, as the example's pipe() runs
+    output = pipe(steps=2)
+    size, hop = pipe.mel.x_res, pipe.mel.hop_length
+    assert output.images[0].size == (size, size)
+    # Griffin-Lim over `size` frames of `hop` samples (librosa's centred frames)
+    assert output.audios[0].shape == (1, hop * (size - 1))
+    assert pipe.mel.get_sample_rate() == 22050  # the repo's Mel default

@@ -219,6 +219,16 @@ def _raised_by(call) -> BaseException:
                 reason="peft is installed: the LoRA methods do not raise",
             ),
         ),
+        # torchaudio's load() without torchcodec (Stable Audio 3's examples)
+        pytest.param(
+            lambda: __import__("torchaudio").load("reference.wav"),
+            "torchcodec",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("torchaudio") is None
+                or importlib.util.find_spec("torchcodec") is not None,
+                reason="needs torchaudio without torchcodec",
+            ),
+        ),
     ],
 )
 def test_diffusers_own_install_messages_name_the_package(raise_it, package):
@@ -229,6 +239,19 @@ def test_diffusers_own_install_messages_name_the_package(raise_it, package):
     assert verdict.install_hint(package).endswith(f"pip install {package}") or (
         "guidelint[diffusers]" in verdict.install_hint(package)
     )
+
+
+def test_diffusers_mel_without_librosa_is_missing_librosa():
+    from guidelint.runner import verdict
+
+    # the ValueError diffusers' Mel raises at construction (audio diffusion's mel slot)
+    error = ValueError(
+        "Cannot import librosa because No module named 'librosa'. Make sure to correctly "
+        "install librosa to be able to install it."
+    )
+    expected = None if importlib.util.find_spec("librosa") else "librosa"
+    assert verdict.missing_package(error) == expected
+    assert verdict.missing_package(ValueError("Cannot import 'x' into y")) is None
 
 
 def test_an_installed_package_a_message_names_is_not_missing():

@@ -138,6 +138,11 @@ def pipeline_type(pipeline_class: str):
     except (AttributeError, ImportError, RuntimeError) as error:
         raise CannotPlan(pipeline_class, f"diffusers has no such pipeline ({error})") from None
     if not (inspect.isclass(cls) and issubclass(cls, diffusers.DiffusionPipeline)):
+        backends = getattr(cls, "_backends", None)
+        if backends:  # diffusers' placeholder without its package (audio diffusion: librosa)
+            from diffusers.utils import requires_backends
+
+            requires_backends(cls, backends)  # ImportError naming it: missing-dependency
         raise CannotPlan(pipeline_class, "not a DiffusionPipeline class")
     return cls
 
@@ -223,6 +228,7 @@ def choose_recipe(
         fits = built in allowed or key.split("/")[0] in allowed
         fits = fits or component_class == ANY_SCHEDULER and recipe.kind == "scheduler"
         fits = fits or key != component_class and admits(component_class, built)
+        fits = fits or tiny_table.SHIPPED.get(f"{pipeline_class}.{slot}") == built
         if fits:
             return key
         if recipe_of(component_class):

@@ -280,7 +280,8 @@ LAYOUT_GAPS: dict[str, str] = {
         VAE_ATTENTION,
     ),
     **dict.fromkeys(
-        ("UNet2DModel", "UNet2DModel/ldm-sr", "UNet2DModel/repaint"), NO_UNET_ATTENTION
+        ("UNet2DModel", "UNet2DModel/ldm-sr", "UNet2DModel/repaint", "UNet2DModel/audio-diffusion"),
+        NO_UNET_ATTENTION,
     ),
     **dict.fromkeys(
         (

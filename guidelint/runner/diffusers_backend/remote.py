@@ -3,7 +3,8 @@
 Served: `requests` (so `diffusers.utils.load_image(url)` too), `urllib.request.urlopen`
 and `huggingface_hub.hf_hub_download`. A URL matching a `[tool.guidelint.runner.fixtures]`
 glob gets that file; an image URL gets a generated image (a mask when the URL names
-one); anything else raises the library's own connection error with a clear message.
+one); a controlnet_aux annotator file whose class is known is made (annotators.py);
+anything else raises the library's own connection error with a clear message.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from guidelint.runner.diffusers_backend import images
+from guidelint.runner.diffusers_backend import annotators, images
 from guidelint.runner.diffusers_backend.state import State, current, remember_original
 
 
@@ -40,6 +41,9 @@ def serve(url: str, state: State, via: str) -> bytes | None:
     if images.names_image(url) or images.names_video(url):
         state.record(f"{via} {url} -> {images.describe(url)}")
         return images.encoded(url)
+    if annotators.known(url):
+        state.record(f"{via} {url} -> {annotators.describe(url)}")
+        return annotators.made(url)
     return None
 
 
@@ -132,6 +136,7 @@ def install_hub_download() -> None:
     remember_original(hf_hub_download, original)
     huggingface_hub.hf_hub_download = hf_hub_download
     file_download.hf_hub_download = hf_hub_download
+    annotators.rebind(hf_hub_download)
 
 
 def install() -> None:

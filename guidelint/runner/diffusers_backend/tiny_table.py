@@ -468,6 +468,9 @@ LEFT_OUT_WHEN_OPTIONAL = (
     "prompt_enhancer_head",
     "audio_scheduler",  # without one, LTX-2 denoises the audio with a copy of `scheduler`
     "duration_head",
+    # only AudioDiffusionPipeline has one: audio-diffusion-256 ships none (its latent
+    # sibling, latent-audio-diffusion-256, does)
+    "vqvae",
 )
 
 # A tokenizer slot annotated with a generic class (AutoTokenizer) gets the tokenizer of
@@ -586,6 +589,9 @@ PIPELINE_ARGUMENTS = (
 KEPT_OPTIONAL = tuple(k for area in AREAS for k in getattr(area, "KEPT_OPTIONAL", ()))
 # component class -> the library its real checkpoints' model_index.json names
 CHECKPOINT_LIBRARY = _merged({}, "CHECKPOINT_LIBRARY")
+# "Pipeline.slot" -> the class real checkpoints ship in a slot whose annotation names
+# another (AudioDiffusionPipeline's `unet: UNet2DConditionModel` holds a UNet2DModel)
+SHIPPED: dict[str, str] = _merged({}, "SHIPPED")
 # module class -> parameters its __init__ leaves uninitialised (`torch.empty`), which
 # the builder fills seeded (generic.fill_empty)
 EMPTY_PARAMETERS = _merged({}, "EMPTY_PARAMETERS")

@@ -4,5 +4,5 @@
 (one per group of families; `AREAS` in tiny_table.py) holds any of the same tables
 (one it leaves out is empty): `RECIPES`, `VARIANTS`, `TOKENIZER_OF_ENCODER`,
 `HOME_PIPELINES`, `NOT_YET`, `PIPELINE_ARGUMENTS`, `KEPT_OPTIONAL`,
-`CHECKPOINT_LIBRARY` and `EMPTY_PARAMETERS`.
+`CHECKPOINT_LIBRARY`, `EMPTY_PARAMETERS` and `SHIPPED`.
 """

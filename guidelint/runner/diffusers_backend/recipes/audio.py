@@ -1,5 +1,5 @@
 """Recipes of the audio pipelines: Stable Audio, AudioLDM 1 and 2, MusicLDM, Dance Diffusion,
-ACE-Step, LongCat AudioDiT.
+ACE-Step, LongCat AudioDiT, Audio Diffusion (teticio/audio-diffusion-256).
 
 The same tables as every area (see recipes/__init__.py); tiny_table.py merges them
 with the shared ones, and a key defined twice is an error at import.
@@ -11,7 +11,7 @@ latent frames, and soundfile and scipy write such files as they write real ones.
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.recipes.parts import Dim, Recipe
+from guidelint.runner.diffusers_backend.recipes.parts import DDPM_UNET, Dim, Recipe
 
 TINY_SAMPLE_RATE = 16
 
@@ -189,14 +189,38 @@ RECIPES: dict[str, Recipe] = {
     ),
 }
 
+# teticio/audio-diffusion-256 (AudioDiffusionPipeline, deprecated in diffusers): a
+# mel spectrogram as a one-channel image, denoised by an unconditional UNet2DModel in
+# 1000 DDPM steps (no VQ-VAE: that is latent-audio-diffusion-256), then inverted to
+# audio by Griffin-Lim (librosa). The repo's Mel keeps its defaults (22,050 Hz, n_fft
+# 2048, hop 512, 32 Griffin-Lim iterations) with a 256x256 image; here the image is 16x16
+# (the shared DDPM UNet's sample size, as DDPM's stand-in), the Mel's resolution with it,
+# since the pipeline sizes its noise from the UNet and reads the image back with the Mel.
+AUDIO_DIFFUSION_SIZE = 16
+AUDIO_DIFFUSION_UNET = {
+    **DDPM_UNET,
+    "sample_size": AUDIO_DIFFUSION_SIZE,
+    "in_channels": 1,
+    "out_channels": 1,
+}
+RECIPES["UNet2DModel/audio-diffusion"] = Recipe("model", AUDIO_DIFFUSION_UNET, builds="UNet2DModel")
+RECIPES["Mel"] = Recipe("scheduler", {"x_res": AUDIO_DIFFUSION_SIZE, "y_res": AUDIO_DIFFUSION_SIZE})
+
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    ("^AudioDiffusionPipeline$", "unet", "UNet2DModel/audio-diffusion"),
+    # the slot is annotated DDIMScheduler | DDPMScheduler; the repo ships DDPM (1000 steps)
+    ("^AudioDiffusionPipeline$", "scheduler", "DDPMScheduler"),
     ("^(AudioLDM|MusicLDM)Pipeline$", "unet", "UNet2DConditionModel/audioldm"),
     ("^(AudioLDM|MusicLDM)Pipeline$", "vae", "AutoencoderKL/mel"),
     ("^MusicLDMPipeline$", "text_encoder", "ClapModel"),
     ("^StableAudioPipeline$", "scheduler", "EDMDPMSolverMultistepScheduler/stable_audio"),
 )
 
+
+# teticio/audio-diffusion-256 ships a UNet2DModel where the pipeline annotates
+# UNet2DConditionModel (its __call__ passes the encoding only to a UNet2DConditionModel)
+SHIPPED: dict[str, str] = {"AudioDiffusionPipeline.unet": "UNet2DModel"}
 
 HOME_PIPELINES: dict[str, str] = {
     "StableAudioDiTModel": "StableAudioPipeline",
