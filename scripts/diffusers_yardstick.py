@@ -419,14 +419,13 @@ REVIEWED: dict[str, Reviewed] = {
         "real bug",
         "alone (load 12) it reaches its real bug (REAL_BUGS): line 8 failed at 51.4 s",
     ),
-    # its stand-in since 2026-12-05 (librosa in the extra): 1000 DDPM steps of the tiny
-    # UNet, then librosa's Griffin-Lim, whose numba functions compile on first use
+    # its stand-in since 2026-12-05; librosa (diffusers' Mel) is not in the extra
     "deprecated.audio_diffusion.pipeline_audio_diffusion": Reviewed(
-        "timeout",
-        BARE,
+        "missing-dependency",
+        "librosa",
         "real bug",
-        "alone at 300 s (load 12) it reaches its real bug at line 12, display() never "
-        "imported, at 101.7 s (the 1000 steps took 16 s; DDPM's passed in 13.0 s then)",
+        "with librosa installed, alone at 300 s (load 12) it reaches its real bug at line 12, "
+        "display() never imported, at 101.7 s (the 1000 steps took 16 s)",
     ),
     # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
     "bria_fibo2.pipeline_bria_fibo2": Reviewed(
