@@ -50,6 +50,16 @@ def is_inside(root: str | Path, path: str | Path) -> bool:
     return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
 
 
+def named_inside(root: str | Path, path: str | Path) -> bool:
+    """Whether `path` (relative to the real working folder unless absolute) names a
+    place in the project by its name alone, no symlink resolved: a file the user names
+    there is confined (a committed link out is refused, never followed); one named
+    outside the project is where the user said (`-o /tmp/report.txt`)."""
+    base = real(root)
+    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), os.fspath(path)))
+    return full == base or full.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def resolve_inside(root: str | Path, path: str | Path, what: str = "path") -> Path:
     """`path` (relative to `root` unless absolute), symlinks resolved; Outside if it
     leads out of the project."""

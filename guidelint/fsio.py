@@ -21,7 +21,9 @@ from pathlib import Path
 BOM = "\ufeff".encode()
 
 
-def read_text_exact(path: Path, root: Path | None = None) -> str:
+def read_text_exact(
+    path: Path, root: Path | None = None, what: str = "a file guidelint fixes"
+) -> str:
     """The text as the engine saw it: line endings kept, a BOM dropped. With `root`,
     a file that leads outside the project is a PermissionError naming it, not read."""
     if root is None:
@@ -29,7 +31,7 @@ def read_text_exact(path: Path, root: Path | None = None) -> str:
     from guidelint.confine import Outside, open_inside
 
     try:
-        fd = open_inside(root, path, "a file guidelint fixes")
+        fd = open_inside(root, path, what)
     except Outside as outside:
         raise PermissionError(errno.EPERM, str(outside), str(path)) from None
     with os.fdopen(fd, "rb") as handle:

@@ -223,12 +223,11 @@ def check(
 def _write_report(output: Path, text: str, root: Path) -> None:
     """`-o FILE`: inside the project, never through a committed symlink (a link out is
     one line, nothing written); elsewhere, where the user said."""
+    from guidelint.confine import named_inside
     from guidelint.fsio import write_atomic
 
-    # Lexically, from the real working folder (the root is resolved): a committed
-    # symlink below it must count as inside, so it is refused, not followed.
-    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), output))
-    inside = full == str(root) or full.startswith(str(root).rstrip(os.sep) + os.sep)
+    # By name (a committed symlink below the root counts as inside: refused, not followed).
+    inside = named_inside(root, output)
     try:
         if not inside:
             output.parent.mkdir(parents=True, exist_ok=True)

@@ -447,6 +447,40 @@ def test_check_output_never_goes_through_a_committed_symlink(make_project, tmp_p
     assert "scripts/gone.py" in elsewhere.read_text()
 
 
+def test_a_baseline_is_never_written_or_read_through_a_committed_symlink(
+    make_project, tmp_path_factory
+):
+    """`--write-baseline baseline.json` where the pull request commits
+    `baseline.json -> ~/.bashrc` (or `ci/ -> ~`): the baseline replaced the file
+    outside, after a warning that the link was "not followed". `--baseline` read a
+    linked file from outside (one that can hide every finding). Now each is one error
+    line, nothing written or read; a path outside named by the user is still theirs."""
+    outside = tmp_path_factory.mktemp("home")
+    (outside / "bashrc").write_text("theirs\n")
+    (outside / "empty.json").write_text('{"version": 2, "findings": []}\n')
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / "baseline.json").symlink_to(outside / "bashrc")
+    (root / "hides.json").symlink_to(outside / "empty.json")
+    (root / "ci").symlink_to(outside, target_is_directory=True)
+    for target in ("baseline.json", "ci/new.json"):
+        result = run_cli("check", "--write-baseline", target, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert lines[-1].startswith(f"guidelint: error: {target}: baseline not written: ")
+        assert "outside the project" in lines[-1]
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "empty.json"]
+    assert (outside / "bashrc").read_text() == "theirs\n"
+    result = run_cli("check", "--baseline", "hides.json", cwd=root)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("guidelint: error: hides.json: baseline not read: "), last
+    assert "outside the project" in last
+    elsewhere = tmp_path_factory.mktemp("ci") / "baseline.json"  # outside: the user's choice
+    assert run_cli("check", "--write-baseline", str(elsewhere), cwd=root).returncode == 0
+    assert run_cli("check", "--baseline", str(elsewhere), cwd=root).returncode == 0
+    assert run_cli("check", cwd=root).returncode == 1  # the finding the baseline holds
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's
