@@ -481,6 +481,19 @@ def test_a_baseline_is_never_written_or_read_through_a_committed_symlink(
     assert run_cli("check", cwd=root).returncode == 1  # the finding the baseline holds
 
 
+def test_pathological_globs_in_the_configuration_cost_no_more_than_plain_ones(make_project):
+    """`exclude = ["*?*?*?*?*?*?*?*?*?*?*?*?b"]` (or `**/a/**/a/...`) in a pull
+    request's configuration, and a committed file under 30 folders with an 80-letter
+    name: pathspec's expression backtracked for hours on that one path (the check
+    was stopped after 30 s). Now the check ends as fast as with plain globs (run_cli's
+    timeout only guards against a hang; nothing is measured)."""
+    deep = "/".join(["a"] * 30) + "/" + "a" * 80 + ".md"
+    globs = ["*?" * 12 + "b", "**/" + "a/**/" * 7 + "b", "*a" * 12 + "b"]
+    root = make_project({f"docs/{deep}": "# A\n"}, config=f"exclude = {json.dumps(globs)}")
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 0 and "1 file checked" in result.stdout, result.stderr
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's
