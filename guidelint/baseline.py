@@ -36,20 +36,15 @@ def write_baseline(path: Path, findings: list[Finding], root: Path) -> None:
     """Write the baseline: a path named in the project is confined to it (a committed
     symlink out is one ConfigError line, nothing written); one named outside is the
     user's."""
-    from guidelint.confine import named_inside
-    from guidelint.fsio import write_atomic
+    from guidelint.fsio import write_named
 
     entries = [
         {"fingerprint": f.fingerprint(), "code": f.code, "path": f.path, "message": f.message}
         for f in findings
     ]
     data = {"version": BASELINE_VERSION, "findings": entries}
-    inside = named_inside(root, path)
     try:
-        if not inside:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        write_atomic(path, text, root if inside else None)
+        write_named(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", root)
     except OSError as err:
         raise ConfigError(f"{path}: baseline not written: {_reason(path, err)}") from None
 

@@ -58,6 +58,20 @@ def write_atomic(path: Path, text: str, root: Path | None = None) -> None:
         os.close(folder)
 
 
+def write_named(path: Path, text: str, root: Path) -> None:
+    """Write a file the user named (`-o`, `--write-baseline`): one named in the
+    project is confined to it (`confine.named_inside`: a committed symlink out is a
+    PermissionError, nothing written); one named outside is written where they said,
+    its folders made."""
+    from guidelint.confine import named_inside
+
+    if named_inside(root, path):
+        write_atomic(path, text, root)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
+
+
 def _folder_of(path: Path, root: Path | None) -> tuple[Path, int]:
     """The file to write (symlinks resolved) and a descriptor of its folder."""
     from guidelint.confine import Outside, open_dir, resolve_inside

@@ -223,15 +223,10 @@ def check(
 def _write_report(output: Path, text: str, root: Path) -> None:
     """`-o FILE`: inside the project, never through a committed symlink (a link out is
     one line, nothing written); elsewhere, where the user said."""
-    from guidelint.confine import named_inside
-    from guidelint.fsio import write_atomic
+    from guidelint.fsio import write_named
 
-    # By name (a committed symlink below the root counts as inside: refused, not followed).
-    inside = named_inside(root, output)
     try:
-        if not inside:
-            output.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(output, text, root if inside else None)
+        write_named(output, text, root)
     except OSError as error:
         fail(f"{output}: report not written: {error.strerror or error}")
 

