@@ -63,6 +63,7 @@ def named_inside(root: str | Path, path: str | Path) -> bool:
 def resolve_inside(root: str | Path, path: str | Path, what: str = "path") -> Path:
     """`path` (relative to `root` unless absolute), symlinks resolved; Outside if it
     leads out of the project."""
+    _no_nul(path)
     full = Path(root) / os.path.expanduser(os.fspath(path))
     if not is_inside(root, full):
         raise Outside(f"{path}: {what} leads outside the project ({real(root)})")
@@ -73,6 +74,7 @@ def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
     """A read-only descriptor of the file `path`, which must lie inside `root` once
     every symlink is resolved; Outside (nothing read) when it does not. Asked of
     the file opened, not of its name, so a link swapped in between cannot lead out."""
+    _no_nul(path)
     full = Path(root) / os.fspath(path)
     if not is_inside(root, full):
         raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
@@ -82,6 +84,13 @@ def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
         os.close(fd)
         raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
     return fd
+
+
+def _no_nul(path: str | Path) -> None:
+    """Outside for a name no file has (an MCP caller's `file`; os.stat would raise a
+    bare ValueError)."""
+    if "\0" in os.fspath(path):
+        raise Outside(f"{os.fspath(path)!r}: not a path (a NUL character)")
 
 
 def _below_root(root: str, full: str) -> list[str] | None:

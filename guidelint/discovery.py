@@ -359,6 +359,8 @@ def changes_since(root: Path, rev: str) -> Changes:
 
     if rev.startswith("-"):
         raise ConfigError(f"--since {rev}: not a revision (it starts with '-')")
+    if "\0" in rev:  # an MCP caller's: no command line can hold one
+        raise ConfigError(f"--since {rev!r}: not a revision (a NUL character)")
     git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
     changes = _from_name_status(
         git("diff", "-z", "--name-status", "--no-renames", "--relative", rev, "--")
