@@ -494,6 +494,35 @@ def test_pathological_globs_in_the_configuration_cost_no_more_than_plain_ones(ma
     assert result.returncode == 0 and "1 file checked" in result.stdout, result.stderr
 
 
+@pytest.mark.parametrize("folder", ["data", "."])
+def test_a_configured_cache_dir_never_takes_over_a_folder_guidelint_did_not_make(
+    make_project, folder
+):
+    """A pull request sets `cache-dir = "data"` (or `"."`): the cache pruned the
+    folder's `results-1.json` and `results-2.json` (a user's files, "older contexts")
+    and wrote `.gitignore` (`*`: every new file there ignored by git) and CACHEDIR.TAG
+    (backups skip it) into the folder, the repository itself for `"."`. Now a folder
+    guidelint did not make is one warning line and no result cache; nothing in it
+    changes. A new folder is made and used."""
+    import time
+
+    files = {"docs/a.md": "# A\n", "data/notes.txt": "mine\n"}
+    files |= {f"data/results-{n}.json": "{}\n" for n in range(1, 10)}
+    root = make_project(files, config=f'cache-dir = "{folder}"')
+    for n in range(1, 10):  # the oldest first, as a prune would order them
+        os.utime(root / f"data/results-{n}.json", (time.time() - 1000 * (10 - n),) * 2)
+    before = sorted(p.relative_to(root) for p in root.rglob("*") if ".git" not in p.parts)
+    for _ in range(2):
+        result = run_cli("check", cwd=root)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert f"{folder}: cache folder is not guidelint's" in result.stderr, result.stderr
+    after = sorted(p.relative_to(root) for p in root.rglob("*") if ".git" not in p.parts)
+    assert after == before
+    (root / "pyproject.toml").write_text('[tool.guidelint]\ncache-dir = "data/cache"\n')
+    result = run_cli("check", cwd=root)
+    assert "cache folder" not in result.stderr and (root / "data/cache/CACHEDIR.TAG").exists()
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's
