@@ -78,6 +78,7 @@ class GuideFile(pytest.File):
         from guidelint.config import ConfigError
         from guidelint.confine import is_inside
         from guidelint.discovery import OUTSIDE_NOTE
+        from guidelint.printable import printable
         from guidelint.project import Project
         from guidelint.runner.examples import extract
         from guidelint.runner.plan import group_units
@@ -92,7 +93,7 @@ class GuideFile(pytest.File):
         except ConfigError as error:
             raise self.CollectError(str(error)) from None
         if not is_inside(project.root, self.path):  # a committed link out: as `run`, skipped
-            named = os.path.relpath(self.path, project.root)
+            named = printable(os.path.relpath(self.path, project.root))  # a name may hold ESC
             pytest.skip(f"{named}: {OUTSIDE_NOTE} ({project.root})", allow_module_level=True)
         rel = project.rel(self.path)
         try:  # with the root too: a link swapped in meanwhile is not followed out
