@@ -6,6 +6,8 @@ An attacker may commit symlinks (`.guidelint_cache -> $HOME`) and choose names
 - `safe_name(text)`: a name, never a path (no `/`, no `.` or `..`, no NUL);
 - `resolve_inside(root, path)`: the path with every symlink resolved, or `Outside`
   (a one-line error) when it does not lie inside the project root;
+- `named_inside(root, path)`: whether a path the user names (`-o`, a baseline) lies in
+  the project by its name alone, so that it is confined there (`fsio.write_named`);
 - `open_dir(root, path)`: a folder guidelint writes into, opened (created when
   missing) one component at a time relative to a directory descriptor with
   `O_NOFOLLOW`, so no symlink anywhere below the root is ever followed. A folder
