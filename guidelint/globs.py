@@ -20,6 +20,8 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from guidelint.errors import ConfigError
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -58,7 +60,10 @@ def _compile(patterns: Sequence[str]) -> Callable[[str], bool]:
         return lambda rel: False  # no pattern at all: pathspec need not load
     import pathspec  # on first use: most questions are decided from the text
 
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    except Exception:  # re.error, GitWildMatchPatternError: name the pattern
+        raise ConfigError(_invalid(patterns)) from None
     for pattern in spec.patterns:
         if pattern.regex is not None:
             pattern.regex = re.compile(without_backtracking(pattern.regex.pattern))
@@ -111,6 +116,30 @@ def _absorbs(gap: str, after: str, piece: str) -> bool:
     any later one: `/**/` always (the piece ends a segment either way); `*` only after
     a `*` in the same segment (no slash between the two places)."""
     return after == "(?:/.+)?" or (gap == after == "[^/]*")
+
+
+def valid(*patterns: str) -> bool:
+    """Whether pathspec reads the patterns (`[z-a]` it cannot; git ignores such a line)."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines(patterns)
+    except Exception:
+        return False
+    return True
+
+
+def _invalid(patterns: Sequence[str]) -> str:
+    """One line naming the first pattern pathspec cannot read, and why."""
+    import pathspec
+
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as error:
+            why = str(error).split(" at position")[0]
+            return f"glob {pattern!r}: not a valid pattern ({why})"
+    return f"globs {list(patterns)!r}: not valid patterns"
 
 
 def fast_match(spec: pathspec.PathSpec) -> Callable[[str], bool]:

@@ -523,6 +523,34 @@ def test_a_configured_cache_dir_never_takes_over_a_folder_guidelint_did_not_make
     assert "cache folder" not in result.stderr and (root / "data/cache/CACHEDIR.TAG").exists()
 
 
+def test_a_glob_pathspec_cannot_compile_is_one_line_and_a_linked_gitignore_is_not_read(
+    make_project, tmp_path_factory
+):
+    """`exclude = ["[z-a]"]` in the configuration ended `check` in a `re.error`
+    traceback; a root `.gitignore` read without git (no repository) with such a line
+    did too, and it was read through a committed `.gitignore -> /elsewhere` symlink.
+    Now the configured glob is one error line naming it; a `.gitignore` line pathspec
+    cannot read is left out, as git leaves it; a linked `.gitignore` from outside the
+    project is not read."""
+    root = make_project({"docs/a.md": "# A\n"}, config='exclude = ["docs/[z-a]"]')
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == (
+        "guidelint: error: glob 'docs/[z-a]': not a valid pattern (bad character range z-a)"
+    )
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / ".gitignore").write_text("[z-a]\ndocs/\n")
+    result = run_cli("check", cwd=root)  # not a git repository: the file is read
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "(0 files checked)" in result.stdout  # `docs/` is ignored, `[z-a]` left out
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "ignore"
+    elsewhere.write_text("docs/\n")
+    (root / ".gitignore").unlink()
+    (root / ".gitignore").symlink_to(elsewhere)
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 0 and "1 file checked" in result.stdout, result.stdout
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's
