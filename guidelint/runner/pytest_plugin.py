@@ -11,7 +11,6 @@ a session on one worker.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,6 +74,8 @@ def _warm_worker(root: Path, config: RunnerSettings) -> WorkerClient:
 
 class GuideFile(pytest.File):
     def collect(self):
+        import os
+
         from guidelint.config import ConfigError
         from guidelint.confine import is_inside
         from guidelint.discovery import OUTSIDE_NOTE
