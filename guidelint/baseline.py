@@ -32,29 +32,51 @@ class Baseline:
         return finding.fingerprint() if self.version >= 2 else finding.message_fingerprint()
 
 
-def write_baseline(path: Path, findings: list[Finding]) -> None:
-    from guidelint.fsio import write_atomic
+def write_baseline(path: Path, findings: list[Finding], root: Path) -> None:
+    """Write the baseline: a path named in the project is confined to it (a committed
+    symlink out is one ConfigError line, nothing written); one named outside is the
+    user's."""
+    from guidelint.fsio import write_named
 
     entries = [
         {"fingerprint": f.fingerprint(), "code": f.code, "path": f.path, "message": f.message}
         for f in findings
     ]
     data = {"version": BASELINE_VERSION, "findings": entries}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-def read_baseline(path: Path) -> Baseline:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        write_named(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", root)
+    except OSError as err:
+        raise ConfigError(f"{path}: baseline not written: {_reason(path, err)}") from None
+
+
+def read_baseline(path: Path, root: Path) -> Baseline:
+    """The baseline's fingerprints; one named in the project is read only when it lies
+    there, symlinks resolved (a linked file from outside could hide every finding)."""
+    from guidelint.confine import named_inside
+    from guidelint.fsio import read_text_exact
+
+    try:
+        text = read_text_exact(path, root if named_inside(root, path) else None, "baseline")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: baseline file not found") from None
+    except PermissionError as err:
+        raise ConfigError(f"{path}: baseline not read: {_reason(path, err)}") from None
+    except (OSError, ValueError) as err:
+        raise ConfigError(f"{path}: not a guidelint baseline ({err})") from None
+    try:
+        data = json.loads(text)
         version = data.get("version")
         if version not in READABLE_VERSIONS:
             raise ValueError(f"unsupported baseline version {version!r}")
         return Baseline(version, Counter(entry["fingerprint"] for entry in data["findings"]))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: baseline file not found") from None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise ConfigError(f"{path}: not a guidelint baseline ({err})") from None
+
+
+def _reason(path: Path, error: OSError) -> str:
+    """Why, without the path again (confine's messages start with it)."""
+    reason = str(error.strerror or error)
+    return reason.removeprefix(f"{path}: ")
 
 
 def old_format_note(path: Path, baseline: Baseline) -> str | None:

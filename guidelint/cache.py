@@ -57,6 +57,9 @@ T = TypeVar("T")
 
 FORMAT = 3  # 2: each entry keeps its own lookups; 3: findings as Finding.as_json
 KEEP_CONTEXTS = 8  # cache files kept per project; older contexts are pruned
+RESULTS_FILE = re.compile(r"results-[0-9a-f]{32}\.json")  # what `ResultCache` names them
+GITIGNORE = "# Created by guidelint: the result cache.\n*\n"
+DEFAULT_FOLDER = ".guidelint_cache"  # guidelint's by its name (`run` makes folders in it too)
 
 
 def _sha(data: bytes) -> str:
@@ -297,9 +300,16 @@ class ResultCache:
         $HOME` is neither read nor written through; OSError when it cannot be made."""
         root = self.project.root
         named = self.folder.relative_to(root) if self.folder.is_relative_to(root) else self.folder
-        from guidelint.confine import open_dir  # its `secrets` imports hashlib: not at start
+        from guidelint.confine import Outside, open_dir  # `secrets` imports hashlib: not at start
 
-        return open_dir(root, named, "cache folder")
+        folder = open_dir(root, named, "cache folder")
+        if named != Path(DEFAULT_FOLDER) and not _ours(folder):
+            os.close(folder)
+            raise Outside(
+                f"{named}: cache folder is not guidelint's (it holds files and no "
+                "guidelint .gitignore); guidelint does not write there"
+            )
+        return folder
 
     def _read(self) -> str:
         folder = self.open_folder()
@@ -458,9 +468,24 @@ def write_at(folder: int, name: str, data: bytes) -> None:
     write_no_follow(folder, name, data)
 
 
+def _ours(folder: int) -> bool:
+    """Whether a configured cache folder is guidelint's: empty (just made, or made
+    empty), or holding the `.gitignore` guidelint writes first. A pull request's
+    `cache-dir = "data"` (or `"."`) names a folder of the user's, whose files the
+    prune would delete and whose new files the `*` would hide from git."""
+    if not os.listdir(folder):
+        return True
+    try:
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+        with os.fdopen(os.open(".gitignore", flags, dir_fd=folder), "rb") as handle:
+            return handle.read(len(GITIGNORE)) == GITIGNORE.encode()
+    except OSError:
+        return False
+
+
 def _prepare_folder(folder: int) -> None:
     for name, text in (
-        (".gitignore", "# Created by guidelint: the result cache.\n*\n"),
+        (".gitignore", GITIGNORE),
         ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"),
     ):
         try:
@@ -470,8 +495,9 @@ def _prepare_folder(folder: int) -> None:
 
 
 def _prune(folder: int) -> None:
-    """Keep the newest few contexts (config and rule edits each start a new one)."""
-    files = [n for n in os.listdir(folder) if n.startswith("results-") and n.endswith(".json")]
+    """Keep the newest few contexts (config and rule edits each start a new one); only
+    files named as guidelint names them (`results-` and 32 hex digits) are removed."""
+    files = [n for n in os.listdir(folder) if RESULTS_FILE.fullmatch(n)]
     files.sort(key=lambda name: _mtime_at(folder, name), reverse=True)
     for old in files[KEEP_CONTEXTS:]:
         try:

@@ -88,11 +88,11 @@ def run_check(options: CheckOptions) -> Report:
     if options.write_baseline is not None:
         from guidelint.baseline import write_baseline
 
-        write_baseline(options.write_baseline, findings)
+        write_baseline(options.write_baseline, findings, project.root)
     elif options.baseline is not None:
         from guidelint.baseline import new_findings, old_format_note, read_baseline
 
-        baseline = read_baseline(options.baseline)
+        baseline = read_baseline(options.baseline, project.root)
         note = old_format_note(options.baseline, baseline)
         if note:
             project.warn(note)

@@ -6,6 +6,8 @@ An attacker may commit symlinks (`.guidelint_cache -> $HOME`) and choose names
 - `safe_name(text)`: a name, never a path (no `/`, no `.` or `..`, no NUL);
 - `resolve_inside(root, path)`: the path with every symlink resolved, or `Outside`
   (a one-line error) when it does not lie inside the project root;
+- `named_inside(root, path)`: whether a path the user names (`-o`, a baseline) lies in
+  the project by its name alone, so that it is confined there (`fsio.write_named`);
 - `open_dir(root, path)`: a folder guidelint writes into, opened (created when
   missing) one component at a time relative to a directory descriptor with
   `O_NOFOLLOW`, so no symlink anywhere below the root is ever followed. A folder
@@ -50,9 +52,20 @@ def is_inside(root: str | Path, path: str | Path) -> bool:
     return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
 
 
+def named_inside(root: str | Path, path: str | Path) -> bool:
+    """Whether `path` (relative to the real working folder unless absolute) names a
+    place in the project by its name alone, no symlink resolved: a file the user names
+    there is confined (a committed link out is refused, never followed); one named
+    outside the project is where the user said (`-o /tmp/report.txt`)."""
+    base = real(root)
+    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), os.fspath(path)))
+    return full == base or full.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def resolve_inside(root: str | Path, path: str | Path, what: str = "path") -> Path:
     """`path` (relative to `root` unless absolute), symlinks resolved; Outside if it
     leads out of the project."""
+    _no_nul(path)
     full = Path(root) / os.path.expanduser(os.fspath(path))
     if not is_inside(root, full):
         raise Outside(f"{path}: {what} leads outside the project ({real(root)})")
@@ -63,6 +76,7 @@ def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
     """A read-only descriptor of the file `path`, which must lie inside `root` once
     every symlink is resolved; Outside (nothing read) when it does not. Asked of
     the file opened, not of its name, so a link swapped in between cannot lead out."""
+    _no_nul(path)
     full = Path(root) / os.fspath(path)
     if not is_inside(root, full):
         raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
@@ -72,6 +86,13 @@ def open_inside(root: str | Path, path: str | Path, what: str = "file") -> int:
         os.close(fd)
         raise Outside(f"{path}: {what} leads outside the project ({real(root)}); not read")
     return fd
+
+
+def _no_nul(path: str | Path) -> None:
+    """Outside for a name no file has (an MCP caller's `file`; os.stat would raise a
+    bare ValueError)."""
+    if "\0" in os.fspath(path):
+        raise Outside(f"{os.fspath(path)!r}: not a path (a NUL character)")
 
 
 def _below_root(root: str, full: str) -> list[str] | None:

@@ -156,12 +156,26 @@ def _listed_files(root: Path, config: Settings) -> list[str]:
         listed = git_files(root)
         if listed is not None:
             return listed
-        gitignore = root / ".gitignore"
-        if gitignore.is_file():
-            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = _gitignore_lines(root)
+        if lines:
             return walk_files(root, Globs([*lines, f"{config.cache_dir}/"]).compiled())
     # The cache folder alone: a plain name, decided without pathspec.
     return walk_files(root, Globs([f"{config.cache_dir}/"]).matches)
+
+
+def _gitignore_lines(root: Path) -> list[str]:
+    """The root `.gitignore`'s patterns, read when git is not there to: not through a
+    symlink out of the project, and without the lines pathspec cannot read (git
+    ignores those too)."""
+    from guidelint.globs import valid
+    from guidelint.sources import Unreadable, read_bytes
+
+    try:
+        data = read_bytes(root / ".gitignore", MAX_GITIGNORE_BYTES, root)
+    except Unreadable:
+        return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return lines if valid(*lines) else [line for line in lines if valid(line)]
 
 
 def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
@@ -191,6 +205,7 @@ def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:
 
 
 OUTSIDE_NOTE = "not checked: it leads outside the project"  # a path named, one line
+MAX_GITIGNORE_BYTES = 5_000_000  # a root .gitignore read without git; past this, none
 
 
 def link_targets(root: Path, rels: Iterable[str]) -> dict[str, str]:
@@ -359,6 +374,8 @@ def changes_since(root: Path, rev: str) -> Changes:
 
     if rev.startswith("-"):
         raise ConfigError(f"--since {rev}: not a revision (it starts with '-')")
+    if "\0" in rev:  # an MCP caller's: no command line can hold one
+        raise ConfigError(f"--since {rev!r}: not a revision (a NUL character)")
     git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
     changes = _from_name_status(
         git("diff", "-z", "--name-status", "--no-renames", "--relative", rev, "--")

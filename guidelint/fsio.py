@@ -21,7 +21,9 @@ from pathlib import Path
 BOM = "\ufeff".encode()
 
 
-def read_text_exact(path: Path, root: Path | None = None) -> str:
+def read_text_exact(
+    path: Path, root: Path | None = None, what: str = "a file guidelint fixes"
+) -> str:
     """The text as the engine saw it: line endings kept, a BOM dropped. With `root`,
     a file that leads outside the project is a PermissionError naming it, not read."""
     if root is None:
@@ -29,7 +31,7 @@ def read_text_exact(path: Path, root: Path | None = None) -> str:
     from guidelint.confine import Outside, open_inside
 
     try:
-        fd = open_inside(root, path, "a file guidelint fixes")
+        fd = open_inside(root, path, what)
     except Outside as outside:
         raise PermissionError(errno.EPERM, str(outside), str(path)) from None
     with os.fdopen(fd, "rb") as handle:
@@ -54,6 +56,20 @@ def write_atomic(path: Path, text: str, root: Path | None = None) -> None:
         _write_in(folder, target.name, path, text)
     finally:
         os.close(folder)
+
+
+def write_named(path: Path, text: str, root: Path) -> None:
+    """Write a file the user named (`-o`, `--write-baseline`): one named in the
+    project is confined to it (`confine.named_inside`: a committed symlink out is a
+    PermissionError, nothing written); one named outside is written where they said,
+    its folders made."""
+    from guidelint.confine import named_inside
+
+    if named_inside(root, path):
+        write_atomic(path, text, root)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
 
 
 def _folder_of(path: Path, root: Path | None) -> tuple[Path, int]:

@@ -20,6 +20,8 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from guidelint.errors import ConfigError
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -58,7 +60,86 @@ def _compile(patterns: Sequence[str]) -> Callable[[str], bool]:
         return lambda rel: False  # no pattern at all: pathspec need not load
     import pathspec  # on first use: most questions are decided from the text
 
-    return fast_match(pathspec.GitIgnoreSpec.from_lines(patterns))
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    except Exception:  # re.error, GitWildMatchPatternError: name the pattern
+        raise ConfigError(_invalid(patterns)) from None
+    for pattern in spec.patterns:
+        if pattern.regex is not None:
+            pattern.regex = re.compile(without_backtracking(pattern.regex.pattern))
+    return fast_match(spec)
+
+
+# The gaps of pathspec's regular expressions, each with its lazy form: `*` in a
+# segment, a leading `**/`, a `/**/` between segments (what `[^/]+` matches, one whole
+# segment, is bounded by the slashes around it).
+GAPS = {"[^/]*": "[^/]*?", "(?:.+/)?": "(?:.+?/)??", "(?:/.+)?": "(?:/.+?)??"}
+# One character of the text each: an escape, `?`, a class with no slash, a plain
+# character, or a slash. Anything else (a group, an anchor, `[^/]+`) ends a piece, and
+# so does a negated class (pathspec's `[!a]` matches a slash, so a piece could span
+# two segments).
+FIXED = re.compile(r"\\.|\[\^/\](?![*+])|\[(?!\^)(?:\\.|[^\]\\/])+\](?![*+])|[^\\\[\]()|*+?{}^$.]")
+_TOKEN = re.compile("|".join(re.escape(gap) for gap in GAPS))
+
+
+def without_backtracking(regex: str) -> str:
+    """pathspec's regular expression for one pattern, matching the same paths in about
+    linear time. Where a gap is followed by a piece of fixed width and then another
+    gap, the first place the piece fits is as good as any later one (the next gap
+    takes up the difference), so the gap and its piece become an atomic group that
+    tries the shortest gap first and is never tried again. Left as it was, a pull
+    request's `exclude = ["*?*?*?*?*?*?*?*?*?*?b"]` or `**/a/**/a/**/a/**/b` made a
+    check backtrack for hours over one long path."""
+    out: list[str] = []
+    at = 0
+    while True:
+        gap = _TOKEN.search(regex, at)
+        if gap is None:
+            return "".join(out) + regex[at:]
+        end = gap.end()
+        while (fixed := FIXED.match(regex, end)) is not None:
+            end = fixed.end()
+        piece = regex[gap.end() : end]
+        after = _TOKEN.match(regex, end)
+        out.append(regex[at : gap.start()])
+        if after is not None and piece and _absorbs(gap.group(), after.group(), piece):
+            # Before `/**/`, the piece must end a segment, as the slash after it says.
+            ahead = "(?=/)" if after.group() == "(?:/.+)?" else ""
+            out.append(f"(?>{GAPS[gap.group()]}{piece}{ahead})")
+        else:
+            out.append(regex[gap.start() : end])
+        at = end
+
+
+def _absorbs(gap: str, after: str, piece: str) -> bool:
+    """Whether the gap after a piece can take up the text between its first place and
+    any later one: `/**/` always (the piece ends a segment either way); `*` only after
+    a `*` in the same segment (no slash between the two places)."""
+    return after == "(?:/.+)?" or (gap == after == "[^/]*")
+
+
+def valid(*patterns: str) -> bool:
+    """Whether pathspec reads the patterns (`[z-a]` it cannot; git ignores such a line)."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines(patterns)
+    except Exception:
+        return False
+    return True
+
+
+def _invalid(patterns: Sequence[str]) -> str:
+    """One line naming the first pattern pathspec cannot read, and why."""
+    import pathspec
+
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as error:
+            why = str(error).split(" at position")[0]
+            return f"glob {pattern!r}: not a valid pattern ({why})"
+    return f"globs {list(patterns)!r}: not valid patterns"
 
 
 def fast_match(spec: pathspec.PathSpec) -> Callable[[str], bool]:

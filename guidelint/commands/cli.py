@@ -223,16 +223,10 @@ def check(
 def _write_report(output: Path, text: str, root: Path) -> None:
     """`-o FILE`: inside the project, never through a committed symlink (a link out is
     one line, nothing written); elsewhere, where the user said."""
-    from guidelint.fsio import write_atomic
+    from guidelint.fsio import write_named
 
-    # Lexically, from the real working folder (the root is resolved): a committed
-    # symlink below it must count as inside, so it is refused, not followed.
-    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), output))
-    inside = full == str(root) or full.startswith(str(root).rstrip(os.sep) + os.sep)
     try:
-        if not inside:
-            output.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(output, text, root if inside else None)
+        write_named(output, text, root)
     except OSError as error:
         fail(f"{output}: report not written: {error.strerror or error}")
 

@@ -114,10 +114,20 @@ class ClientSettings:
         return settings
 
     def config_file(self, root: Path | None) -> Path | None:
+        """The configuration file, inside the first workspace folder (its settings
+        may be a committed `.vscode/settings.json`): one naming a file outside would
+        re-root the project there. ConfigError (one line) when it leads outside."""
+        from guidelint.config import ConfigError
+        from guidelint.confine import Outside, resolve_inside
+
         if not self.config_path:
             return None
-        path = Path(self.config_path).expanduser()
-        return path if path.is_absolute() or root is None else root / path
+        if root is None:
+            return Path(self.config_path).expanduser()
+        try:
+            return resolve_inside(root, self.config_path, "configPath")
+        except Outside as outside:
+            raise ConfigError(str(outside)) from None
 
 
 def _setting(raw: dict[str, Any], key: str, kind: type, default: Any, problems: list[str]) -> Any:

@@ -108,10 +108,7 @@ def run(
         _write_html(report, html_dir)
     text = render(report, fmt)
     if output is not None:
-        from guidelint.fsio import write_atomic
-
-        output.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(output, text)
+        _write_report(output, text, report.root or Path.cwd())
     else:
         click.echo(text, nl=False)
     sys.exit(0 if report.ok else 1)
@@ -127,6 +124,18 @@ def _stop(signum: int, frame: object) -> None:
 
 def _number(name: str) -> int:
     return int(getattr(signal, name))
+
+
+def _write_report(output: Path, text: str, root: Path) -> None:
+    """`-o FILE`, as `check -o` writes it: inside the project never through a committed
+    symlink (one line, nothing written); outside, where the user said."""
+    from guidelint.commands.cli_base import fail
+    from guidelint.fsio import write_named
+
+    try:
+        write_named(output, text, root)
+    except OSError as error:
+        fail(f"{output}: report not written: {error.strerror or error}")
 
 
 def _write_html(report, folder: Path) -> None:

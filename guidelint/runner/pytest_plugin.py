@@ -74,22 +74,38 @@ def _warm_worker(root: Path, config: RunnerSettings) -> WorkerClient:
 
 class GuideFile(pytest.File):
     def collect(self):
+        import os
+
+        from guidelint.config import ConfigError
+        from guidelint.confine import is_inside
+        from guidelint.discovery import OUTSIDE_NOTE
+        from guidelint.printable import printable
         from guidelint.project import Project
         from guidelint.runner.examples import extract
         from guidelint.runner.plan import group_units
+        from guidelint.runner.run import confined_folders
         from guidelint.sources import Unreadable, load
 
-        project = Project.load([self.path])
-        rel = project.rel(self.path)
         try:
-            file = load(self.path, rel, project.config.max_file_size)
+            project = Project.load([self.path])
+            # The report folder checked as `guidelint run` checks it (confine.py): a
+            # pull request's `runner.report-dir` or a committed symlink leads nowhere.
+            report_dir = confined_folders(project.root, project.config.runner, None)
+        except ConfigError as error:
+            raise self.CollectError(str(error)) from None
+        if not is_inside(project.root, self.path):  # a committed link out: as `run`, skipped
+            named = printable(os.path.relpath(self.path, project.root))  # a name may hold ESC
+            pytest.skip(f"{named}: {OUTSIDE_NOTE} ({project.root})", allow_module_level=True)
+        rel = project.rel(self.path)
+        try:  # with the root too: a link swapped in meanwhile is not followed out
+            file = load(self.path, rel, project.config.max_file_size, project.root)
         except Unreadable as error:
             raise self.CollectError(f"{rel}:{error.line}: {error.message}") from None
         for unit in group_units(extract(file.markdown, rel)):
             for example in unit:
                 # The default node id, FILE::lineN, is one pytest accepts back to rerun it.
                 item = GuideExample.from_parent(self, name=f"line{example.line}")
-                item.setup_example(project, example, unit)
+                item.setup_example(project, example, unit, report_dir)
                 if example.settings.session:
                     item.add_marker(pytest.mark.xdist_group(f"{rel}:{example.settings.session}"))
                 yield item
@@ -102,8 +118,11 @@ class ExampleFailed(Exception):
 
 
 class GuideExample(pytest.Item):
-    def setup_example(self, project: Project, example: Example, unit: list[Example]) -> None:
+    def setup_example(
+        self, project: Project, example: Example, unit: list[Example], report_dir: Path
+    ) -> None:
         self.project, self.example, self.unit = project, example, unit
+        self.report_dir = report_dir  # made and checked at collection (confine.py)
 
     def runtest(self) -> None:
         from guidelint.runner.outcomes import Outcome
@@ -132,7 +151,7 @@ class GuideExample(pytest.Item):
             lambda _: _warm_worker(root, config),
             root,
             config,
-            root / config.report_dir,
+            self.report_dir,
         )
         return results
 

@@ -447,6 +447,110 @@ def test_check_output_never_goes_through_a_committed_symlink(make_project, tmp_p
     assert "scripts/gone.py" in elsewhere.read_text()
 
 
+def test_a_baseline_is_never_written_or_read_through_a_committed_symlink(
+    make_project, tmp_path_factory
+):
+    """`--write-baseline baseline.json` where the pull request commits
+    `baseline.json -> ~/.bashrc` (or `ci/ -> ~`): the baseline replaced the file
+    outside, after a warning that the link was "not followed". `--baseline` read a
+    linked file from outside (one that can hide every finding). Now each is one error
+    line, nothing written or read; a path outside named by the user is still theirs."""
+    outside = tmp_path_factory.mktemp("home")
+    (outside / "bashrc").write_text("theirs\n")
+    (outside / "empty.json").write_text('{"version": 2, "findings": []}\n')
+    root = make_project({"scripts/ok.py": "", "docs/a.md": STALE})
+    (root / "baseline.json").symlink_to(outside / "bashrc")
+    (root / "hides.json").symlink_to(outside / "empty.json")
+    (root / "ci").symlink_to(outside, target_is_directory=True)
+    for target in ("baseline.json", "ci/new.json"):
+        result = run_cli("check", "--write-baseline", target, cwd=root)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert lines[-1].startswith(f"guidelint: error: {target}: baseline not written: ")
+        assert "outside the project" in lines[-1]
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "empty.json"]
+    assert (outside / "bashrc").read_text() == "theirs\n"
+    result = run_cli("check", "--baseline", "hides.json", cwd=root)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("guidelint: error: hides.json: baseline not read: "), last
+    assert "outside the project" in last
+    elsewhere = tmp_path_factory.mktemp("ci") / "baseline.json"  # outside: the user's choice
+    assert run_cli("check", "--write-baseline", str(elsewhere), cwd=root).returncode == 0
+    assert run_cli("check", "--baseline", str(elsewhere), cwd=root).returncode == 0
+    assert run_cli("check", cwd=root).returncode == 1  # the finding the baseline holds
+
+
+def test_pathological_globs_in_the_configuration_cost_no_more_than_plain_ones(make_project):
+    """`exclude = ["*?*?*?*?*?*?*?*?*?*?*?*?b"]` (or `**/a/**/a/...`) in a pull
+    request's configuration, and a committed file under 30 folders with an 80-letter
+    name: pathspec's expression backtracked for hours on that one path (the check
+    was stopped after 30 s). Now the check ends as fast as with plain globs (run_cli's
+    timeout only guards against a hang; nothing is measured)."""
+    deep = "/".join(["a"] * 30) + "/" + "a" * 80 + ".md"
+    globs = ["*?" * 12 + "b", "**/" + "a/**/" * 7 + "b", "*a" * 12 + "b"]
+    root = make_project({f"docs/{deep}": "# A\n"}, config=f"exclude = {json.dumps(globs)}")
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 0 and "1 file checked" in result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("folder", ["data", "."])
+def test_a_configured_cache_dir_never_takes_over_a_folder_guidelint_did_not_make(
+    make_project, folder
+):
+    """A pull request sets `cache-dir = "data"` (or `"."`): the cache pruned the
+    folder's `results-1.json` and `results-2.json` (a user's files, "older contexts")
+    and wrote `.gitignore` (`*`: every new file there ignored by git) and CACHEDIR.TAG
+    (backups skip it) into the folder, the repository itself for `"."`. Now a folder
+    guidelint did not make is one warning line and no result cache; nothing in it
+    changes. A new folder is made and used."""
+    import time
+
+    files = {"docs/a.md": "# A\n", "data/notes.txt": "mine\n"}
+    files |= {f"data/results-{n}.json": "{}\n" for n in range(1, 10)}
+    root = make_project(files, config=f'cache-dir = "{folder}"')
+    for n in range(1, 10):  # the oldest first, as a prune would order them
+        os.utime(root / f"data/results-{n}.json", (time.time() - 1000 * (10 - n),) * 2)
+    before = sorted(p.relative_to(root) for p in root.rglob("*") if ".git" not in p.parts)
+    for _ in range(2):
+        result = run_cli("check", cwd=root)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert f"{folder}: cache folder is not guidelint's" in result.stderr, result.stderr
+    after = sorted(p.relative_to(root) for p in root.rglob("*") if ".git" not in p.parts)
+    assert after == before
+    (root / "pyproject.toml").write_text('[tool.guidelint]\ncache-dir = "data/cache"\n')
+    result = run_cli("check", cwd=root)
+    assert "cache folder" not in result.stderr and (root / "data/cache/CACHEDIR.TAG").exists()
+
+
+def test_a_glob_pathspec_cannot_compile_is_one_line_and_a_linked_gitignore_is_not_read(
+    make_project, tmp_path_factory
+):
+    """`exclude = ["[z-a]"]` in the configuration ended `check` in a `re.error`
+    traceback; a root `.gitignore` read without git (no repository) with such a line
+    did too, and it was read through a committed `.gitignore -> /elsewhere` symlink.
+    Now the configured glob is one error line naming it; a `.gitignore` line pathspec
+    cannot read is left out, as git leaves it; a linked `.gitignore` from outside the
+    project is not read."""
+    root = make_project({"docs/a.md": "# A\n"}, config='exclude = ["docs/[z-a]"]')
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == (
+        "guidelint: error: glob 'docs/[z-a]': not a valid pattern (bad character range z-a)"
+    )
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / ".gitignore").write_text("[z-a]\ndocs/\n")
+    result = run_cli("check", cwd=root)  # not a git repository: the file is read
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "(0 files checked)" in result.stdout  # `docs/` is ignored, `[z-a]` left out
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "ignore"
+    elsewhere.write_text("docs/\n")
+    (root / ".gitignore").unlink()
+    (root / ".gitignore").symlink_to(elsewhere)
+    result = run_cli("check", cwd=root)
+    assert result.returncode == 0 and "1 file checked" in result.stdout, result.stdout
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's

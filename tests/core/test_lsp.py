@@ -541,3 +541,30 @@ def test_a_document_a_claude_md_links_to_gets_the_claude_md_rules(tmp_path: Path
             assert "read as `CLAUDE.md`" in found[0].message
 
     scenario(tmp_path, steps)
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_a_config_path_outside_the_workspace_is_refused(tmp_path: Path) -> None:
+    """A committed `.vscode/settings.json` sets `guidelint.configPath` to
+    `../.hushlogin` (any empty file is valid TOML): the project was re-rooted in the
+    folder above the workspace, the user's home, and the server wrote its result cache
+    there and read that folder's `.mcp.json` and files. Now the setting is one message
+    naming it, nothing is checked under it, and nothing is written outside."""
+    home = tmp_path / "home"
+    root = home / "repo"
+    (root / "docs").mkdir(parents=True)
+    (home / ".hushlogin").write_text("")
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / "docs" / "guide.md").write_text(GUIDE)
+
+    for path in ("../.hushlogin", str(home / ".hushlogin")):
+
+        async def steps(editor: Editor, path: str = path) -> None:
+            editor.open("docs/guide.md")
+            await editor.round_trip()
+            assert editor.published() == []
+            wanted = f"{path}: configPath leads outside the project"
+            assert any(wanted in message for message in editor.messages), editor.messages
+
+        scenario(root, steps, options={"configPath": path})
+    assert sorted(p.name for p in home.iterdir()) == [".hushlogin", "repo"]

