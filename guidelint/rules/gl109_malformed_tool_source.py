@@ -35,7 +35,7 @@ class MalformedToolSource(ToolRule):
         return any(c.path == file.rel for c in harness_configs(project))
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
-        from guidelint.tools.jsonpos import JSON_SPANS
+        from guidelint.tools.jsonpos import JSON_SPANS, KEY
         from guidelint.tools.load import problems_reported_in
 
         for problem in problems_reported_in(project, file.rel):
@@ -44,7 +44,7 @@ class MalformedToolSource(ToolRule):
                 continue
             # A snapshot the run does not check: reported on its server's entry.
             keys = file.derived(JSON_SPANS)
-            key = keys.get(("mcpServers", problem.server, "#key"))
+            key = keys.get(("mcpServers", problem.server, KEY))
             span = key if key is not None else _point(file, 0)
             yield self.finding(file, span, f"snapshot {problem}")
 

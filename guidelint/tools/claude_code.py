@@ -17,6 +17,7 @@ from guidelint.doc_kind import template_root
 from guidelint.project import Memo
 from guidelint.sources import Derived, FileKind
 from guidelint.spans import Span
+from guidelint.tools.jsonpos import KEY
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -66,7 +67,7 @@ class JsonDoc:
 
     def span(self, file: SourceFile, path: tuple) -> Span:
         """The value's span, else its key's, else its container's (never nothing)."""
-        for candidate in (path, (*path, "#key")):
+        for candidate in (path, (*path, KEY)):
             if candidate in self.spans:
                 return self.spans[candidate]
         while path:
@@ -76,7 +77,7 @@ class JsonDoc:
         return point(file, 0)
 
     def key_span(self, file: SourceFile, path: tuple) -> Span:
-        return self.spans.get((*path, "#key")) or self.span(file, path)
+        return self.spans.get((*path, KEY)) or self.span(file, path)
 
 
 def json_doc(file: SourceFile) -> JsonDoc:

@@ -34,6 +34,20 @@ MAX_DEPTH = 200
 Path = tuple  # of str keys and int indexes
 
 
+class KeyMark:
+    """The last step of a path to an object key's own span. Not a string, so that a
+    document's key spelt `"#key"` is never read as the mark."""
+
+    def __repr__(self) -> str:
+        return "KEY"
+
+    def __reduce__(self) -> str:
+        return "KEY"  # unpickles as this module's one instance
+
+
+KEY = KeyMark()
+
+
 class JsonProblem(ValueError):
     """A document that cannot be used: where (a character offset) and why."""
 
@@ -75,7 +89,7 @@ def too_deep_at(text: str) -> int | None:
 
 
 def value_spans(text: str) -> dict[Path, Span]:
-    """Spans of every value (and `(*path, "#key")` spans of object keys); {} on bad JSON
+    """Spans of every value (and `(*path, KEY)` spans of object keys); {} on bad JSON
     or JSON nested deeper than MAX_DEPTH."""
     spans: dict[Path, Span] = {}
     try:
@@ -170,7 +184,7 @@ def _next_member(
     if text[pos] != '"':
         raise ValueError("expected a key")
     key, key_end = scanstring(text, pos + 1)
-    spans[(*container.path, key, "#key")] = Span(pos, key_end)
+    spans[(*container.path, key, KEY)] = Span(pos, key_end)
     pos = _skip(text, key_end)
     if text[pos] != ":":
         raise ValueError("expected ':'")

@@ -90,11 +90,11 @@ NO_SERVER_DECLARED = Memo("tools.no_server_declared", _no_server_declared)
 def server_key(file: SourceFile, name: str) -> Span:
     """Where `.mcp.json` names the server (its key), for a finding about the server."""
     from guidelint.spans import Span
-    from guidelint.tools.jsonpos import JSON_SPANS
+    from guidelint.tools.jsonpos import JSON_SPANS, KEY
 
     # Walked once per file, not once per server.
     spans = file.derived(JSON_SPANS)
-    span = spans.get(("mcpServers", name, "#key"))
+    span = spans.get(("mcpServers", name, KEY))
     return span or Span(0, min(1, len(file.text)))
 
 

@@ -22,7 +22,7 @@ from guidelint.printable import printable
 from guidelint.settings import unsafe_server_name
 from guidelint.spans import Span
 from guidelint.tools.jsonfile import FileProblem, read_json
-from guidelint.tools.jsonpos import blank_jsonc, value_spans
+from guidelint.tools.jsonpos import KEY, blank_jsonc, value_spans
 
 if TYPE_CHECKING:
     from guidelint.project import Project
@@ -99,7 +99,7 @@ def read_mcp_json(
     result: dict[str, dict[str, Any]] = {}
     problems: list[FileProblem] = []
     for name, entry in servers.items():
-        key = spans.get((servers_key, name, "#key"))
+        key = spans.get((servers_key, name, KEY))
         problem = _entry_problem(name, entry, spans, servers_key)
         if problem is not None:
             offset, message = problem
@@ -108,7 +108,7 @@ def read_mcp_json(
         result[name] = _expand_entry(entry, environ)
         result[name]["#line"] = read.file.lines.position(_at(key)).line
     for name in _declared_twice(text, servers_key):
-        key = spans.get((servers_key, name, "#key"))
+        key = spans.get((servers_key, name, KEY))
         earlier = text.rfind(json.dumps(name), 0, _at(key))
         line = read.file.lines.position(max(earlier, 0)).line
         message = (

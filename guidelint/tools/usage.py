@@ -50,12 +50,12 @@ def _names(text: str, server: str, names: set[str]) -> bool:
 
 
 def _json_offsets(file: SourceFile, server: str, names: set[str]) -> list[int]:
-    from guidelint.tools.jsonpos import value_spans
+    from guidelint.tools.jsonpos import KEY, value_spans
 
     spans = value_spans(file.text)
     found = []
     for path, span in spans.items():
-        if path and path[-1] != "#key" and file.text[span.start] == '"':
+        if path and path[-1] != KEY and file.text[span.start] == '"':
             value = file.text[span.start + 1 : span.end - 1]
             if _names(value, server, names):
                 found.append(span.start)

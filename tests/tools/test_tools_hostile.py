@@ -22,7 +22,7 @@ from guidelint.commands.cli import main
 from guidelint.config import load_config
 from guidelint.project import Project
 from guidelint.tools.jsonfile import FileProblem, read_json
-from guidelint.tools.jsonpos import MAX_DEPTH, value_spans
+from guidelint.tools.jsonpos import KEY, MAX_DEPTH, value_spans
 from tests.conftest import run_cli
 
 FAULT = str(Path(__file__).parents[1] / "fixtures/tools/fault_server.py")
@@ -262,7 +262,7 @@ def test_value_spans_finds_every_value_and_key(value, indent):
         assert json.loads(text[spans[path].start : spans[path].end]) == node
         if isinstance(node, dict):
             for key, child in node.items():
-                assert json.loads(text[slice(*_bounds(spans[(*path, key, "#key")]))]) == key
+                assert json.loads(text[slice(*_bounds(spans[(*path, key, KEY)]))]) == key
                 yield from walk(child, (*path, key))
         elif isinstance(node, list):
             for index, child in enumerate(node):
@@ -270,7 +270,7 @@ def test_value_spans_finds_every_value_and_key(value, indent):
         yield path
 
     paths = set(walk(value, ()))
-    keys = {p for p in spans if p and p[-1] == "#key"}
+    keys = {p for p in spans if p and p[-1] == KEY}
     assert set(spans) - keys == paths
 
 
@@ -289,3 +289,12 @@ def test_call_forms_nested_past_cpythons_limits_are_no_call_forms(tmp_path):
     root = write(tmp_path, {".guidelint/tools/lab.json": SNAPSHOT, "docs/guide.md": guide})
     found, _ = check(root)
     assert found == set()
+
+
+def test_a_key_spelt_like_the_key_mark_keeps_its_own_value_span():
+    # Hypothesis found `{"#key": null}`: with a string mark, the value under a key named
+    # "#key" and the span of the key "a" shared one path, ("a", "#key").
+    text = '{"a": {"#key": 1}}'
+    spans = value_spans(text)
+    assert text[_bounds(spans[("a", KEY)])[0] : _bounds(spans[("a", KEY)])[1]] == '"a"'
+    assert text[slice(*_bounds(spans[("a", "#key")]))] == "1"
