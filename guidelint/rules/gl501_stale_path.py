@@ -23,6 +23,7 @@ sentence calls old and gone or says is being relocated.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections.abc import Iterator
 
@@ -104,6 +105,7 @@ class StalePath(Rule):
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
+        newlines: list[int] | None = None  # the text's "\n" offsets, once a path is reported
         for span in code_spans:
             if "/" not in span.content:
                 continue  # most code spans: no path (candidate_path's own first test)
@@ -188,7 +190,9 @@ class StalePath(Rule):
             if built_binary(path, bases, project):
                 continue  # `hld/hld-dev`: a program the module's build writes
             # `dist/` three times on one line is one stale path, reported once.
-            line_key = (file.text.rfind("\n", 0, span.span.start), path)
+            if newlines is None:  # (rfind from each span read back over its whole line: #28)
+                newlines = _newline_offsets(file.text)
+            line_key = (_newline_before(newlines, span.span.start), path)
             if line_key in reported:
                 continue
             reported.add(line_key)
@@ -198,6 +202,20 @@ class StalePath(Rule):
                 f"`{path}` does not exist in this repository{_hint(path, project)}{reading.note}",
                 severity=severity,
             )
+
+
+def _newline_offsets(text: str) -> list[int]:
+    offsets, at = [], text.find("\n")
+    while at != -1:
+        offsets.append(at)
+        at = text.find("\n", at + 1)
+    return offsets
+
+
+def _newline_before(newlines: list[int], offset: int) -> int:
+    """The offset of the last "\n" before `offset`, -1 if none: `text.rfind("\n", 0, offset)`."""
+    index = bisect.bisect_left(newlines, offset)
+    return newlines[index - 1] if index else -1
 
 
 def _hint(path: str, project: Project) -> str:

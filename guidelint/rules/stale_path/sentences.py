@@ -79,16 +79,24 @@ NEGATED = AtEnd(  # the word that negates, then at most five words
 
 WAS = LazyPattern(r"^\s*(?:was|used to be|has been (?:removed|renamed|split|moved))\b", re.I)
 
-CREATED = LazyPattern(
-    r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
-    r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
-    r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if (?:still |already )?present|"
-    r"symlinked from|not (?:checked|committed) in(?:to)?|"
-    r"(?:results?|outputs?) (?:will be|are|is) (?:(?:saved|written|stored|placed) )?(?:in|under)|"
-    r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
-    r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
-    r"in (?:that|the other|another) repo(?:sitory)?)\b",
-    re.IGNORECASE,
+# Run on each span's whole sentence (up to 2 x CLAIM_WINDOW characters): each match
+# holds one of the words below, so on ASCII text without them it need not run (#28).
+CREATED = Worded(
+    LazyPattern(
+        r"\b(?:creat(?:e|es|ed|ing)|generat(?:e|es|ed)|writ(?:e|es|ten)|initiali[sz]\w*|"
+        r"first run|on first use|at run ?time|if (?:it )?(?:does not|doesn't) exist|mkdir|"
+        r"saved (?:to|in|under)|(?:git-?)?ignored|gitignore`?d|if (?:still |already )?present|"
+        r"symlinked from|not (?:checked|committed) in(?:to)?|"
+        r"(?:results?|outputs?) (?:will be|are|is) "
+        r"(?:(?:saved|written|stored|placed) )?(?:in|under)|"
+        r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
+        r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
+        r"in (?:that|the other|another) repo(?:sitory)?)\b",
+        re.IGNORECASE,
+    ),
+    *("creat", "generat", "writ", "initiali", "first ", "at run", "if ", "mkdir", "saved "),
+    *("ignore", "symlinked", "not ", "result", "output", "land", "cached", "stor", "dumped"),
+    *("appear", "append", "repo"),
 )
 
 # "`x/` files are being relocated", "the legacy `x/` implementation was fully consumed or
@@ -107,7 +115,11 @@ WENT = LazyPattern(
     r"(?:\w+\s+){0,3}?(?:deleted|removed|relocated|retired|dropped|consumed)\b",
     re.IGNORECASE,
 )
-OLD = LazyPattern(r"\b(?:legacy|old|former|previous|obsolete|deprecated)\s*$", re.IGNORECASE)
+OLD = AtEnd(  # the last word; searched over the whole text before the span, its cost
+    # grew with that text's length, shorter near a line's start (#28)
+    LazyPattern(r"\b(?:legacy|old|former|previous|obsolete|deprecated)\s*$", re.IGNORECASE),
+    1,
+)
 
 # An unchecked task of a plan's checklist: "- [ ] `x/new.py`", "- [ ] Create `x/`".
 UNCHECKED_TASK = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+")
@@ -196,16 +208,17 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
     sentence = own_before + " " + sentence_head(after)
     joined = sentence_tail(lead + before) if lead else ""
     run = bool(RUN_BEFORE.search(own_before))  # what the sentence makes is not the path
+    sentence_after = whole_sentence_after(text, end)  # read once, asked twice below
     return bool(
         ILLUSTRATION.search(own_before)
         or OR_SIMILAR.search(sentence)
         or (not run and CREATED.search(sentence))
         or (not run and made_across_lines(joined))
         or NOT_SHIPPED.search(joined or own_before)
-        or NOT_SHIPPED.search(whole_sentence_after(text, end))
+        or NOT_SHIPPED.search(sentence_after)
         or NOT_YET.match(after)
         or WAS.match(after)
-        or went_or_going(own_before, whole_sentence_after(text, end))
+        or went_or_going(own_before, sentence_after)
         or planned_task(text[line_start:start], after)
         or NEGATED.search(own_before)
         or USED_TO_BE.search(before)
@@ -241,14 +254,15 @@ def whole_sentence_after(text: str, end: int) -> str:
     inside a blockquote: "> (`x/`, the `Tool` protocol)\n> which is not part of the
     layer shipped today"), at most CLAIM_WINDOW characters."""
     stop = min(len(text), end + CLAIM_WINDOW)
-    line_start = text.rfind("\n", 0, end) + 1
-    quoted = bool(QUOTE_MARK.match(text, line_start, end))  # no copy of the line (#28)
+    quoted: bool | None = None  # asked only once a following line is reached (below)
     pieces: list[str] = []
     at = end
     while at < stop:
         newline = text.find("\n", at, stop)
         line = text[at:stop] if newline == -1 else text[at:newline]
         if pieces:  # a following line: does it go on with the sentence?
+            if quoted is None:
+                quoted = in_quote(text, end)
             if quoted:
                 if not QUOTE_MARK.match(line):
                     break
@@ -261,6 +275,18 @@ def whole_sentence_after(text: str, end: int) -> str:
             break
         at = newline + 1
     return sentence_head(" ".join(pieces) + " ")
+
+
+def in_quote(text: str, end: int) -> bool:
+    """The line holding `end` is quoted (begins with `>`). Its start is found by reading
+    back over the line: asked only by a span whose sentence reaches the next line, so
+    within CLAIM_WINDOW characters of its line's end; on one long line, asked of every
+    span, that reading made GL501 quadratic (#28)."""
+    line_start = text.rfind("\n", 0, end) + 1
+    return bool(QUOTED_LINE.match(text, line_start, end))  # QUOTE_MARK's `^`: at 0 only
+
+
+QUOTED_LINE = LazyPattern(r"\s*>")  # where QUOTE_MARK matches, unanchored for match(pos)
 
 
 def said_not_shipped(text: str, start: int, end: int) -> bool:
