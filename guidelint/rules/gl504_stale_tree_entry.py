@@ -59,7 +59,8 @@ NOT_COMMITTED = LazyPattern(
     r"needed|exists?)|(?:will|to) be|new\b|output|build output|built|compiled|downloaded|"
     r"cache[sd]?|local(?:ly)?|symlink|copied|your|user'?s?|example|e\.g\.|sample|"
     r"placeholder|deprecated|removed|legacy|old|moved|after (?:running|build|install)|"
-    r"submodule|(?:each|per|every) run|working dir\w*|scratch|clean(?:ed)?|temp\w*)",
+    r"submodule|(?:each|per|every) run|working dir\w*|scratch|clean(?:ed)?|temp\w*|"
+    r"database|\w+\.db\b)",
     re.IGNORECASE,
 )
 # A paragraph or heading that introduces the tree as what a command makes, what a
@@ -310,6 +311,8 @@ def _generic_root(root: str, project: Project) -> bool:
     """A root line standing for any project (`my-app/`, `plugin-<name>/`, `project/`)
     that no folder of this repository is named."""
     segments = [s for s in root.split("/") if s]
+    if not root.strip("./"):
+        return False  # `.`, `./`: the folder the tree is about, this one
     if TREE_ROOT.match(root) or PLACEHOLDER_CHARS.search(root) or is_placeholder(segments):
         return True
     name = root.strip("/").lower()
