@@ -70,6 +70,8 @@ def test_history_documents_and_templates_are_not_read(tmp_path):
 
 
 def test_a_tree_mostly_missing_is_another_projects(tmp_path):
-    other = ".\n├── src/\n│   ├── agent.py\n│   ├── a.py\n│   ├── b.py\n│   └── c.py\n└── README.md\n"
+    other = (
+        ".\n├── src/\n│   ├── agent.py\n│   ├── a.py\n│   ├── b.py\n│   └── c.py\n└── README.md\n"
+    )
     root = project(tmp_path, "AGENTS.md", tree(other))
     assert found(root) == []
