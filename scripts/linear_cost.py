@@ -98,11 +98,9 @@ def _measurements(items: int, only: list[str]):
     """(label, thunk) pairs, each thunk one measurement; setup happens between them."""
     sys.path.insert(0, str(ROOT))
     from guidelint.sources import SourceFile
-    from tests.core.test_linear_time_rules import SCENARIOS, engine_for, server
+    from tests.core.test_linear_time_rules import SCENARIOS, engine_for, make_root
 
-    root = Path(tempfile.mkdtemp(prefix="linear-cost-"))
-    (root / "scripts").mkdir()
-    (root / ".mcp.json").write_text(json.dumps({"mcpServers": dict(server(i) for i in range(7))}))
+    root = make_root(Path(tempfile.mkdtemp(prefix="linear-cost-")))
     try:
         for name in sorted(SCENARIOS):
             if only and name not in only:

@@ -106,6 +106,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry("GL501", "stale-path", "gl501_stale_path", MD),
     RuleEntry("GL502", "broken-link", "gl502_broken_link", MD),
     RuleEntry("GL503", "broken-fence", "gl503_broken_fence", MD, scope="fenced"),
+    RuleEntry("GL504", "stale-tree-entry", "gl504_stale_tree_entry", MD, scope="fenced"),
     RuleEntry(
         "GL601",
         "malformed-front-matter",
@@ -206,6 +207,7 @@ SUMMARIES: dict[str, str] = {
     "GL501": "A backticked repository path names a file or folder that does not exist.",
     "GL502": "A relative Markdown link or an `@import` names a file or anchor that does not exist.",
     "GL503": "A code fence is closed early by a fence nested inside it, or is never closed.",
+    "GL504": "A file tree drawn in a document names a file or folder that does not exist.",
     "GL601": "A file's YAML front matter cannot be read: the keys on the broken lines are lost.",
     "GL602": "A hook is registered under an event name Claude Code does not have: it never runs.",
     "GL603": "A hook `matcher` is not a valid pattern, or names a tool that does not exist.",

@@ -163,6 +163,26 @@ def driver(n: int, shape: str) -> str:
     return head + "def smoke(rows, o):\n" + body + tail
 
 
+TREE_DEPTH = 32  # levels of the real folder chain a drawn tree walks down (`tree/a/a/...`)
+
+
+def file_tree(n: int, shape: str) -> str:
+    """A drawn file tree (GL504) that walks down a real chain of folders `a/`, each
+    level holding `.keep` and `README.md` and naming a missing `fN.py` (reported),
+    again and again; or, on one line, an entry with a long comment."""
+    if shape == "one-line":
+        words = " ".join(f"w{i}" for i in range(n))
+        body = f"├── a/  # {words}\n├── .keep\n├── README.md\n└── f0.py\n"
+    else:
+        lines = []
+        for i in range(n):
+            depth = (i // 4) % TREE_DEPTH
+            name = ("a/", ".keep", "README.md", f"f{i}.py")[i % 4]
+            lines.append("│   " * (depth + (i % 4 != 0)) + "├── " + name)
+        body = ("\n\n" if shape == "entries" else "\n").join(lines) + "\n"
+    return f"# Layout\n\n```\ntree/\n{body}```\n"
+
+
 GOTCHAS_HEAD = "# Gotchas\n\n## LESSONS index\n\n- [Gone](#gone)\n\n## Lessons\n\n"
 SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "guide": (
@@ -172,6 +192,7 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     ),
     "fenced": ("docs/run.md", fence, ("GL401", "GL402", "GL403", "GL501", "GL503")),
     "nested fences": ("docs/nested.md", nested_fences, ("GL401", "GL503")),
+    "file tree": ("docs/layout.md", file_tree, ("GL504",)),
     "gotchas": (
         ".claude/rules/gotchas.md",
         markdown(".claude/rules/gotchas.md", GOTCHAS_HEAD, gotcha),
@@ -261,12 +282,22 @@ def engine_for(root: Path, codes: tuple[str, ...]) -> Engine:
     return Engine(Project(root, config), build_selection(config))
 
 
+def make_root(path: Path) -> Path:
+    """The project the scenarios are checked in (also scripts/linear_cost.py's)."""
+    (path / "scripts").mkdir()
+    chain = path / "tree" / "/".join(["a"] * TREE_DEPTH)  # the file tree's folders
+    chain.mkdir(parents=True)
+    for level in [chain, *chain.parents][: TREE_DEPTH + 1]:
+        (level / ".keep").touch()
+        (level / "README.md").touch()
+    servers = dict(server(i) for i in range(7))  # the guide's `mcp__srvN__...` names
+    (path / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    return path
+
+
 @pytest.fixture
 def root(tmp_path) -> Path:
-    (tmp_path / "scripts").mkdir()
-    servers = dict(server(i) for i in range(7))  # the guide's `mcp__srvN__...` names
-    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
-    return tmp_path
+    return make_root(tmp_path)
 
 
 def test_every_rule_is_measured():

@@ -25,7 +25,7 @@ from tests.conftest import shared_corpus
 CORPUS = shared_corpus("agent-repos")
 SNAPSHOT = Path(__file__).parents[1] / "fixtures" / "corpus" / "agent-repos-findings.json"
 UPDATE = os.environ.get("GUIDELINT_UPDATE_CORPUS") == "1"
-SELECT = ["GL501", "GL502", "GL6"]
+SELECT = ["GL501", "GL502", "GL504", "GL6"]
 
 pytestmark = [
     pytest.mark.slow,
