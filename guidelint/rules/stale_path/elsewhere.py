@@ -22,7 +22,12 @@ from collections import Counter
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link
 from guidelint.project import Memo, Project
-from guidelint.rules.stale_path.sentences import CLAIM_WINDOW, SENTENCE_END
+from guidelint.rules.stale_path.sentences import (
+    CLAIM_WINDOW,
+    NEW_BLOCK,
+    SENTENCE_END,
+    sentence_tail,
+)
 from guidelint.sources import SourceFile
 
 # `https://github.com/OWNER/NAME/tree/REF/...`: a file or folder of the repository NAME.
@@ -92,7 +97,7 @@ def another_repository(
         return True  # "lives upstream at `~/playwright/src/` (and `tests/mcp/`)"
     if any(_other_language(m.group(1), project) for m in SDK_LANGUAGE.finditer(sentence)):
         return True
-    if _named_before(_sentence_parts(text, span)[0], project):
+    if _named_before(_wrapped_sentence_before(text, span), project):
         return True  # "the `pipecat-examples` repo groups demos ...; `scripts/demos.json`"
     return any(
         not own_name(match.group(2), project) for match in WORKS_IN.finditer(span.block.text)
@@ -111,9 +116,7 @@ def repository_slug(path: str, text: str, span: CodeSpan) -> bool:
 def _named_before(before: str, project: Project) -> bool:
     """Another repository, named in code before "repo" or "repository", earlier in the
     sentence than the path: what follows it in the sentence is that repository's."""
-    return any(
-        not own_name(match.group(1), project) for match in NAMED_REPOSITORY.finditer(before)
-    )
+    return any(not own_name(match.group(1), project) for match in NAMED_REPOSITORY.finditer(before))
 
 
 def own_name(name: str, project: Project) -> bool:
@@ -160,6 +163,21 @@ def _sentence(text: str, span: CodeSpan) -> str:
     """The sentence holding the span, within its line and CLAIM_WINDOW characters."""
     before, after = _sentence_parts(text, span)
     return before + text[span.span.start : span.span.end] + after
+
+
+def _wrapped_sentence_before(text: str, span: CodeSpan) -> str:
+    """The span's sentence before it, from the line above too when the sentence began
+    there (a hard-wrapped paragraph: "the `x` repo groups demos in its\nREADME; `y`")."""
+    before = _sentence_parts(text, span)[0]
+    line_start = span.span.start - len(text[: span.span.start].rsplit("\n", 1)[-1])
+    if before != text[line_start : span.span.start] or line_start == 0:
+        return before  # the sentence starts on this line (or the window cut it)
+    line_end = text.find("\n", line_start)
+    if NEW_BLOCK.match(text[line_start : len(text) if line_end == -1 else line_end]):
+        return before  # a list item or a heading: a block of its own
+    above_start = max(text.rfind("\n", 0, line_start - 1) + 1, line_start - 1 - CLAIM_WINDOW)
+    above = text[above_start : line_start - 1]
+    return sentence_tail(above + " " + before) if above.strip() else before
 
 
 def _sentence_parts(text: str, span: CodeSpan) -> tuple[str, str]:
