@@ -384,10 +384,19 @@ TEMPLATE_PARENTS = frozenset(
 )
 
 
-def template_root(rel: str) -> str | None:
+# A folder named for the templates it holds (`agent_templates/`, `project-templates/`):
+# with an AGENTS.md or CLAUDE.md right in it, it is itself the tree a scaffold copies.
+NAMED_TEMPLATES = re.compile(r"^[a-z0-9.]+[_-]?templates$", re.IGNORECASE)
+TEMPLATE_STEERING = ("AGENTS.md", "CLAUDE.md")
+
+
+def template_root(rel: str, project: Project | None = None) -> str | None:
     """The root of a tree that is copied into other projects, when `rel` is in one:
-    `templates/<name>/` (or a folder named `template/`). Its links and paths resolve
-    from where it lands, that root, not from this repository's root."""
+    `templates/<name>/` (or a folder named `template/`), or a `*_templates/` folder that
+    holds an AGENTS.md or CLAUDE.md itself (pipecat's `cli/agent_templates/`, what its
+    scaffold writes into a new project; below it, only with `project` to look there).
+    Its links and paths resolve from where it lands, that root, not from this
+    repository's root."""
     parts = rel.split("/")[:-1]
     for index, part in enumerate(parts):
         if part.lower() in TEMPLATE_PARENTS:
@@ -395,7 +404,20 @@ def template_root(rel: str) -> str | None:
                 return "/".join(parts[: index + 1])
             if index + 1 < len(parts):
                 return "/".join(parts[: index + 2])
+        elif NAMED_TEMPLATES.match(part):
+            folder = "/".join(parts[: index + 1])
+            if _holds_steering(folder, rel, project):
+                return folder
     return None
+
+
+def _holds_steering(folder: str, rel: str, project: Project | None) -> bool:
+    """Whether an AGENTS.md or CLAUDE.md lies right in `folder`: `rel` itself, or (with
+    a project to look in) a file beside the one asked about."""
+    steering = [f"{folder}/{name}" for name in TEMPLATE_STEERING]
+    if rel in steering:
+        return True
+    return project is not None and any(project.exists(path) for path in steering)
 
 
 def unread_snapshot(file: SourceFile, project: Project) -> bool:

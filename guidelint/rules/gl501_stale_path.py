@@ -51,7 +51,11 @@ from guidelint.rules.stale_path.described import (
     section_component,
 )
 from guidelint.rules.stale_path.elsewhere import another_repository
-from guidelint.rules.stale_path.illustrative import illustrative, per_item_path
+from guidelint.rules.stale_path.illustrative import (
+    illustrative,
+    numbered_instance,
+    per_item_path,
+)
 from guidelint.rules.stale_path.made import (
     IGNORED,
     env_file,
@@ -169,6 +173,8 @@ class StalePath(Rule):
                 continue  # an example a broken fence left as prose: GL503 reports the fence
             if illustrative(path, file, span):
                 continue
+            if numbered_instance(path, project):
+                continue  # `changelog/1234.added.md` beside many `changelog/<n>.added.md`
             if action_reference(path, file, span, project):
                 continue  # `actions/create-github-app-token`: a GitHub Action, not a path
             if per_item_path(path, doc_dir, project):

@@ -65,7 +65,7 @@ class BrokenLink(Rule):
             return True
         # A template tree's files are judged as where they land: `templates/app/CLAUDE.md`
         # and `templates/app/.claude/x.md` are steering files of the projects made from it.
-        root = template_root(file.rel)
+        root = template_root(file.rel, project)
         inside = file.rel[len(root) + 1 :] if root else ""
         return bool(inside) and links.matches(inside)
 
@@ -110,7 +110,7 @@ class BrokenLink(Rule):
                     return f"`#{fragment}` is no heading or anchor of this document"
             return None
         bases = bases_of(file.rel, folder, path)
-        root = template_root(file.rel)
+        root = template_root(file.rel, project)
         if root is not None:  # the project made from the template is its root, not ours
             bases = [root if base == "" else base for base in bases]
         targets = [join_rel(base, path) for base in bases]

@@ -5,8 +5,9 @@ it works in (`AGENTS.override.md` where there is one, else `AGENTS.md`), and sto
 adding text once the combined size reaches `project_doc_max_bytes` (32 KiB unless
 `.codex/config.toml` says otherwise; guidelint/tools/harnesses.json has the sources).
 The text past that point never reaches Codex. A template tree (`templates/<name>/`,
-copied into other projects) is measured from its own root, where it lands: this
-repository's AGENTS.md files above it are not joined to it there.
+or a `*_templates/` folder holding an AGENTS.md, copied into other projects) is
+measured from its own root, where it lands: this repository's AGENTS.md files above
+it are not joined to it there.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class InstructionsOverLimit(Rule):
             return  # an AGENTS.md beside an AGENTS.override.md: Codex reads the override
         limit = _limit(project)
         before = _chain(project, folder)[:-1]
-        template = template_root(file.rel)
+        template = template_root(file.rel, project)
         if template is not None:  # a tree copied into projects: it lands as their root
             before = [rel for rel in before if rel.startswith(template + "/")]
         used = sum(_size(project, rel) for rel in before)

@@ -307,7 +307,7 @@ def is_loaded_skill(rel: str, project: Project) -> bool:
     owner = "/".join(rel.split("/")[:-3])
     if not owner or posixpath.basename(owner).startswith("."):
         return True
-    if template_root(rel) is not None:
+    if template_root(rel, project) is not None:
         return True  # a template tree's skills land where a harness loads them
     if owner in plugin_roots(project) or (owner.startswith("plugins/") and owner.count("/") == 1):
         return True

@@ -22,7 +22,12 @@ from collections import Counter
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link
 from guidelint.project import Memo, Project
-from guidelint.rules.stale_path.sentences import CLAIM_WINDOW, SENTENCE_END
+from guidelint.rules.stale_path.sentences import (
+    CLAIM_WINDOW,
+    NEW_BLOCK,
+    SENTENCE_END,
+    sentence_tail,
+)
 from guidelint.sources import SourceFile
 
 # `https://github.com/OWNER/NAME/tree/REF/...`: a file or folder of the repository NAME.
@@ -69,6 +74,13 @@ WORKS_IN = LazyPattern(
 REPOSITORY_AFTER = LazyPattern(r"^`?\s+(?:GitHub\s+)?(?:repository|repo)\b", re.IGNORECASE)
 REPOSITORY_BEFORE = LazyPattern(r"\b(?:repository|repo)\s*:?\s*`?$", re.IGNORECASE)
 
+# "the **`pipecat-examples` repo** groups demos ...; `scripts/demos.json` lists ...": a
+# repository named in code (or an `owner/name`) earlier in the path's sentence, so
+# "this repo" or "the main repository" never counts.
+NAMED_REPOSITORY = LazyPattern(
+    r"[*_]*`(?:[\w.-]+/)?([\w.-]+)`[*_]*\s+(?:GitHub\s+)?(?:repository|repo)\b", re.IGNORECASE
+)
+
 
 def another_repository(
     path: str, file: SourceFile, span: CodeSpan, links: list[Link], project: Project
@@ -85,6 +97,8 @@ def another_repository(
         return True  # "lives upstream at `~/playwright/src/` (and `tests/mcp/`)"
     if any(_other_language(m.group(1), project) for m in SDK_LANGUAGE.finditer(sentence)):
         return True
+    if _named_before(_wrapped_sentence_before(text, span), project):
+        return True  # "the `pipecat-examples` repo groups demos ...; `scripts/demos.json`"
     return any(
         not own_name(match.group(2), project) for match in WORKS_IN.finditer(span.block.text)
     )
@@ -97,6 +111,12 @@ def repository_slug(path: str, text: str, span: CodeSpan) -> bool:
     before = text[max(0, span.span.start - 40) : span.span.start]
     after = text[span.span.end : span.span.end + 40]
     return bool(REPOSITORY_AFTER.match(after) or REPOSITORY_BEFORE.search(before))
+
+
+def _named_before(before: str, project: Project) -> bool:
+    """Another repository, named in code before "repo" or "repository", earlier in the
+    sentence than the path: what follows it in the sentence is that repository's."""
+    return any(not own_name(match.group(1), project) for match in NAMED_REPOSITORY.finditer(before))
 
 
 def own_name(name: str, project: Project) -> bool:
@@ -141,10 +161,31 @@ MAIN_SUFFIX = Memo("GL501.main_suffix", _main_suffix)
 
 def _sentence(text: str, span: CodeSpan) -> str:
     """The sentence holding the span, within its line and CLAIM_WINDOW characters."""
+    before, after = _sentence_parts(text, span)
+    return before + text[span.span.start : span.span.end] + after
+
+
+def _wrapped_sentence_before(text: str, span: CodeSpan) -> str:
+    """The span's sentence before it, from the line above too when the sentence began
+    there (a hard-wrapped paragraph: "the `x` repo groups demos in its\nREADME; `y`")."""
+    before = _sentence_parts(text, span)[0]
+    line_start = span.span.start - len(text[: span.span.start].rsplit("\n", 1)[-1])
+    if before != text[line_start : span.span.start] or line_start == 0:
+        return before  # the sentence starts on this line (or the window cut it)
+    line_end = text.find("\n", line_start)
+    if NEW_BLOCK.match(text[line_start : len(text) if line_end == -1 else line_end]):
+        return before  # a list item or a heading: a block of its own
+    above_start = max(text.rfind("\n", 0, line_start - 1) + 1, line_start - 1 - CLAIM_WINDOW)
+    above = text[above_start : line_start - 1]
+    return sentence_tail(above + " " + before) if above.strip() else before
+
+
+def _sentence_parts(text: str, span: CodeSpan) -> tuple[str, str]:
+    """The span's sentence before it and after it, within its line and CLAIM_WINDOW."""
     start, end = span.span.start, span.span.end
     line_start = text.rfind("\n", max(0, start - CLAIM_WINDOW), start) + 1
     line_start = max(line_start, start - CLAIM_WINDOW)
     line_end = text.find("\n", end, end + CLAIM_WINDOW)
     line_end = min(len(text), end + CLAIM_WINDOW) if line_end == -1 else line_end
     before, after = text[line_start:start], text[end:line_end]
-    return SENTENCE_END.split(before)[-1] + text[start:end] + SENTENCE_END.split(after)[0]
+    return SENTENCE_END.split(before)[-1], SENTENCE_END.split(after)[0]

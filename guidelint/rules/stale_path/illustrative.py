@@ -153,3 +153,32 @@ def per_item_path(path: str, doc_dir: str, project: Project) -> bool:
     if not parent or any(folder.startswith(doc_dir + "/") for folder in by_folder):
         return False  # a top-level folder's siblings are the whole repository's
     return any(len(found) >= 2 for found in items.values())
+
+
+# A run of at least three digits in a file name: a pull request's or an issue's number
+# (`1234.added.md`), not a version's part (`v1.2.md`) or a date's day (`2024-01-05.md`).
+NUMBER_RUN = LazyPattern(r"\d{3,}")
+
+NUMBERED_SIBLINGS = 3  # fewer files of the shape are a few files, not a naming pattern
+
+
+def numbered_instance(path: str, project: Project) -> bool:
+    """`changelog/1234.added.md` where the folder holds at least three files that differ
+    from it only in that run of digits (`changelog/5314.added.md`, ...): a towncrier
+    fragment, a numbered ADR given as an instance of the folder's naming pattern, not a
+    file that went missing. A stale numbered file whose words differ from every
+    sibling's (`examples/07-interruptible.py`) still counts."""
+    clean = path.removeprefix("./")
+    folder, name = posixpath.split(clean)
+    runs = list(NUMBER_RUN.finditer(name))
+    if not runs:
+        return False
+    _, by_folder = project.memo(FILE_INDEX)
+    siblings = [posixpath.basename(rel) for rel in by_folder.get(folder, ())]
+    for run in runs:
+        shape = re.compile(
+            re.escape(name[: run.start()]) + r"\d{3,}" + re.escape(name[run.end() :]) + r"\Z"
+        )
+        if sum(1 for sibling in siblings if shape.match(sibling)) >= NUMBERED_SIBLINGS:
+            return True
+    return False
