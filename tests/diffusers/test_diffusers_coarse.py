@@ -526,6 +526,7 @@ def test_sana_videos_coarse_wan_vae_is_the_8x_one_with_a_fifth_spatial_level():
     assert coarse.WAN_VAE_8X == eight_x
     coarse_vae = slot(generic.plan("SanaVideoPipeline", hub_variant="coarse"), "vae").config
     assert coarse_vae["dim_mult"] == [1] * 5
+    assert (coarse_vae["base_dim"], coarse_vae["num_res_blocks"]) == (2, eight_x["num_res_blocks"])
     assert coarse_vae["temperal_downsample"] == [False, True, True, False]  # 4x in time
     assert coarse_vae["scale_factor_spatial"] == 16 == 2 ** len(coarse_vae["temperal_downsample"])
     assert coarse.PIPELINES["SanaVideoPipeline"].multiple == 32

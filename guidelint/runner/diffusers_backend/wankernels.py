@@ -7,9 +7,11 @@ tiny stand-in has 1-3 channels there, and at so few channels torch's own heurist
 faster") sends each `conv3d` to its reference kernel, `slow_conv3d_forward`, and
 `F.normalize` over the channel axis of a 5-D tensor reduces along a strided axis:
 profiled on a 480x832 decode with cProfile and torch's profiler, 63 % and 27 % of the
-time. Here the same convolution goes to oneDNN (`torch.mkldnn_convolution`, the kernel
-torch itself picks at more channels) and the same norm is computed as the square root
-of a sum of squares over the contiguous layout. Nothing the example computes changes:
+time. Here the same convolution (3x3x3 or 3x1x1) goes to oneDNN
+(`torch.mkldnn_convolution`, the kernel torch itself picks at more channels; a 1x1x1
+one, a plain matrix product, stays on torch's choice, 15x faster than oneDNN at one
+input channel) and the same norm is computed as the square root of a sum of squares
+over the contiguous layout. Nothing the example computes changes:
 the same weights, inputs and formula; only float32 rounding differs (measured at most
 3.4e-7 on a decoded video and 1.1e-6 on encoded latents, where the two kernels' sums
 run in another order). With autograd on, a GPU, another dtype or padding mode, the
@@ -55,7 +57,13 @@ def _patch_conv(cls) -> None:
 
     def _conv_forward(self, input, weight, bias):  # noqa: A002 - nn.Conv3d's names
         state = _fast_path(input)
-        if state is None or self.padding_mode != "zeros" or weight.dtype != input.dtype:
+        pointwise = all(size == 1 for size in weight.shape[2:])  # torch's own path is faster
+        if (
+            state is None
+            or pointwise
+            or self.padding_mode != "zeros"
+            or weight.dtype != input.dtype
+        ):
             return original(self, input, weight, bias)
         state.record_once(NOTE)
         return torch.mkldnn_convolution(
