@@ -111,12 +111,13 @@ def _coarse_transformer(transformer_class: str, config: Mapping[str, Any]) -> Re
 # `scale_factor_temporal`, config fields the architecture does not set, so the coarse
 # one states its own.
 WAN_VAE_FACTOR = 16
+WAN_VAE_8X_TIME = [False, True, True]  # the levels that also halve time
 WAN_VAE_8X = {
     "base_dim": 3,
     "z_dim": 16,
     "dim_mult": [1, 1, 1, 1],
     "num_res_blocks": 1,
-    "temperal_downsample": [False, True, True],
+    "temperal_downsample": WAN_VAE_8X_TIME,
 }
 WAN_VAE_COARSE = {
     **WAN_VAE_8X,
@@ -126,7 +127,7 @@ WAN_VAE_COARSE = {
     # and no module name depends on it
     "base_dim": 2,
     "dim_mult": [1] * 5,
-    "temperal_downsample": [*WAN_VAE_8X["temperal_downsample"], False],
+    "temperal_downsample": [*WAN_VAE_8X_TIME, False],
     "scale_factor_spatial": WAN_VAE_FACTOR,
 }
 
