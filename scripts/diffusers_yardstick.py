@@ -508,7 +508,12 @@ REVIEWED: dict[str, Reviewed] = {
     ),
     "wan.pipeline_wan": Reviewed("timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"),
     "wan.pipeline_wan_i2v": Reviewed(
-        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+        "timeout",
+        BARE,
+        "cost",
+        "timed out at 300 s too on 2026-12-01; since the Wan VAE runs on oneDNN its 81-frame "
+        "encode fits, and its first step (two calls over 31,941 tokens) had not ended at 60 s "
+        "(progress 0/50, load 11, 2026-12-05)",
     ),
     "wan.pipeline_wan_video2video": Reviewed(
         "timeout", BARE, "load", "passed alone in 33.3 s (load 15)"

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("diffusers")
 
-from guidelint.runner.diffusers_backend import coarsen, generic  # noqa: E402
+from guidelint.runner.diffusers_backend import coarsen, generic, tiny_table  # noqa: E402
 from guidelint.runner.diffusers_backend.recipes import coarse  # noqa: E402
 from tests.diffusers.tiny_pipelines import slot  # noqa: E402
 
@@ -262,6 +262,10 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"control_image": picture}
     if pipeline_class == "AnimateDiffSDXLPipeline":
         return {"num_frames": 2}
+    if pipeline_class == "SanaVideoPipeline":
+        return {"frames": 5}
+    if pipeline_class == "SanaImageToVideoPipeline":
+        return {"frames": 5, "image": picture}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -285,6 +289,10 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         pytest.skip("this family's coarse stand-in is only given to calls with sizes")
     if size is not None and coarse.PIPELINES[pipeline_class].area_sized:
         pytest.skip("an area-sized pipeline's coarse stand-in is only given to calls without")
+    if size is not None and pipeline_class.startswith("Sana"):
+        # its resolution binning makes 512x768 528x768, which its own check refuses at
+        # 8x too; its default (480x832, the docstrings' size) is the case run
+        pytest.skip("SANA-Video's binning turns 512x768 into a size it refuses")
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
@@ -296,7 +304,10 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
         shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
-    assert (real_factor, coarse_factor) == (coarse.REAL_FACTOR, coarse.FACTOR)
+    assert (real_factor, coarse_factor) == (
+        coarse.REAL_FACTOR,
+        coarse.PIPELINES[pipeline_class].factor,
+    )
     assert coarse_shape == real_shape
     if size is not None:
         assert real_shape[-2:] == size
@@ -371,6 +382,8 @@ def docstring_example(module: str) -> str:
         ("qwenimage.pipeline_qwenimage_edit_inpaint", "QwenImageEditInpaintPipeline", "coarse"),
         ("krea2.pipeline_krea2", "Krea2Pipeline", "coarse"),
         ("longcat_image.pipeline_longcat_image", "LongCatImagePipeline", "coarse"),
+        ("sana_video.pipeline_sana_video", "SanaVideoPipeline", "coarse"),
+        ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -425,7 +438,8 @@ VAE_ONLY = sorted(
 def test_the_vae_only_coarse_plans_keep_the_denoiser_and_the_vaes_latents(pipeline_class):
     real, coarser = generic.plan(pipeline_class), generic.plan(pipeline_class, hub_variant="coarse")
     real_vae, coarse_vae = slot(real, "vae").config, slot(coarser, "vae").config
-    assert (vae_factor(real_vae), vae_factor(coarse_vae)) == (8, 32)
+    expected = (coarse.REAL_FACTOR, coarse.PIPELINES[pipeline_class].factor)
+    assert (vae_factor(real_vae), vae_factor(coarse_vae)) == expected
     kept = ("latent_channels", "z_dim", "shift_factor", "scaling_factor", "latents_mean")
     assert {k: real_vae.get(k) for k in kept} == {k: coarse_vae.get(k) for k in kept}
     # everything but the VAE is the 8x stand-in's: the denoisers (Ideogram 4 has two),
@@ -503,3 +517,24 @@ def test_longcat_needs_both_sizes():
         ('pipe("a cat", height=720, width=1280)', None),  # 720 = 11.25 x 64
     ):
         assert coarsen.variant_for("LongCatImagePipeline", [(script + call, False)]) == variant
+
+
+def test_sana_videos_coarse_wan_vae_is_the_8x_one_with_a_fifth_spatial_level():
+    """The 8x stand-in's Wan VAE (the shared table's) with one more spatial-only halving,
+    stating the factor SANA-Video reads; its sizes must divide by 16 x the 2x2 patch."""
+    eight_x = tiny_table.RECIPES["AutoencoderKLWan"].config
+    assert coarse.WAN_VAE_8X == eight_x
+    coarse_vae = slot(generic.plan("SanaVideoPipeline", hub_variant="coarse"), "vae").config
+    assert coarse_vae["dim_mult"] == [1] * 5
+    assert (coarse_vae["base_dim"], coarse_vae["num_res_blocks"]) == (2, eight_x["num_res_blocks"])
+    assert coarse_vae["temperal_downsample"] == [False, True, True, False]  # 4x in time
+    assert coarse_vae["scale_factor_spatial"] == 16 == 2 ** len(coarse_vae["temperal_downsample"])
+    assert coarse.PIPELINES["SanaVideoPipeline"].multiple == 32
+    assert coarsen.variant_for("SanaVideoPipeline", [(SANA_SCRIPT.format(480, 832), False)])
+    assert coarsen.variant_for("SanaVideoPipeline", [(SANA_SCRIPT.format(480, 840), False)]) is None
+
+
+SANA_SCRIPT = (
+    'pipe = SanaVideoPipeline.from_pretrained("Efficient-Large-Model/SANA-Video_2B_480p_diffusers")'
+    "\nvideo = pipe(prompt='a cat', height={}, width={}, frames=81).frames[0]\n"
+)

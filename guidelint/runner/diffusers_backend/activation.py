@@ -312,6 +312,7 @@ def install_once(state: backend_state.State) -> None:
         remote,
         speedups,
         transformers_hub,
+        wankernels,
     )
 
     loading.install()
@@ -323,4 +324,5 @@ def install_once(state: backend_state.State) -> None:
         devices.install()
         speedups.install()
         condmemo.install()
+        wankernels.install()
     _installed = True

@@ -105,6 +105,33 @@ def _coarse_transformer(transformer_class: str, config: Mapping[str, Any]) -> Re
     return Recipe("model", {**config, "sample_size": sample_size}, builds=transformer_class)
 
 
+# Wan 2.1's VAE as the 8x stand-in has it (tiny_table.py's "AutoencoderKLWan"), with a
+# fifth level: one more spatial-only halving (16x, 4x in time as before), and narrower.
+# The pipelines on it read the factors from `scale_factor_spatial` /
+# `scale_factor_temporal`, config fields the architecture does not set, so the coarse
+# one states its own.
+WAN_VAE_FACTOR = 16
+WAN_VAE_8X_TIME = [False, True, True]  # the levels that also halve time
+WAN_VAE_8X = {
+    "base_dim": 3,
+    "z_dim": 16,
+    "dim_mult": [1, 1, 1, 1],
+    "num_res_blocks": 1,
+    "temperal_downsample": WAN_VAE_8X_TIME,
+}
+WAN_VAE_COARSE = {
+    **WAN_VAE_8X,
+    # two channels, not three, as the coarse Qwen-Image VAE: what is left of SANA-Video's
+    # 81 frames at 480x832 is this VAE's full-resolution causal 3D convolutions (three
+    # latent frames decoded, one thread, load 10-11: 10.6-10.8 s -> 7.3-9.1 s); no size
+    # and no module name depends on it
+    "base_dim": 2,
+    "dim_mult": [1] * 5,
+    "temperal_downsample": [*WAN_VAE_8X_TIME, False],
+    "scale_factor_spatial": WAN_VAE_FACTOR,
+}
+
+
 RECIPES: dict[str, Recipe] = {
     "AutoencoderKL/coarse": Recipe(
         "model", VAE_COARSE, builds="AutoencoderKL", provides={"latent": "latent_channels"}
@@ -184,6 +211,9 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKLQwenImage",
         provides={"latent": "z_dim"},
     ),
+    "AutoencoderKLWan/coarse": Recipe(
+        "model", WAN_VAE_COARSE, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -214,6 +244,7 @@ class Coarser:
     area_sized: bool = False
     # an area-sized pipeline's leading parameters, which a call may pass positionally
     positional: tuple[str, ...] = ()
+    factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
 
 
 VAE_32X = Coarser(
@@ -298,6 +329,19 @@ VAE_32X_SIZED = Coarser(
 # pipeline's patch_size): the DiTs' rule as it is, with the Qwen VAE of five levels.
 KREA2_32X = VAE_32X_ONLY
 
+# SANA-Video (text- and image-to-video, on Wan 2.1's VAE) reads the VAE's
+# `scale_factor_spatial` and `scale_factor_temporal`, sizes its latents as height //
+# factor, and refuses a height or width that does not divide by 32 (check_inputs), which
+# is 16x and its DiT's 2x2 patch: at 16x every size it accepts stays exact, with a
+# quarter of the tokens (8,190 for 480x832x81, not 32,760). Its resolution binning reads
+# the transformer's sample_size, which does not change. 32x would not divide 480.
+SANA_VIDEO_16X = Coarser(
+    WAN_VAE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x)",
+    (WAN_VAE_FACTOR // REAL_FACTOR) ** 2,
+    factor=WAN_VAE_FACTOR,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -319,6 +363,8 @@ PIPELINES: dict[str, Coarser] = {
     "StableDiffusion3ControlNetPipeline": VAE_32X,
     "StableDiffusionXLPipeline": UNET_32X,
     "AnimateDiffSDXLPipeline": UNET_32X,
+    "SanaVideoPipeline": SANA_VIDEO_16X,
+    "SanaImageToVideoPipeline": SANA_VIDEO_16X,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -360,6 +406,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         "AutoencoderKLQwenImage/coarse",
     ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
+    (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
