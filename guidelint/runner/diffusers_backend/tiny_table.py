@@ -307,8 +307,8 @@ RECIPES: dict[str, Recipe] = {
             "out_channels": Dim("latent"),
             "patch_size": 1,
             "patch_size_t": 1,
-            "num_attention_heads": 4,
-            "attention_head_dim": 8,
+            "num_attention_heads": 1,  # one head of 32 (recipes/video.py, ONE_HEAD)
+            "attention_head_dim": 32,
             "cross_attention_dim": 32,
             "num_layers": 1,
             "caption_channels": Dim("t5"),

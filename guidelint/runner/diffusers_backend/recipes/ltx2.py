@@ -51,14 +51,14 @@ TEXT_CONNECTORS = {
 TRANSFORMER = {
     "in_channels": Dim("latent"),
     "out_channels": Dim("latent"),
-    "num_attention_heads": 2,
-    "attention_head_dim": 8,
+    "num_attention_heads": 1,  # one head of 16 (recipes/video.py, ONE_HEAD)
+    "attention_head_dim": 16,
     "cross_attention_dim": 16,
     # audio latents are packed per frame: channels x the latent mel bins
     "audio_in_channels": Dim("audio_latent", times=MEL_BINS // 4),
     "audio_out_channels": Dim("audio_latent", times=MEL_BINS // 4),
-    "audio_num_attention_heads": 2,
-    "audio_attention_head_dim": 4,
+    "audio_num_attention_heads": 1,  # one head of 8
+    "audio_attention_head_dim": 8,
     "audio_cross_attention_dim": 8,
     "num_layers": 1,
     "caption_channels": Dim("llm"),
