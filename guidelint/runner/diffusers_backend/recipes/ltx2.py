@@ -70,7 +70,10 @@ VIDEO_VAE = {
     "block_out_channels": (8, 16, 32, 64),
     "layers_per_block": (1, 1, 1, 1, 1),
     "decoder_block_out_channels": (8, 16, 32),
-    "decoder_layers_per_block": (1, 1, 1, 1),
+    # no resnet at the decoder's last level, which runs over every frame at a quarter of
+    # the output's rows and columns (the real one has 4): 121 frames at 512x768 decoded
+    # in 9.5 s against 12.9 s on one thread
+    "decoder_layers_per_block": (0, 1, 1, 1),
     "patch_size": 4,
     "patch_size_t": 1,
     # the real checkpoint states its compression: the class's formula counts the
