@@ -609,6 +609,14 @@ REVIEWED: dict[str, Reviewed] = {
         "cost",
         "one tiny DiT call at a quarter of its 114,080 tokens took 6.2 s of CPU; it asks 100",
     ),
+    "kandinsky5.pipeline_kandinsky": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "121 frames at 512x768 are 47,616 tokens a call, two calls a step, 50 steps: with one "
+        "head, its image-to-video sibling at the same tokens took 19.8 s a step (load 13, "
+        "2026-12-05), so steps 1-3 outlast 60 s before costwatch's step-2 rule can report",
+    ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
