@@ -555,7 +555,9 @@ REVIEWED: dict[str, Reviewed] = {
         "cost",
         "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
     ),
-    "ltx.pipeline_ltx": Reviewed("timeout", BARE, "load", "passed alone in 59.7 s"),
+    "ltx.pipeline_ltx": Reviewed(
+        "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"
+    ),
     "ltx.pipeline_ltx_condition": Reviewed(
         "timeout",
         BARE,
@@ -563,7 +565,12 @@ REVIEWED: dict[str, Reviewed] = {
         "timed out alone too; costwatch measured step 2 of 40 at 11.4 s (8,448 tokens) in "
         "the run at the session's start",
     ),
-    "ltx.pipeline_ltx_image2video": Reviewed("timeout", BARE, "load", "passed alone in 55.9 s"),
+    "ltx.pipeline_ltx_image2video": Reviewed(
+        "timeout", BARE, "load", "passed alone in 39.8 s (load 4, one head, 2026-12-05 06:46)"
+    ),
+    "ltx2.pipeline_ltx2": Reviewed(
+        "timeout", BARE, "load", "passed alone in 43.6 s (load 4, one head, 2026-12-05 06:46)"
+    ),
     "ltx2.pipeline_ltx2_image2video": Reviewed("timeout", BARE, "load", "passed alone in 38.8 s"),
     "ltx2.pipeline_ltx2_latent_upsample": Reviewed(
         "timeout",
