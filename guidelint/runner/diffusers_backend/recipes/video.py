@@ -24,8 +24,9 @@ LLAMA = {  # HunyuanVideo's text encoder: a decoder language model's hidden stat
     "eos_token_id": 2,
     "pad_token_id": 0,
 }
-# ONE_HEAD: the video denoisers here and in wan_video.py, video_more.py (FramePack) and
-# hunyuan15.py have one attention head of the width two had (the same inner width, the
+# ONE_HEAD: the video denoisers here and in wan_video.py, video_more.py (FramePack,
+# EasyAnimate), hunyuan15.py, ltx2.py, qwen.py (Kandinsky 5) and tiny_table.py
+# (LTX-Video) have one attention head of the width two (or four) had (the same inner width, the
 # same module names and processors): at the examples' sizes (8,640 tokens for Helios,
 # 51,000 for SkyReels-V2, 75,600 for Wan at 720x1280) the softmax over every pair of
 # tokens is paid once per head, and a head's width barely changes its cost. Measured on
