@@ -431,10 +431,7 @@ REVIEWED: dict[str, Reviewed] = {
         "tokens through 39 blocks); the 19 left needed about 85 s more",
     ),
     "ltx2.pipeline_ltx2_ic_lora": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "with its tiny LoRA loaded, costwatch measured step 2 of 30 at 4.6 s (2026-12-04)",
+        "timeout", BARE, "load", "passed alone in 43.1 s (load 4, one head, 2026-12-05 06:49)"
     ),
     "chroma.pipeline_chroma_inpainting": Reviewed(
         "timeout", BARE, "load", "passed alone in 39.2 s (load 10)"
@@ -518,7 +515,7 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
     "ltx.pipeline_ltx_i2v_long_multi_prompt": Reviewed(
-        "timeout", BARE, "cost", "took 94.1 s at 300 s on 2026-12-01"
+        "timeout", BARE, "load", "passed alone in 56.2 s (load 4, one head, 2026-12-05 06:49)"
     ),
     "ltx2.pipeline_ltx2_condition": Reviewed(
         "timeout",
@@ -559,11 +556,7 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"
     ),
     "ltx.pipeline_ltx_condition": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "timed out alone too; costwatch measured step 2 of 40 at 11.4 s (8,448 tokens) in "
-        "the run at the session's start",
+        "timeout", BARE, "load", "passed alone in 57.4 s (load 4, one head, 2026-12-05 06:49)"
     ),
     "ltx.pipeline_ltx_image2video": Reviewed(
         "timeout", BARE, "load", "passed alone in 39.8 s (load 4, one head, 2026-12-05 06:46)"
@@ -571,7 +564,9 @@ REVIEWED: dict[str, Reviewed] = {
     "ltx2.pipeline_ltx2": Reviewed(
         "timeout", BARE, "load", "passed alone in 43.6 s (load 4, one head, 2026-12-05 06:46)"
     ),
-    "ltx2.pipeline_ltx2_image2video": Reviewed("timeout", BARE, "load", "passed alone in 38.8 s"),
+    "ltx2.pipeline_ltx2_image2video": Reviewed(
+        "timeout", BARE, "load", "passed alone in 38.5 s (load 4, one head, 2026-12-05 06:49)"
+    ),
     "ltx2.pipeline_ltx2_latent_upsample": Reviewed(
         "timeout",
         BARE,
