@@ -436,10 +436,7 @@ REVIEWED: dict[str, Reviewed] = {
         "tokens through 39 blocks); the 19 left needed about 85 s more",
     ),
     "ltx2.pipeline_ltx2_ic_lora": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "with its tiny LoRA loaded, costwatch measured step 2 of 30 at 4.6 s (2026-12-04)",
+        "timeout", BARE, "load", "passed alone in 43.1 s (load 4, one head, 2026-12-05 06:49)"
     ),
     "chroma.pipeline_chroma_inpainting": Reviewed(
         "timeout", BARE, "load", "passed alone in 39.2 s (load 10)"
@@ -528,7 +525,7 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
     "ltx.pipeline_ltx_i2v_long_multi_prompt": Reviewed(
-        "timeout", BARE, "cost", "took 94.1 s at 300 s on 2026-12-01"
+        "timeout", BARE, "load", "passed alone in 56.2 s (load 4, one head, 2026-12-05 06:49)"
     ),
     "ltx2.pipeline_ltx2_condition": Reviewed(
         "timeout",
@@ -565,16 +562,21 @@ REVIEWED: dict[str, Reviewed] = {
         "cost",
         "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
     ),
-    "ltx.pipeline_ltx": Reviewed("timeout", BARE, "load", "passed alone in 59.7 s"),
-    "ltx.pipeline_ltx_condition": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "timed out alone too; costwatch measured step 2 of 40 at 11.4 s (8,448 tokens) in "
-        "the run at the session's start",
+    "ltx.pipeline_ltx": Reviewed(
+        "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"
     ),
-    "ltx.pipeline_ltx_image2video": Reviewed("timeout", BARE, "load", "passed alone in 55.9 s"),
-    "ltx2.pipeline_ltx2_image2video": Reviewed("timeout", BARE, "load", "passed alone in 38.8 s"),
+    "ltx.pipeline_ltx_condition": Reviewed(
+        "timeout", BARE, "load", "passed alone in 57.4 s (load 4, one head, 2026-12-05 06:49)"
+    ),
+    "ltx.pipeline_ltx_image2video": Reviewed(
+        "timeout", BARE, "load", "passed alone in 39.8 s (load 4, one head, 2026-12-05 06:46)"
+    ),
+    "ltx2.pipeline_ltx2": Reviewed(
+        "timeout", BARE, "load", "passed alone in 43.6 s (load 4, one head, 2026-12-05 06:46)"
+    ),
+    "ltx2.pipeline_ltx2_image2video": Reviewed(
+        "timeout", BARE, "load", "passed alone in 38.5 s (load 4, one head, 2026-12-05 06:49)"
+    ),
     "ltx2.pipeline_ltx2_latent_upsample": Reviewed(
         "timeout",
         BARE,
@@ -618,6 +620,14 @@ REVIEWED: dict[str, Reviewed] = {
         BARE,
         "cost",
         "one tiny DiT call at a quarter of its 114,080 tokens took 6.2 s of CPU; it asks 100",
+    ),
+    "kandinsky5.pipeline_kandinsky": Reviewed(
+        "timeout",
+        BARE,
+        "cost",
+        "121 frames at 512x768 are 47,616 tokens a call, two calls a step, 50 steps: with one "
+        "head, its image-to-video sibling at the same tokens took 19.8 s a step (load 13, "
+        "2026-12-05), so steps 1-3 outlast 60 s before costwatch's step-2 rule can report",
     ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"

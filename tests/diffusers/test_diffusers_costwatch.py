@@ -63,8 +63,9 @@ def test_the_budget_is_the_longest_timeout_of_the_unit():
 
 
 class _Config:
-    def __init__(self, patch_size, patch_size_t=None) -> None:
+    def __init__(self, patch_size, patch_size_t=None, **more) -> None:
         self.patch_size, self.patch_size_t = patch_size, patch_size_t
+        self.__dict__.update(more)
 
 
 class _Model:
@@ -79,6 +80,14 @@ def test_tokens_are_latent_positions_over_the_patch():
     assert costwatch._tokens((1, 2, 64000), None) is None  # a 1-D UNet's audio samples
     assert costwatch._tokens((1, 4, 128, 128), _Model(patch_size=2)) == 4096
     assert costwatch._tokens((1, 4, 128, 128), None) is None
+
+
+def test_kandinsky5s_channels_last_input_counts_its_frames():
+    """(batch, frames, height, width, channels): 121 frames at 512x768 are 31 latent frames
+    of 64x96, 47,616 tokens in 1x2x2 patches (the run of 2026-12-05 said 6,144)."""
+    kandinsky5 = _Model(patch_size=(1, 2, 2), in_visual_dim=4)
+    assert costwatch._tokens((1, 31, 64, 96, 4), kandinsky5) == 47_616
+    assert costwatch._tokens((1, 31, 64, 96, 9), kandinsky5) == 47_616  # image-to-video
 
 
 def test_a_tensor_torch_cannot_allocate_is_crashed_naming_its_size():

@@ -52,6 +52,12 @@ ONE_HEAD = [
         "rope_axes_dim",
     ),
     ("MochiPipeline", "transformer", "num_attention_heads", "attention_head_dim", None),
+    # LTX-Video (and its image-to-video and condition pipelines): 6,930 tokens a step at
+    # the examples' 480x704, 161 frames; the head width is also the cross-attention's
+    ("LTXPipeline", "transformer", "num_attention_heads", "attention_head_dim", None),
+    ("LTX2Pipeline", "transformer", "num_attention_heads", "attention_head_dim", None),
+    ("LTX2Pipeline", "transformer", "audio_num_attention_heads", "audio_attention_head_dim", None),
+    ("EasyAnimatePipeline", "transformer", "num_attention_heads", "attention_head_dim", None),
     # UNet3DConditionModel reads attention_head_dim as the head count
     ("TextToVideoSDPipeline", "unet", "attention_head_dim", None, None),
 ]
@@ -76,10 +82,23 @@ def test_one_head_keeps_the_two_head_module_tree(
     assert config[heads_key] == 1
     if rope_key is not None:
         assert sum(config[rope_key]) == config[width_key]  # RoPE covers the whole head
-    one = layouts.tiny_model_on_meta(part.class_name, config)
-    two = layouts.tiny_model_on_meta(
-        part.class_name, two_heads(config, heads_key, width_key, rope_key)
-    )
+    assert_same_tree(part.class_name, config, two_heads(config, heads_key, width_key, rope_key))
+
+
+@pytest.mark.parametrize("pipeline", ["Kandinsky5T2VPipeline", "Kandinsky5I2VPipeline"])
+def test_kandinsky5_has_one_head_of_its_model_width(pipeline):
+    """Its head width is the sum of its RoPE axes, its head count model_dim over that sum:
+    two heads are the same model_dim with each axis halved."""
+    part = slot(generic.plan(pipeline), "transformer")
+    config = dict(part.config)
+    assert sum(config["axes_dims"]) == config["model_dim"]  # one head
+    halved = {**config, "axes_dims": tuple(axis // 2 for axis in config["axes_dims"])}
+    assert_same_tree(part.class_name, config, halved)
+
+
+def assert_same_tree(class_name: str, one_head: dict, two_heads: dict) -> None:
+    one = layouts.tiny_model_on_meta(class_name, one_head)
+    two = layouts.tiny_model_on_meta(class_name, two_heads)
     assert [name for name, _ in one.named_modules()] == [name for name, _ in two.named_modules()]
     assert layouts.attention_layout(one) == layouts.attention_layout(two)
     one_parameters = dict(one.named_parameters())
@@ -98,4 +117,5 @@ def test_one_head_keeps_the_two_head_module_tree(
 
 def per_head(name: str) -> bool:
     leaf = name.split(".")[-2] if name.endswith(("weight", "bias")) else name
-    return "freq" in leaf or leaf.startswith("norm_") or name.startswith("transformer_in.")
+    norm = leaf.startswith("norm_") or leaf.endswith("_norm")  # Kandinsky 5's query_norm
+    return "freq" in leaf or norm or name.startswith("transformer_in.")

@@ -193,7 +193,9 @@ def _tokens(shape: tuple[int, ...], model) -> int | None:
     patch = getattr(config, "patch_size", None)
     if len(shape) < 4 or patch is None:
         return None
-    positions = math.prod(shape[2:])
+    # Kandinsky 5's visual input is channels-last: (batch, frames, height, width, channels)
+    channels_last = getattr(config, "in_visual_dim", None) is not None
+    positions = math.prod(shape[1:-1] if channels_last else shape[2:])
     if isinstance(patch, int):
         temporal = getattr(config, "patch_size_t", None) or 1
         per_patch = patch * patch * (temporal if len(shape) == 5 else 1)

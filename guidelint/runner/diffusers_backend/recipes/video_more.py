@@ -29,8 +29,8 @@ QWEN2_VL = {
 }
 # EasyAnimate's DiT: 2x2 latent patches (the real patch), 3D RoPE, one MMDiT block.
 EASYANIMATE = {
-    "num_attention_heads": 2,
-    "attention_head_dim": 16,
+    "num_attention_heads": 1,  # one head of 32 (recipes/video.py, ONE_HEAD)
+    "attention_head_dim": 32,
     "in_channels": Dim("latent"),
     "out_channels": Dim("latent"),
     "patch_size": 2,
