@@ -147,9 +147,12 @@ def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
 
 
 @pytest.mark.slow
-def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm):
+def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm, monkeypatch):
     import time
 
+    # the step-level check alone: at the deadline the first call's own check stops it
+    # sooner (the next test)
+    monkeypatch.setattr(costwatch._TimedSteps, "first_call", lambda self, call_s: None)
     late = watched(60)
     late.started = time.perf_counter() - 60  # the runner's deadline is now
     state.set_current(late)
@@ -212,3 +215,24 @@ def test_a_shap_e_render_that_fits_runs_to_its_end(shap_e_renderer):
     finally:
         state.set_current(None)
     assert tuple(images.shape) == (20, 8, 8, 3)
+
+
+@pytest.mark.slow
+def test_a_first_call_that_leaves_no_time_for_the_rest_stops_with_its_figures(ddpm):
+    """A first call that ends at the runner's deadline (Kandinsky 6's took 52 s of its 60)
+    stops there, before a second step the runner would kill bare."""
+    import time
+
+    late = watched(60)
+    late.started = time.perf_counter() - 61  # the first call ends past the deadline
+    state.set_current(late)
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            ddpm(num_inference_steps=20, output_type="np")
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("DDPMPipeline: the denoiser's first call took")
+    assert (
+        "its 20 steps make at least 20 calls, past the deadline of this example's 60 s" in message
+    )

@@ -92,17 +92,31 @@ class _TimedSteps:
             raise TooSlow(self._deadline_message(mean_s, done, total))
 
     def first_call(self, call_s: float) -> None:
-        """The denoiser's first call took `call_s`: the loop makes at least one a step."""
+        """The denoiser's first call took `call_s`: the loop makes at least one a step.
+        It stops here when the later calls, each counted at a tenth of it, need more
+        than MARGIN timeouts, or cannot end before the runner's deadline (Kandinsky 6's
+        first call took 52 s of its 60: the second step would have been killed bare)."""
         total = self.total or 0
-        if total > 2 and call_s / FIRST_CALL_DISCOUNT * (total - 1) > MARGIN * self.budget_s:
-            name = type(self.pipeline).__name__
+        if total <= 2:
+            return
+        later_s = call_s / FIRST_CALL_DISCOUNT
+        if later_s * (total - 1) > MARGIN * self.budget_s:
             self._close()
-            raise TooSlow(
-                f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
-                f"its {total} steps make at least {total} calls, more than {MARGIN:g}x "
-                f"this example's {self.budget_s:g} s timeout (runner.timeout) even were "
-                f"each later call {FIRST_CALL_DISCOUNT:g}x faster: stopped there"
-            )
+            raise TooSlow(self._first_call_message(call_s, total, "more than"))
+        if past_deadline(later_s, later_s * (total - 1), self.budget_s):
+            self._close()
+            raise TooSlow(self._first_call_message(call_s, total, "past the deadline of"))
+
+    def _first_call_message(self, call_s: float, total: int, verdict: str) -> str:
+        name = type(self.pipeline).__name__
+        limit = f"{MARGIN:g}x " if verdict == "more than" else ""
+        return (
+            f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
+            f"{elapsed_s():.0f} s into the example, its {total} steps make at least "
+            f"{total} calls, {verdict} {limit}this example's {self.budget_s:g} s timeout "
+            f"(runner.timeout) even were each later call {FIRST_CALL_DISCOUNT:g}x faster: "
+            "stopped there"
+        )
 
     def _message(self, step_s: float, done: int, total: int) -> str:
         name = type(self.pipeline).__name__
@@ -328,17 +342,21 @@ def _watch_rays(cls) -> None:
         rays = create_pan_cameras(size).camera_rays.shape[1]  # what the render makes
         watch = _RayBatches(self, size, rays, ray_batch_size, state.budget_s)
         render_rays = self.render_rays
+        before = vars(self).get("render_rays")  # a watch around this one (installed twice)
 
         def timed(*args, **kw):
             result = render_rays(*args, **kw)
             watch.rendered()
             return result
 
-        self.render_rays = timed  # the instance's, for this call only
+        vars(self)["render_rays"] = timed  # the instance's, for this call only
         try:
             return original(self, latents, device, size, ray_batch_size, **kwargs)
         finally:
-            del self.render_rays
+            if before is None:
+                vars(self).pop("render_rays", None)
+            else:
+                vars(self)["render_rays"] = before
 
     remember_original(watched, original)
     setattr(cls, "decode_to_image", watched)  # noqa: B010 - mypy
