@@ -428,13 +428,6 @@ REVIEWED: dict[str, Reviewed] = {
         "display() never imported, at 101.7 s (the 1000 steps took 16 s)",
     ),
     # issue #29's new stand-ins (2026-12-05, --jobs 1, load 7-9)
-    "bria_fibo2.pipeline_bria_fibo2": Reviewed(
-        "timeout",
-        BARE,
-        "cost",
-        "alone, costwatch stops it: steps 2-11 of 30 took 4.5 s each on average (4,096 "
-        "tokens through 39 blocks); the 19 left needed about 85 s more",
-    ),
     "ltx2.pipeline_ltx2_ic_lora": Reviewed(
         "timeout", BARE, "load", "passed alone in 43.1 s (load 4, one head, 2026-12-05 06:49)"
     ),
@@ -515,11 +508,22 @@ REVIEWED: dict[str, Reviewed] = {
     "wan.pipeline_wan_video2video": Reviewed(
         "timeout", BARE, "load", "passed alone in 33.3 s (load 15)"
     ),
+    # Shap-E's NeRF render at frame_size 256: 20 views, 1,310,720 rays, each at 64 coarse
+    # and 192 fine points, every point through a fixed 93-wide sine encoding (the MLP's
+    # width changes none of it): 7.8 s a 4,096-ray batch alone on one thread (2026-12-05)
     "shap_e.pipeline_shap_e": Reviewed(
-        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+        "timeout",
+        "ShapERenderer: rendering 1,310,720 rays",
+        "cost",
+        "its render's 320 batches of 4,096 rays took 7.8 s each alone on one thread (about "
+        "42 min; the cost is per point of its fixed sine encoding, not per width)",
     ),
     "shap_e.pipeline_shap_e_img2img": Reviewed(
-        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+        "timeout",
+        "ShapERenderer: rendering 1,310,720 rays",
+        "cost",
+        "its render's 320 batches of 4,096 rays took 7.8 s each alone on one thread (about "
+        "42 min; the cost is per point of its fixed sine encoding, not per width)",
     ),
     "skyreels_v2.pipeline_skyreels_v2": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
@@ -550,17 +554,21 @@ REVIEWED: dict[str, Reviewed] = {
         "timed out alone too; costwatch measured step 2 of 50 at 5.5 s (4,096 tokens) in "
         "the run at the session's start",
     ),
+    # Kandinsky 6 at 480x864 (31 latent frames of 30x54 patches: 50,220 tokens), one
+    # head since 2026-12-05; the SR example first makes its video with the TI2VA pipeline
     "kandinsky6.pipeline_kandinsky6_sr": Reviewed(
         "timeout",
-        BARE,
+        "Kandinsky6TI2VAPipeline: denoising step 2 of 16",
         "cost",
-        "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
+        "alone (load 11), costwatch stops its TI2VA call: step 2 of 16 took 13.5 s with one "
+        "head (before: a 52 s first step, killed bare)",
     ),
     "kandinsky6.pipeline_kandinsky6_ti2va": Reviewed(
         "timeout",
-        BARE,
+        "Kandinsky6TI2VAPipeline: denoising step 2 of 16",
         "cost",
-        "alone, costwatch stops it: step 2 of 16 took 18.2 s (14,580 tokens), about 255 s left",
+        "alone (load 10), costwatch stops it: step 2 of 16 took 14.7 s with one head "
+        "(before: a 52 s first step, killed bare)",
     ),
     "ltx.pipeline_ltx": Reviewed(
         "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"

@@ -251,7 +251,11 @@ def call_arguments(pipeline_class: str) -> dict:
     picture = Image.new("RGB", (96, 80), (120, 60, 30))
     if pipeline_class == "FluxKontextPipeline":
         return {"image": images.picture("https://example.org/in.png")}
-    if pipeline_class in ("QwenImageEditPipeline", "QwenImageEditPlusPipeline"):
+    if pipeline_class in (
+        "QwenImageEditPipeline",
+        "QwenImageEditPlusPipeline",
+        "BriaFibo2Pipeline",
+    ):
         return {"image": images.picture("https://example.org/in.png")}  # square, as served
     if pipeline_class in ("FluxKontextInpaintPipeline", "QwenImageEditInpaintPipeline"):
         picture = images.picture("https://example.org/in.png")
@@ -269,6 +273,8 @@ def call_arguments(pipeline_class: str) -> dict:
     return ONE_STEP.get(pipeline_class, {})
 
 
+# the factor each coarse stand-in's pipeline computes: 32x, but Bria FIBO 2's coarser
+# patches over the same 8x VAE
 @pytest.fixture(scope="module")
 def tiny_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("tiny-coarse")
@@ -384,6 +390,7 @@ def docstring_example(module: str) -> str:
         ("longcat_image.pipeline_longcat_image", "LongCatImagePipeline", "coarse"),
         ("sana_video.pipeline_sana_video", "SanaVideoPipeline", "coarse"),
         ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
+        ("bria_fibo2.pipeline_bria_fibo2", "BriaFibo2Pipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -430,7 +437,9 @@ def vae_factor(vae_config) -> int:
 
 
 VAE_ONLY = sorted(
-    name for name, coarser in coarse.PIPELINES.items() if "sample_size" not in coarser.change
+    name
+    for name, coarser in coarse.PIPELINES.items()
+    if "VAE" in coarser.change and "sample_size" not in coarser.change
 )
 
 
@@ -538,3 +547,49 @@ SANA_SCRIPT = (
     'pipe = SanaVideoPipeline.from_pretrained("Efficient-Large-Model/SANA-Video_2B_480p_diffusers")'
     "\nvideo = pipe(prompt='a cat', height={}, width={}, frames=81).frames[0]\n"
 )
+
+
+def test_bria_fibo2s_coarse_plan_changes_only_its_transformers_patch():
+    """Its pipeline keeps unpacked 8x latents and the transformer patchifies them by its
+    own patch_size: 8x8 patches make 256 tokens of a 1024 px image, not 4,096. The VAE,
+    text encoder and scheduler (no dynamic shift: the token count does not reach the
+    timesteps) are the 8x stand-in's, and so is every module name (the layout test)."""
+    real, coarser = (
+        generic.plan("BriaFibo2Pipeline"),
+        generic.plan("BriaFibo2Pipeline", hub_variant="coarse"),
+    )
+    assert [s for s in coarser.slots if s.name != "transformer"] == [
+        s for s in real.slots if s.name != "transformer"
+    ]
+    real_dit, coarse_dit = slot(real, "transformer").config, slot(coarser, "transformer").config
+    assert (real_dit["patch_size"], coarse_dit["patch_size"]) == (2, 8)
+    assert {k: v for k, v in coarse_dit.items() if k != "patch_size"} == {
+        k: v for k, v in real_dit.items() if k != "patch_size"
+    }
+    assert not slot(coarser, "scheduler").config.get("use_dynamic_shifting")
+    tokens = [
+        (1024 // coarse.REAL_FACTOR // dit["patch_size"]) ** 2 for dit in (real_dit, coarse_dit)
+    ]
+    assert tokens == [4096, 256]
+    assert coarse.PIPELINES["BriaFibo2Pipeline"].multiple == 64
+
+
+BRIA = """pipe = BriaFibo2Pipeline.from_pretrained("briaai/Fibo-2.0-dev")
+image = load_image("https://example.org/bike.png")
+out = pipe({}).images[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "variant"),
+    [
+        ('"a bike"', "coarse"),
+        ('"a snowy forest", image=image', "coarse"),
+        ('"a snowy forest", image', "coarse"),
+        ('"a bike", height=1024, width=1024', None),  # sizes: the area rule takes none
+        ('"a bike", image=load_image("local.png")', None),  # a size the text does not show
+    ],
+)
+def test_bria_fibo2_gets_coarser_patches_only_where_its_images_stay_square(arguments, variant):
+    code = BRIA.format(arguments)
+    assert coarsen.variant_for("BriaFibo2Pipeline", [(code, False)]) == variant

@@ -156,9 +156,12 @@ def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
 
 
 @pytest.mark.slow
-def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm):
+def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm, monkeypatch):
     import time
 
+    # the step-level check alone: at the deadline the first call's own check stops it
+    # sooner (the next test)
+    monkeypatch.setattr(costwatch._TimedSteps, "first_call", lambda self, call_s: None)
     late = watched(60)
     late.started = time.perf_counter() - 60  # the runner's deadline is now
     state.set_current(late)
@@ -171,3 +174,74 @@ def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm):
     assert message.startswith("DDPMPipeline: denoising step 2 of 20 took ")
     assert "s into the example, the 18 steps left need about" in message
     assert message.endswith("stopped before the runner's deadline")
+
+
+@pytest.fixture(scope="module")
+def shap_e_renderer(tmp_path_factory):
+    from diffusers.pipelines.shap_e.renderer import ShapERenderer
+
+    folder = build.component_checkpoint("ShapERenderer", tmp_path_factory.mktemp("tiny"))
+    costwatch.install()
+    return ShapERenderer.from_pretrained(folder).eval()
+
+
+def shap_e_latent(renderer):
+    """One latent as the Shap-E pipeline hands it to the renderer: (1, rows, d_latent)."""
+    import torch
+
+    rows = sum(shape[0] for shape in renderer.config.param_shapes)
+    return torch.zeros(1, rows, renderer.config.d_latent)
+
+
+@pytest.mark.slow  # builds a tiny Shap-E renderer and renders a few ray batches
+def test_a_shap_e_render_that_cannot_fit_stops_after_its_second_ray_batch(shap_e_renderer):
+    import torch
+
+    state.set_current(watched(1e-6))
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            # 20 views of 16x16: 5,120 rays, 20 batches of 256
+            shap_e_renderer.decode_to_image(
+                shap_e_latent(shap_e_renderer), torch.device("cpu"), size=16, ray_batch_size=256
+            )
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("ShapERenderer: rendering 5,120 rays (16x16 views) 256 a batch")
+    assert "batch 2 of 20 took" in message and "the 18 batches left need about" in message
+    assert "render_rays" not in vars(shap_e_renderer)  # the timed stand-in is gone
+
+
+@pytest.mark.slow
+def test_a_shap_e_render_that_fits_runs_to_its_end(shap_e_renderer):
+    import torch
+
+    state.set_current(watched(600))
+    try:
+        images = shap_e_renderer.decode_to_image(
+            shap_e_latent(shap_e_renderer), torch.device("cpu"), size=8, ray_batch_size=640
+        )
+    finally:
+        state.set_current(None)
+    assert tuple(images.shape) == (20, 8, 8, 3)
+
+
+@pytest.mark.slow
+def test_a_first_call_that_leaves_no_time_for_the_rest_stops_with_its_figures(ddpm):
+    """A first call that ends at the runner's deadline (Kandinsky 6's took 52 s of its 60)
+    stops there, before a second step the runner would kill bare."""
+    import time
+
+    late = watched(60)
+    late.started = time.perf_counter() - 61  # the first call ends past the deadline
+    state.set_current(late)
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            ddpm(num_inference_steps=20, output_type="np")
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith("DDPMPipeline: the denoiser's first call took")
+    assert (
+        "its 20 steps make at least 20 calls, past the deadline of this example's 60 s" in message
+    )

@@ -112,7 +112,7 @@ def substitution(pipeline_class: str) -> str:
         return (
             f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: the "
             "example passes no size and only the runner's square pictures, which make "
-            f"1024 x 1024 at either factor (a multiple of {coarser.multiple}), so its images "
+            f"1024 x 1024 on either stand-in (a multiple of {coarser.multiple}), so its images "
             "keep their sizes"
         )
     return (

@@ -92,17 +92,31 @@ class _TimedSteps:
             raise TooSlow(self._deadline_message(mean_s, done, total))
 
     def first_call(self, call_s: float) -> None:
-        """The denoiser's first call took `call_s`: the loop makes at least one a step."""
+        """The denoiser's first call took `call_s`: the loop makes at least one a step.
+        It stops here when the later calls, each counted at a tenth of it, need more
+        than MARGIN timeouts, or cannot end before the runner's deadline (Kandinsky 6's
+        first call took 52 s of its 60: the second step would have been killed bare)."""
         total = self.total or 0
-        if total > 2 and call_s / FIRST_CALL_DISCOUNT * (total - 1) > MARGIN * self.budget_s:
-            name = type(self.pipeline).__name__
+        if total <= 2:
+            return
+        later_s = call_s / FIRST_CALL_DISCOUNT
+        if later_s * (total - 1) > MARGIN * self.budget_s:
             self._close()
-            raise TooSlow(
-                f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
-                f"its {total} steps make at least {total} calls, more than {MARGIN:g}x "
-                f"this example's {self.budget_s:g} s timeout (runner.timeout) even were "
-                f"each later call {FIRST_CALL_DISCOUNT:g}x faster: stopped there"
-            )
+            raise TooSlow(self._first_call_message(call_s, total, "more than"))
+        if past_deadline(later_s, later_s * (total - 1), self.budget_s):
+            self._close()
+            raise TooSlow(self._first_call_message(call_s, total, "past the deadline of"))
+
+    def _first_call_message(self, call_s: float, total: int, verdict: str) -> str:
+        name = type(self.pipeline).__name__
+        limit = f"{MARGIN:g}x " if verdict == "more than" else ""
+        return (
+            f"{name}: the denoiser's first call took {call_s:.1f} s{self._input()}; "
+            f"{elapsed_s():.0f} s into the example, its {total} steps make at least "
+            f"{total} calls, {verdict} {limit}this example's {self.budget_s:g} s timeout "
+            f"(runner.timeout) even were each later call {FIRST_CALL_DISCOUNT:g}x faster: "
+            "stopped there"
+        )
 
     def _message(self, step_s: float, done: int, total: int) -> str:
         name = type(self.pipeline).__name__
@@ -278,6 +292,78 @@ def _watch_chunks(cls, method: str, part: str, verb: str, chunks_of) -> None:
     setattr(cls, method, watched)
 
 
+class _RayBatches:
+    """Shap-E's NeRF renderer (`ShapERenderer.decode_to_image`) renders its 20 pan views
+    4,096 rays a batch, each ray at 64 coarse then 192 fine points, every point through a
+    fixed 93-wide sine encoding before the MLP: at the example's frame_size 256 that is
+    320 batches of some 8 s each here, whatever the MLP's width. The second batch's time
+    gives the whole render's cost (each batch renders twice: coarse, then fine)."""
+
+    def __init__(self, renderer, size: int, rays: int, batch: int, budget_s: float) -> None:
+        self.renderer, self.size, self.rays, self.batch = renderer, size, rays, batch
+        self.batches, self.budget_s = rays // batch, budget_s
+        self.marks = [time.perf_counter()]
+        self.calls = 0
+
+    def rendered(self) -> None:
+        """One `render_rays` call ended: every second one ends a batch."""
+        self.calls += 1
+        if self.calls % 2:
+            return
+        self.marks.append(time.perf_counter())
+        done = len(self.marks) - 1
+        if done < 2 or done >= self.batches:
+            return
+        batch_s = self.marks[-1] - self.marks[-2]
+        left_s = batch_s * (self.batches - done)
+        if (done == 2 and left_s > MARGIN * self.budget_s) or past_deadline(
+            batch_s, left_s, self.budget_s
+        ):
+            raise TooSlow(self._message(batch_s, done, left_s))
+
+    def _message(self, batch_s: float, done: int, left_s: float) -> str:
+        return (
+            f"{type(self.renderer).__name__}: rendering {self.rays:,} rays "
+            f"({self.size}x{self.size} views) {self.batch:,} a batch, batch {done} of "
+            f"{self.batches} took {batch_s:.1f} s; {elapsed_s():.0f} s into the example, the "
+            f"{self.batches - done} batches left need about {left_s:.0f} s more, past this "
+            f"example's {self.budget_s:g} s timeout (runner.timeout): stopped there"
+        )
+
+
+def _watch_rays(cls) -> None:
+    """Wrap `cls.decode_to_image` (Shap-E's renderer) so each ray batch is timed."""
+    from diffusers.pipelines.shap_e.camera import create_pan_cameras
+
+    original = cls.decode_to_image
+
+    def watched(self, latents, device, size: int = 64, ray_batch_size: int = 4096, **kwargs):
+        state = current()
+        if state is None or state.budget_s is None:
+            return original(self, latents, device, size, ray_batch_size, **kwargs)
+        rays = create_pan_cameras(size).camera_rays.shape[1]  # what the render makes
+        watch = _RayBatches(self, size, rays, ray_batch_size, state.budget_s)
+        render_rays = self.render_rays
+        before = vars(self).get("render_rays")  # a watch around this one (installed twice)
+
+        def timed(*args, **kw):
+            result = render_rays(*args, **kw)
+            watch.rendered()
+            return result
+
+        vars(self)["render_rays"] = timed  # the instance's, for this call only
+        try:
+            return original(self, latents, device, size, ray_batch_size, **kwargs)
+        finally:
+            if before is None:
+                vars(self).pop("render_rays", None)
+            else:
+                vars(self)["render_rays"] = before
+
+    remember_original(watched, original)
+    setattr(cls, "decode_to_image", watched)  # noqa: B010 - mypy
+
+
 def budget(settings: dict) -> float:
     """The longest timeout of the examples this child runs (the runner's default else)."""
     timeouts = [t for t in settings.get("timeouts") or () if t]
@@ -304,7 +390,9 @@ def install() -> None:
 
 def install_coders() -> None:
     from diffusers import AutoencoderKLWan
+    from diffusers.pipelines.shap_e.renderer import ShapERenderer
 
+    _watch_rays(ShapERenderer)
     _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda f: 1 + (f - 1) // 4)
     _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda f: f)
 

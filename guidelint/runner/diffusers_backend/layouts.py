@@ -101,6 +101,12 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     },
     # PixArt-alpha/PixArt-Sigma-XL-2-1024-MS, transformer/config.json
     "PixArtTransformer2DModel": {"num_layers": 28, "sample_size": 128},
+    # Shitao/OmniGen-v1-diffusers, transformer/config.json: the class defaults but for
+    # Phi-3's long-context RoPE factors, one of each per rotary pair of its 96-wide heads
+    # (their values shape no module: ones here)
+    "OmniGenTransformer2DModel": {
+        "rope_scaling": {"type": "su", "short_factor": [1.0] * 48, "long_factor": [1.0] * 48}
+    },
     "PixArtTransformer2DModel/pag": {"num_layers": 28, "sample_size": 128},
     # Tencent-Hunyuan/HunyuanDiT-v1.2-Diffusers, transformer/config.json (the class has no
     # complete defaults: in_channels and patch_size are None)

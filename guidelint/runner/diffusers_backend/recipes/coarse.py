@@ -45,6 +45,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     image_more,
     llm,
     qwen,
+    qwen3vl,
     video,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
@@ -77,6 +78,7 @@ EIGHT_X_SAMPLE_SIZE = {
 SDXL_UNET = fixes.SDXL_UNET  # the shared table's "UNet2DConditionModel/sdxl"
 SDXL_VAE_TILE = 1024  # stabilityai/stable-diffusion-xl-base-1.0's vae sample_size
 COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
+BRIA_FIBO2_PATCH = SHRINK * PATCH  # its coarse DiT's 8x8 patches: 16x fewer tokens
 
 VAE_COARSE = {
     **VAE_KL,
@@ -214,6 +216,14 @@ RECIPES: dict[str, Recipe] = {
     "AutoencoderKLWan/coarse": Recipe(
         "model", WAN_VAE_COARSE, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
     ),
+    # Bria FIBO 2: the same DiT with 8x8 latent patches (its pipeline hands it unpacked
+    # latents and reads the patch from its config only for a schedule shift its scheduler,
+    # without dynamic shifting, ignores): 256 tokens at 1024 px, not 4,096
+    "BriaFibo2Transformer2DModel/coarse": Recipe(
+        "model",
+        {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
+        builds="BriaFibo2Transformer2DModel",
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -342,6 +352,24 @@ SANA_VIDEO_16X = Coarser(
     factor=WAN_VAE_FACTOR,
 )
 
+# Bria FIBO 2 sizes its output as Kontext does (its hard-coded default 128 x the factor,
+# or an area of that at an image's aspect ratio, rounded to factor x 2 = 16) and keeps
+# its latents at 8x, unpacked: its transformer patchifies them by its own patch_size.
+# With 8x8 patches the latents must divide by 8 (64 px), which 1024 x 1024 does: no size
+# passed, and each image the runner's square picture (coarsen.py's area rule). The VAE,
+# text encoder, scheduler and every module name stay the 8x stand-in's. (4x4 patches were
+# not enough: its edit call's 30 steps of 2,048 image and context tokens through 41
+# one-head blocks took about 3 s each at load 10, mostly in attention.)
+BRIA_FIBO2_PATCHES = Coarser(
+    REAL_FACTOR * BRIA_FIBO2_PATCH,
+    f"a transformer of {BRIA_FIBO2_PATCH}x{BRIA_FIBO2_PATCH} latent patches (the real "
+    f"one's are {PATCH}x{PATCH})",
+    (BRIA_FIBO2_PATCH // PATCH) ** 2,
+    area_sized=True,
+    positional=("prompt", "image"),
+    factor=REAL_FACTOR,  # its VAE stays 8x: the patches make the tokens fewer
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -351,6 +379,7 @@ PIPELINES: dict[str, Coarser] = {
     "QwenImageEditInpaintPipeline": QWEN_EDIT_32X,
     "Krea2Pipeline": KREA2_32X,
     "LongCatImagePipeline": VAE_32X_SIZED,
+    "BriaFibo2Pipeline": BRIA_FIBO2_PATCHES,
     "AuraFlowPipeline": VAE_32X,
     "CogView3PlusPipeline": VAE_32X,
     "CogView4Pipeline": VAE_32X,
@@ -408,6 +437,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
+    (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
         rf"^CogView3PlusPipeline@{VARIANT}$",

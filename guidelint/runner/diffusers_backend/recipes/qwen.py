@@ -17,10 +17,12 @@ QWEN_IMAGE = {
     "in_channels": Dim("latent", times=4),
     "out_channels": Dim("latent"),
     "num_layers": 1,
-    "attention_head_dim": 16,
-    "num_attention_heads": 3,
+    # one head of the width three had: its 1024 px default is 4,096 tokens a step
+    # (Qwen-Image's pipelines hard-code 128 x the factor), whose attention is paid per head
+    "attention_head_dim": 48,
+    "num_attention_heads": 1,
     "joint_attention_dim": Dim("llm"),
-    "axes_dims_rope": (8, 4, 4),
+    "axes_dims_rope": (16, 16, 16),  # sums to the head width
 }
 
 # Kandinsky 5: a text tower over Qwen2.5-VL states, a visual tower over 1x2x2 latent
@@ -53,7 +55,9 @@ RECIPES: dict[str, Recipe] = {
     "AutoencoderKLQwenImage": Recipe(  # Wan's video VAE; three downsamplings, scale 8
         "model",
         {
-            "base_dim": 4,
+            # two channels: its causal 3D convolutions at the full 1024 px are most of a
+            # Qwen-Image example's time (as the coarse one's, recipes/coarse.py)
+            "base_dim": 2,
             "z_dim": 4,
             "dim_mult": [1, 1, 1, 1],
             "num_res_blocks": 1,

@@ -84,7 +84,9 @@ KANDINSKY6 = {
     "ff_dim": 32,
     "num_text_blocks": 1,
     "num_visual_blocks": 1,
-    "axes_dims": (1, 1, 2),
+    # one head of model_dim (head width = sum(axes_dims)), not four of 4: its examples'
+    # 480x864 video is 14,580 tokens and more, whose attention is paid per head
+    "axes_dims": (4, 6, 6),
 }
 MMAUDIO_VAE = {
     "mel_bins": 16,
