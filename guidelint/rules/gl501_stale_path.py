@@ -55,6 +55,7 @@ from guidelint.rules.stale_path.illustrative import (
     illustrative,
     numbered_instance,
     per_item_path,
+    stand_in_item,
 )
 from guidelint.rules.stale_path.made import (
     IGNORED,
@@ -179,6 +180,8 @@ class StalePath(Rule):
                 continue  # `actions/create-github-app-token`: a GitHub Action, not a path
             if per_item_path(path, doc_dir, project):
                 continue  # `tests/case.json` of each task folder the document describes
+            if stand_in_item(path, project):
+                continue  # `tests/test_provider/evals/` beside `tests/test_openai/evals/`
             if branch_prefix(path, file.text, span.span):
                 continue  # `feat/` in a table of git branch names, not a folder
             if another_repository(path, file, span, url_links or [], project):

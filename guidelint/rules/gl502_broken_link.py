@@ -30,7 +30,12 @@ from guidelint.project import Project
 from guidelint.rule import Rule
 from guidelint.rules.broken_link.anchors import generated_anchor, has_anchor, templated
 from guidelint.rules.broken_link.built_pages import git_ignored, published_page
-from guidelint.rules.broken_link.names import myst_label, slug_placeholder, symbol_reference
+from guidelint.rules.broken_link.names import (
+    myst_label,
+    slug_placeholder,
+    symbol_reference,
+    template_placeholder,
+)
 from guidelint.rules.broken_link.steering import imports, is_steering_file, linked_folders
 from guidelint.rules.broken_link.targets import (
     MARKDOWN_TARGET,
@@ -129,6 +134,8 @@ class BrokenLink(Rule):
                 return None
             if myst_label(path, project):
                 return None
+            if template_placeholder(file.rel, path):
+                return None  # `related1.md` in a page template: a page to write from it
             if any(published_page(t, project) for t in inside):
                 return None  # the docs build writes it: the site serves it at its URL
             if any(typedoc_page(t, project) for t in inside):

@@ -16,7 +16,6 @@ Reported once, at the swallowed opener, except on a Hugging Face doc-builder pag
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from guidelint.findings import Finding, Severity
 from guidelint.markdown import Fence
 from guidelint.project import Project
 from guidelint.rule import Rule
+from guidelint.rules.broken_link.anchors import doc_builder_page
 from guidelint.sources import FileKind, SourceFile
 from guidelint.spans import Span
 
@@ -85,7 +85,7 @@ class BrokenFence(Rule):
         self, file: SourceFile, project: Project, leftover: Fence, swallowed: Swallowed
     ) -> Iterator[Finding]:
         """The unclosed fence is the closing line of an opener an HTML block took in."""
-        if _doc_builder_page(file.rel, project):
+        if doc_builder_page(file.rel, project):
             return  # doc-builder renders `<pt>`'s fence as code: the page is right there
         start = file.lines.offset(swallowed.line)
         yield self.finding(
@@ -155,18 +155,6 @@ def _open_at_end(content: str, marker: str) -> tuple[int, str] | None:
     if opener is None or len(marker) < opener[2]:
         return None
     return opener[0], opener[1]
-
-
-def _doc_builder_page(rel: str, project: Project) -> bool:
-    """A page of Hugging Face doc-builder docs: a `_toctree.yml` (its table of
-    contents, one per language folder) in the page's folder or one above it."""
-    folder = posixpath.dirname(rel)
-    while True:
-        if project.exists(posixpath.join(folder, "_toctree.yml")):
-            return True
-        if not folder:
-            return False
-        folder = posixpath.dirname(folder)
 
 
 def _opening_line(file: SourceFile, fence: Fence) -> Span:

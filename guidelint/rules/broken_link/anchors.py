@@ -11,6 +11,7 @@ them makes is no broken anchor.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from urllib.parse import unquote
 
@@ -24,8 +25,51 @@ MYST_LABEL = re.compile(r"^\(([\w.:-]+)\)=[ \t]*$", re.MULTILINE)
 
 def generated_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
     """An anchor the docs build makes that no heading shows: an API object's id from
-    a doc-builder `[[autodoc]] X` directive, or a heading's id as MkDocs slugs it."""
-    return _autodoc_anchor(file, fragment) or _mkdocs_anchor(file, fragment, project)
+    a doc-builder `[[autodoc]] X` directive, or a heading's id as MkDocs or doc-builder
+    slugs it."""
+    return (
+        _autodoc_anchor(file, fragment)
+        or _mkdocs_anchor(file, fragment, project)
+        or _doc_builder_anchor(file, fragment, project)
+    )
+
+
+# What Hugging Face doc-builder keeps of a heading for its id: lowercase a-z, digits,
+# spaces (each one a `-`) and `-`. `### HF_TOKEN` is `#hftoken`, `## Installation
+# überprüfen` is `#installation-berprfen`: the ids huggingface.co serves and links.
+DOC_BUILDER_DROPPED = re.compile(r"[^a-z0-9 -]")
+
+
+def doc_builder_page(rel: str, project: Project) -> bool:
+    """A page of Hugging Face doc-builder docs: a `_toctree.yml` (its table of
+    contents, one per language folder) in the page's folder or one above it."""
+    folder = posixpath.dirname(rel)
+    while True:
+        if project.exists(posixpath.join(folder, "_toctree.yml")):
+            return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
+
+
+def _doc_builder_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
+    """On a doc-builder page, a heading's id as doc-builder makes it. A translated
+    heading keeps only its ASCII letters (`## Anmelden` makes no `#login`), and a
+    heading of no ASCII letters makes no id that matches."""
+    wanted = unquote(fragment)
+    if not wanted.strip("-") or not doc_builder_page(file.rel, project):
+        return False
+    return wanted in file.derived(DOC_BUILDER_IDS)
+
+
+def _doc_builder_ids(file: SourceFile) -> frozenset[str]:
+    ids = set()
+    for heading in file.markdown.headings:
+        text = DOC_BUILDER_ID.sub("", heading.plain or heading.text).strip()
+        slug = DOC_BUILDER_DROPPED.sub("", text.lower()).replace(" ", "-")
+        if slug.strip("-"):
+            ids.add(slug)
+    return frozenset(ids)
 
 
 AUTODOC = re.compile(r"^\[\[autodoc\]\][ \t]+([\w.]+)", re.MULTILINE)
@@ -101,7 +145,7 @@ GLUED_MOST = 8  # `#` signs read back from a heading's end (`## a#b#c`: `c`, `b#
 # page's anchor is `some-section` (its README, "anchor link"), which translated pages
 # use to keep the English anchors (`## 개요 [[overview]]`). No spaces in the id: a
 # wiki link at a heading's end (`## See [[Other page]]`) is no id.
-DOC_BUILDER_ID = re.compile(r"\[\[([^\[\]\s]+)\]\]$")
+DOC_BUILDER_ID = re.compile(r"\[\[([^\[\]\s]+)\]\]\s*$")
 
 
 def _anchor_facts(file: SourceFile) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -132,6 +176,8 @@ def templated(file: SourceFile) -> bool:
 
 # Once per file, not per link: both read the whole text (a paragraph of 10k links).
 ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
+
+DOC_BUILDER_IDS = Derived("GL502.doc_builder_ids", _doc_builder_ids)
 
 AUTODOC_NAMES = Derived("GL502.autodoc_names", _autodoc_names)
 

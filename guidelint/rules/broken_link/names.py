@@ -8,6 +8,7 @@ the reader's own wiki. None is a file of this repository to find.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from guidelint.project import Memo, Project
 from guidelint.rules.broken_link.anchors import MYST_LABEL
@@ -24,6 +25,30 @@ def slug_placeholder(path: str, bases: list[str], project: Project) -> bool:
         return False
     first = path.split("/", 1)[0]
     return not any(project.exists(join_rel(base, first)) for base in bases)
+
+
+# A page template's file: `concept_template.md`, `page-template.md`, `template.md`.
+TEMPLATE_FILE = re.compile(r"(?:^|[-_])template\.mdx?$", re.IGNORECASE)
+
+# A page template's stand-in for a page to link once written: a generic word numbered
+# (`related1`, `example_2`) or followed by `name`/`title` (`page-name`), nothing else.
+GENERIC_PAGE = re.compile(
+    r"^(?:related|example|page|concept|guide|doc|topic|section|article|post|tutorial|"
+    r"recipe|other|another|link|item)(?:[-_]?\d+|[-_]?(?:name|title|slug))$",
+    re.IGNORECASE,
+)
+
+
+def template_placeholder(rel: str, path: str) -> bool:
+    """`[Example 1](../examples/example1.md)` in `docs/templates/concept_template.md`:
+    a page template (a `*_template.md`, or a page of a `templates/` folder) links a
+    generic, numbered stand-in for the pages written from it, not a file of this
+    repository. A template's link to a page with a real name is checked as any."""
+    folders = posixpath.dirname(rel).split("/")
+    if not TEMPLATE_FILE.search(posixpath.basename(rel)) and "templates" not in folders:
+        return False
+    stem = posixpath.splitext(posixpath.basename(path.rstrip("/")))[0]
+    return bool(GENERIC_PAGE.match(stem))
 
 
 def symbol_reference(path: str, project: Project) -> bool:

@@ -155,6 +155,49 @@ def per_item_path(path: str, doc_dir: str, project: Project) -> bool:
     return any(len(found) >= 2 for found in items.values())
 
 
+# A folder named for a kind of item, not one item: `test_provider`, `example-name`. Its
+# prefix (`test_`) is what each real item's folder shares.
+STAND_IN_FOLDER = LazyPattern(
+    r"^([a-z0-9]+[_-])(?:provider|name|model|backend|service|vendor|client|integration|"
+    r"platform|framework|language|lang|plugin|package|module|item)$"
+)
+
+STAND_IN_ITEMS = 2  # real folders it stands for: one could be a rename of it
+
+
+def stand_in_item(path: str, project: Project) -> bool:
+    """`tests/llm/test_provider/evals/` where `tests/llm/` holds `test_anthropic/evals/`
+    and `test_openai/evals/`: a folder named for the kind of item (`test_` + provider)
+    stands for each item's folder, which holds what the rest of the path names. A
+    missing folder with a real item's name (`test_mistral/`) is still stale."""
+    segments = path.removeprefix("./").strip("/").split("/")
+    for at, segment in enumerate(segments):
+        shape = STAND_IN_FOLDER.match(segment)
+        if shape and len(_items_holding(segments, at, shape.group(1), project)) >= STAND_IN_ITEMS:
+            return True
+    return False
+
+
+def _items_holding(segments: list[str], at: int, prefix: str, project: Project) -> set[str]:
+    """The folders beside `segments[at]`, named with its prefix, that hold the rest of
+    the path (or, for a file, its folder)."""
+    parent = "/".join(segments[:at])
+    above = f"{parent}/" if parent else ""
+    rest = "/".join(segments[at + 1 :])
+    wanted = {rest, posixpath.dirname(rest)} - {""}
+    _, by_folder = project.memo(FILE_INDEX)
+    items: set[str] = set()
+    for folder in by_folder:
+        if not folder.startswith(above + prefix):
+            continue
+        item, _, below = folder[len(above) :].partition("/")
+        if item == segments[at]:
+            continue
+        if not wanted or any(below == w or below.startswith(w + "/") for w in wanted):
+            items.add(item)
+    return items
+
+
 # A run of at least three digits in a file name: a pull request's or an issue's number
 # (`1234.added.md`), not a version's part (`v1.2.md`) or a date's day (`2024-01-05.md`).
 NUMBER_RUN = LazyPattern(r"\d{3,}")

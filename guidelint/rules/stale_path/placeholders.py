@@ -29,6 +29,10 @@ FILLER_NAME = re.compile(
 
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
 
+# A folder named in capitals joined by hyphens, `docs/source/LANG-ID/`, `YOUR-NAME/`: a
+# stand-in the reader fills in. A file (`LICENSE-MIT.txt`) or a version (`GPT-4`) is none.
+CAPS_HYPHEN_NAME = re.compile(r"^[A-Z]{2,}(?:-[A-Z]{2,})+$")
+
 # A word of a name that stands for one to fill in: `test_action_EventNameHere.py`
 # (a CamelCase `...Here`), `middleware/foo.py`, `test_foo.py`.
 FILLER_WORD = re.compile(r"^(?:(?:[A-Z][a-z0-9]+)+Here|foo|bar|baz|qux)$")
@@ -67,6 +71,8 @@ def _placeholder_segment(segment: str) -> bool:
     if any(PLACEHOLDER_PART.match(part) for part in parts) or FILLER_NAME.search(segment):
         return True
     if any(FILLER_WORD.match(word) for word in NAME_WORDS.split(segment)):
+        return True
+    if CAPS_HYPHEN_NAME.match(segment):
         return True
     stem = segment.split(".", 1)[0]
     caps = [part for part in stem.split("-") if CAPS_NAME.match(part)]
