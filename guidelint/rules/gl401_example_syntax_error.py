@@ -354,11 +354,12 @@ def _in_arguments(source: str, start: int) -> bool:
     """The `...` at `start` follows a `,`, or the `(` of a call or `def` (a name, `)`
     or `]` before it): not a class body's `(...)` alone on its line, which stands
     for the members left out and parses as it is."""
-    before = source[:start].rstrip()
-    if not before.endswith("("):
+    if start == 0 or source[start - 1] != "(":  # the match starts right after it
         return True
-    opener = before[:-1].rstrip(" \t")
-    return bool(opener) and (opener[-1].isalnum() or opener[-1] in "_)]")
+    index = start - 2
+    while index >= 0 and source[index] in " \t":  # runs apart for each match: linear
+        index -= 1
+    return index >= 0 and (source[index].isalnum() or source[index] in "_)]")
 
 
 # `"content": "What color is the sky?"`: a dict's entry shown alone, at the example's
