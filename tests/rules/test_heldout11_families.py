@@ -30,7 +30,7 @@ COMMENTED_SESSION = (
     '>>> hf_hub_download(repo_id="x/y", filename="config.json", revision="v1.0")\n'
     "'/home/me/.cache/config.json'\n"
     "\n"
-    "# Progress bar will be shown for `name=\"peft.foo.bar\"`\n"
+    '# Progress bar will be shown for `name="peft.foo.bar"`\n'
     '>>> for _ in tqdm(range(5), name="peft.foo.bar"):\n'
     "...     pass\n"
     "100%|███████████████████████| 5/5 [00:00<00:00, 117817.53it/s]\n"
@@ -86,8 +86,7 @@ TRUE_ERRORS: dict[str, tuple[str, int | None]] = {
         None,  # a ```python fence, not a session to the runner: reported, where it stumbles
     ),
     "an = in a dict": (
-        "# Add a secret\n"
-        '>>> api.add_space_secret(repo_id=repo_id, secrets={"key"="HF_TOKEN"})\n',
+        '# Add a secret\n>>> api.add_space_secret(repo_id=repo_id, secrets={"key"="HF_TOKEN"})\n',
         2,
     ),
     "a missing comma among ... lines": (
@@ -99,16 +98,11 @@ TRUE_ERRORS: dict[str, tuple[str, int | None]] = {
         3,
     ),
     "a missing comma with no ... prompt": (
-        ">>> client = InferenceClient(\n"
-        '    provider="replicate"\n'
-        '    api_key="hf_****",\n'
-        ")\n",
+        '>>> client = InferenceClient(\n    provider="replicate"\n    api_key="hf_****",\n)\n',
         1,
     ),
     "an unclosed quote": (
-        "# Set the key\n"
-        '>>> os.environ["OPENAI_API_KEY] = "sk-..."\n'
-        ">>> client = OpenAI()\n",
+        '# Set the key\n>>> os.environ["OPENAI_API_KEY] = "sk-..."\n>>> client = OpenAI()\n',
         2,
     ),
     "an elided argument's missing comma": (
