@@ -74,6 +74,8 @@ class ExampleSyntaxError(ExampleRule):
                     " (everything after it would be code)",
                 )
                 continue
+            if error is not None and _session_reads(example.source):
+                continue
             if error is not None and IPYTHON_LINE.search(example.python_source()):
                 error = _error_past_ipython_lines(example.python_source())
             if error is None or not_python_code(example.python_source()):
@@ -83,6 +85,56 @@ class ExampleSyntaxError(ExampleRule):
             error = _error_past_conventions(example.python_source(), error)
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
             yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")
+
+
+# A `>>> ` or `... ` prompt, as the runner strips it (guidelint/runner/examples.py).
+SESSION_PROMPT = re.compile(r"^(>>>|\.\.\.)( |$)")
+
+
+def _session_reads(source: str) -> bool:
+    """A `>>>` session that parses once read as its writer meant, where the reading
+    the runner gives it does not: comment lines above its first prompt (`# Download
+    from the v1.0 tag` then `>>> hf_hub_download(...)`), which make a ```python
+    fence no session to the runner, read as a pycon session (the prompted lines are
+    the code; comments, blank lines and output between them are not); or prompts
+    on the first lines of statements only (`>>> client = InferenceClient(` then
+    `    provider="replicate",` with no `... `), read as Python once the prompts are
+    taken off. Each reading must parse whole, so no real error hides behind it: a
+    missing comma among `... ` lines fails both."""
+    lines = source.split("\n")
+    prompts = [SESSION_PROMPT.match(line.lstrip()) for line in lines]
+    first = next((index for index, prompt in enumerate(prompts) if _opens(prompt)), None)
+    if first is None:  # no `>>>`: a `...` alone is an elision, not a prompt
+        return False
+    unprompted = [
+        line.lstrip()[prompt.end() :] if prompt else line
+        for line, prompt in zip(lines, prompts, strict=True)
+    ]
+    if _compiles("\n".join(unprompted)):
+        return True
+    if any(_code(line) for line in lines[:first]):
+        return False  # code before the first prompt: no session, the runner's reading holds
+    session = [
+        line.lstrip()[prompt.end() :] if prompt else ""
+        for line, prompt in zip(lines, prompts, strict=True)
+    ]
+    return _compiles("\n".join(session))
+
+
+def _opens(prompt: re.Match[str] | None) -> bool:
+    return prompt is not None and prompt.group(1) == ">>>"
+
+
+def _compiles(source: str) -> bool:
+    """The source parses as the runner compiles it (top-level `await` allowed)."""
+    import ast
+
+    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    try:
+        compile(source, "<example>", "exec", flags=flags, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 # IPython's own syntax, which a notebook or `ipython` runs before Python sees the cell:
@@ -289,11 +341,25 @@ def _elided_arguments_named(source: str) -> str:
 
     def named(match: re.Match[str]) -> str:
         nonlocal count
+        if not _in_arguments(source, match.start()):
+            return match.group(0)
         count += 1
         comma = "" if match.group(3) in (",", ")") else ","
         return f"{match.group(1)}__e{count}=...{comma}"
 
     return ELIDED_ARGUMENT.compiled.sub(named, source)
+
+
+def _in_arguments(source: str, start: int) -> bool:
+    """The `...` at `start` follows a `,`, or the `(` of a call or `def` (a name, `)`
+    or `]` before it): not a class body's `(...)` alone on its line, which stands
+    for the members left out and parses as it is."""
+    if start == 0 or source[start - 1] != "(":  # the match starts right after it
+        return True
+    index = start - 2
+    while index >= 0 and source[index] in " \t":  # runs apart for each match: linear
+        index -= 1
+    return index >= 0 and (source[index].isalnum() or source[index] in "_)]")
 
 
 # `"content": "What color is the sky?"`: a dict's entry shown alone, at the example's
