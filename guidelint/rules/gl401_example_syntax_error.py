@@ -327,6 +327,19 @@ def _annotations_dropped(source: str) -> str:
     return ANNOTATED_ARGUMENT.sub(r"\1", source)
 
 
+# A call shown with what it returns, an API's shape in a line: `client.create(
+# model="gpt-4", response_model=type[T]) -> T`. Only a line that is a call and no more
+# (no `def`, no assignment) before `-> annotation` at its end.
+CALL_RETURNS = LazyPattern(
+    rf"^([ \t]*[A-Za-z_][\w.]*\(.*\))[ \t]*->[ \t]*{_TYPE}(?:[ \t]*\|[ \t]*{_TYPE})*[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _call_returns_dropped(source: str) -> str:
+    return CALL_RETURNS.sub(r"\1", source)
+
+
 # `...` where an argument stands, after `(` or `,`, on its line or alone on one
 # (`GRPOConfig(\n    ...\n    beta=0.0,`): the arguments left out.
 ELIDED_ARGUMENT = LazyPattern(
@@ -828,6 +841,7 @@ SKETCH_CONVENTIONS = (
     _elided_values_filled,
     _placeholders_filled,
     _annotations_dropped,
+    _call_returns_dropped,
     _elided_parameters_named,
     _elided_arguments_named,
     _dict_entries_assigned,

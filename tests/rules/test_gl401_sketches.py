@@ -130,6 +130,12 @@ SKETCHES = {
         "def __init__(self, ..., vae, transformer, ...):\n"
         "    self.register_modules(vae=vae, transformer=transformer, ...)\n"
     ),
+    # Held-out set 11 (instructor's version-1 post): calls shown with what they return.
+    "calls shown with their return type": (
+        "client = instructor.from_openai(openai.OpenAI())\n\n"
+        'client.create(model="gpt-4", response_model=type[T]) -> T\n'
+        'client.chat.completions.create(model="gpt-4", response_model=type[T]) -> list[T]\n'
+    ),
 }
 
 
@@ -194,6 +200,12 @@ DEFECTS = {
     "a typo after an or comment's alternative": (
         "f(\n    a=1\n    # or\n    a=2\n)\npipe line= load()\n",
         6,
+    ),
+    # A `-> T` after an assignment or a `def` line without its colon is no call's sketch.
+    "a return type after an assignment": ("user = client.create(model=m) -> User\n", 1),
+    "an unclosed call before a call's return type": (
+        "x = load(path\nclient.create(model=m) -> T\n",
+        1,
     ),
 }
 

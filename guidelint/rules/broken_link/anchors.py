@@ -5,8 +5,8 @@ another case, a custom id glued to a heading's end (`## Node.js#node`), a MyST
 target `(name)=`, a Unicode heading's id (`#工具`, percent-encoded by the parser),
 MkDocs' slug that makes a run of hyphens one, doc-builder's `[[autodoc]]` API ids
 and explicit heading ids (`## 개요 [[overview]]`), and a page whose shortcodes add
-headings that cannot be known. A fragment any of
-them makes is no broken anchor.
+headings, or that mkdocstrings fills from `::: module.path` lines, whose anchors
+cannot be known. A fragment any of them makes is no broken anchor.
 """
 
 from __future__ import annotations
@@ -29,9 +29,33 @@ def generated_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
     slugs it."""
     return (
         _autodoc_anchor(file, fragment)
+        or _mkdocstrings_page(file, project)
         or _mkdocs_anchor(file, fragment, project)
         or _doc_builder_anchor(file, fragment, project)
     )
+
+
+# mkdocstrings' directive, `::: instructor.dsl.validators` on its own line: the build
+# writes that object's API entry there, with headings and ids of its own.
+MKDOCSTRINGS = re.compile(r"^:::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*$", re.MULTILINE)
+
+
+def _mkdocstrings_names(file: SourceFile) -> frozenset[str]:
+    if ":::" not in file.text:
+        return frozenset()
+    return frozenset(MKDOCSTRINGS.findall(file.text))
+
+
+def _mkdocstrings_page(file: SourceFile, project: Project) -> bool:
+    """A page that mkdocstrings fills from `::: module.path` lines: the anchors of its
+    API entries (`#llm_validator`, `#instructor.dsl.validators.llm_validator`) come
+    from the code it documents, so an anchor no heading makes cannot be known. A
+    dotted path always; a bare name (`::: logfire`) only in a MkDocs project, since
+    Docusaurus and Pandoc write `::: info` for an admonition or a div."""
+    names = file.derived(MKDOCSTRINGS_NAMES)
+    if any("." in name for name in names):
+        return True
+    return bool(names) and any(project.exists(name) for name in MKDOCS_CONFIGS)
 
 
 # What Hugging Face doc-builder keeps of a heading for its id: lowercase a-z, digits,
@@ -180,5 +204,7 @@ ANCHOR_FACTS = Derived("GL502.anchor_facts", _anchor_facts)
 DOC_BUILDER_IDS = Derived("GL502.doc_builder_ids", _doc_builder_ids)
 
 AUTODOC_NAMES = Derived("GL502.autodoc_names", _autodoc_names)
+
+MKDOCSTRINGS_NAMES = Derived("GL502.mkdocstrings_names", _mkdocstrings_names)
 
 TEMPLATED = Derived("GL502.templated", lambda file: "{{<" in file.text or "{{%" in file.text)
