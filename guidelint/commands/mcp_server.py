@@ -253,6 +253,19 @@ def _first_line(text: str) -> str:
     return (text.strip().splitlines() or [""])[0]
 
 
+# An error names the argument it refuses; a 100 KB id or path must not come back whole
+# (the client's context and log pay for every character), so the middle is cut.
+MAX_ERROR_CHARS = 500
+
+
+def _bounded(line: str) -> str:
+    """The line, or its head and tail with the count of what was cut between them."""
+    if len(line) <= MAX_ERROR_CHARS:
+        return line
+    head, tail = line[: MAX_ERROR_CHARS * 3 // 5], line[-MAX_ERROR_CHARS // 5 :]
+    return f"{head} [... {len(line) - len(head) - len(tail):,} characters ...] {tail}"
+
+
 def _tool_error(err: Exception) -> Exception:
     """Whatever a tool raised, as the SDK's ToolError with a one-line reason."""
     from mcp.server.mcpserver.exceptions import ToolError
@@ -334,10 +347,10 @@ def _new_server() -> Any:
                 return await super().call_tool(name, arguments, context)
             except ToolError as err:
                 if isinstance(err.__cause__, ValidationError):
-                    raise ToolError(_argument_error(name, err.__cause__)) from None
+                    raise ToolError(_bounded(_argument_error(name, err.__cause__))) from None
                 # The SDK says "Error executing tool NAME: reason"; the reason is ours.
                 reason = str(err).removeprefix(f"Error executing tool {name}: ")
-                raise ToolError(f"{name}: {_first_line(reason)}") from None
+                raise ToolError(_bounded(f"{name}: {_first_line(reason)}")) from None
 
     return Server(
         name="guidelint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"

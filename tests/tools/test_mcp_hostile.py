@@ -177,3 +177,20 @@ def test_a_nul_character_in_a_path_or_revision_is_one_clear_error(arena):
         assert_tool_error(found, r"^gotcha_find: '.*\\x00': not a path \(a NUL character\)$")
 
     serve(arena / "workspace", scenario)
+
+
+def test_an_error_quotes_a_huge_argument_cut_short(arena):
+    """A 100 KB path came back whole in the one-line error (#28: reports print a bounded
+    excerpt): the client's context paid for every character. Now its head and tail,
+    with the count of what was cut."""
+    huge = "../" + "a" * 100_000
+
+    async def scenario(session):
+        result = await session.call_tool("check", {"paths": [huge]})
+        reply = assert_tool_error(
+            result, r"^check: \.\./a+ \[\.\.\. [\d,]+ characters \.\.\.\] .*" + OUTSIDE
+        )
+        assert len(reply) < 600, len(reply)
+        assert "\n" not in reply
+
+    serve(arena / "workspace", scenario)
