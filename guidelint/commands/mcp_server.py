@@ -262,7 +262,7 @@ def _bounded(line: str) -> str:
     """The line, or its head and tail with the count of what was cut between them."""
     if len(line) <= MAX_ERROR_CHARS:
         return line
-    head, tail = line[: MAX_ERROR_CHARS * 3 // 5], line[-MAX_ERROR_CHARS // 5 :]
+    head, tail = line[: MAX_ERROR_CHARS * 2 // 5], line[-MAX_ERROR_CHARS * 2 // 5 :]
     return f"{head} [... {len(line) - len(head) - len(tail):,} characters ...] {tail}"
 
 
