@@ -40,10 +40,15 @@ def generated_anchor(file: SourceFile, fragment: str, project: Project) -> bool:
 MKDOCSTRINGS = re.compile(r"^:::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*$", re.MULTILINE)
 
 
-def _mkdocstrings_names(file: SourceFile) -> frozenset[str]:
-    if ":::" not in file.text:
+def _directive_names(file: SourceFile, marker: str, directive: re.Pattern[str]) -> frozenset[str]:
+    """The names an API directive documents on a page (read only where its marker is)."""
+    if marker not in file.text:
         return frozenset()
-    return frozenset(MKDOCSTRINGS.findall(file.text))
+    return frozenset(directive.findall(file.text))
+
+
+def _mkdocstrings_names(file: SourceFile) -> frozenset[str]:
+    return _directive_names(file, ":::", MKDOCSTRINGS)
 
 
 def _mkdocstrings_page(file: SourceFile, project: Project) -> bool:
@@ -101,9 +106,7 @@ AUTODOC = re.compile(r"^\[\[autodoc\]\][ \t]+([\w.]+)", re.MULTILINE)
 
 def _autodoc_names(file: SourceFile) -> frozenset[str]:
     """The names a page's `[[autodoc]] X` directives document."""
-    if "[[autodoc]]" not in file.text:
-        return frozenset()
-    return frozenset(AUTODOC.findall(file.text))
+    return _directive_names(file, "[[autodoc]]", AUTODOC)
 
 
 def _autodoc_anchor(file: SourceFile, fragment: str) -> bool:
