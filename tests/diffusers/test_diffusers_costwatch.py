@@ -157,20 +157,10 @@ def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
 
 @pytest.mark.slow
 def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm, monkeypatch):
-    import time
-
     # the step-level check alone: at the deadline the first call's own check stops it
     # sooner (the next test)
     monkeypatch.setattr(costwatch._TimedSteps, "first_call", lambda self, call_s: None)
-    late = watched(60)
-    late.started = time.perf_counter() - 60  # the runner's deadline is now
-    state.set_current(late)
-    try:
-        with pytest.raises(costwatch.TooSlow) as raised:
-            ddpm(num_inference_steps=20, output_type="np")
-    finally:
-        state.set_current(None)
-    message = str(raised.value)
+    message = _too_slow_at(ddpm, started_ago=60)  # the runner's deadline is now
     assert message.startswith("DDPMPipeline: denoising step 2 of 20 took ")
     assert "s into the example, the 18 steps left need about" in message
     assert message.endswith("stopped before the runner's deadline")
@@ -230,18 +220,23 @@ def test_a_shap_e_render_that_fits_runs_to_its_end(shap_e_renderer):
 def test_a_first_call_that_leaves_no_time_for_the_rest_stops_with_its_figures(ddpm):
     """A first call that ends at the runner's deadline (Kandinsky 6's took 52 s of its 60)
     stops there, before a second step the runner would kill bare."""
+    message = _too_slow_at(ddpm, started_ago=61)  # the first call ends past the deadline
+    assert message.startswith("DDPMPipeline: the denoiser's first call took")
+    assert (
+        "its 20 steps make at least 20 calls, past the deadline of this example's 60 s" in message
+    )
+
+
+def _too_slow_at(ddpm, started_ago: float) -> str:
+    """costwatch's message when 20 DDPM steps start `started_ago` seconds into a 60 s example."""
     import time
 
     late = watched(60)
-    late.started = time.perf_counter() - 61  # the first call ends past the deadline
+    late.started = time.perf_counter() - started_ago
     state.set_current(late)
     try:
         with pytest.raises(costwatch.TooSlow) as raised:
             ddpm(num_inference_steps=20, output_type="np")
     finally:
         state.set_current(None)
-    message = str(raised.value)
-    assert message.startswith("DDPMPipeline: the denoiser's first call took")
-    assert (
-        "its 20 steps make at least 20 calls, past the deadline of this example's 60 s" in message
-    )
+    return str(raised.value)
