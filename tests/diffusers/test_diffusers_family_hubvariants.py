@@ -1,6 +1,6 @@
 """Checkpoints of one class told apart by hub id or subfolder (recipes/hubvariants.py and
 [variants] in known_models.toml): GLIGEN's inpainting and generation checkpoints, the
-SDXL T2I-Adapters' one-channel sketch input."""
+SDXL T2I-Adapters' one-channel sketch input, FLUX.1-dev's real text widths as a FluxPipeline."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ def test_every_variant_the_table_names_has_rows_and_a_real_pipeline():
         assert key == key.lower(), key
         assert entry.variant in tags, key
         assert entry.pipeline is None or hasattr(diffusers, entry.pipeline), key
+        assert all(hasattr(diffusers, name) for name in entry.classes), key
 
 
 def test_a_component_repos_subfolder_names_its_variant_and_where_the_tiny_one_holds_it():
@@ -156,6 +157,38 @@ def test_a_variants_checkpoint_builds_loads_and_runs(tiny_cache, class_name, var
     assert out.images.shape[-2:] == (64, 64)
 
 
+FLUX_DEV = "black-forest-labs/FLUX.1-dev"
+
+
+def test_flux1_dev_as_a_flux_pipeline_has_the_real_text_widths():
+    assert variant_of(FLUX_DEV, "FluxPipeline") == "dev"
+    assert variant_of(FLUX_DEV, "AutoPipelineForText2Image") == "dev"  # the table's FluxPipeline
+    dev = generic.plan("FluxPipeline", hub_variant="dev")
+    transformer = slot(dev, "transformer").config
+    assert transformer["joint_attention_dim"] == slot(dev, "text_encoder_2").config["d_model"]
+    assert transformer["pooled_projection_dim"] == slot(dev, "text_encoder").config["hidden_size"]
+    assert (transformer["joint_attention_dim"], transformer["pooled_projection_dim"]) == (4096, 768)
+    assert transformer["guidance_embeds"] is True  # FLUX.1-dev is guidance-distilled
+    assert dev.key().startswith("FluxPipeline-dev-")
+    # a transformer loaded alone from the repo comes from the same checkpoint
+    alone = resolve_component(
+        FLUX_DEV, "FluxTransformer2DModel", models={}, subfolder="transformer"
+    )
+    assert (alone.pipeline, alone.variant) == ("FluxPipeline", "dev")
+
+
+def test_other_classes_loading_flux1_dev_keep_the_shared_stand_in_and_its_folder():
+    # the ControlNet example pairs FLUX.1-dev with a ControlNet built at the shared widths
+    assert variant_of(FLUX_DEV, "FluxControlNetPipeline") is None
+    assert variant_of(FLUX_DEV, "FluxImg2ImgPipeline") is None
+    plain = generic.plan("FluxPipeline")
+    assert slot(plain, "transformer").config["joint_attention_dim"] == 32
+    assert "-dev-" not in plain.key()
+    assert "-dev-" not in generic.plan("FluxControlNetPipeline").key()
+    # schnell is not FLUX.1-dev
+    assert variant_of("black-forest-labs/FLUX.1-schnell", "FluxPipeline") is None
+
+
 def test_the_variants_an_examples_ids_name_are_built_ahead():
     from guidelint.runner.diffusers_backend.resolve import variants_named
 
@@ -163,3 +196,4 @@ def test_the_variants_an_examples_ids_name_are_built_ahead():
     assert variants_named(names) == [(GLIGEN, "inpaint")]
     assert variants_named(["Adapter/t2iadapter"]) == [(SDXL_ADAPTER, "gray")]
     assert variants_named(["masterful/gligen-1-4-generation-text-box"]) == []
+    assert variants_named([FLUX_DEV]) == [("FluxPipeline", "dev")]

@@ -1,5 +1,5 @@
-"""The later image families of recipes/image_more.py: CogView 3 Plus and 4 Control, the
-HunyuanImage refiner, OmniGen, HiDream, Ovis-Image, Z-Image Omni and Marigold: planned,
+"""The later image families of recipes/image_more.py: Flux Redux, CogView 3 Plus and 4
+Control, the HunyuanImage refiner, OmniGen, HiDream, Ovis-Image, Z-Image Omni and Marigold: planned,
 built, run."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from guidelint.runner.diffusers_backend import build, generic, loading  # noqa: 
 from tests.diffusers.tiny_pipelines import run_tiny, slot  # noqa: E402
 
 BUILDABLE = [
+    "FluxPriorReduxPipeline",
     "CogView3PlusPipeline",
     "CogView4ControlPipeline",
     "HunyuanImageRefinerPipeline",
@@ -32,9 +33,43 @@ def test_each_image_more_pipeline_plans(pipeline_class):
     assert build.buildable(pipeline_class), pipeline_class
 
 
-def test_flux_redux_is_refused_with_its_reason():
-    with pytest.raises(build.CannotBuild, match="4096"):
-        build._plan("FluxPriorReduxPipeline")
+def test_flux_redux_ships_no_text_encoders_and_embeds_at_flux1s_t5_width():
+    the_plan = generic.plan("FluxPriorReduxPipeline")
+    assert set(the_plan.nones) == {"text_encoder", "tokenizer", "text_encoder_2", "tokenizer_2"}
+    embedder = slot(the_plan, "image_embedder").config
+    assert embedder["redux_dim"] == slot(the_plan, "image_encoder").config["hidden_size"]
+    assert embedder["txt_in_features"] == 4096  # the zeros the prior puts beside it are 4096 wide
+
+
+@pytest.mark.slow
+def test_flux_redux_feeds_flux1_dev_as_its_example_does(tmp_path):
+    """The prior's output (4096- and 768-wide, hard-coded widths) is read by the 'dev'
+    FluxPipeline loaded without its text encoders, as the example loads FLUX.1-dev."""
+    import diffusers
+    import torch
+    from PIL import Image
+
+    prior_folder = build.checkpoint_for("FluxPriorReduxPipeline", cache_override=tmp_path)
+    dev_folder = build.checkpoint_for("FluxPipeline", cache_override=tmp_path, hub_variant="dev")
+    prior = diffusers.FluxPriorReduxPipeline.from_pretrained(prior_folder)
+    pipe = diffusers.FluxPipeline.from_pretrained(
+        dev_folder, text_encoder=None, text_encoder_2=None
+    )
+    pipe.set_progress_bar_config(disable=True)
+    prior_output = prior(Image.new("RGB", (96, 80), (120, 30, 200)))
+    tokens = (32 // 4) ** 2  # the tiny SigLIP's patches, beside the 512 text positions
+    assert prior_output.prompt_embeds.shape == (1, 512 + tokens, 4096)
+    assert prior_output.pooled_prompt_embeds.shape == (1, 768)
+    out = pipe(
+        height=64,
+        width=64,
+        num_inference_steps=2,
+        guidance_scale=2.5,
+        generator=torch.Generator("cpu").manual_seed(0),
+        output_type="pt",
+        **prior_output,
+    )
+    assert out.images.shape == (1, 3, 64, 64)
 
 
 def test_marigold_denoises_each_target_beside_the_image():

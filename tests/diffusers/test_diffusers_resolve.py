@@ -30,7 +30,7 @@ def component(hub_id, class_name, models=None, root=None):
 @pytest.mark.parametrize(
     ("hub_id", "class_name", "expected"),
     [
-        ("black-forest-labs/FLUX.1-dev", "DiffusionPipeline", "FluxPipeline"),
+        ("black-forest-labs/FLUX.1-schnell", "DiffusionPipeline", "FluxPipeline"),
         (
             "stabilityai/stable-diffusion-3-medium-diffusers",
             "DiffusionPipeline",
@@ -125,8 +125,9 @@ def test_a_sibling_version_or_another_class_is_not_called_a_typo(hub_id, class_n
             "UNet2DConditionModel",
             "StableDiffusionXLPipeline",
         ),
-        ("black-forest-labs/FLUX.1-dev", "AutoModel", "FluxPipeline"),
-        ("black-forest-labs/FLUX.1-dev", "T5EncoderModel", "FluxPipeline"),
+        # (FLUX.1-dev: its FluxPipeline is the 'dev' variant, test_diffusers_family_hubvariants.py)
+        ("black-forest-labs/FLUX.1-schnell", "AutoModel", "FluxPipeline"),
+        ("black-forest-labs/FLUX.1-schnell", "T5EncoderModel", "FluxPipeline"),
     ],
 )
 def test_components_come_from_the_pipeline_that_carries_a_consistent_one(

@@ -191,13 +191,13 @@ def test_remote_files_come_from_fixtures_and_other_requests_fail_cleanly(tiny_ca
 def test_an_id_nothing_stands_in_for_fails_with_one_clear_line(tiny_cache):
     code = (
         "from diffusers import DiffusionPipeline\n"
-        "DiffusionPipeline.from_pretrained('black-forest-labs/FLUX.1-Redux-dev')\n"
+        "DiffusionPipeline.from_pretrained('kakaobrain/karlo-v1-alpha')\n"
     )
     outcome, message = in_child(activated, tiny_cache, code)
     assert outcome == "raised"
     assert message.startswith(
-        "UnsupportedModel: DiffusionPipeline.from_pretrained('black-forest-labs/FLUX.1-Redux-dev') "
-        "needs a tiny FluxPriorReduxPipeline (by guidelint's table of known models), and "
+        "UnsupportedModel: DiffusionPipeline.from_pretrained('kakaobrain/karlo-v1-alpha') "
+        "needs a tiny UnCLIPPipeline (by guidelint's table of known models), and "
         "guidelint cannot build one"
     )
 

@@ -85,6 +85,11 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     },
     # black-forest-labs/FLUX.1-dev, transformer/config.json
     "FluxTransformer2DModel": {"num_layers": 19, "num_single_layers": 38, "guidance_embeds": True},
+    "FluxTransformer2DModel/dev": {  # recipes/hubvariants.py: FLUX.1-dev's text widths
+        "num_layers": 19,
+        "num_single_layers": 38,
+        "guidance_embeds": True,
+    },
     # stabilityai/stable-diffusion-3-medium-diffusers, transformer/config.json
     "SD3Transformer2DModel": {"num_layers": 24, "sample_size": 128, "pos_embed_max_size": 192},
     "SD3Transformer2DModel/pag": {"num_layers": 24, "sample_size": 128, "pos_embed_max_size": 192},

@@ -25,6 +25,7 @@ from guidelint.runner.diffusers_backend.resolve import (
     known_pipeline,
     resolve_component,
     resolve_pipeline,
+    variant_for,
 )
 from guidelint.runner.diffusers_backend.state import State, current, remember_original
 
@@ -177,7 +178,8 @@ def pipeline_checkpoint(state: State, hub_id: str, cls, kwargs: dict) -> tuple[P
                     candidate,
                     state.cache_override,
                     pag_class(named, candidate, kwargs),
-                    found.variant or coarse_variant(state, candidate),
+                    (found.variant and variant_for(hub_id, candidate))
+                    or coarse_variant(state, candidate),
                 )
         except build.CannotBuild as error:  # a constraint its tiny config cannot meet
             why = why or f": {error}"

@@ -71,6 +71,12 @@ class KnownVariant:
     variant: str  # the recipe variant its tiny checkpoint is planned with
     pipeline: str | None = None  # for a component repo: the pipeline whose tiny one carries it
     holds: str | None = None  # ... and the subfolder of that tiny checkpoint it loads from
+    # the pipeline classes whose tiny checkpoint of the repo takes the variant (none: every
+    # class); another class loading the repo keeps its class's stand-in and its folder
+    classes: tuple[str, ...] = ()
+
+    def fits(self, pipeline_class: str | None) -> bool:
+        return not self.classes or pipeline_class in self.classes
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,10 @@ def known_models() -> tuple[dict[str, str], dict[str, KnownComponent]]:
 @cache
 def known_variants() -> dict[str, KnownVariant]:
     """[variants]: "owner/name" or "owner/name/subfolder" -> what sets that checkpoint apart."""
-    return {key: KnownVariant(**entry) for key, entry in _table().get("variants", {}).items()}
+    return {
+        key: KnownVariant(**{**entry, "classes": tuple(entry.get("classes", ()))})
+        for key, entry in _table().get("variants", {}).items()
+    }
 
 
 def known_variant(hub_id: str, subfolder: str | None = None) -> KnownVariant | None:
@@ -230,7 +239,7 @@ def variants_named(names: list[str]) -> list[tuple[str, str]]:
     for key, entry in known_variants().items():
         repo = "/".join(key.split("/", 2)[:2])
         pipeline = entry.pipeline or known_pipeline(repo)
-        if repo in lowered and pipeline:
+        if repo in lowered and pipeline and entry.fits(pipeline):
             found.append((pipeline, entry.variant))
     return found
 
@@ -243,7 +252,9 @@ def resolve_pipeline(
     if found:
         return found
     known = known_pipeline(hub_id)
-    variant = _variant_name(hub_id)
+    variant = _variant_name(
+        hub_id, pipeline_class=class_name if class_name not in GENERIC_PIPELINES else known
+    )
     if class_name not in GENERIC_PIPELINES:
         if known is None and near_miss(hub_id, class_name):
             return unknown(hub_id, class_name)
@@ -255,9 +266,17 @@ def resolve_pipeline(
     return Target(pipeline=known, reason=reason, variant=variant)
 
 
-def _variant_name(hub_id: str, subfolder: str | None = None) -> str | None:
+def _variant_name(
+    hub_id: str, subfolder: str | None = None, pipeline_class: str | None = None
+) -> str | None:
     found = known_variant(hub_id, subfolder)
-    return found.variant if found else None
+    return found.variant if found and found.fits(pipeline_class) else None
+
+
+def variant_for(hub_id: str, pipeline_class: str) -> str | None:
+    """The known variant of `hub_id` when its tiny checkpoint is of `pipeline_class`
+    (an AutoPipeline may load the repo into another class than the table's)."""
+    return _variant_name(hub_id, pipeline_class=pipeline_class)
 
 
 def _variant_reason(variant: str | None, by: str = ", by guidelint's table of known models") -> str:
@@ -290,7 +309,7 @@ def resolve_component(
         )
     pipeline = known_pipeline(hub_id)
     if pipeline:
-        name = variant.variant if variant else None
+        name = variant.variant if variant and variant.fits(pipeline) else None
         return Target(pipeline=pipeline, reason=table + _variant_reason(name, ""), variant=name)
     component = known_component(hub_id)
     if component is not None:

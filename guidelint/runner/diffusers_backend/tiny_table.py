@@ -591,6 +591,9 @@ PIPELINE_ARGUMENTS = (
 # (pipeline class pattern, slot): optional slots an area builds though they are usually
 # left out (Wan 2.1 image-to-video checkpoints ship their CLIP image encoder).
 KEPT_OPTIONAL = tuple(k for area in AREAS for k in getattr(area, "KEPT_OPTIONAL", ()))
+# (pipeline class pattern, slot): optional slots an area leaves out though they are usually
+# built (FLUX.1-Redux-dev ships no text encoders).
+LEFT_OUT = tuple(k for area in AREAS for k in getattr(area, "LEFT_OUT", ()))
 # component class -> the library its real checkpoints' model_index.json names
 CHECKPOINT_LIBRARY = _merged({}, "CHECKPOINT_LIBRARY")
 # "Pipeline.slot" -> the class real checkpoints ship in a slot whose annotation names
@@ -603,5 +606,7 @@ EMPTY_PARAMETERS = _merged({}, "EMPTY_PARAMETERS")
 
 def left_out(pipeline_class: str, slot: str) -> bool:
     """Whether the optional `slot` of `pipeline_class` is left None in its tiny checkpoint."""
+    if any(s == slot and re.search(p, pipeline_class) for p, s in LEFT_OUT):
+        return True
     kept = any(s == slot and re.search(p, pipeline_class) for p, s in KEPT_OPTIONAL)
     return slot in LEFT_OUT_WHEN_OPTIONAL and not kept

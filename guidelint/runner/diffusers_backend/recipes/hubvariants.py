@@ -1,6 +1,6 @@
 """Recipes of checkpoints that one pipeline class holds in several layouts, told apart by
 hub id (or subfolder): GLIGEN's inpainting and generation checkpoints, the SDXL
-T2I-Adapters' conditioning inputs.
+T2I-Adapters' conditioning inputs, FLUX.1-dev's real text widths.
 
 The same tables as every area (see recipes/__init__.py). A known hub id names its
 variant in known_models.toml ([variants]); VARIANTS rows whose pattern holds an "@"
@@ -12,8 +12,14 @@ table does not name is planned by its class alone, as before.
 from __future__ import annotations
 
 from guidelint.runner.diffusers_backend.recipes.parts import (
+    CLIP_TEXT,
+    CLIP_TEXT_PROVIDES,
     CLIP_VISION,
+    FLUX,
+    FLUX1_CLIP_WIDTH,
+    FLUX1_T5_WIDTH,
     SD_UNET,
+    T5,
     Dim,
     Recipe,
 )
@@ -43,7 +49,28 @@ SDXL_ADAPTER = {
     "adapter_type": "full_adapter_xl",
 }
 
+# FLUX.1-dev as FluxPipeline loads it: T5-XXL's and CLIP-L's widths (what the transformer's
+# context and pooled-text embedders read), the guidance embedding of a guidance-distilled
+# model; depth, heads and the latent side stay tiny. FluxPriorReduxPipeline's output (4096-
+# and 768-wide embeddings) is read by this one; the shared tiny FLUX.1 reads 32 and 32.
+# CLIP-L: 12 heads of 64, its projection as wide as its states; T5's other sizes stay tiny.
+CLIP_L_TEXT = {
+    **CLIP_TEXT,
+    "hidden_size": FLUX1_CLIP_WIDTH,
+    "projection_dim": FLUX1_CLIP_WIDTH,
+    "num_attention_heads": 12,
+}
+T5_XXL = {**T5, "d_model": FLUX1_T5_WIDTH}
+FLUX1_DEV = {**FLUX, "guidance_embeds": True}
+
 RECIPES: dict[str, Recipe] = {
+    "CLIPTextModel/clip-l": Recipe(
+        "model", CLIP_L_TEXT, builds="CLIPTextModel", provides=CLIP_TEXT_PROVIDES
+    ),
+    "T5EncoderModel/xxl": Recipe(
+        "model", T5_XXL, builds="T5EncoderModel", provides={"t5": "d_model"}
+    ),
+    "FluxTransformer2DModel/dev": Recipe("model", FLUX1_DEV, builds="FluxTransformer2DModel"),
     "UNet2DConditionModel/gligen": Recipe("model", GLIGEN_UNET, builds="UNet2DConditionModel"),
     "UNet2DConditionModel/gligen-inpaint": Recipe(
         "model", {**GLIGEN_UNET, "in_channels": INPAINT_CHANNELS}, builds="UNet2DConditionModel"
@@ -106,4 +133,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (r"^StableDiffusionXLAdapterPipeline@gray$", "adapter", "T2IAdapter/sdxl-gray"),
     (r"^StableDiffusionXLAdapterPipeline$", "adapter", "T2IAdapter/sdxl"),
     (r"^StableDiffusionXLAdapterPipeline$", "unet", "UNet2DConditionModel/sdxl-adapter"),
+    (r"^FluxPipeline@dev$", "text_encoder", "CLIPTextModel/clip-l"),
+    (r"^FluxPipeline@dev$", "text_encoder_2", "T5EncoderModel/xxl"),
+    (r"^FluxPipeline@dev$", "transformer", "FluxTransformer2DModel/dev"),
 )

@@ -15,6 +15,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     CLIP_TEXT,
     CLIP_TEXT_PROVIDES,
     COGVIEW4,
+    FLUX1_T5_WIDTH,
     SD_UNET,
     Dim,
     Recipe,
@@ -200,6 +201,13 @@ RECIPES: dict[str, Recipe] = {
         provides={"latent": "latent_channels"},
     ),
     "OmniGenTransformer2DModel": Recipe("model", OMNIGEN),
+    # Flux Redux: SigLIP's states up to three times T5-XXL's width and down to it, so they
+    # sit beside the T5 states a FLUX.1 reads: the output width is FLUX.1's, whatever the
+    # SigLIP (the real one's two layers: 1152 -> 12288 -> 4096; here 32 -> 12288 -> 4096,
+    # 50 M parameters that no smaller width keeps faithful)
+    "ReduxImageEncoder": Recipe(
+        "model", {"redux_dim": Dim("image"), "txt_in_features": FLUX1_T5_WIDTH}
+    ),
     "OvisImageTransformer2DModel": Recipe("model", OVIS_IMAGE),
     "Siglip2VisionModel": Recipe("model", SIGLIP2_VISION, provides={"image": "hidden_size"}),
     "Siglip2ImageProcessorPil": Recipe(
@@ -251,12 +259,13 @@ TOKENIZER_OF_ENCODER: dict[str, str] = {"LlamaForCausalLM": "LlamaTokenizer"}
 
 HOME_PIPELINES: dict[str, str] = {"LlamaForCausalLM": "HiDreamImagePipeline"}
 
-NOT_YET: dict[str, str] = {
-    "FluxPriorReduxPipeline": (
-        "without text encoders (FLUX.1-Redux-dev ships none) it returns prompt embeddings of"
-        " fixed real widths (4096 for T5-XXL, 768 for CLIP-L), which a tiny FLUX.1 cannot read"
-    ),
-}
+# (pipeline class pattern, slot): optional slots their real checkpoints ship empty.
+# FLUX.1-Redux-dev ships no text encoders: the prior then returns zeros of FLUX.1's real
+# text widths beside its image embeddings (the 'dev' FluxPipeline of hubvariants.py reads them).
+LEFT_OUT: tuple[tuple[str, str], ...] = tuple(
+    (r"^FluxPriorRedux", slot)
+    for slot in ("text_encoder", "tokenizer", "text_encoder_2", "tokenizer_2")
+)
 
 PIPELINE_ARGUMENTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
     (r"^MarigoldDepth", {"prediction_type": "depth", **MARIGOLD_DEFAULTS}),

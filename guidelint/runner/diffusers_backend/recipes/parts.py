@@ -253,6 +253,10 @@ FLUX = {
     "pooled_projection_dim": Dim("text"),  # CLIP's pooled output
     "axes_dims_rope": [4, 4, 8],  # sums to attention_head_dim
 }
+# FLUX.1's text widths: T5-XXL's d_model and CLIP-L's pooled output (FLUX.1-dev's
+# joint_attention_dim and pooled_projection_dim). FluxPriorReduxPipeline hard-codes both
+# for the prompt embeddings it returns without text encoders (FLUX.1-Redux-dev ships none).
+FLUX1_T5_WIDTH, FLUX1_CLIP_WIDTH = 4096, 768
 SD3 = {
     "sample_size": 32,
     # 2x2 patches and 192 positions a side, as SD3's own: examples ask for 1024 px and more
