@@ -272,8 +272,7 @@ release their comments name.
 
 ```python
 import torch
-from diffusers import ZImageControlNetPipeline, ZImageControlNetInpaintPipeline
-from diffusers import ZImageControlNetModel
+from diffusers import ZImageControlNetPipeline, ZImageControlNetModel
 from diffusers.utils import load_image
 from huggingface_hub import hf_hub_download
 
@@ -301,6 +300,13 @@ assert controlnet.config.control_in_dim == pipe.transformer.config.in_channels
 ```
 
 ```python
+import torch
+from diffusers import ZImageControlNetInpaintPipeline, ZImageControlNetModel
+from diffusers.utils import load_image
+from huggingface_hub import hf_hub_download
+
+asset = "https://huggingface.co/alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union-2.0/resolve/main/asset/"
+image, mask_image = load_image(asset + "inpaint.jpg"), load_image(asset + "mask.jpg")
 for release, kind in (("2.1", "control_noise_refiner"), ("2.0", "control_layers")):
     controlnet = ZImageControlNetModel.from_single_file(
         hf_hub_download(
@@ -314,8 +320,8 @@ for release, kind in (("2.1", "control_noise_refiner"), ("2.0", "control_layers"
         "Tongyi-MAI/Z-Image-Turbo", controlnet=controlnet, torch_dtype=torch.bfloat16
     )
     image = pipe(
-        "a woman on a beach", image=control_image, mask_image=control_image,
-        control_image=control_image, height=256, width=256, num_inference_steps=2,
+        "a woman on a beach", image=image, mask_image=mask_image,
+        control_image=load_image(asset + "pose.jpg"), height=256, width=256, num_inference_steps=2,
         guidance_scale=0.0,
     ).images[0]
     assert image.size == (256, 256)
