@@ -4,6 +4,8 @@ SDXL T2I-Adapters' one-channel sketch input, FLUX.1-dev's real text widths as a 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("diffusers")
@@ -197,3 +199,185 @@ def test_the_variants_an_examples_ids_name_are_built_ahead():
     assert variants_named(["Adapter/t2iadapter"]) == [(SDXL_ADAPTER, "gray")]
     assert variants_named(["masterful/gligen-1-4-generation-text-box"]) == []
     assert variants_named([FLUX_DEV]) == [("FluxPipeline", "dev")]
+
+
+# -- Z-Image ControlNet: single files and hlky's config repos ------------------------------
+
+ZIMAGE_CONTROLNET = "ZImageControlNetPipeline"
+ZIMAGE_CONTROLNET_INPAINT = "ZImageControlNetInpaintPipeline"
+UNION_FILE = (
+    "https://huggingface.co/alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union/resolve/main/"
+    "Z-Image-Turbo-Fun-Controlnet-Union.safetensors"
+)
+UNION_2_FILE = (
+    "https://huggingface.co/alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union-2.0/resolve/main/"
+    "Z-Image-Turbo-Fun-Controlnet-Union-{}.safetensors"
+)
+
+
+def test_z_image_controlnets_fit_the_dit_the_pipeline_lends_them():
+    for class_name, variant, latent_copies in (
+        (ZIMAGE_CONTROLNET, None, 1),  # 1.0: the latents alone (16 channels in the real one)
+        (ZIMAGE_CONTROLNET, "union-2.1", 2),  # latents, mask, masked image's latents (33)
+        (ZIMAGE_CONTROLNET_INPAINT, None, 2),  # the inpainting pipeline refuses 1.0
+    ):
+        plan = generic.plan(class_name, hub_variant=variant)
+        controlnet, dit = slot(plan, "controlnet").config, slot(plan, "transformer").config
+        shared = ("dim", "n_heads", "n_kv_heads", "all_patch_size", "all_f_patch_size")
+        assert {k: controlnet[k] for k in shared} == {k: dit[k] for k in shared}
+        latent = slot(plan, "vae").config["latent_channels"]
+        assert controlnet["control_in_dim"] == latent_copies * latent + (latent_copies - 1)
+        assert 0 in controlnet["control_layers_places"]
+
+
+def test_hlkys_config_repos_resolve_to_the_controlnet_of_their_release():
+    found = {
+        hub_id: resolve_component(hub_id, "ZImageControlNetModel", models={})
+        for hub_id in (
+            "hlky/Z-Image-Turbo-Fun-Controlnet-Union",
+            "hlky/Z-Image-Turbo-Fun-Controlnet-Union-2.0",
+            "hlky/Z-Image-Turbo-Fun-Controlnet-Union-2.1",
+        )
+    }
+    assert [(t.pipeline, t.variant) for t in found.values()] == [
+        (ZIMAGE_CONTROLNET, None),
+        (ZIMAGE_CONTROLNET, "union-2.0"),
+        (ZIMAGE_CONTROLNET, "union-2.1"),
+    ]
+
+
+def test_only_the_files_the_table_names_are_made():
+    from guidelint.runner.diffusers_backend import single_files
+
+    assert single_files.known(UNION_FILE).config == "hlky/Z-Image-Turbo-Fun-Controlnet-Union"
+    blob = UNION_2_FILE.format("2.1").replace("/resolve/", "/blob/") + "?download=true"
+    assert single_files.known(blob).config.endswith("-2.1")
+    assert single_files.known(UNION_FILE.replace("Union.safetensors", "Union.ckpt")) is None
+    assert single_files.known(UNION_2_FILE.format("3.0")) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("url", "model_type", "variant"),
+    [
+        (UNION_FILE, "z-image-turbo-controlnet", None),
+        (UNION_2_FILE.format("2.0"), "z-image-turbo-controlnet-2.0", "union-2.0"),
+        (UNION_2_FILE.format("2.1"), "z-image-turbo-controlnet-2.1", "union-2.1"),
+    ],
+)
+def test_a_served_file_is_told_apart_by_diffusers_own_detection(
+    tiny_cache, url, model_type, variant
+):
+    from diffusers import ZImageControlNetModel
+    from diffusers.loaders.single_file_utils import (
+        fetch_diffusers_config,
+        infer_diffusers_model_type,
+    )
+    from safetensors.torch import load
+
+    from guidelint.runner.diffusers_backend import single_files
+    from guidelint.runner.diffusers_backend.state import State
+
+    state = State(
+        record_fn=lambda _m: None, gpu=False, cache_override=str(tiny_cache), root=tiny_cache
+    )
+    tensors = load(single_files.made(url, state))
+    assert infer_diffusers_model_type(tensors) == model_type
+    config = fetch_diffusers_config(tensors)["pretrained_model_name_or_path"]
+    assert config == single_files.known(url).config
+    # the ControlNet's own keys: none of the DiT modules from_transformer lends it
+    assert not [key for key in tensors if key.startswith(("t_embedder.", "noise_refiner."))]
+    # and every weight of the release's tiny config, loaded by diffusers' own code
+    folder = build.checkpoint_for(ZIMAGE_CONTROLNET, tiny_cache, hub_variant=variant)
+    model = ZImageControlNetModel.from_single_file(
+        tensors, config=str(folder), subfolder="controlnet"
+    )
+    assert all(p.device.type == "cpu" for p in model.parameters())
+    dit = build.checkpoint_for(ZIMAGE_CONTROLNET, tiny_cache) / "transformer" / "config.json"
+    latent = json.loads(dit.read_text())["in_channels"]
+    assert model.config.control_in_dim == (latent if variant is None else 2 * latent + 1)
+
+
+ZIMAGE_CONTROLNET_EXAMPLES = """\
+# Z-Image ControlNet
+
+diffusers' two examples at 256 px and 2 steps (they ask 1728x992 and 8 or 25), and the 2.0
+release their comments name.
+
+```python
+import torch
+from diffusers import ZImageControlNetPipeline, ZImageControlNetModel
+from diffusers.utils import load_image
+from huggingface_hub import hf_hub_download
+
+controlnet = ZImageControlNetModel.from_single_file(
+    hf_hub_download(
+        "alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union",
+        filename="Z-Image-Turbo-Fun-Controlnet-Union.safetensors",
+    ),
+    torch_dtype=torch.bfloat16,
+)
+pipe = ZImageControlNetPipeline.from_pretrained(
+    "Tongyi-MAI/Z-Image-Turbo", controlnet=controlnet, torch_dtype=torch.bfloat16
+)
+pipe.to("cuda")
+control_image = load_image(
+    "https://huggingface.co/alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union/resolve/main/asset/pose.jpg?download=true"
+)
+image = pipe(
+    "a woman on a beach", control_image=control_image, controlnet_conditioning_scale=0.75,
+    height=256, width=256, num_inference_steps=2, guidance_scale=0.0,
+    generator=torch.Generator("cuda").manual_seed(43),
+).images[0]
+assert image.size == (256, 256)
+assert controlnet.config.control_in_dim == pipe.transformer.config.in_channels
+```
+
+```python
+import torch
+from diffusers import ZImageControlNetInpaintPipeline, ZImageControlNetModel
+from diffusers.utils import load_image
+from huggingface_hub import hf_hub_download
+
+asset = "https://huggingface.co/alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union-2.0/resolve/main/asset/"
+image, mask_image = load_image(asset + "inpaint.jpg"), load_image(asset + "mask.jpg")
+for release, kind in (("2.1", "control_noise_refiner"), ("2.0", "control_layers")):
+    controlnet = ZImageControlNetModel.from_single_file(
+        hf_hub_download(
+            "alibaba-pai/Z-Image-Turbo-Fun-Controlnet-Union-2.0",
+            filename=f"Z-Image-Turbo-Fun-Controlnet-Union-{release}.safetensors",
+        ),
+        torch_dtype=torch.bfloat16,
+    )
+    assert controlnet.config.add_control_noise_refiner == kind
+    pipe = ZImageControlNetInpaintPipeline.from_pretrained(
+        "Tongyi-MAI/Z-Image-Turbo", controlnet=controlnet, torch_dtype=torch.bfloat16
+    )
+    image = pipe(
+        "a woman on a beach", image=image, mask_image=mask_image,
+        control_image=load_image(asset + "pose.jpg"), height=256, width=256, num_inference_steps=2,
+        guidance_scale=0.0,
+    ).images[0]
+    assert image.size == (256, 256)
+```
+"""
+
+
+@pytest.mark.slow
+def test_z_image_controlnet_examples_pass_from_a_cold_cache(tmp_path):
+    """The single files are made from stand-ins the warm worker built before the sandbox
+    closed; each example loads them with diffusers' own from_single_file."""
+    from guidelint.runner.run import RunOptions, run_examples
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "ZIMAGE.md").write_text(ZIMAGE_CONTROLNET_EXAMPLES, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
+        f'[tool.guidelint.runner]\ntimeout = 600\ntiny-cache = "{tmp_path / "tiny"}"\n'
+    )
+    results = run_examples(RunOptions(paths=[tmp_path / "docs"], jobs=1)).results
+    assert [r.status.value for r in results] == ["passed", "passed"], [r.message for r in results]
+    assert results[0].pipelines == [ZIMAGE_CONTROLNET]
+    assert results[1].pipelines == [ZIMAGE_CONTROLNET_INPAINT]
+    served = [line for r in results for line in r.substitutions if "hf_hub_download" in line]
+    assert len(served) == 3 and all("real key layout" in line for line in served)

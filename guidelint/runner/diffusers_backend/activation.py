@@ -100,6 +100,7 @@ def _import_shims() -> None:
         devices,
         loading,
         remote,
+        single_files,
         speedups,
     )
 
@@ -144,7 +145,7 @@ def build_loads_ahead(names: list[str], cache_override: str | None, settings: di
     AutoPipeline* (with PAG when an example asks for it) and what the table maps an id
     to. Pairs that do not go together resolve to nothing and build nothing; a class is
     built once whatever id it is paired with."""
-    from guidelint.runner.diffusers_backend import coarsen
+    from guidelint.runner.diffusers_backend import coarsen, single_files
     from guidelint.runner.diffusers_backend.state import State
 
     def silent(sources) -> State:  # the children's resolution ([models] too), recording nothing
@@ -164,6 +165,7 @@ def build_loads_ahead(names: list[str], cache_override: str | None, settings: di
         states.append(silent(coarsen.ANY_SIZES))
     for state in states:
         _build_loads(state, ids, loaders, pag="enable_pag" in names)
+    single_files.build_ahead(states[0], ids)  # the stand-ins of the files they fetch
     tasks = [name.removeprefix("task:") for name in names if name.startswith("task:")]
     if tasks:  # transformers.pipeline(task) without model=: the task's default model
         _build_task_defaults(states[0], tasks)
@@ -310,12 +312,14 @@ def install_once(state: backend_state.State) -> None:
         devices,
         loading,
         remote,
+        single_files,
         speedups,
         transformers_hub,
         wankernels,
     )
 
     loading.install()
+    single_files.install()
     adapters.install()
     costwatch.install()
     transformers_hub.install()

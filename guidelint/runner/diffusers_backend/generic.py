@@ -589,13 +589,19 @@ def make(slot: Slot, built: dict[str, Any]):
 def fill_empty(model):
     """Seeded values for the parameters a class creates with `torch.empty` and leaves to
     its checkpoint (tiny_table.EMPTY_PARAMETERS): uninitialised memory would make the
-    tiny model's output garbage (NaN) and its rebuild differ byte for byte."""
+    tiny model's output garbage (NaN) and its rebuild differ byte for byte. Also for
+    zero-initialised ones a trained checkpoint has filled (a ControlNet's projections),
+    given as dotted names; a module without one (only the first block has it) is skipped."""
     import torch
 
     for module in model.modules():
         for name in tiny_table.EMPTY_PARAMETERS.get(type(module).__name__, ()):
+            try:
+                parameter = module.get_parameter(name)
+            except AttributeError:
+                continue
             with torch.no_grad():
-                getattr(module, name).normal_(0.0, 0.02)
+                parameter.normal_(0.0, 0.02)
     return model
 
 

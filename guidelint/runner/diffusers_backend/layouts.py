@@ -141,6 +141,23 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     # change any name, so the recipe's are laid over the class defaults)
     "CosmosTransformer3DModel/transfer": COSMOS_IMAGE_CONTEXT,
     "CosmosControlNetModel": COSMOS_IMAGE_CONTEXT,
+    # hlky/Z-Image-Turbo-Fun-Controlnet-Union*, config.json (the configs diffusers reads for
+    # alibaba-pai's single files; diffusers PR #12792): 1.0 adds hints at 6 DiT layers from
+    # the latents alone, 2.x at 15 from latents, mask and masked image (the class has no
+    # complete defaults: control_layers_places is None)
+    "ZImageControlNetModel": {
+        "control_layers_places": [0, 5, 10, 15, 20, 25],
+        "control_in_dim": 16,
+    },
+    **{
+        f"ZImageControlNetModel/union-{release}": {
+            "control_layers_places": list(range(0, 30, 2)),
+            "control_refiner_layers_places": [0, 1],
+            "control_in_dim": 33,
+            "add_control_noise_refiner": kind,
+        }
+        for release, kind in (("2.0", "control_layers"), ("2.1", "control_noise_refiner"))
+    },
     # Wan-AI/Wan2.1-T2V-1.3B-Diffusers, transformer/config.json
     "WanTransformer3DModel": {
         "num_layers": 30,

@@ -56,7 +56,9 @@ class NoSuchModel(OSError):
     """A hub id that does not exist (a near miss of a known one): the example's own bug."""
 
 
-def cpu_kwargs(kwargs: dict, state: State, class_name: str) -> dict:
+def cpu_kwargs(
+    kwargs: dict, state: State, class_name: str, loader: str = "from_pretrained"
+) -> dict:
     """Half dtypes -> float32 and device_map dropped, when there is no GPU."""
     import torch
 
@@ -67,12 +69,12 @@ def cpu_kwargs(kwargs: dict, state: State, class_name: str) -> dict:
         value = kwargs.get(key)
         if value in (torch.float16, torch.bfloat16):
             kwargs[key] = torch.float32
-            state.record(f"{class_name}.from_pretrained({key}={value}) -> torch.float32 (no GPU)")
+            state.record(f"{class_name}.{loader}({key}={value}) -> torch.float32 (no GPU)")
         elif isinstance(value, dict):  # per-component dtypes
             kwargs[key] = {k: _float32(v) for k, v in value.items()}
     if kwargs.get("device_map") is not None:
         state.record(
-            f"{class_name}.from_pretrained(device_map={kwargs['device_map']!r}) "
+            f"{class_name}.{loader}(device_map={kwargs['device_map']!r}) "
             "dropped: loads on cpu (no GPU)"
         )
         kwargs.pop("device_map")

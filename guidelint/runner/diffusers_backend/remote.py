@@ -3,7 +3,9 @@
 Served: `requests` (so `diffusers.utils.load_image(url)` too), `urllib.request.urlopen`
 and `huggingface_hub.hf_hub_download`. A URL matching a `[tool.guidelint.runner.fixtures]`
 glob gets that file; an image URL gets a generated image (a mask when the URL names
-one); a controlnet_aux annotator file whose class is known is made (annotators.py);
+one); a controlnet_aux annotator file whose class is known is made (annotators.py), and
+so is a single-file checkpoint the table knows (single_files.py) and a dataset file of
+prompt embeddings (embeddings.py);
 anything else raises the library's own connection error with a clear message.
 """
 
@@ -14,7 +16,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from guidelint.runner.diffusers_backend import annotators, images
+from guidelint.runner.diffusers_backend import annotators, embeddings, images, single_files
 from guidelint.runner.diffusers_backend.state import State, current, remember_original
 
 
@@ -44,6 +46,12 @@ def serve(url: str, state: State, via: str) -> bytes | None:
     if annotators.known(url):
         state.record(f"{via} {url} -> {annotators.describe(url)}")
         return annotators.made(url)
+    if single_files.known(url):
+        state.record(f"{via} {url} -> {single_files.describe(url)}")
+        return single_files.made(url, state)
+    if embeddings.known(url):
+        state.record(f"{via} {url} -> {embeddings.describe(url)}")
+        return embeddings.made(url)
     return None
 
 

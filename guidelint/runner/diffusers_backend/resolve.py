@@ -134,14 +134,15 @@ def known_variant(hub_id: str, subfolder: str | None = None) -> KnownVariant | N
     """The table's variant of the checkpoint at `hub_id` (in `subfolder`), else None.
 
     A subfolder's own entry wins; a component repo's entry (one naming a pipeline)
-    needs its subfolder named, as a pipeline repo's entry covers each of its subfolders."""
+    answers the repo loaded without a subfolder, as a pipeline repo's entry covers each
+    of its subfolders."""
     variants = known_variants()
     if subfolder:
         found = _match(f"{hub_id}/{subfolder.strip('/')}", variants)
         if found is not None:
             return found
     found = _match(hub_id, variants)
-    return found if found is not None and found.pipeline is None else None
+    return found if found is not None and (found.pipeline is None or not subfolder) else None
 
 
 def _match(hub_id: str, table: dict):
