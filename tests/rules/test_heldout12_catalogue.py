@@ -191,3 +191,13 @@ def test_gl107_reads_a_claude_code_skill_s_quoted_list_item_whole(tmp_path: Path
     assert not steers_copilot("skills/quick/SKILL.md", project)
     names = [message.split("`")[1] for _, _, message in findings(tmp_path, files, "GL107")]
     assert names == ["Azure MCP/documentation", "ask_user", "sql"]
+
+
+def test_a_third_party_notice_names_the_credited_project_s_files(tmp_path: Path) -> None:
+    notice = "# Notices\n\nFrom the `tests/docx.py` file of dwml we used namespaces.\n"
+    files = {
+        "packages/kit/ThirdPartyNotices.md": notice,
+        "tests/test_a.py": "",
+        "README.md": "See `tests/gone.py`.\n",
+    }
+    assert stale(tmp_path, files) == [("README.md", 1, "tests/gone.py")]
