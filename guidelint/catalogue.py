@@ -16,14 +16,19 @@ names is then one of three things:
   (`.github/skills/<name>/SKILL.md` where `skills/<name>/` is shipped): checked
   against that artifact (`install_target`).
 
-The evidence, none of it one repository's folder names:
+The evidence, none of it one repository's folder names: the repository is a
+collection (a plugin marketplace at the root, `.github/plugin/marketplace.json` or
+`.claude-plugin/marketplace.json`; or several artifacts outside dot-folders and a
+README or AGENTS.md that calls it "a collection of ... agents/skills/..."), and in it:
 
 1. a folder holding a SKILL.md outside the repository's own agent folders (a
    dot-folder: `.claude/`, `.github/`, `.agents/`): a skill, installed as a whole;
-2. in a collection (a plugin marketplace at the root, or several artifacts outside
-   dot-folders), a folder holding a plugin's or an extension's manifest, and the
-   standalone artifact files of Copilot (`*.agent.md`, `*.instructions.md`,
-   `*.prompt.md`, `*.chatmode.md`), which land in the user's `.github/`.
+2. a folder holding a plugin's or an extension's manifest, and the standalone
+   artifact files of Copilot (`*.agent.md`, `*.instructions.md`, `*.prompt.md`,
+   `*.chatmode.md`), which land in the user's `.github/`.
+
+Skills at the root of a repository that is no collection are its own (Megatron-LM's
+`skills/` name its `megatron/` code): read as any steering file.
 
 Which agent a file steers (`steers_copilot`): Copilot's plugin marketplace
 (`.github/plugin/marketplace.json`) or its own manifest (`.github/plugin/plugin.json`)
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import difflib
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from guidelint.project import Memo
@@ -65,6 +71,16 @@ INSTALL_FOLDERS = frozenset({".github", ".claude", ".copilot", ".agents", ".code
 # Several artifacts outside dot-folders make a collection even without a marketplace.
 COLLECTION_MIN = 3
 NEAR_NAME = 0.8  # difflib ratio: `draw-io` for the shipped `drawio`
+# "A community-driven collection of custom agents and instructions", "a curated list of
+# Claude Code subagents": what a collection's README or AGENTS.md says of itself.
+COLLECTION_WORDS = re.compile(
+    r"\b(?:collection|catalog(?:ue)?|curated list|marketplace|directory) of\b"
+    r"(?:[\s\w,-]){0,60}?\b(?:skills|agents|sub-?agents|plugins|prompts|instructions|"
+    r"extensions|chat ?modes|commands|hooks)\b",
+    re.IGNORECASE,
+)
+COLLECTION_READMES = ("README.md", "AGENTS.md")
+HEAD_CHARS = 3000  # the opening a repository describes itself in
 
 
 class Artifact:
@@ -118,29 +134,37 @@ def _is_collection(project: Project) -> bool:
     if any(project.exists(name) for name in MARKETPLACES):
         return True
     shipped = len(project.memo(SKILL_FOLDERS)) + len(project.memo(BUNDLE_FOLDERS))
-    return shipped + _artifact_files(project) >= COLLECTION_MIN
+    if shipped + _artifact_files(project) < COLLECTION_MIN:
+        return False
+    # Several skills at the root may be the repository's own (Megatron-LM's `skills/`
+    # name its `megatron/` code): its README or AGENTS.md must call it a collection.
+    for name in COLLECTION_READMES:
+        source = project.read(name)
+        if source is not None and COLLECTION_WORDS.search(source.text[:HEAD_CHARS]):
+            return True
+    return False
 
 
 def is_collection(project: Project) -> bool:
     """A repository whose artifacts users install: a plugin marketplace at the root, or
-    several skills, plugins, extensions or Copilot artifact files outside dot-folders."""
+    several skills, plugins, extensions or Copilot artifact files outside dot-folders
+    and a README or AGENTS.md that calls it a collection of them."""
     return bool(project.memo(COLLECTION))
 
 
 def artifact_of(rel: str, project: Project) -> Artifact | None:
     """The distributed artifact the file at `rel` belongs to, or None."""
     folder = posixpath.dirname(rel)
-    if _in_dot_folder(folder):
+    if _in_dot_folder(folder) or not is_collection(project):
         return None  # the repository's own agent folders steer its own agents
     skills = project.memo(SKILL_FOLDERS)
-    collection = is_collection(project)
-    bundles = project.memo(BUNDLE_FOLDERS) if collection else frozenset()
+    bundles = project.memo(BUNDLE_FOLDERS)
     at = folder
     while at:
         if at in skills or at in bundles:
             return Artifact(at)
         at = posixpath.dirname(at)
-    if collection and rel.endswith(ARTIFACT_SUFFIXES):
+    if rel.endswith(ARTIFACT_SUFFIXES):
         return Artifact(None)
     return None
 

@@ -79,12 +79,21 @@ def test_gl501_checks_a_skill_against_its_own_folder_only(tmp_path: Path) -> Non
     ]
 
 
-def test_a_skill_outside_a_collection_is_still_checked_against_its_folder(
-    tmp_path: Path,
-) -> None:
+def test_skills_outside_a_collection_are_the_repository_s_own(tmp_path: Path) -> None:
+    # Several root skills and no marketplace, no README calling it a collection: they
+    # name this repository's files (Megatron-LM's `skills/` and its `megatron/` code).
     doc = "# Skill\n\nRun `scripts/check.py` and `scripts/gone.py`; see `docs/x.md`.\n"
-    files = {"skills/one/SKILL.md": doc, "skills/one/scripts/check.py": "", "docs/a.md": ""}
-    assert stale(tmp_path, files) == [("skills/one/SKILL.md", 3, "scripts/gone.py")]
+    files = {f"skills/{name}/SKILL.md": doc for name in ("one", "two", "three")}
+    files.update({"skills/one/scripts/check.py": "", "docs/a.md": "", "README.md": "# Kit\n"})
+    found = [hit for hit in stale(tmp_path, files) if hit[0].startswith("skills/one/")]
+    assert found == [
+        ("skills/one/SKILL.md", 3, "docs/x.md"),
+        ("skills/one/SKILL.md", 3, "scripts/gone.py"),
+    ]
+    (tmp_path / "README.md").write_text("# Kit\n\nA curated collection of agent skills.\n")
+    assert [hit for hit in stale(tmp_path, {}) if hit[0].startswith("skills/one/")] == [
+        ("skills/one/SKILL.md", 3, "scripts/gone.py")
+    ]
 
 
 def test_a_bundle_s_file_list_is_checked_against_the_bundle(tmp_path: Path) -> None:
