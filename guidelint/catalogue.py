@@ -156,7 +156,7 @@ def artifact_of(rel: str, project: Project) -> Artifact | None:
     """The distributed artifact the file at `rel` belongs to, or None."""
     folder = posixpath.dirname(rel)
     if _in_dot_folder(folder) or not is_collection(project):
-        return None  # the repository's own agent folders steer its own agents
+        return None  # its own agent folders, or skills of a repository that is none
     skills = project.memo(SKILL_FOLDERS)
     bundles = project.memo(BUNDLE_FOLDERS)
     at = folder

@@ -163,15 +163,8 @@ def test_a_file_named_from_the_plugin_its_section_describes(python_repo):
         "# Examples\n\n## loop-plugin Plugin\n\n### Creation\n\n**File:** "
         "`scripts/setup-loop.sh`\n\n## other Plugin\n\n**File:** `scripts/setup-loop.sh`\n"
     )
-    # In the repository's own skill: a skill it distributes speaks from its own folder
-    # only (tests/rules/test_heldout12_catalogue.py), where `scripts/` is not.
-    skill = python_repo / ".claude" / "skills" / "settings"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text("---\nname: settings\ndescription: d\n---\n")
-    where = ".claude/skills/settings/references/examples.md"
+    where = "plugins/dev/skills/settings/references/examples.md"
     assert findings(python_repo, {where: doc}) == [(where, 11, "scripts/setup-loop.sh")]
-    distributed = "plugins/dev/skills/settings/references/examples.md"
-    assert findings(python_repo, {distributed: doc}) == [(where, 11, "scripts/setup-loop.sh")]
 
 
 def test_a_path_in_a_quoted_example_message(python_repo):
