@@ -437,7 +437,11 @@ def string_items(entry: Entry) -> Iterator[tuple[str, Span]]:
     if isinstance(node, yaml.SequenceNode):
         for item in node.value:
             if isinstance(item, yaml.ScalarNode) and str(item.value).strip():
-                yield from _split(str(item.value), _content_start(item, entry), item.style)
+                if item.style in ("'", '"'):
+                    # A quoted item is one name, spaces and all: `'Azure MCP/documentation'`.
+                    yield from _one_item(str(item.value), _content_start(item, entry))
+                else:
+                    yield from _split(str(item.value), _content_start(item, entry), item.style)
         return
     if isinstance(entry.value, str):
         start = entry.value_span.start
@@ -453,6 +457,12 @@ def _content_start(node: yaml.ScalarNode, entry: Entry) -> int:
     base = entry.value_span.start - entry.node.start_mark.index if entry.node else 0
     start = base + node.start_mark.index
     return start + 1 if node.style in ("'", '"') else start
+
+
+def _one_item(value: str, start: int) -> Iterator[tuple[str, Span]]:
+    name = value.strip()
+    at = start + value.find(name)
+    yield name, Span(at, at + len(name))
 
 
 def _split(value: str, start: int, style: str | None) -> Iterator[tuple[str, Span]]:

@@ -89,6 +89,11 @@ DEFAULT_NOT_THIS_TREE = [
     "RELEASE_NOTES*.md",
     "**/plans/**",
     "**/brainstorms/**",
+    # Third-party notices quote other projects' licences and name their files.
+    "ThirdPartyNotices*.md",
+    "**/ThirdPartyNotices*.md",
+    "THIRD_PARTY_NOTICES*.md",
+    "**/THIRD_PARTY_NOTICES*.md",
 ]
 
 # [tool.guidelint.gotchas]: what a workflow-fix change may touch (`guidelint surface`).

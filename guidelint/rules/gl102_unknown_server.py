@@ -29,6 +29,10 @@ class UnknownServer(ToolRule):
         reading = reading_of(file, project)
         if reading.skip:
             return  # a plan or report names servers it proposes or has since retired
+        from guidelint.catalogue import artifact_of, declares_servers
+
+        if artifact_of(file.rel, project) is not None and not declares_servers(file.rel, project):
+            return  # a skill users install names their servers: they declare them
         from guidelint.tools.context import in_prohibition  # its patterns: only now
         from guidelint.tools.resolve import ResolutionKind, did_you_mean, fix_note, rewrite_fix
 

@@ -18,15 +18,16 @@ class UnknownAgentTool(ToolRule):
     scope = "front-matter"
 
     def applies_to(self, file: SourceFile, project: Project) -> bool:
+        from guidelint.catalogue import steers_copilot
         from guidelint.tools.claude_code import names_claude_code_tools
 
-        return (
-            file.kind == FileKind.MARKDOWN
-            and file.text.startswith("---")
-            # Claude Code's agents, commands and skills; a Copilot custom agent, whose
-            # `<server>/<tool>` names resolve against the same servers (check_copilot_tool)
-            and (names_claude_code_tools(file.rel, project) or _copilot_agent(file.rel))
-        )
+        if file.kind != FileKind.MARKDOWN or not file.text.startswith("---"):
+            return False
+        if _copilot_agent(file.rel):
+            return True  # `<server>/<tool>` names resolve against the same servers
+        # Claude Code's agents, commands and skills; not a skill of a Copilot collection,
+        # whose `allowed-tools` name Copilot's tools (`ask_user`, `Azure MCP/x`).
+        return names_claude_code_tools(file.rel, project) and not steers_copilot(file.rel, project)
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         from guidelint.tools.frontmatter import may_name_tools, tool_entries

@@ -27,6 +27,7 @@ import bisect
 import posixpath
 from collections.abc import Iterator
 
+from guidelint.catalogue import Artifact, artifact_of
 from guidelint.doc_kind import reading_of
 from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
@@ -50,6 +51,7 @@ from guidelint.rules.stale_path.described import (
     quoted_utterance,
     section_component,
 )
+from guidelint.rules.stale_path.distributed import bundle_verdict
 from guidelint.rules.stale_path.elsewhere import another_repository
 from guidelint.rules.stale_path.illustrative import (
     illustrative,
@@ -111,6 +113,8 @@ class StalePath(Rule):
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
         newlines: list[int] | None = None  # the text's "\n" offsets, once a path is reported
+        # A skill, plugin or extension users install: it speaks from its own folder.
+        artifact: Artifact | None | bool = False  # False: not yet asked
         for span in code_spans:
             if "/" not in span.content:
                 continue  # most code spans: no path (candidate_path's own first test)
@@ -124,15 +128,28 @@ class StalePath(Rule):
                 continue
             if any(names_another_place(link, span, path) for link in url_links or ()):
                 continue  # `owner/repo/file.md` as the text of a link to another repository
+            if artifact is False:
+                artifact = artifact_of(file.rel, project)
+            from_bundle = False  # checked from the artifact's own folder
             if path.startswith(("./", "../")):
                 bases = [doc_dir]  # relative to this document, as in a Markdown link
+            elif isinstance(artifact, Artifact):
+                bases = [base for base in (artifact.root, doc_dir) if base is not None]
+                if any(project.exists(join_rel(base, path)) for base in ["", *bases]):
+                    continue
+                go_on, bases = bundle_verdict(path, artifact, file.text, span.span.start, project)
+                if not go_on:
+                    continue  # the user's project's path, or the install location's
+                from_bundle = True
             else:
                 bases = [""] if not doc_dir or doc_dir.startswith("/") else ["", doc_dir]
                 if roots is None:  # the document's own folder decides: once per file
                     roots = component_roots(file.rel, project)
                 bases += roots
-            if not anchored(path, bases, project) and not (
-                steering and top_level_folder(path, project)
+            if (
+                not from_bundle
+                and not anchored(path, bases, project)
+                and not (steering and top_level_folder(path, project))
             ):
                 continue
             if any(project.exists(join_rel(base, path)) for base in bases):
@@ -162,7 +179,7 @@ class StalePath(Rule):
                 continue
             if env_file(path):
                 continue  # made from `.env.example` on each machine, never committed
-            if len(bases) < 3 and in_some_component(path, project):
+            if not from_bundle and len(bases) < 3 and in_some_component(path, project):
                 continue
             if in_nested_crate(path, doc_dir, project):
                 continue

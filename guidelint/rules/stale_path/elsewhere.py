@@ -82,14 +82,36 @@ NAMED_REPOSITORY = LazyPattern(
 )
 
 
+# "Load these files from `github/gh-aw` (they are not available locally):", "Key
+# conventions in the upstream content:": the line that introduces a list, naming
+# another repository by its `owner/name` or calling it upstream.
+OWNER_NAME_SPAN = LazyPattern(r"`([\w.-]+)/([\w.-]+)`")
+UPSTREAM_WORD = LazyPattern(r"\bupstream\b", re.IGNORECASE)
+# "Upstream `docs/README.md` → ...": the word right before the path.
+UPSTREAM_BEFORE = LazyPattern(r"\bupstream(?:'s)?\s*[*_]*$", re.IGNORECASE)
+LIST_LINE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
+LIST_REACH = 400  # lines walked up a list to the line that introduces it
+
+
 def another_repository(
     path: str, file: SourceFile, span: CodeSpan, links: list[Link], project: Project
 ) -> bool:
     """The path's line, sentence or paragraph says it is a file of another repository,
-    or the path is itself an `owner/name` repository slug."""
+    or the path is itself an `owner/name` repository slug, or it is an item of a list
+    the line above it says is another repository's."""
     text = file.text
     if repository_slug(path, text, span):
         return True
+    line_start = text.rfind("\n", 0, span.span.start) + 1
+    if UPSTREAM_BEFORE.search(text[line_start : span.span.start]):
+        return True  # "Upstream `docs/README.md` → `learning-hub/index.md`"
+    if _listed_from_another_repository(text, line_start, project):
+        return True
+    first = text.find(f"`{path}`")  # the same path, listed earlier under another repository
+    if -1 < first < span.span.start:
+        first_line = text.rfind("\n", 0, first) + 1
+        if first_line != line_start and _listed_from_another_repository(text, first_line, project):
+            return True
     if any(_links_elsewhere(link, span, project) for link in links):
         return True
     sentence = _sentence(text, span)
@@ -117,6 +139,39 @@ def _named_before(before: str, project: Project) -> bool:
     """Another repository, named in code before "repo" or "repository", earlier in the
     sentence than the path: what follows it in the sentence is that repository's."""
     return any(not own_name(match.group(1), project) for match in NAMED_REPOSITORY.finditer(before))
+
+
+def _listed_from_another_repository(text: str, line_start: int, project: Project) -> bool:
+    """The line at `line_start` is an item of a list whose introducing line (the first
+    line above the list) names another repository (`owner/name` in code, not a path
+    here) or calls its source upstream."""
+    line_end = text.find("\n", line_start)
+    if not LIST_LINE.match(text[line_start : len(text) if line_end == -1 else line_end]):
+        return False
+    at = line_start
+    for _ in range(LIST_REACH):
+        if at == 0:
+            return False
+        above_start = text.rfind("\n", 0, at - 1) + 1
+        above = text[above_start : at - 1]
+        at = above_start
+        if not above.strip() or LIST_LINE.match(above) or above[:1].isspace():
+            continue  # another item, its continuation, or a blank line inside the list
+        if above.lstrip().startswith(("#", "```", "~~~", "|")):
+            return False  # a heading, a fence or a table: no sentence introduces the list
+        return _names_another_repository(above, project)
+    return False
+
+
+def _names_another_repository(line: str, project: Project) -> bool:
+    if UPSTREAM_WORD.search(line):
+        return True
+    return any(
+        "." not in match.group(2)
+        and not own_name(match.group(2), project)
+        and not project.exists(match.group(1))  # `docs/api`: a folder of this repository
+        for match in OWNER_NAME_SPAN.finditer(line)
+    )
 
 
 def own_name(name: str, project: Project) -> bool:

@@ -24,8 +24,14 @@ PLACEHOLDER_PART = re.compile(
 FILLER_NAME = re.compile(
     r"^(?:some|my|your)[_-]\w|^(?:Component|Module|Package|Feature)Name\b|"
     r"(?:^|_)(?:Event|Component|Module|Package|Feature|Class|Tool|Service|Skill|Plugin|Agent|"
-    r"Action|Command|Hook)(?:Name|Example)(?:[._-]|$)"
+    r"Action|Command|Hook)(?:Name|Example)(?:[._-]|$)|"
+    # `.github/skills/skill-name/`, `plugins/plugin_name/`: the kind of thing, then "name"
+    r"^(?:skill|plugin|agent|command|hook|tool|project|package|module|component|extension|"
+    r"server|repo|file)[-_]name$"
 )
+
+# `phase_prompts/phaseN.md`, `stepN`: a word and a capital N standing for its number.
+NUMBERED_STEM = re.compile(r"^[a-z]{2,}[-_]?N$")
 
 CAPS_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # LANG_ID, PROJECT_NAME
 
@@ -37,9 +43,9 @@ CAPS_HYPHEN_NAME = re.compile(r"^[A-Z]{2,}(?:-[A-Z]{2,})+$")
 # (a CamelCase `...Here`), `middleware/foo.py`, `test_foo.py`.
 FILLER_WORD = re.compile(r"^(?:(?:[A-Z][a-z0-9]+)+Here|foo|bar|baz|qux)$")
 
-# A file named only `example` or `sample` (`docs/example.md`) is one to write, not one kept;
-# `.env.example` keeps the word as a suffix and is a real file.
-FILLER_STEMS = frozenset({"example", "sample"})
+# A file named only `example`, `sample` or `filename` (`docs/example.md`) is one to
+# write, not one kept; `.env.example` keeps the word as a suffix and is a real file.
+FILLER_STEMS = frozenset({"example", "sample", "filename", "file-name", "file_name"})
 
 NAME_WORDS = re.compile(r"[-._]")
 
@@ -72,7 +78,7 @@ def _placeholder_segment(segment: str) -> bool:
         return True
     if any(FILLER_WORD.match(word) for word in NAME_WORDS.split(segment)):
         return True
-    if CAPS_HYPHEN_NAME.match(segment):
+    if CAPS_HYPHEN_NAME.match(segment) or NUMBERED_STEM.match(segment.split(".", 1)[0]):
         return True
     stem = segment.split(".", 1)[0]
     caps = [part for part in stem.split("-") if CAPS_NAME.match(part)]
