@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
-from guidelint.globs import Globs
-from guidelint.settings import DefaultConfig, find_config_file, plain_config, read_table
+from guidelint.globs import Globs, readable
+from guidelint.settings import (
+    DefaultConfig,
+    check_globs,
+    find_config_file,
+    plain_config,
+    read_table,
+)
 from guidelint.sources import SourceFile, Unreadable, load
 
 if TYPE_CHECKING:
@@ -65,11 +71,12 @@ class Project:
         if source is None:  # the defaults: no pydantic, no configuration models
             return cls(_default_root(paths), DefaultConfig(), None, live)
         raw = read_table(source)
-        config = plain_config(raw)  # a plain table: no pydantic either
+        config: Settings | None = plain_config(raw)  # a plain table: no pydantic either
         if config is None:
             from guidelint.config import parse_config
 
-            return cls(source.resolve().parent, parse_config(raw, source), source, live)
+            config = parse_config(raw, source)
+        check_globs(config, source)
         return cls(source.resolve().parent, config, source, live)
 
     @property
@@ -182,6 +189,15 @@ class Project:
             found = self._lookups.globs[key] = Globs(key)
         return found
 
+    def file_globs(self, text: str) -> Globs:
+        """The globs of a `.gitignore` the project holds, without the lines pathspec
+        cannot read (`[z-a]`), as git leaves them out: a file is never a usage error.
+        Read once per text for the run."""
+        found = self._lookups.file_globs.get(text)
+        if found is None:
+            found = self._lookups.file_globs[text] = self.globs(readable(text.splitlines()))
+        return found
+
     @property
     def warnings(self) -> list[str]:
         return self._lookups.warnings
@@ -224,6 +240,7 @@ class _Lookups:
     real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
     memo: dict[Memo[Any, Any] | str, Any] = field(default_factory=dict)
     globs: dict[tuple[str, ...], Globs] = field(default_factory=dict)
+    file_globs: dict[str, Globs] = field(default_factory=dict)  # by a .gitignore's text
     warnings: list[str] = field(default_factory=list)
 
 

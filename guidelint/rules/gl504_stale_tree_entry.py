@@ -399,7 +399,7 @@ def _ignored_nearer(full: str, project: Project) -> bool:
         source = project.read(f"{folder}/.gitignore")
         if source is not None and source.text.strip():
             rel = full[len(folder) + 1 :]
-            matches = project.globs(source.text.splitlines()).matches
+            matches = project.file_globs(source.text).matches
             if matches(rel) or matches(rel + "/"):
                 return True
         folder = posixpath.dirname(folder)

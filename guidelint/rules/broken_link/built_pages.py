@@ -37,7 +37,7 @@ def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
     source = project.read(f"{folder}/.gitignore" if folder else ".gitignore")
     if source is None or not source.text.strip():
         return None
-    return project.globs(source.text.splitlines()).matches
+    return project.file_globs(source.text).matches
 
 
 MKDOCS_CONFIG = re.compile(r"^mkdocs(?:[.\w-]*)\.ya?ml$")
