@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from guidelint.config import Settings
 
 T = TypeVar("T")
+PATH_MAX = 4096  # the longest path the kernel takes
 P = ParamSpec("P")
 
 
@@ -128,6 +129,8 @@ class Project:
 
     def contains(self, path: str | Path) -> bool:
         """Whether a path, symlinks resolved, lies inside the project's root."""
+        if len(os.fspath(path)) > PATH_MAX:
+            return False  # no file has so long a path; not resolved (a prefix kept per folder)
         real_root = self._lookups.real_root
         if real_root is None:
             real_root = self._lookups.real_root = os.path.realpath(self.root)
@@ -247,24 +250,36 @@ class _Lookups:
 def real_path(path: str, known: dict[str, str]) -> str:
     """`os.path.realpath(path)`, each folder's answer kept in `known`: a path under a
     folder already resolved costs one `lstat` (GL501 asks thousands of paths in a few
-    folders; `realpath` walks every component of each again)."""
+    folders; `realpath` walks every component of each again). Iterative: it climbs to
+    the nearest folder already known, then walks down (#28: recursing once per folder,
+    a link 1,000 folders deep was a RecursionError, GL502 a GL000 on its file)."""
     if not os.path.isabs(path):
         return os.path.realpath(path)
-    found = known.get(path)
-    if found is not None:
-        return found
-    head, tail = os.path.split(path)
-    if head == path:  # the file system's root
-        found = os.path.realpath(path)
-    elif tail in ("", "."):
-        found = real_path(head, known)
-    elif tail == "..":
-        found = os.path.dirname(real_path(head, known))
-    else:
-        candidate = os.path.join(real_path(head, known), tail)
-        # Only a link needs resolving; a missing name stays as written, as in realpath.
-        found = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
-    known[path] = found
+    below: list[tuple[str, str]] = []  # (a path not yet known, its last component)
+    head = path
+    found = known.get(head)
+    while found is None:
+        parent, tail = os.path.split(head)
+        if parent == head:  # the file system's root
+            found = known[head] = os.path.realpath(head)
+            break
+        below.append((head, tail))
+        head = parent
+        found = known.get(head)
+    for at, (full, tail) in enumerate(reversed(below)):
+        if tail == "..":
+            found = os.path.dirname(found)
+        elif tail not in ("", "."):
+            candidate = os.path.join(found, tail)
+            if not os.path.lexists(candidate):
+                # Missing: the rest stays as written (as in realpath), and no folder
+                # below it is kept (a link thousands of folders deep kept each prefix).
+                rest = [name for _, name in reversed(below)][at:]
+                found = known[path] = os.path.normpath(os.path.join(found, *rest))
+                return found
+            # Only a link needs resolving.
+            found = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
+        known[full] = found
     return found
 
 

@@ -637,6 +637,22 @@ def test_a_nested_gitignore_line_pathspec_cannot_read_is_left_out_as_git_leaves_
     assert "sub/gone.md" in found[0][1], found
 
 
+def test_a_link_thousands_of_folders_deep_is_one_broken_link_not_a_crash(make_project):
+    """#28: a link 1,000 folders deep (`[x](a/a/.../x.md)`, 2 KB) made GL502 a GL000
+    internal error on its file (the project's realpath cache recursed once per folder:
+    a RecursionError), so the file's other broken links went unreported; once that was
+    iterative, each folder's `.gitignore` read resolved every folder above it (20 s
+    for 2,000 folders) and each folder's path was kept (memory quadratic in the link's
+    length). Now it is one GL502 finding like any broken link, at the cost of one."""
+    deep = "a/" * 2000
+    guide = f"# L\n\nSee [deep]({deep}x.md) and [gone](gone.md).\n"
+    root = make_project({"docs/guide.md": guide}, config='select = ["GL502"]')
+    result = run_cli("check", "--no-cache", "--format", "json", cwd=root)
+    assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr
+    found = json.loads(result.stdout)["findings"]
+    assert [f["code"] for f in found] == ["GL502", "GL502"], [f["message"] for f in found]
+
+
 # -- a path named through a committed folder symlink (#28) ---------------------------
 # `docs/link -> ~/other/docs`, where `other` is another project of the same user (a git
 # repository with its own `.mcp.json` and snapshots). Before, the named path's
