@@ -27,6 +27,7 @@ from guidelint.settings import (
     DEFAULT_LINK_FILES,
     DEFAULT_NOT_THIS_TREE,
     DefaultConfig,
+    check_globs,
     find_config_file,
     plain_config,
     read_table,
@@ -122,6 +123,7 @@ def load_config(start: Path, explicit: Path | None = None) -> LoadedConfig:
         return LoadedConfig(config=DefaultConfig(), root=root, source=None)
     raw = read_table(path)
     config = plain_config(raw) or parse_config(raw, path)
+    check_globs(config, path)
     return LoadedConfig(config=config, root=path.resolve().parent, source=path)
 
 

@@ -167,7 +167,7 @@ def _gitignore_lines(root: Path) -> list[str]:
     """The root `.gitignore`'s patterns, read when git is not there to: not through a
     symlink out of the project, and without the lines pathspec cannot read (git
     ignores those too)."""
-    from guidelint.globs import valid
+    from guidelint.globs import readable
     from guidelint.sources import Unreadable, read_bytes
 
     try:
@@ -175,7 +175,7 @@ def _gitignore_lines(root: Path) -> list[str]:
     except Unreadable:
         return []
     lines = data.decode("utf-8", errors="replace").splitlines()
-    return lines if valid(*lines) else [line for line in lines if valid(line)]
+    return readable(lines)
 
 
 def _not_checkable(root: Path, real_root: str, rel: str) -> str | None:

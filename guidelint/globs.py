@@ -129,17 +129,38 @@ def valid(*patterns: str) -> bool:
     return True
 
 
+def readable(lines: Sequence[str]) -> list[str]:
+    """A `.gitignore`'s lines without those pathspec cannot read (git ignores them)."""
+    if all(surely_valid(line) for line in lines) or valid(*lines):
+        return list(lines)
+    return [line for line in lines if surely_valid(line) or why_invalid(line) is None]
+
+
 def _invalid(patterns: Sequence[str]) -> str:
     """One line naming the first pattern pathspec cannot read, and why."""
-    import pathspec
-
     for pattern in patterns:
-        try:
-            pathspec.GitIgnoreSpec.from_lines([pattern])
-        except Exception as error:
-            why = str(error).split(" at position")[0]
+        why = why_invalid(pattern)
+        if why is not None:
             return f"glob {pattern!r}: not a valid pattern ({why})"
     return f"globs {list(patterns)!r}: not valid patterns"
+
+
+def surely_valid(pattern: str) -> bool:
+    """Whether pathspec surely reads the pattern, from its text alone (no import): what
+    it refuses needs a class (`[z-a]`), an escape (a lone trailing `\\`) or a leading
+    `!` (one that leaves nothing)."""
+    return not pattern.startswith("!") and "[" not in pattern and "\\" not in pattern
+
+
+def why_invalid(pattern: str) -> str | None:
+    """Why pathspec cannot read the pattern (`bad character range z-a`), else None."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except Exception as error:  # re.error, GitWildMatchPatternError, ValueError
+        return str(error).split(" at position")[0]
+    return None
 
 
 def fast_match(spec: pathspec.PathSpec) -> Callable[[str], bool]:

@@ -17,14 +17,21 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 
 from guidelint.discovery import project_files
 from guidelint.errors import ConfigError
-from guidelint.globs import Globs
-from guidelint.settings import DefaultConfig, find_config_file, plain_config, read_table
+from guidelint.globs import Globs, readable
+from guidelint.settings import (
+    DefaultConfig,
+    check_globs,
+    find_config_file,
+    plain_config,
+    read_table,
+)
 from guidelint.sources import SourceFile, Unreadable, load
 
 if TYPE_CHECKING:
     from guidelint.config import Settings
 
 T = TypeVar("T")
+PATH_MAX = 4096  # the longest path the kernel takes
 P = ParamSpec("P")
 
 
@@ -65,11 +72,12 @@ class Project:
         if source is None:  # the defaults: no pydantic, no configuration models
             return cls(_default_root(paths), DefaultConfig(), None, live)
         raw = read_table(source)
-        config = plain_config(raw)  # a plain table: no pydantic either
+        config: Settings | None = plain_config(raw)  # a plain table: no pydantic either
         if config is None:
             from guidelint.config import parse_config
 
-            return cls(source.resolve().parent, parse_config(raw, source), source, live)
+            config = parse_config(raw, source)
+        check_globs(config, source)
         return cls(source.resolve().parent, config, source, live)
 
     @property
@@ -121,6 +129,8 @@ class Project:
 
     def contains(self, path: str | Path) -> bool:
         """Whether a path, symlinks resolved, lies inside the project's root."""
+        if len(os.fspath(path)) > PATH_MAX:
+            return False  # no file has so long a path; not resolved (a prefix kept per folder)
         real_root = self._lookups.real_root
         if real_root is None:
             real_root = self._lookups.real_root = os.path.realpath(self.root)
@@ -182,6 +192,15 @@ class Project:
             found = self._lookups.globs[key] = Globs(key)
         return found
 
+    def file_globs(self, text: str) -> Globs:
+        """The globs of a `.gitignore` the project holds, without the lines pathspec
+        cannot read (`[z-a]`), as git leaves them out: a file is never a usage error.
+        Read once per text for the run."""
+        found = self._lookups.file_globs.get(text)
+        if found is None:
+            found = self._lookups.file_globs[text] = self.globs(readable(text.splitlines()))
+        return found
+
     @property
     def warnings(self) -> list[str]:
         return self._lookups.warnings
@@ -224,30 +243,43 @@ class _Lookups:
     real_paths: dict[str, str] = field(default_factory=dict)  # realpath, by path asked
     memo: dict[Memo[Any, Any] | str, Any] = field(default_factory=dict)
     globs: dict[tuple[str, ...], Globs] = field(default_factory=dict)
+    file_globs: dict[str, Globs] = field(default_factory=dict)  # by a .gitignore's text
     warnings: list[str] = field(default_factory=list)
 
 
 def real_path(path: str, known: dict[str, str]) -> str:
     """`os.path.realpath(path)`, each folder's answer kept in `known`: a path under a
     folder already resolved costs one `lstat` (GL501 asks thousands of paths in a few
-    folders; `realpath` walks every component of each again)."""
+    folders; `realpath` walks every component of each again). Iterative: it climbs to
+    the nearest folder already known, then walks down (#28: recursing once per folder,
+    a link 1,000 folders deep was a RecursionError, GL502 a GL000 on its file)."""
     if not os.path.isabs(path):
         return os.path.realpath(path)
-    found = known.get(path)
-    if found is not None:
-        return found
-    head, tail = os.path.split(path)
-    if head == path:  # the file system's root
-        found = os.path.realpath(path)
-    elif tail in ("", "."):
-        found = real_path(head, known)
-    elif tail == "..":
-        found = os.path.dirname(real_path(head, known))
-    else:
-        candidate = os.path.join(real_path(head, known), tail)
-        # Only a link needs resolving; a missing name stays as written, as in realpath.
-        found = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
-    known[path] = found
+    below: list[tuple[str, str]] = []  # (a path not yet known, its last component)
+    head = path
+    found = known.get(head)
+    while found is None:
+        parent, tail = os.path.split(head)
+        if parent == head:  # the file system's root
+            found = known[head] = os.path.realpath(head)
+            break
+        below.append((head, tail))
+        head = parent
+        found = known.get(head)
+    for at, (full, tail) in enumerate(reversed(below)):
+        if tail == "..":
+            found = os.path.dirname(found)
+        elif tail not in ("", "."):
+            candidate = os.path.join(found, tail)
+            if not os.path.lexists(candidate):
+                # Missing: the rest stays as written (as in realpath), and no folder
+                # below it is kept (a link thousands of folders deep kept each prefix).
+                rest = [name for _, name in reversed(below)][at:]
+                found = known[path] = os.path.normpath(os.path.join(found, *rest))
+                return found
+            # Only a link needs resolving.
+            found = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
+        known[full] = found
     return found
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -503,3 +503,84 @@ def read_table(path: Path) -> dict[str, Any]:
 def table_name(path: Path) -> str:
     """How messages name the configuration table of a file."""
     return "[tool.guidelint]" if path.name == "pyproject.toml" else "guidelint.toml"
+
+
+# The configured keys (table, key as written) that hold `.gitignore`-style globs.
+GLOB_KEYS = (
+    ("", "include"),
+    ("", "extend-include"),
+    ("", "exclude"),
+    ("paths", "not-this-tree"),
+    ("paths", "ignore"),
+    ("paths", "links"),
+    ("gotchas", "files"),
+    ("gotchas", "surface"),
+    ("smoke", "drivers"),
+)
+
+
+def check_globs(config: DefaultConfig | Any, path: Path) -> None:
+    """ConfigError naming `FILE:LINE`, the key and the glob, for the first configured
+    glob pathspec cannot read (`docs/[z-a]`): said when the configuration is read,
+    where its file and line are known, not when a walk first compiles the list."""
+    from guidelint.globs import surely_valid, why_invalid
+
+    for table, key, pattern in _configured_globs(config):
+        why = None if surely_valid(pattern) else why_invalid(pattern)
+        if why is None:
+            continue
+        if table == "per-file-ignores":  # the glob is the key: `"docs/*" = ["GL501"]`
+            line, named = value_line(path, pattern, table, pattern), table
+        else:
+            line, named = value_line(path, key, table, pattern), f"{table}.{key}".lstrip(".")
+        where = f"{path}:{line}" if line else str(path)
+        raise ConfigError(
+            f"{where}: {table_name(path)} key '{named}': glob {pattern!r}: "
+            f"not a valid pattern ({why})"
+        )
+
+
+def _configured_globs(config: DefaultConfig | Any) -> Iterator[tuple[str, str, str]]:
+    """(table, key, glob) of every configured glob, in GLOB_KEYS' order."""
+    for table, key in GLOB_KEYS:
+        section = getattr(config, table) if table else config
+        for pattern in getattr(section, key.replace("-", "_")):
+            yield table, key, pattern
+    for pattern in config.per_file_ignores:
+        yield "per-file-ignores", pattern, pattern
+
+
+def value_line(path: Path, key: str, table: str = "", value: str | None = None) -> int | None:
+    """The line of `key =` in the configuration file `path` (after guidelint's table
+    header, and its `[table]` header when there is one), or of the quoted `value`
+    after it where it can be found: a glob in a list over many lines is named at its
+    own line. None when neither can be found."""
+    import re
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    own = r"tool\.guidelint" if path.name == "pyproject.toml" else ""
+    headers = [own] if own else []
+    if table:
+        headers.append(rf"{own}\.{re.escape(table)}" if own else re.escape(table))
+    start = 0
+    for header in headers:
+        found_header = re.search(rf"^[ \t]*\[[ \t]*{header}[ \t]*\]", text, re.M)
+        start = found_header.end() if found_header else start
+    key_at = re.compile(rf"^[ \t]*(?:[\w-]+\.)?[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
+    found = key_at.search(text, start) or key_at.search(text)
+    at = found.start() if found else None
+    if value is not None:
+        after = found.end() if found else start
+        quoted = [text.find(q, after) for q in (_basic(value), f"'{value}'")]
+        at = min((q for q in quoted if q >= 0), default=at)
+    return None if at is None else text.count("\n", 0, at) + 1
+
+
+def _basic(value: str) -> str:
+    """`value` as a TOML basic string (JSON's escapes are TOML's for a glob)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

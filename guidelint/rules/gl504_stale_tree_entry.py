@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from guidelint.doc_kind import reading_of, template_root
 from guidelint.findings import Finding, Severity
+from guidelint.globs import Globs
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import Fence
 from guidelint.project import Memo, Project
@@ -147,15 +148,41 @@ COMMON_NAMES = frozenset(
 MIN_RESOLVED = 3
 MIN_SHARE = 2 / 3
 NEAR_LINES = 3  # lines above a fence that may introduce it
+# What no repository's tree holds (#28): an entry deeper than MAX_DEPTH folders, a name
+# longer than a file name may be (NAME_MAX), or a path longer than the kernel takes
+# (PATH_MAX) is not read, nor is anything below it. Each entry's cost (its path, the
+# .gitignore files above it) is so bounded, whatever the names above it hold: a tree
+# nesting 400 folders deep took 80 s (every ancestor's .gitignore read by a realpath
+# of each), long names on every level made each short line a path of kilobytes.
+MAX_DEPTH = 64
+MAX_NAME = 255
+MAX_PATH = 4096
+SHOWN_PATH = 200  # the characters of a long path a message shows (its head and tail)
 
 
 @dataclass
 class Entry:
     line: int  # 1-based line of the file
     start: int  # offset of the name in the file
-    path: str  # relative to the tree's root
+    name: str  # as written (`src/`, `a/b.py`); "\0": unreadable, and so is all below
+    parent: Entry | None  # the folder entry above it
     column: int  # where its branch starts: its depth
     checkable: bool  # a real name, not a placeholder or marked as not committed
+    depth: int = 1  # entries from the tree's root down to this one
+    length: int = 0  # len(self.path), known without building it
+
+    @property
+    def path(self) -> str:
+        """The path relative to the tree's root, built when asked (not kept: below
+        names of kilobytes, a short line's path is long)."""
+        if self.name == "\0":
+            return "\0"  # (every entry below an unreadable one is named so too)
+        names = [self.name]
+        above = self.parent
+        while above is not None:
+            names.append(above.name.rstrip("/"))
+            above = above.parent
+        return "/".join(reversed(names))
 
 
 class StaleTreeEntry(Rule):
@@ -185,22 +212,32 @@ class StaleTreeEntry(Rule):
                 if key in reported:
                     continue
                 reported.add(key)
-                shown = full + ("/" if entry.path.endswith("/") else "")
-                name = _name(entry.path)
+                shown = full + ("/" if entry.name.endswith("/") else "")
+                name = _name(entry.name)
                 yield self.finding(
                     file,
                     Span(entry.start, entry.start + len(name)),
-                    f"`{shown}` in this file tree does not exist in this repository"
+                    f"`{_cut(shown)}` in this file tree does not exist in this repository"
                     f"{_hint(shown, project)}{reading.note}",
                     severity=severity,
                 )
 
 
+def _cut(path: str) -> str:
+    """The path as a message shows it: a long one's head and tail, not the kilobytes."""
+    if len(path) <= SHOWN_PATH:
+        return path
+    return f"{path[: SHOWN_PATH // 4]}...{path[-(SHOWN_PATH * 3 // 4) :]}"
+
+
 def _hint(shown: str, project: Project) -> str:
     """GL501's did-you-mean, kept only when the name it offers is close to the entry's:
-    a long shared folder makes `nodes/` look like its sibling `base.py`."""
+    a long shared folder makes `nodes/` look like its sibling `base.py`. None for a
+    path over a file name's length: difflib compares paths in quadratic time."""
     import difflib
 
+    if len(shown) > MAX_NAME:
+        return ""
     hint = did_you_mean(shown, project)
     offered = re.search(r"`([^`]+)`", hint)
     if offered is None:
@@ -265,7 +302,7 @@ def _trees(fence: Fence, file: SourceFile) -> Iterator[tuple[str | None, list[En
         parent = stack[-1] if stack else None
         entry = _entry(match.group(2), number, file, match.start(2), column, parent)
         if entry is None:
-            entry = Entry(number, 0, "\0", column, False)  # unreadable: its children are too
+            entry = Entry(number, 0, "\0", parent, column, False)  # unreadable: so are its children
         entries.append(entry)
         stack.append(entry)
     if entries:
@@ -283,8 +320,11 @@ def _entry(
         return None
     lead = raw.find(name)
     start = file.lines.offset(number) + at + max(lead, 0)
-    parent_path = parent.path if parent else ""
-    parent_ok = parent is None or (parent.checkable and parent.path != "\0")
+    depth = parent.depth + 1 if parent else 1
+    length = parent.length + 1 + len(name) if parent else len(name)
+    if depth > MAX_DEPTH or length > MAX_PATH or len(name) > MAX_NAME:
+        return None  # no repository holds it (MAX_DEPTH above), nor anything below it
+    parent_ok = parent is None or (parent.checkable and parent.name != "\0")
     segments = [s for s in name.split("/") if s]
     checkable = (
         parent_ok
@@ -297,10 +337,9 @@ def _entry(
         and not any(s in NEVER_COMMITTED for s in segments)
         and not env_file(name)
     )
-    path = posixpath.join(parent_path.rstrip("/"), name) if parent_path else name
     if parent and not parent_ok:
-        path = "\0"
-    return Entry(number, start, path, column, checkable)
+        name = "\0"
+    return Entry(number, start, name, parent, column, checkable, depth, length)
 
 
 def _name(path: str) -> str:
@@ -361,7 +400,7 @@ def _resolve(
         if full.startswith(last_missing + "/"):
             continue  # below a folder already missing (its lines follow it): absence follows
         if project.exists(full):
-            resolved += _name(entry.path).lower() not in COMMON_NAMES
+            resolved += _name(entry.name).lower() not in COMMON_NAMES
         else:
             missing.append((entry, full))
             last_missing = full
@@ -372,14 +411,26 @@ def _committed(missing: list[tuple[Entry, str]], project: Project) -> list[tuple
     """The missing entries that would be committed: not ignored, not in a submodule."""
     ignored = project.memo(IGNORED)
     modules = project.memo(SUBMODULES)
+    nearer: dict[str, tuple[tuple[str, Globs], ...]] = {}  # a folder's .gitignore files
     return [
         (entry, full)
         for entry, full in missing
         if not ignored(full)
-        and not any(full == m or full.startswith(m + "/") for m in modules)
+        and not _in_module(full, modules)
         and not _in_gitlink(full, project)
-        and not _ignored_nearer(full, project)
+        and not _ignored_nearer(full, project, nearer)
     ]
+
+
+def _in_module(full: str, modules: frozenset[str]) -> bool:
+    """`full` is a submodule's folder or lies below one: asked of its own folders (a
+    few), not of every folder .gitmodules declares (a pull request may declare many)."""
+    end = len(full) if modules else 0
+    while end > 0:
+        if full[:end] in modules:
+            return True
+        end = full.rfind("/", 0, end)
+    return False
 
 
 def _in_gitlink(full: str, project: Project) -> bool:
@@ -391,27 +442,45 @@ def _in_gitlink(full: str, project: Project) -> bool:
     return not os.path.isdir(os.path.join(project.root, parent))
 
 
-def _ignored_nearer(full: str, project: Project) -> bool:
+def _ignored_nearer(
+    full: str, project: Project, nearer: dict[str, tuple[tuple[str, Globs], ...]]
+) -> bool:
     """A `.gitignore` in a folder above the entry (not the root's: IGNORED reads that)
     ignores it: `evals/.gitignore` keeping `baselines/` out of git."""
-    folder = posixpath.dirname(full)
-    while folder:
-        source = project.read(f"{folder}/.gitignore")
-        if source is not None and source.text.strip():
-            rel = full[len(folder) + 1 :]
-            matches = project.globs(source.text.splitlines()).matches
-            if matches(rel) or matches(rel + "/"):
-                return True
-        folder = posixpath.dirname(folder)
+    for folder, globs in _gitignores_above(posixpath.dirname(full), project, nearer):
+        rel = full[len(folder) + 1 :]
+        if globs.matches(rel) or globs.matches(rel + "/"):
+            return True
     return False
 
 
-def _submodules(project: Project) -> tuple[str, ...]:
+def _gitignores_above(
+    folder: str, project: Project, known: dict[str, tuple[tuple[str, Globs], ...]]
+) -> tuple[tuple[str, Globs], ...]:
+    """(folder, its globs) of each `.gitignore` in `folder` and the folders above it,
+    the root's left out, each folder looked up once per tree (`known`): entries in one
+    folder share the answer (#28: each missing entry read every folder's `.gitignore`
+    above it again, through a realpath of each, 80 s for a tree 400 folders deep)."""
+    chain: list[str] = []  # the folders not yet known, deepest first
+    while folder and folder not in known:
+        chain.append(folder)
+        folder = posixpath.dirname(folder)
+    found = known.get(folder, ()) if folder else ()
+    for below in reversed(chain):
+        name = f"{below}/.gitignore"
+        source = project.read(name) if project.exists(name) else None
+        if source is not None and source.text.strip():
+            found = ((below, project.file_globs(source.text)), *found)
+        known[below] = found
+    return found  # (the deepest folder's, the last one filled in)
+
+
+def _submodules(project: Project) -> frozenset[str]:
     """The folders .gitmodules declares: their files are another repository's."""
     source = project.read(".gitmodules")
     if source is None:
-        return ()
-    return tuple(
+        return frozenset()
+    return frozenset(
         m.group(1).strip().strip("/")
         for m in re.finditer(r"^\s*path\s*=\s*(.+)$", source.text, re.MULTILINE)
     )

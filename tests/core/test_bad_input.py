@@ -536,7 +536,8 @@ def test_a_glob_pathspec_cannot_compile_is_one_line_and_a_linked_gitignore_is_no
     result = run_cli("check", cwd=root)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert result.stderr.strip() == (
-        "guidelint: error: glob 'docs/[z-a]': not a valid pattern (bad character range z-a)"
+        f"guidelint: error: {root / 'pyproject.toml'}:2: [tool.guidelint] key 'exclude': "
+        "glob 'docs/[z-a]': not a valid pattern (bad character range z-a)"
     )
     (root / "pyproject.toml").write_text("[tool.guidelint]\n")
     (root / ".gitignore").write_text("[z-a]\ndocs/\n")
@@ -549,6 +550,107 @@ def test_a_glob_pathspec_cannot_compile_is_one_line_and_a_linked_gitignore_is_no
     (root / ".gitignore").symlink_to(elsewhere)
     result = run_cli("check", cwd=root)
     assert result.returncode == 0 and "1 file checked" in result.stdout, result.stdout
+
+
+CONFIGURED_BAD_GLOBS = [
+    # (file, text, the line and key the error names, the glob)
+    (
+        "pyproject.toml",
+        '[tool.ruff]\nexclude = ["build"]\n\n[tool.guidelint]\nexclude = [\n'
+        '  "docs/a.md",\n  "docs/[z-a]",\n]\n',
+        "7: [tool.guidelint] key 'exclude'",
+        "docs/[z-a]",
+    ),
+    (
+        "pyproject.toml",
+        '[tool.guidelint]\nignore = ["GL501"]\n\n[tool.guidelint.paths]\n'
+        'links = ["docs/**"]\nignore = ["build/", "out\\\\"]\n',
+        "6: [tool.guidelint] key 'paths.ignore'",
+        "out\\",
+    ),
+    (
+        "guidelint.toml",
+        'include = ["**/*.md"]\n\n[per-file-ignores]\n"docs/*" = ["GL501"]\n'
+        '"docs/[z-a]" = ["GL502"]\n',
+        "5: guidelint.toml key 'per-file-ignores'",
+        "docs/[z-a]",
+    ),
+    (
+        "guidelint.toml",
+        '[smoke]\ndrivers = ["train.py"]\n\n[gotchas]\nsurface = [\n  "docs/**",\n  "!",\n]\n',
+        "7: guidelint.toml key 'gotchas.surface'",
+        "!",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "where", "glob"),
+    CONFIGURED_BAD_GLOBS,
+    ids=["exclude", "paths.ignore", "per-file-ignores", "gotchas.surface"],
+)
+def test_a_configured_glob_pathspec_cannot_read_names_the_file_and_its_line(
+    make_project, name, text, where, glob
+):
+    """A configured glob pathspec cannot read (`[z-a]`, a trailing backslash, a lone
+    `!`) was one line naming the glob alone: in a long pyproject.toml (where `[tool.ruff]`
+    has an `exclude` too, and `ignore` is both a rule list and a `[paths]` key) the
+    reader had to hunt for it. Now the line names the file, the glob's own line and
+    the key, for the plain tables read without pydantic and for the others alike."""
+    root = make_project({"docs/a.md": "# A\n", name: text}, config=None)
+    for command in (["check"], ["gotcha", "find", "x"]):
+        result = run_cli(*command, cwd=root)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.strip().startswith(
+            f"guidelint: error: {root / name}:{where}: glob {glob!r}: not a valid pattern ("
+        ), result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_nested_gitignore_line_pathspec_cannot_read_is_left_out_as_git_leaves_it(
+    make_project,
+):
+    """A committed `docs/.gitignore` (or the root's, read by GL501) holding `[z-a]`
+    made `check` a usage error (exit 2, "glob '[z-a]': not a valid pattern"): GL502
+    and GL504 read the nearer `.gitignore` files with the configuration's globs, so a
+    pull request could turn every finding of the check into one error about a file
+    guidelint does not own. Now such a line is left out, as git leaves it out, and
+    the file's other lines still apply."""
+    guide = (
+        "# A\n\nSee [built](sub/build/x.md) and [gone](sub/gone.md).\n\n"
+        "```\ndocs/\n\u2514\u2500\u2500 sub/\n    \u251c\u2500\u2500 build/\n"
+        "    \u2502   \u2514\u2500\u2500 y.md\n    \u2514\u2500\u2500 gone.md\n```\n"
+    )
+    root = make_project(
+        {
+            "docs/a.md": guide,
+            "docs/sub/.keep": "",
+            "docs/.gitignore": "[z-a]\nbuild/\n",
+            ".gitignore": "out\\\n[z-a]\n",
+        }
+    )
+    result = run_cli("check", "--no-cache", "--format", "json", cwd=root)
+    assert "Traceback" not in result.stderr and "not a valid pattern" not in result.stderr
+    assert result.returncode == 1, result.stderr
+    found = [(f["code"], f["message"]) for f in json.loads(result.stdout)["findings"]]
+    assert [code for code, _ in found] == ["GL502"], found  # `build/` still applies
+    assert "sub/gone.md" in found[0][1], found
+
+
+def test_a_link_thousands_of_folders_deep_is_one_broken_link_not_a_crash(make_project):
+    """#28: a link 1,000 folders deep (`[x](a/a/.../x.md)`, 2 KB) made GL502 a GL000
+    internal error on its file (the project's realpath cache recursed once per folder:
+    a RecursionError), so the file's other broken links went unreported; once that was
+    iterative, each folder's `.gitignore` read resolved every folder above it (20 s
+    for 2,000 folders) and each folder's path was kept (memory quadratic in the link's
+    length). Now it is one GL502 finding like any broken link, at the cost of one."""
+    deep = "a/" * 2000
+    guide = f"# L\n\nSee [deep]({deep}x.md) and [gone](gone.md).\n"
+    root = make_project({"docs/guide.md": guide}, config='select = ["GL502"]')
+    result = run_cli("check", "--no-cache", "--format", "json", cwd=root)
+    assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr
+    found = json.loads(result.stdout)["findings"]
+    assert [f["code"] for f in found] == ["GL502", "GL502"], [f["message"] for f in found]
 
 
 # -- a path named through a committed folder symlink (#28) ---------------------------

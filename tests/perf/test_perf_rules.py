@@ -78,6 +78,9 @@ def test_real_path_agrees_with_realpath(tmp_path):
         "loop_a/x",
         "../outside/secret.txt",
         "",
+        "docs/missing/x/../../deep/./a.md",
+        "docs/deep/" + "a/" * 1200 + "x.md",  # #28: recursing per folder, a RecursionError
+        "link_in/" + "b/" * 1500 + "../" * 3 + "c",
     ]
     known: dict[str, str] = {}
     for rel in asked + asked:  # the second round answers from what the first kept

@@ -15,11 +15,16 @@ from collections.abc import Callable
 
 from guidelint.project import Memo, Project
 
+MAX_DEPTH = 64  # folders below the root whose .gitignore is asked (no repository has more)
+
 
 def git_ignored(project: Project, target: str) -> bool:
     """A page a docs build writes (`docs/settings.md`, listed in `docs/.gitignore`): the
-    root's or any enclosing folder's .gitignore ignores the target."""
+    root's or any enclosing folder's .gitignore ignores the target. Only the first
+    MAX_DEPTH folders are asked: a link thousands of folders deep asked of each (#28)."""
     folder = posixpath.dirname(target)
+    if folder.count("/") >= MAX_DEPTH:
+        folder = "/".join(folder.split("/", MAX_DEPTH)[:MAX_DEPTH])
     while True:
         spec = project.memo(
             f"GL502.gitignore:{folder}", functools.partial(_gitignore, project, folder)
@@ -34,10 +39,13 @@ def git_ignored(project: Project, target: str) -> bool:
 
 
 def _gitignore(project: Project, folder: str) -> Callable[[str], bool] | None:
-    source = project.read(f"{folder}/.gitignore" if folder else ".gitignore")
+    name = f"{folder}/.gitignore" if folder else ".gitignore"
+    # Asked first whether it exists (one stat): a read resolves every folder of the
+    # path, and a link 2,000 folders deep asks of each folder above its target (#28).
+    source = project.read(name) if project.exists(name) else None
     if source is None or not source.text.strip():
         return None
-    return project.globs(source.text.splitlines()).matches
+    return project.file_globs(source.text).matches
 
 
 MKDOCS_CONFIG = re.compile(r"^mkdocs(?:[.\w-]*)\.ya?ml$")

@@ -37,10 +37,9 @@ def _ignored_matcher(project: Project) -> Callable[[str], bool]:
     .gitignore ignores (outputs written at run time, caches, scratch folders)."""
     patterns = list(project.config.paths.ignore)
     gitignore = project.read(".gitignore")
-    git_patterns = gitignore.text.splitlines() if gitignore else []
     # pathspec compiles each list only when a path is one the globs' text cannot decide.
     configured = project.globs(patterns).matches
-    from_git = project.globs(git_patterns).matches
+    from_git = project.file_globs(gitignore.text if gitignore else "").matches
 
     def ignored(path: str) -> bool:
         if configured(path):
