@@ -270,6 +270,10 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"frames": 5}
     if pipeline_class == "SanaImageToVideoPipeline":
         return {"frames": 5, "image": picture}
+    if pipeline_class == "TextToVideoSDPipeline":
+        return {"num_frames": 2}
+    if pipeline_class.startswith("Kandinsky"):  # 5 frames: two latent frames at 4x
+        return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -308,7 +312,9 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
         out = pipe(prompt="a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
-        shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
+        # Kandinsky 5 and 6 name theirs vae_scale_factor_spatial
+        factor = getattr(pipe, "vae_scale_factor", None) or pipe.vae_scale_factor_spatial
+        shapes.append((factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (
         coarse.REAL_FACTOR,
@@ -391,6 +397,20 @@ def docstring_example(module: str) -> str:
         ("sana_video.pipeline_sana_video", "SanaVideoPipeline", "coarse"),
         ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
         ("bria_fibo2.pipeline_bria_fibo2", "BriaFibo2Pipeline", "coarse"),
+        ("kandinsky5.pipeline_kandinsky", "Kandinsky5T2VPipeline", "coarse"),
+        ("kandinsky5.pipeline_kandinsky_i2v", "Kandinsky5I2VPipeline", "coarse"),
+        ("kandinsky6.pipeline_kandinsky6_ti2va", "Kandinsky6TI2VAPipeline", "coarse"),
+        # its first call (text-to-video) gets it; the second is another class
+        (
+            "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img",
+            "TextToVideoSDPipeline",
+            "coarse",
+        ),
+        (
+            "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img",
+            "VideoToVideoSDPipeline",
+            None,
+        ),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),

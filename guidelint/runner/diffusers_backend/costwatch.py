@@ -235,7 +235,8 @@ def past_deadline(next_s: float, left_s: float, budget_s: float) -> bool:
 
 class _ChunkedCoder:
     """A video VAE that encodes or decodes chunk by chunk (AutoencoderKLWan: the first
-    frame, then four frames a chunk; one latent frame a chunk when decoding): the second
+    frame, then four frames a chunk; one latent frame a chunk when decoding;
+    AutoencoderKLHunyuanVideo: overlapping windows of latent frames): the second
     chunk's time gives the whole pass's cost. Wan image-to-video encodes its 81-frame
     conditioning video (the image, then 80 empty frames) at the example's size before
     the denoiser's first call, which alone outlasts a 60 s timeout here."""
@@ -276,9 +277,10 @@ def _watch_chunks(cls, method: str, part: str, verb: str, chunks_of) -> None:
     def watched(self, x, *args, **kwargs):
         state = current()
         coder = getattr(self, part, None)
-        if state is None or state.budget_s is None or coder is None or x.dim() != 5:
+        chunks = chunks_of(self, x.shape[2]) if x.dim() == 5 else None
+        if state is None or state.budget_s is None or coder is None or chunks is None:
             return original(self, x, *args, **kwargs)
-        watch = _ChunkedCoder(self, verb, tuple(x.shape), chunks_of(x.shape[2]), state.budget_s)
+        watch = _ChunkedCoder(self, verb, tuple(x.shape), chunks, state.budget_s)
         hooks = _Hooks(
             coder.register_forward_pre_hook(watch.before, with_kwargs=True),
             coder.register_forward_hook(watch.after, with_kwargs=True),
@@ -389,12 +391,25 @@ def install() -> None:
 
 
 def install_coders() -> None:
-    from diffusers import AutoencoderKLWan
+    from diffusers import AutoencoderKLHunyuanVideo, AutoencoderKLWan
     from diffusers.pipelines.shap_e.renderer import ShapERenderer
 
     _watch_rays(ShapERenderer)
-    _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda f: 1 + (f - 1) // 4)
-    _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda f: f)
+    _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda _, f: 1 + (f - 1) // 4)
+    _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda _, f: f)
+    _watch_chunks(
+        AutoencoderKLHunyuanVideo, "_temporal_tiled_decode", "decoder", "decoding", _hunyuan_tiles
+    )
+
+
+def _hunyuan_tiles(vae, frames: int) -> int | None:
+    """The decoder calls of AutoencoderKLHunyuanVideo's frame-wise decode (Kandinsky 5 and
+    6 decode 31 latent frames at 512x768 in 11 overlapping windows, one call each); None
+    with spatial tiling on, where a window makes several calls."""
+    if vae.use_tiling:
+        return None
+    stride = vae.tile_sample_stride_num_frames // vae.temporal_compression_ratio
+    return -(-frames // max(1, stride))
 
 
 def _length(iterable) -> int | None:

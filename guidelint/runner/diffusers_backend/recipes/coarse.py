@@ -134,6 +134,22 @@ WAN_VAE_COARSE = {
 }
 
 
+HUNYUAN_VAE_16X = 16  # Kandinsky 6's 480 px allows 16x with its 2x2 patches, not 32x
+
+
+def _hunyuan_vae(factor: int) -> dict:
+    """The HunyuanVideo VAE of the tiny table (recipes/video.py) with log2(factor) + 1
+    levels: `factor` in space, 4x in time."""
+    levels = factor.bit_length()
+    return {
+        **video.HUNYUAN_VAE,
+        "block_out_channels": video.HUNYUAN_VAE["block_out_channels"][:1] * levels,
+        "down_block_types": ("HunyuanVideoDownBlock3D",) * levels,
+        "up_block_types": ("HunyuanVideoUpBlock3D",) * levels,
+        "spatial_compression_ratio": factor,
+    }
+
+
 RECIPES: dict[str, Recipe] = {
     "AutoencoderKL/coarse": Recipe(
         "model", VAE_COARSE, builds="AutoencoderKL", provides={"latent": "latent_channels"}
@@ -219,6 +235,28 @@ RECIPES: dict[str, Recipe] = {
     # Bria FIBO 2: the same DiT with 8x8 latent patches (its pipeline hands it unpacked
     # latents and reads the patch from its config only for a schedule shift its scheduler,
     # without dynamic shifting, ignores): 256 tokens at 1024 px, not 4,096
+    # zeroscope's UNet3D with sample_size / 4: its default size (sample_size x the
+    # factor, 64 px) is the 8x stand-in's
+    "UNet3DConditionModel/coarse": Recipe(
+        "model",
+        {**video.UNET_3D, "sample_size": video.UNET_3D["sample_size"] // SHRINK},
+        builds="UNet3DConditionModel",
+    ),
+    # Kandinsky 5 and 6's HunyuanVideo VAE with more spatial levels (4x in time as
+    # before: its decoder supports no other temporal ratio); the pipelines read both
+    # factors from `spatial_compression_ratio` / `temporal_compression_ratio`
+    "AutoencoderKLHunyuanVideo/coarse": Recipe(
+        "model",
+        _hunyuan_vae(FACTOR),
+        builds="AutoencoderKLHunyuanVideo",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKLHunyuanVideo/16x": Recipe(
+        "model",
+        _hunyuan_vae(HUNYUAN_VAE_16X),
+        builds="AutoencoderKLHunyuanVideo",
+        provides={"latent": "latent_channels"},
+    ),
     "BriaFibo2Transformer2DModel/coarse": Recipe(
         "model",
         {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
@@ -370,6 +408,41 @@ BRIA_FIBO2_PATCHES = Coarser(
     factor=REAL_FACTOR,  # its VAE stays 8x: the patches make the tokens fewer
 )
 
+# ModelScope / zeroscope text-to-video (TextToVideoSDPipeline) reads its factor as
+# 2 ** (len(block_out_channels) - 1), takes its default size from the UNet's sample_size
+# times it and checks only height % 8: the DiTs' rule, with the tiny UNet3D's own 2x
+# downsampling for the patch. The zeroscope example's 320x576 is 10x18 latents at 32x
+# (5x9 at the UNet's lowest level): 180 positions a frame for the spatial
+# self-attention at its top level, not 2,880 (82 % of a UNet call at 8x, cProfile).
+UNET3D_DOWNSAMPLING = 2 ** (len(cast(tuple[int, ...], video.UNET_3D["block_out_channels"])) - 1)
+UNET3D_32X = Coarser(
+    FACTOR * UNET3D_DOWNSAMPLING,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a UNet of "
+    f"sample_size / {SHRINK}",
+    SHRINK**2,
+)
+
+# Kandinsky 5 (text- and image-to-video) and Kandinsky 6 (text/image to video with
+# audio) read `spatial_compression_ratio` and `temporal_compression_ratio` from their
+# HunyuanVideo VAE's config, size their channels-last latents as height // factor, and
+# place RoPE over height // factor // 2 (their DiTs' 1x2x2 patches); Kandinsky 5's
+# resolution scale reads the pixel sizes, Kandinsky 6's check_inputs asks for multiples
+# of factor x patch, and both default to sizes in their __call__. Kandinsky 5's 512x768
+# divides by 64: 32x, 2,976 tokens a call for its 121 frames, not 47,616. Kandinsky 6's
+# 480x864 divides by 32, not 64: 16x, 12,555 tokens, not 50,220. Time stays 4x (the
+# HunyuanVideo decoder refuses any other ratio).
+KANDINSKY_32X = Coarser(
+    FACTOR * PATCH,
+    f"a tiny HunyuanVideo VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+    SHRINK**2,
+)
+KANDINSKY6_16X = Coarser(
+    HUNYUAN_VAE_16X * PATCH,
+    f"a tiny HunyuanVideo VAE of {HUNYUAN_VAE_16X}x (the real one is {REAL_FACTOR}x)",
+    (HUNYUAN_VAE_16X // REAL_FACTOR) ** 2,
+    factor=HUNYUAN_VAE_16X,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -394,6 +467,10 @@ PIPELINES: dict[str, Coarser] = {
     "AnimateDiffSDXLPipeline": UNET_32X,
     "SanaVideoPipeline": SANA_VIDEO_16X,
     "SanaImageToVideoPipeline": SANA_VIDEO_16X,
+    "TextToVideoSDPipeline": UNET3D_32X,
+    "Kandinsky5T2VPipeline": KANDINSKY_32X,
+    "Kandinsky5I2VPipeline": KANDINSKY_32X,
+    "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -437,6 +514,10 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
+    (rf"^TextToVideoSDPipeline@{VARIANT}$", "vae", "AutoencoderKL/coarse"),
+    (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
+    (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
+    (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
