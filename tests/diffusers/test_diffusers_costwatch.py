@@ -178,7 +178,7 @@ def _decode_hunyuan(vae, latent_frames: int, budget_s: float):
 
 
 @pytest.mark.slow  # builds a tiny HunyuanVideo VAE
-def test_a_frame_wise_hunyuan_decode_that_cannot_fit_stops_after_its_second_window(hunyuan_vae):
+def test_a_frame_wise_hunyuan_decode_past_the_deadline_stops_after_its_first_window(hunyuan_vae):
     # 13 latent frames: windows of 5 at a stride of 3, 5 decoder calls (Kandinsky 5's 31: 11)
     with pytest.raises(costwatch.TooSlow) as raised:
         _decode_hunyuan(hunyuan_vae, 13, 1e-6)
@@ -186,7 +186,8 @@ def test_a_frame_wise_hunyuan_decode_that_cannot_fit_stops_after_its_second_wind
     assert message.startswith(
         "AutoencoderKLHunyuanVideo: decoding the 1x4x13x2x2 video chunk by chunk"
     )
-    assert "chunk 2 of 5 took" in message and "the 3 chunks left need about" in message
+    # past the deadline already: its windows are alike, so the first one's time counts
+    assert "chunk 1 of 5 took" in message and "the 4 chunks left need about" in message
 
 
 @pytest.mark.slow

@@ -143,7 +143,8 @@ def _hunyuan_vae(factor: int) -> dict:
     levels = factor.bit_length()
     return {
         **video.HUNYUAN_VAE,
-        "block_out_channels": video.HUNYUAN_VAE["block_out_channels"][:1] * levels,
+        "block_out_channels": cast(tuple[int, ...], video.HUNYUAN_VAE["block_out_channels"])[:1]
+        * levels,
         "down_block_types": ("HunyuanVideoDownBlock3D",) * levels,
         "up_block_types": ("HunyuanVideoUpBlock3D",) * levels,
         "spatial_compression_ratio": factor,
