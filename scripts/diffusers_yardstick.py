@@ -561,15 +561,15 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout",
         "AutoencoderKLHunyuanVideo: decoding",
         "cost",
-        "alone (load 14), costwatch stops its TI2VA call's decode: window 2 of 11 took 19.0 "
-        "s (before the 16x VAE: step 2 of 16 took 13.5 s)",
+        "alone (load 11-14), costwatch stops its TI2VA call's decode: a window of 17 frames "
+        "took 19.0-19.3 s, 11 windows (before the 16x VAE: step 2 of 16 took 13.5 s)",
     ),
     "kandinsky6.pipeline_kandinsky6_ti2va": Reviewed(
         "timeout",
         "AutoencoderKLHunyuanVideo: decoding",
         "cost",
-        "alone (load 11), costwatch stops its decode: window 2 of 11 took 17.7 s (before the "
-        "16x VAE: step 2 of 16 took 14.7 s)",
+        "alone (load 11-14), costwatch stops its decode: a window of 17 frames took "
+        "17.7-19.9 s, 11 windows (before the 16x VAE: step 2 of 16 took 14.7 s)",
     ),
     "ltx.pipeline_ltx": Reviewed(
         "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"
@@ -636,7 +636,7 @@ REVIEWED: dict[str, Reviewed] = {
         "cost",
         "on a 32x VAE (2,976 tokens a call, not 47,616) its 50 steps fit; alone (load 11-14) "
         "costwatch stops the decode of 121 frames at 512x768: a window of 17 frames took "
-        "16-22 s, 11 windows",
+        "16-22 s, 11 windows (86.5 s for the whole decode on one quiet thread)",
     ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"

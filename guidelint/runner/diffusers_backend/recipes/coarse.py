@@ -21,6 +21,9 @@ may stay on. Flux Kontext (and its inpaint pipeline) and Qwen-Image Edit (Plus, 
 which size their output as an area at an aspect ratio, get a 32x VAE only where no size
 is passed and each image is the runner's square picture (1024 x 1024 at either factor);
 LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
+SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
+Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
+sample_size / 4.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
