@@ -658,8 +658,9 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout",
         BARE,
         "real bug",
-        "its real bug (REAL_BUGS, line 31) lies past a loop that cannot fit: alone, "
-        "costwatch stopped it (step 2 of 40 took 26.3 s)",
+        "its real bug (REAL_BUGS, line 31) lies past its first pipeline's 40 steps: on the "
+        "8x stand-in costwatch stopped them (step 2 of 40 took 26.3 s); on the 32x one "
+        "(2026-12-05, session 38) it reaches line 31 in 38-56 s at load 11-14",
     ),
 }
 EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
