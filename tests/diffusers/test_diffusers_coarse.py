@@ -317,7 +317,7 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         shapes.append((factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (
-        coarse.REAL_FACTOR,
+        coarse.PIPELINES[pipeline_class].real_factor,
         coarse.PIPELINES[pipeline_class].factor,
     )
     assert coarse_shape == real_shape
@@ -398,6 +398,7 @@ def docstring_example(module: str) -> str:
         ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
         ("bria_fibo2.pipeline_bria_fibo2", "BriaFibo2Pipeline", "coarse"),
         ("kandinsky5.pipeline_kandinsky", "Kandinsky5T2VPipeline", "coarse"),
+        ("hunyuan_image.pipeline_hunyuanimage", "HunyuanImagePipeline", "coarse"),
         ("kandinsky5.pipeline_kandinsky_i2v", "Kandinsky5I2VPipeline", "coarse"),
         ("kandinsky6.pipeline_kandinsky6_ti2va", "Kandinsky6TI2VAPipeline", "coarse"),
         # its first call (text-to-video) gets it; the second is another class

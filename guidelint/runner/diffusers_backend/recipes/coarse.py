@@ -261,6 +261,21 @@ RECIPES: dict[str, Recipe] = {
         builds="AutoencoderKLHunyuanVideo",
         provides={"latent": "latent_channels"},
     ),
+    # HunyuanImage 2.1: its DiT with 2x2 latent patches (the real one's are 1x1; its
+    # pipeline sizes the latents by the VAE alone and patchifies nothing itself), and its
+    # 32x VAE with one resnet a decoder level (the least the class builds): the decoder's
+    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups)
+    "HunyuanImageTransformer2DModel/coarse": Recipe(
+        "model",
+        {**qwen.RECIPES["HunyuanImageTransformer2DModel"].config, "patch_size": (PATCH, PATCH)},
+        builds="HunyuanImageTransformer2DModel",
+    ),
+    "AutoencoderKLHunyuanImage/coarse": Recipe(
+        "model",
+        {**qwen.RECIPES["AutoencoderKLHunyuanImage"].config, "layers_per_block": 0},
+        builds="AutoencoderKLHunyuanImage",
+        provides={"latent": "latent_channels"},
+    ),
     "BriaFibo2Transformer2DModel/coarse": Recipe(
         "model",
         {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
@@ -297,6 +312,7 @@ class Coarser:
     # an area-sized pipeline's leading parameters, which a call may pass positionally
     positional: tuple[str, ...] = ()
     factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
+    real_factor: int = REAL_FACTOR  # the real VAE's
 
 
 VAE_32X = Coarser(
@@ -311,12 +327,6 @@ VAE_32X = Coarser(
 VAE_32X_ONLY = Coarser(
     FACTOR * PATCH, f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)", SHRINK**2
 )
-# Not HunyuanImage 2.1, whose DiT takes 1x1 patches (4,096 tokens at its default 2048 px):
-# 2x2 patches cut its 50 steps from about 85 s to 23 s, but its 32x VAE decodes the
-# 2048 px image through 32-channel levels (its group norms have 32 groups) in 63 s alone
-# at load 8.6, more than the example's 60 s with no loop for costwatch to time; measured
-# and left at 1x1 (docs/DIFFUSERS.md), where costwatch names the loop's cost.
-
 # SDXL's UNet family. The pipelines read the factor from the VAE's config and take their
 # default size from the UNet's sample_size times it; nothing else in them or the UNet
 # knows the factor (`height % 8` is their only check). The latents must also divide by
@@ -447,6 +457,20 @@ KANDINSKY6_16X = Coarser(
     factor=HUNYUAN_VAE_16X,
 )
 
+# HunyuanImage 2.1 defaults to its hard-coded 64 x the VAE's factor (2048 px), so its
+# factor stays 32; its DiT takes 2x2 patches instead of 1x1 (1,024 tokens at 2048 px, not
+# 4,096), so sizes must divide by 64, as its pipeline's own check asks (factor x 2), and
+# its VAE decodes with one resnet a level. Measured on one thread (CPU seconds, load 13):
+# the 2048 px decode 13.0 s with one resnet a level (wall 44-93 s at load 10-13, which
+# decided against it before).
+HUNYUAN_IMAGE_PATCHES = Coarser(
+    FACTOR * PATCH,
+    f"a transformer of {PATCH}x{PATCH} latent patches (the real one's are 1x1) and a VAE of "
+    "one resnet a decoder level",
+    PATCH**2,
+    real_factor=FACTOR,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -475,6 +499,7 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5T2VPipeline": KANDINSKY_32X,
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
+    "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -522,6 +547,12 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
     (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
     (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
+    (
+        rf"^HunyuanImagePipeline@{VARIANT}$",
+        "transformer",
+        "HunyuanImageTransformer2DModel/coarse",
+    ),
+    (rf"^HunyuanImagePipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanImage/coarse"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
