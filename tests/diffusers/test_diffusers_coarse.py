@@ -460,7 +460,9 @@ def vae_factor(vae_config) -> int:
 VAE_ONLY = sorted(
     name
     for name, coarser in coarse.PIPELINES.items()
-    if "VAE" in coarser.change and "sample_size" not in coarser.change
+    if "VAE" in coarser.change
+    and "sample_size" not in coarser.change
+    and "patches" not in coarser.change  # HunyuanImage's: its own test
 )
 
 
@@ -593,6 +595,33 @@ def test_bria_fibo2s_coarse_plan_changes_only_its_transformers_patch():
     ]
     assert tokens == [4096, 256]
     assert coarse.PIPELINES["BriaFibo2Pipeline"].multiple == 64
+
+
+def test_hunyuanimages_coarse_plan_changes_its_patch_and_the_vaes_resnets_only():
+    """Its pipeline sizes latents by the VAE's factor (32 at both) and defaults to 64 x
+    that factor: 2x2 patches make 1,024 tokens of its 2048 px default, not 4,096; the VAE
+    decodes with one resnet a level. Every other slot is the real-factor stand-in's."""
+    real = generic.plan("HunyuanImagePipeline")
+    coarser = generic.plan("HunyuanImagePipeline", hub_variant="coarse")
+    changed = {"transformer", "vae"}
+    assert [s for s in coarser.slots if s.name not in changed] == [
+        s for s in real.slots if s.name not in changed
+    ]
+    for name, key, values in (
+        ("transformer", "patch_size", ((1, 1), (2, 2))),
+        ("vae", "layers_per_block", (1, 0)),
+    ):
+        before, after = slot(real, name).config, slot(coarser, name).config
+        assert (tuple_of(before[key]), tuple_of(after[key])) == values
+        assert {k: v for k, v in after.items() if k != key} == {
+            k: v for k, v in before.items() if k != key
+        }
+    assert slot(coarser, "vae").config["spatial_compression_ratio"] == 32
+    assert coarse.PIPELINES["HunyuanImagePipeline"].multiple == 64
+
+
+def tuple_of(value):
+    return tuple(value) if isinstance(value, list | tuple) else value
 
 
 BRIA = """pipe = BriaFibo2Pipeline.from_pretrained("briaai/Fibo-2.0-dev")
