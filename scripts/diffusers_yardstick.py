@@ -554,21 +554,22 @@ REVIEWED: dict[str, Reviewed] = {
         "timed out alone too; costwatch measured step 2 of 50 at 5.5 s (4,096 tokens) in "
         "the run at the session's start",
     ),
-    # Kandinsky 6 at 480x864 (31 latent frames of 30x54 patches: 50,220 tokens), one
-    # head since 2026-12-05; the SR example first makes its video with the TI2VA pipeline
+    # Kandinsky 6 at 480x864, 121 frames: on a 16x VAE since 2026-12-05 (12,555 tokens,
+    # not 50,220), its 16 steps fit; the SR example first makes its video with the TI2VA
+    # pipeline. What is left is the decode at 480x864 (11 windows of 17 frames)
     "kandinsky6.pipeline_kandinsky6_sr": Reviewed(
         "timeout",
-        "Kandinsky6TI2VAPipeline: denoising step 2 of 16",
+        "AutoencoderKLHunyuanVideo: decoding",
         "cost",
-        "alone (load 11), costwatch stops its TI2VA call: step 2 of 16 took 13.5 s with one "
-        "head (before: a 52 s first step, killed bare)",
+        "alone (load 11-14), costwatch stops its TI2VA call's decode: a window of 17 frames "
+        "took 19.0-19.3 s, 11 windows (before the 16x VAE: step 2 of 16 took 13.5 s)",
     ),
     "kandinsky6.pipeline_kandinsky6_ti2va": Reviewed(
         "timeout",
-        "Kandinsky6TI2VAPipeline: denoising step 2 of 16",
+        "AutoencoderKLHunyuanVideo: decoding",
         "cost",
-        "alone (load 10), costwatch stops it: step 2 of 16 took 14.7 s with one head "
-        "(before: a 52 s first step, killed bare)",
+        "alone (load 11-14), costwatch stops its decode: a window of 17 frames took "
+        "17.7-19.9 s, 11 windows (before the 16x VAE: step 2 of 16 took 14.7 s)",
     ),
     "ltx.pipeline_ltx": Reviewed(
         "timeout", BARE, "load", "passed alone in 45.3 s (load 4, one head, 2026-12-05 06:46)"
@@ -631,11 +632,11 @@ REVIEWED: dict[str, Reviewed] = {
     ),
     "kandinsky5.pipeline_kandinsky": Reviewed(
         "timeout",
-        BARE,
+        "AutoencoderKLHunyuanVideo: decoding",
         "cost",
-        "121 frames at 512x768 are 47,616 tokens a call, two calls a step, 50 steps: with one "
-        "head, its image-to-video sibling at the same tokens took 19.8 s a step (load 13, "
-        "2026-12-05), so steps 1-3 outlast 60 s before costwatch's step-2 rule can report",
+        "on a 32x VAE (2,976 tokens a call, not 47,616) its 50 steps fit; alone (load 11-14) "
+        "costwatch stops the decode of 121 frames at 512x768: a window of 17 frames took "
+        "16-22 s, 11 windows (86.5 s for the whole decode on one quiet thread)",
     ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
@@ -657,8 +658,9 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout",
         BARE,
         "real bug",
-        "its real bug (REAL_BUGS, line 31) lies past a loop that cannot fit: alone, "
-        "costwatch stopped it (step 2 of 40 took 26.3 s)",
+        "its real bug (REAL_BUGS, line 31) lies past its first pipeline's 40 steps: on the "
+        "8x stand-in costwatch stopped them (step 2 of 40 took 26.3 s); on the 32x one "
+        "(2026-12-05, session 38) it reaches line 31 in 38-56 s at load 11-14",
     ),
 }
 EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")

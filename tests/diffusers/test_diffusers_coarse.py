@@ -270,6 +270,10 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"frames": 5}
     if pipeline_class == "SanaImageToVideoPipeline":
         return {"frames": 5, "image": picture}
+    if pipeline_class == "TextToVideoSDPipeline":
+        return {"num_frames": 2}
+    if pipeline_class.startswith("Kandinsky"):  # 5 frames: two latent frames at 4x
+        return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -308,10 +312,12 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
         out = pipe(prompt="a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
-        shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
+        # Kandinsky 5 and 6 name theirs vae_scale_factor_spatial
+        factor = getattr(pipe, "vae_scale_factor", None) or pipe.vae_scale_factor_spatial
+        shapes.append((factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (
-        coarse.REAL_FACTOR,
+        coarse.PIPELINES[pipeline_class].real_factor,
         coarse.PIPELINES[pipeline_class].factor,
     )
     assert coarse_shape == real_shape
@@ -391,6 +397,21 @@ def docstring_example(module: str) -> str:
         ("sana_video.pipeline_sana_video", "SanaVideoPipeline", "coarse"),
         ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
         ("bria_fibo2.pipeline_bria_fibo2", "BriaFibo2Pipeline", "coarse"),
+        ("kandinsky5.pipeline_kandinsky", "Kandinsky5T2VPipeline", "coarse"),
+        ("hunyuan_image.pipeline_hunyuanimage", "HunyuanImagePipeline", "coarse"),
+        ("kandinsky5.pipeline_kandinsky_i2v", "Kandinsky5I2VPipeline", "coarse"),
+        ("kandinsky6.pipeline_kandinsky6_ti2va", "Kandinsky6TI2VAPipeline", "coarse"),
+        # its first call (text-to-video) gets it; the second is another class
+        (
+            "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img",
+            "TextToVideoSDPipeline",
+            "coarse",
+        ),
+        (
+            "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img",
+            "VideoToVideoSDPipeline",
+            None,
+        ),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -439,7 +460,9 @@ def vae_factor(vae_config) -> int:
 VAE_ONLY = sorted(
     name
     for name, coarser in coarse.PIPELINES.items()
-    if "VAE" in coarser.change and "sample_size" not in coarser.change
+    if "VAE" in coarser.change
+    and "sample_size" not in coarser.change
+    and "patches" not in coarser.change  # HunyuanImage's: its own test
 )
 
 
@@ -572,6 +595,33 @@ def test_bria_fibo2s_coarse_plan_changes_only_its_transformers_patch():
     ]
     assert tokens == [4096, 256]
     assert coarse.PIPELINES["BriaFibo2Pipeline"].multiple == 64
+
+
+def test_hunyuanimages_coarse_plan_changes_its_patch_and_the_vaes_resnets_only():
+    """Its pipeline sizes latents by the VAE's factor (32 at both) and defaults to 64 x
+    that factor: 2x2 patches make 1,024 tokens of its 2048 px default, not 4,096; the VAE
+    decodes with one resnet a level. Every other slot is the real-factor stand-in's."""
+    real = generic.plan("HunyuanImagePipeline")
+    coarser = generic.plan("HunyuanImagePipeline", hub_variant="coarse")
+    changed = {"transformer", "vae"}
+    assert [s for s in coarser.slots if s.name not in changed] == [
+        s for s in real.slots if s.name not in changed
+    ]
+    for name, key, values in (
+        ("transformer", "patch_size", ((1, 1), (2, 2))),
+        ("vae", "layers_per_block", (1, 0)),
+    ):
+        before, after = slot(real, name).config, slot(coarser, name).config
+        assert (tuple_of(before[key]), tuple_of(after[key])) == values
+        assert {k: v for k, v in after.items() if k != key} == {
+            k: v for k, v in before.items() if k != key
+        }
+    assert slot(coarser, "vae").config["spatial_compression_ratio"] == 32
+    assert coarse.PIPELINES["HunyuanImagePipeline"].multiple == 64
+
+
+def tuple_of(value):
+    return tuple(value) if isinstance(value, list | tuple) else value
 
 
 BRIA = """pipe = BriaFibo2Pipeline.from_pretrained("briaai/Fibo-2.0-dev")

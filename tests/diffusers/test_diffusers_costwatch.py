@@ -155,6 +155,51 @@ def test_a_video_vae_pass_that_fits_runs_to_its_end(wan_vae):
     assert frames.shape == (1, 3, 9, 16, 16)
 
 
+@pytest.fixture(scope="module")
+def hunyuan_vae(tmp_path_factory):
+    from diffusers import AutoencoderKLHunyuanVideo
+
+    folder = build.component_checkpoint(
+        "AutoencoderKLHunyuanVideo", tmp_path_factory.mktemp("tiny")
+    )
+    costwatch.install()
+    return AutoencoderKLHunyuanVideo.from_pretrained(folder).eval()
+
+
+def _decode_hunyuan(vae, latent_frames: int, budget_s: float):
+    import torch
+
+    state.set_current(watched(budget_s))
+    try:
+        with torch.no_grad():
+            return vae.decode(torch.zeros(1, 4, latent_frames, 2, 2)).sample
+    finally:
+        state.set_current(None)
+
+
+@pytest.mark.slow  # builds a tiny HunyuanVideo VAE
+def test_a_frame_wise_hunyuan_decode_past_the_deadline_stops_after_its_first_window(hunyuan_vae):
+    # 13 latent frames: windows of 5 at a stride of 3, 5 decoder calls (Kandinsky 5's 31: 11)
+    with pytest.raises(costwatch.TooSlow) as raised:
+        _decode_hunyuan(hunyuan_vae, 13, 1e-6)
+    message = str(raised.value)
+    assert message.startswith(
+        "AutoencoderKLHunyuanVideo: decoding the 1x4x13x2x2 video chunk by chunk"
+    )
+    # past the deadline already: its windows are alike, so the first one's time counts
+    assert "chunk 1 of 5 took" in message and "the 4 chunks left need about" in message
+
+
+@pytest.mark.slow
+def test_a_frame_wise_hunyuan_decode_that_fits_or_is_tiled_runs_to_its_end(hunyuan_vae):
+    assert _decode_hunyuan(hunyuan_vae, 13, 600).shape == (1, 3, 49, 16, 16)
+    hunyuan_vae.enable_tiling()  # a window makes several calls: not watched
+    try:
+        assert _decode_hunyuan(hunyuan_vae, 13, 1e-6).shape == (1, 3, 49, 16, 16)
+    finally:
+        hunyuan_vae.disable_tiling()
+
+
 @pytest.mark.slow
 def test_a_loop_at_the_runners_deadline_stops_with_its_figures(ddpm, monkeypatch):
     # the step-level check alone: at the deadline the first call's own check stops it

@@ -235,14 +235,25 @@ def past_deadline(next_s: float, left_s: float, budget_s: float) -> bool:
 
 class _ChunkedCoder:
     """A video VAE that encodes or decodes chunk by chunk (AutoencoderKLWan: the first
-    frame, then four frames a chunk; one latent frame a chunk when decoding): the second
+    frame, then four frames a chunk; one latent frame a chunk when decoding;
+    AutoencoderKLHunyuanVideo: overlapping windows of latent frames): the second
     chunk's time gives the whole pass's cost. Wan image-to-video encodes its 81-frame
     conditioning video (the image, then 80 empty frames) at the example's size before
     the denoiser's first call, which alone outlasts a 60 s timeout here."""
 
-    def __init__(self, vae, verb: str, shape: tuple[int, ...], chunks: int, budget_s: float):
+    def __init__(
+        self,
+        vae,
+        verb: str,
+        shape: tuple[int, ...],
+        chunks: int,
+        budget_s: float,
+        alike_from: int = 2,
+    ):
         self.vae, self.verb, self.shape = vae, verb, shape
         self.chunks, self.budget_s = chunks, budget_s
+        # the first chunk whose time stands for the others' (Wan's first is one frame)
+        self.alike_from = alike_from
         self.marks: list[float] = []
 
     def before(self, _module, _args, _kwargs) -> None:
@@ -250,7 +261,7 @@ class _ChunkedCoder:
 
     def after(self, _module, _args, _kwargs, _output) -> None:
         done = len(self.marks)
-        if done < 2 or done >= self.chunks:
+        if done < self.alike_from or done >= self.chunks:
             return
         chunk_s = time.perf_counter() - self.marks[-1]
         left_s = chunk_s * (self.chunks - done)
@@ -269,16 +280,18 @@ class _ChunkedCoder:
         )
 
 
-def _watch_chunks(cls, method: str, part: str, verb: str, chunks_of) -> None:
-    """Wrap `cls.method(self, x)` so each call of `self.<part>` (one chunk) is timed."""
+def _watch_chunks(cls, method: str, part: str, verb: str, chunks_of, alike_from: int = 2) -> None:
+    """Wrap `cls.method(self, x)` so each call of `self.<part>` (one chunk) is timed;
+    `chunks_of(self, frames)`: how many calls the pass makes, None where not watched."""
     original = getattr(cls, method)
 
     def watched(self, x, *args, **kwargs):
         state = current()
         coder = getattr(self, part, None)
-        if state is None or state.budget_s is None or coder is None or x.dim() != 5:
+        chunks = chunks_of(self, x.shape[2]) if x.dim() == 5 else None
+        if state is None or state.budget_s is None or coder is None or chunks is None:
             return original(self, x, *args, **kwargs)
-        watch = _ChunkedCoder(self, verb, tuple(x.shape), chunks_of(x.shape[2]), state.budget_s)
+        watch = _ChunkedCoder(self, verb, tuple(x.shape), chunks, state.budget_s, alike_from)
         hooks = _Hooks(
             coder.register_forward_pre_hook(watch.before, with_kwargs=True),
             coder.register_forward_hook(watch.after, with_kwargs=True),
@@ -389,12 +402,32 @@ def install() -> None:
 
 
 def install_coders() -> None:
-    from diffusers import AutoencoderKLWan
+    from diffusers import AutoencoderKLHunyuanVideo, AutoencoderKLWan
     from diffusers.pipelines.shap_e.renderer import ShapERenderer
 
     _watch_rays(ShapERenderer)
-    _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda f: 1 + (f - 1) // 4)
-    _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda f: f)
+    _watch_chunks(AutoencoderKLWan, "_encode", "encoder", "encoding", lambda _, f: 1 + (f - 1) // 4)
+    _watch_chunks(AutoencoderKLWan, "_decode", "decoder", "decoding", lambda _, f: f)
+    # its windows are alike from the first: the deadline rule counts it (Kandinsky 6's
+    # decode after its loop had 20 s windows at load 14; the second ended past 60 s)
+    _watch_chunks(
+        AutoencoderKLHunyuanVideo,
+        "_temporal_tiled_decode",
+        "decoder",
+        "decoding",
+        _hunyuan_tiles,
+        alike_from=1,
+    )
+
+
+def _hunyuan_tiles(vae, frames: int) -> int | None:
+    """The decoder calls of AutoencoderKLHunyuanVideo's frame-wise decode (Kandinsky 5 and
+    6 decode 31 latent frames at 512x768 in 11 overlapping windows, one call each); None
+    with spatial tiling on, where a window makes several calls."""
+    if vae.use_tiling:
+        return None
+    stride = vae.tile_sample_stride_num_frames // vae.temporal_compression_ratio
+    return -(-frames // max(1, stride))
 
 
 def _length(iterable) -> int | None:

@@ -299,6 +299,8 @@ LAYOUT_GAPS: dict[str, str] = {
             "AutoencoderKLFlux2",
             "AutoencoderKLFlux2/coarse",  # six levels (recipes/coarse.py)
             "AutoencoderKLHunyuanVideo",
+            "AutoencoderKLHunyuanVideo/coarse",  # more spatial levels (recipes/coarse.py)
+            "AutoencoderKLHunyuanVideo/16x",
             "AutoencoderKLMochi",
             "VQModel",
             "VQModel/amused",

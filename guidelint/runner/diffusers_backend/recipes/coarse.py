@@ -21,6 +21,9 @@ may stay on. Flux Kontext (and its inpaint pipeline) and Qwen-Image Edit (Plus, 
 which size their output as an area at an aspect ratio, get a 32x VAE only where no size
 is passed and each image is the runner's square picture (1024 x 1024 at either factor);
 LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
+SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
+Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
+sample_size / 4.
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -134,6 +137,23 @@ WAN_VAE_COARSE = {
 }
 
 
+HUNYUAN_VAE_16X = 16  # Kandinsky 6's 480 px allows 16x with its 2x2 patches, not 32x
+
+
+def _hunyuan_vae(factor: int) -> dict:
+    """The HunyuanVideo VAE of the tiny table (recipes/video.py) with log2(factor) + 1
+    levels: `factor` in space, 4x in time."""
+    levels = factor.bit_length()
+    return {
+        **video.HUNYUAN_VAE,
+        "block_out_channels": cast(tuple[int, ...], video.HUNYUAN_VAE["block_out_channels"])[:1]
+        * levels,
+        "down_block_types": ("HunyuanVideoDownBlock3D",) * levels,
+        "up_block_types": ("HunyuanVideoUpBlock3D",) * levels,
+        "spatial_compression_ratio": factor,
+    }
+
+
 RECIPES: dict[str, Recipe] = {
     "AutoencoderKL/coarse": Recipe(
         "model", VAE_COARSE, builds="AutoencoderKL", provides={"latent": "latent_channels"}
@@ -219,6 +239,43 @@ RECIPES: dict[str, Recipe] = {
     # Bria FIBO 2: the same DiT with 8x8 latent patches (its pipeline hands it unpacked
     # latents and reads the patch from its config only for a schedule shift its scheduler,
     # without dynamic shifting, ignores): 256 tokens at 1024 px, not 4,096
+    # zeroscope's UNet3D with sample_size / 4: its default size (sample_size x the
+    # factor, 64 px) is the 8x stand-in's
+    "UNet3DConditionModel/coarse": Recipe(
+        "model",
+        {**video.UNET_3D, "sample_size": video.UNET_3D["sample_size"] // SHRINK},
+        builds="UNet3DConditionModel",
+    ),
+    # Kandinsky 5 and 6's HunyuanVideo VAE with more spatial levels (4x in time as
+    # before: its decoder supports no other temporal ratio); the pipelines read both
+    # factors from `spatial_compression_ratio` / `temporal_compression_ratio`
+    "AutoencoderKLHunyuanVideo/coarse": Recipe(
+        "model",
+        _hunyuan_vae(FACTOR),
+        builds="AutoencoderKLHunyuanVideo",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKLHunyuanVideo/16x": Recipe(
+        "model",
+        _hunyuan_vae(HUNYUAN_VAE_16X),
+        builds="AutoencoderKLHunyuanVideo",
+        provides={"latent": "latent_channels"},
+    ),
+    # HunyuanImage 2.1: its DiT with 2x2 latent patches (the real one's are 1x1; its
+    # pipeline sizes the latents by the VAE alone and patchifies nothing itself), and its
+    # 32x VAE with one resnet a decoder level (the least the class builds): the decoder's
+    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups)
+    "HunyuanImageTransformer2DModel/coarse": Recipe(
+        "model",
+        {**qwen.RECIPES["HunyuanImageTransformer2DModel"].config, "patch_size": (PATCH, PATCH)},
+        builds="HunyuanImageTransformer2DModel",
+    ),
+    "AutoencoderKLHunyuanImage/coarse": Recipe(
+        "model",
+        {**qwen.RECIPES["AutoencoderKLHunyuanImage"].config, "layers_per_block": 0},
+        builds="AutoencoderKLHunyuanImage",
+        provides={"latent": "latent_channels"},
+    ),
     "BriaFibo2Transformer2DModel/coarse": Recipe(
         "model",
         {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
@@ -255,6 +312,7 @@ class Coarser:
     # an area-sized pipeline's leading parameters, which a call may pass positionally
     positional: tuple[str, ...] = ()
     factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
+    real_factor: int = REAL_FACTOR  # the real VAE's
 
 
 VAE_32X = Coarser(
@@ -269,12 +327,6 @@ VAE_32X = Coarser(
 VAE_32X_ONLY = Coarser(
     FACTOR * PATCH, f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)", SHRINK**2
 )
-# Not HunyuanImage 2.1, whose DiT takes 1x1 patches (4,096 tokens at its default 2048 px):
-# 2x2 patches cut its 50 steps from about 85 s to 23 s, but its 32x VAE decodes the
-# 2048 px image through 32-channel levels (its group norms have 32 groups) in 63 s alone
-# at load 8.6, more than the example's 60 s with no loop for costwatch to time; measured
-# and left at 1x1 (docs/DIFFUSERS.md), where costwatch names the loop's cost.
-
 # SDXL's UNet family. The pipelines read the factor from the VAE's config and take their
 # default size from the UNet's sample_size times it; nothing else in them or the UNet
 # knows the factor (`height % 8` is their only check). The latents must also divide by
@@ -370,6 +422,55 @@ BRIA_FIBO2_PATCHES = Coarser(
     factor=REAL_FACTOR,  # its VAE stays 8x: the patches make the tokens fewer
 )
 
+# ModelScope / zeroscope text-to-video (TextToVideoSDPipeline) reads its factor as
+# 2 ** (len(block_out_channels) - 1), takes its default size from the UNet's sample_size
+# times it and checks only height % 8: the DiTs' rule, with the tiny UNet3D's own 2x
+# downsampling for the patch. The zeroscope example's 320x576 is 10x18 latents at 32x
+# (5x9 at the UNet's lowest level): 180 positions a frame for the spatial
+# self-attention at its top level, not 2,880 (82 % of a UNet call at 8x, cProfile).
+UNET3D_DOWNSAMPLING = 2 ** (len(cast(tuple[int, ...], video.UNET_3D["block_out_channels"])) - 1)
+UNET3D_32X = Coarser(
+    FACTOR * UNET3D_DOWNSAMPLING,
+    f"a tiny VAE of {FACTOR}x (the real one is {REAL_FACTOR}x) and a UNet of "
+    f"sample_size / {SHRINK}",
+    SHRINK**2,
+)
+
+# Kandinsky 5 (text- and image-to-video) and Kandinsky 6 (text/image to video with
+# audio) read `spatial_compression_ratio` and `temporal_compression_ratio` from their
+# HunyuanVideo VAE's config, size their channels-last latents as height // factor, and
+# place RoPE over height // factor // 2 (their DiTs' 1x2x2 patches); Kandinsky 5's
+# resolution scale reads the pixel sizes, Kandinsky 6's check_inputs asks for multiples
+# of factor x patch, and both default to sizes in their __call__. Kandinsky 5's 512x768
+# divides by 64: 32x, 2,976 tokens a call for its 121 frames, not 47,616. Kandinsky 6's
+# 480x864 divides by 32, not 64: 16x, 12,555 tokens, not 50,220. Time stays 4x (the
+# HunyuanVideo decoder refuses any other ratio).
+KANDINSKY_32X = Coarser(
+    FACTOR * PATCH,
+    f"a tiny HunyuanVideo VAE of {FACTOR}x (the real one is {REAL_FACTOR}x)",
+    SHRINK**2,
+)
+KANDINSKY6_16X = Coarser(
+    HUNYUAN_VAE_16X * PATCH,
+    f"a tiny HunyuanVideo VAE of {HUNYUAN_VAE_16X}x (the real one is {REAL_FACTOR}x)",
+    (HUNYUAN_VAE_16X // REAL_FACTOR) ** 2,
+    factor=HUNYUAN_VAE_16X,
+)
+
+# HunyuanImage 2.1 defaults to its hard-coded 64 x the VAE's factor (2048 px), so its
+# factor stays 32; its DiT takes 2x2 patches instead of 1x1 (1,024 tokens at 2048 px, not
+# 4,096), so sizes must divide by 64, as its pipeline's own check asks (factor x 2), and
+# its VAE decodes with one resnet a level. Measured on one thread (CPU seconds, load 13):
+# the 2048 px decode 13.0 s with one resnet a level (wall 44-93 s at load 10-13, which
+# decided against it before).
+HUNYUAN_IMAGE_PATCHES = Coarser(
+    FACTOR * PATCH,
+    f"a transformer of {PATCH}x{PATCH} latent patches (the real one's are 1x1) and a VAE of "
+    "one resnet a decoder level",
+    PATCH**2,
+    real_factor=FACTOR,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -394,6 +495,11 @@ PIPELINES: dict[str, Coarser] = {
     "AnimateDiffSDXLPipeline": UNET_32X,
     "SanaVideoPipeline": SANA_VIDEO_16X,
     "SanaImageToVideoPipeline": SANA_VIDEO_16X,
+    "TextToVideoSDPipeline": UNET3D_32X,
+    "Kandinsky5T2VPipeline": KANDINSKY_32X,
+    "Kandinsky5I2VPipeline": KANDINSKY_32X,
+    "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
+    "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -437,6 +543,16 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
+    (rf"^TextToVideoSDPipeline@{VARIANT}$", "vae", "AutoencoderKL/coarse"),
+    (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
+    (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
+    (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
+    (
+        rf"^HunyuanImagePipeline@{VARIANT}$",
+        "transformer",
+        "HunyuanImageTransformer2DModel/coarse",
+    ),
+    (rf"^HunyuanImagePipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanImage/coarse"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
