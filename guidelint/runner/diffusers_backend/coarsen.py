@@ -12,7 +12,10 @@ latent grid (`vae_scale_factor`, `sample_size`, `block_out_channels`, `latent_di
 VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor), nor
 call anything with three or more positional arguments (CogView's height is its third
 parameter; which call is the pipeline's is not known from the text). Anything else runs
-on the real factor: slower, never another size.
+on the real factor: slower, never another size. A variant may also read sizes bound once
+to literals (`Coarser.named_sizes`: `sample_size = (448, 576)`, `height=sample_size[0]`)
+and allow named helpers positional arguments, checking the size among them
+(`Coarser.size_helpers`: EasyAnimate inpaint's `get_image_to_video_latent`).
 
 A UNet family (SDXL, AnimateDiff SDXL: `Coarser.sizes_required`) also needs every call of
 the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoPipeline*`,

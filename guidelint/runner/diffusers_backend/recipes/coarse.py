@@ -21,6 +21,8 @@ may stay on. Flux Kontext (and its inpaint pipeline) and Qwen-Image Edit (Plus, 
 which size their output as an area at an aspect ratio, get a 32x VAE only where no size
 is passed and each image is the runner's square picture (1024 x 1024 at either factor);
 LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
+EasyAnimate inpaint keeps its 8x VAE and gets 4x4 latent patches where its sizes divide
+by 32 (EASYANIMATE_PATCHES).
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
