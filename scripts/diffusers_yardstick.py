@@ -453,8 +453,9 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout",
         BARE,
         "cost",
-        "timed out alone too (load 14); with 4x4 patches since 2026-12-05 (session 38) it "
-        "needs 31.0 CPU-s on one thread, so a bare timeout is the load's",
+        "timed out alone too (load 14); with 4x4 patches and a leaner MagViT since "
+        "2026-12-05 (session 38) it needs 21.2 CPU-s on one thread (65.7 before), so a bare "
+        "timeout is the load's",
     ),
     "flux.pipeline_flux_control": Reviewed(
         "timeout",
