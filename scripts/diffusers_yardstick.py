@@ -452,10 +452,9 @@ REVIEWED: dict[str, Reviewed] = {
     "easyanimate.pipeline_easyanimate_inpaint": Reviewed(
         "timeout",
         BARE,
-        "cost",
-        "timed out alone too (load 14); with 4x4 patches and a leaner MagViT since "
-        "2026-12-05 (session 38) it needs 21.2 CPU-s on one thread (65.7 before), so a bare "
-        "timeout is the load's",
+        "load",
+        "passed alone in 40.9 s (load 7-9, 2026-12-05, session 38: 4x4 patches and a leaner "
+        "MagViT, 21.2 CPU-s on one thread, 65.7 before)",
     ),
     "flux.pipeline_flux_control": Reviewed(
         "timeout",
@@ -481,10 +480,9 @@ REVIEWED: dict[str, Reviewed] = {
     "mochi.pipeline_mochi": Reviewed(
         "timeout",
         BARE,
-        "cost",
-        "took 147.5 s at 300 s on 2026-12-01; with its VAE's finest resnets gone "
-        "(2026-12-05, session 38) it needs 18.5 CPU-s on one thread, so a bare timeout is "
-        "the load's",
+        "load",
+        "passed alone in 35.7 s (load 7-9, 2026-12-05, session 38: its VAE's finest resnets "
+        "gone, 18.5 CPU-s on one thread, 69.3 before)",
     ),
     "pag.pipeline_pag_controlnet_sd": Reviewed(
         "timeout", BARE, "load", "passed alone in 32.7 s (load 14)"
