@@ -450,7 +450,11 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "load", "passed alone in 23.0 s (load 13)"
     ),
     "easyanimate.pipeline_easyanimate_inpaint": Reviewed(
-        "timeout", BARE, "cost", "timed out alone too (load 14)"
+        "timeout",
+        BARE,
+        "load",
+        "passed alone in 40.9 s (load 7-9, 2026-12-05, session 38: 4x4 patches and a leaner "
+        "MagViT, 21.2 CPU-s on one thread, 65.7 before)",
     ),
     "flux.pipeline_flux_control": Reviewed(
         "timeout",
@@ -474,7 +478,11 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "cost", "timed out alone too (load 14); 25.5 s at 300 s on 2026-12-01"
     ),
     "mochi.pipeline_mochi": Reviewed(
-        "timeout", BARE, "cost", "took 147.5 s at 300 s on 2026-12-01"
+        "timeout",
+        BARE,
+        "load",
+        "passed alone in 35.7 s (load 7-9, 2026-12-05, session 38: its VAE's finest resnets "
+        "gone, 18.5 CPU-s on one thread, 69.3 before)",
     ),
     "pag.pipeline_pag_controlnet_sd": Reviewed(
         "timeout", BARE, "load", "passed alone in 32.7 s (load 14)"
@@ -639,7 +647,11 @@ REVIEWED: dict[str, Reviewed] = {
         "16-22 s, 11 windows (86.5 s for the whole decode on one quiet thread)",
     ),
     "hunyuan_video.pipeline_hunyuan_skyreels_image2video": Reviewed(
-        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+        "timeout",
+        BARE,
+        "cost",
+        "timed out at 300 s too on 2026-12-01; 30 steps of two calls over 51,000 tokens, "
+        "then a tiled decode of 135 tiles at up to 1.92 CPU-s each (2026-12-05)",
     ),
     "hunyuan_video.pipeline_hunyuan_video": Reviewed(
         "timeout",
@@ -652,7 +664,11 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
     ),
     "hunyuan_video.pipeline_hunyuan_video_image2video": Reviewed(
-        "timeout", BARE, "cost", "timed out at 300 s too on 2026-12-01"
+        "timeout",
+        BARE,
+        "cost",
+        "timed out at 300 s too on 2026-12-01; 118,800 tokens a call: the tiny DiT's first "
+        "block alone took 24.5 CPU-s (2026-12-05), 100 calls, and 308 decode tiles a call",
     ),
     "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img": Reviewed(
         "timeout",

@@ -274,6 +274,8 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 2}
     if pipeline_class.startswith("Kandinsky"):  # 5 frames: two latent frames at 4x
         return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
+    if pipeline_class == "EasyAnimateInpaintPipeline":  # its CFG iterates the negative one
+        return {"num_frames": 5, "negative_prompt": "blurry"}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -312,8 +314,13 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
         out = pipe(prompt="a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
-        # Kandinsky 5 and 6 name theirs vae_scale_factor_spatial
-        factor = getattr(pipe, "vae_scale_factor", None) or pipe.vae_scale_factor_spatial
+        # Kandinsky 5 and 6 name theirs vae_scale_factor_spatial, EasyAnimate
+        # vae_spatial_compression_ratio
+        factor = (
+            getattr(pipe, "vae_scale_factor", None)
+            or getattr(pipe, "vae_scale_factor_spatial", None)
+            or pipe.vae_spatial_compression_ratio
+        )
         shapes.append((factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (
@@ -412,6 +419,7 @@ def docstring_example(module: str) -> str:
             "VideoToVideoSDPipeline",
             None,
         ),
+        ("easyanimate.pipeline_easyanimate_inpaint", "EasyAnimateInpaintPipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -643,3 +651,37 @@ out = pipe({}).images[0]
 def test_bria_fibo2_gets_coarser_patches_only_where_its_images_stay_square(arguments, variant):
     code = BRIA.format(arguments)
     assert coarsen.variant_for("BriaFibo2Pipeline", [(code, False)]) == variant
+
+
+EASYANIMATE_INPAINT = """
+sample_size = (448, 576)
+num_frames = 49
+video, mask = get_image_to_video_latent([image], None, num_frames, sample_size)
+out = pipe(prompt, num_frames=num_frames, height=sample_size[0], width=sample_size[1],
+           video=video, mask_video=mask)
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "variant"),
+    [
+        ((), "coarse"),
+        ((("(448, 576)", "(448, 560)"),), None),  # 560 does not divide by 32
+        ((("sample_size[0]", "sample_size[2]"),), None),  # no such part
+        ((("num_frames = 49", "num_frames = 49\nsample_size = (512, 512)"),), None),  # bound twice
+        ((("[image], None, num_frames, sample_size", "[image], None, 49, (448, 560)"),), None),
+        ((("get_image_to_video_latent", "my_helper"),), None),  # a helper it does not know
+    ],
+)
+def test_easyanimate_inpaint_reads_sizes_bound_once_and_its_helpers_size(change, variant):
+    code = EASYANIMATE_INPAINT
+    for old, new in change:
+        code = code.replace(old, new)
+    assert coarsen.variant_for("EasyAnimateInpaintPipeline", [(code, False)]) == variant
+
+
+def test_only_a_variant_that_says_so_reads_named_sizes():
+    """AuraFlow's rule stays literal sizes: a size bound to a name keeps its 8x stand-in."""
+    code = "size = (1024, 1024)\npipe(prompt, height=size[0], width=size[1])\n"
+    assert coarsen.variant_for("AuraFlowPipeline", [(code, False)]) is None
+    assert coarsen.variant_for("EasyAnimateInpaintPipeline", [(code, False)]) == "coarse"

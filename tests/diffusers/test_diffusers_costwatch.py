@@ -285,3 +285,27 @@ def _too_slow_at(ddpm, started_ago: float) -> str:
     finally:
         state.set_current(None)
     return str(raised.value)
+
+
+@pytest.mark.slow  # builds a tiny DiT pipeline
+def test_a_first_call_too_slow_to_end_is_timed_by_its_first_block(tmp_path):
+    """A denoiser whose first call outlasts the timeout (HunyuanVideo image-to-video:
+    118,800 tokens a call) is timed by the first of its transformer blocks."""
+    from diffusers import DiTPipeline
+
+    folder = build.checkpoint_for("DiTPipeline", tmp_path)
+    costwatch.install()
+    pipe = DiTPipeline.from_pretrained(folder)
+    blocks = len(pipe.transformer.transformer_blocks)
+    state.set_current(watched(1e-6))
+    try:
+        with pytest.raises(costwatch.TooSlow) as raised:
+            pipe(class_labels=[1], num_inference_steps=20, output_type="np")
+    finally:
+        state.set_current(None)
+    message = str(raised.value)
+    assert message.startswith(
+        f"DiTPipeline: the first of the {blocks} transformer blocks of the denoiser's first "
+        "call took"
+    )
+    assert "its 20 steps make at least 20 calls" in message

@@ -114,3 +114,18 @@ def test_each_new_video_family_builds_loads_and_runs(tiny_cache, pipeline_class)
     assert type(pipe).__name__ == pipeline_class
     frames = output.frames
     assert frames.shape[0] == 1 and frames.shape[-2:] == (64, 64)
+
+
+def test_mochis_vae_keeps_its_factors_without_the_finest_resnets(tiny_cache):
+    """No resnet at the decoder's two finest levels (the example's tiled decode of 19
+    frames at 480x848 is what cost), the same 8x and 6x: 4 latent frames make 19 frames."""
+    import torch
+    from diffusers import AutoencoderKLMochi
+
+    vae = AutoencoderKLMochi.from_pretrained(
+        build.component_checkpoint("AutoencoderKLMochi", tiny_cache)
+    )
+    assert len(vae.decoder.block_out.resnets) == 0 and len(vae.decoder.up_blocks[-1].resnets) == 0
+    with torch.no_grad():
+        frames = vae.decode(torch.zeros(1, 12, 4, 2, 3)).sample
+    assert tuple(frames.shape) == (1, 3, 19, 16, 24)

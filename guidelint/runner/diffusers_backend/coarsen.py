@@ -12,7 +12,10 @@ latent grid (`vae_scale_factor`, `sample_size`, `block_out_channels`, `latent_di
 VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor), nor
 call anything with three or more positional arguments (CogView's height is its third
 parameter; which call is the pipeline's is not known from the text). Anything else runs
-on the real factor: slower, never another size.
+on the real factor: slower, never another size. A variant may also read sizes bound once
+to literals (`Coarser.named_sizes`: `sample_size = (448, 576)`, `height=sample_size[0]`)
+and allow named helpers positional arguments, checking the size among them
+(`Coarser.size_helpers`: EasyAnimate inpaint's `get_image_to_video_latent`).
 
 A UNet family (SDXL, AnimateDiff SDXL: `Coarser.sizes_required`) also needs every call of
 the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoPipeline*`,
@@ -140,7 +143,11 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
     tree = ast.parse(code)
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
-    if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
+    sizes = _bound_sizes(tree) if coarser.named_sizes else {}
+    helpers = dict(coarser.size_helpers)
+    if any(
+        _sees_grid(node, coarser.multiple, grid_names, sizes, helpers) for node in ast.walk(tree)
+    ):
         return False
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
@@ -302,35 +309,111 @@ def _loads_pipeline(value: ast.expr) -> bool:
     return False
 
 
-def _sees_grid(node: ast.AST, multiple: int, grid_names: frozenset[str] = GRID_NAMES) -> bool:
+Sizes = dict[str, int | tuple[int, ...]]  # names bound once to size literals
+
+
+def _sees_grid(
+    node: ast.AST,
+    multiple: int,
+    grid_names: frozenset[str] = GRID_NAMES,
+    sizes: Sizes | None = None,
+    helpers: dict[str, int] | None = None,
+) -> bool:
+    sizes, helpers = sizes or {}, helpers or {}
     if isinstance(node, ast.Attribute):
         replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
         return replaced or node.attr in grid_names
-    if isinstance(node, ast.Name):
-        return node.id in grid_names
+    if isinstance(node, ast.Name):  # a size tuple of the example's own is no grid
+        return node.id in grid_names and node.id not in sizes
     if isinstance(node, ast.Call):
-        if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
-            return True
-        return any(_keyword_sees_grid(keyword, multiple, grid_names) for keyword in node.keywords)
+        if len(node.args) >= MAX_POSITIONAL and not _helper_sized(node, multiple, sizes, helpers):
+            return True  # a size could be among them
+        return any(
+            _keyword_sees_grid(keyword, multiple, grid_names, sizes) for keyword in node.keywords
+        )
     return False
 
 
 def _keyword_sees_grid(
-    keyword: ast.keyword, multiple: int, grid_names: frozenset[str] = GRID_NAMES
+    keyword: ast.keyword,
+    multiple: int,
+    grid_names: frozenset[str] = GRID_NAMES,
+    sizes: Sizes | None = None,
 ) -> bool:
     if keyword.arg is None:  # **kwargs: any size could be in it
         return True
     if keyword.arg in SIZE_KEYWORDS:
-        return not _divides(keyword.value, multiple)
+        return not _divides(keyword.value, multiple, sizes or {})
     if keyword.arg == "output_type":
         return not (isinstance(keyword.value, ast.Constant) and keyword.value.value != "latent")
     return keyword.arg in grid_names or keyword.arg in COMPONENTS
 
 
-def _divides(value: ast.expr, multiple: int) -> bool:
-    if not isinstance(value, ast.Constant) or type(value.value) is not int:
+def _divides(value: ast.expr, multiple: int, sizes: Sizes | None = None) -> bool:
+    size = _size_of(value, sizes or {})
+    return isinstance(size, int) and size > 0 and size % multiple == 0
+
+
+def _size_of(value: ast.expr, sizes: Sizes) -> int | tuple[int, ...] | None:
+    """An integer literal, a name bound once to a size literal, or `name[i]` of a tuple."""
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        return value.value
+    if isinstance(value, ast.Name):
+        return sizes.get(value.id)
+    if (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.value, ast.Name)
+        and isinstance(value.slice, ast.Constant)
+        and type(value.slice.value) is int
+    ):
+        bound = sizes.get(value.value.id)
+        if isinstance(bound, tuple) and -len(bound) <= value.slice.value < len(bound):
+            return bound[value.slice.value]
+    return None
+
+
+def _helper_sized(call: ast.Call, multiple: int, sizes: Sizes, helpers: dict[str, int]) -> bool:
+    """A helper the coarse variant names (`get_image_to_video_latent(images, end,
+    num_frames, sample_size)`), whose size argument is a size tuple dividing by `multiple`."""
+    if not (isinstance(call.func, ast.Name) and call.func.id in helpers):
         return False
-    return value.value > 0 and value.value % multiple == 0
+    index = helpers[call.func.id]
+    if index >= len(call.args):
+        return False
+    size = _size_of(call.args[index], sizes)
+    return (
+        isinstance(size, tuple)
+        and bool(size)
+        and all(part > 0 and part % multiple == 0 for part in size)
+    )
+
+
+def _bound_sizes(tree: ast.Module) -> Sizes:
+    """Names the example binds exactly once, at its top level, to an integer literal or a
+    tuple of them (`sample_size = (448, 576)`)."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    sizes: Sizes = {}
+    for statement in tree.body:
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and stores.get(statement.targets[0].id) == 1
+        ):
+            continue
+        value = statement.value
+        if isinstance(value, ast.Constant) and type(value.value) is int:
+            sizes[statement.targets[0].id] = value.value
+        elif isinstance(value, ast.Tuple):
+            parts = [
+                e.value for e in value.elts if isinstance(e, ast.Constant) and type(e.value) is int
+            ]
+            if len(parts) == len(value.elts):
+                sizes[statement.targets[0].id] = tuple(int(p) for p in parts)
+    return sizes
 
 
 def may_be_named(names: Iterable[str]) -> bool:

@@ -107,6 +107,28 @@ class _TimedSteps:
             self._close()
             raise TooSlow(self._first_call_message(call_s, total, "past the deadline of"))
 
+    def first_block(self, block_s: float, blocks: int) -> None:
+        """The first block of the denoiser's first call took `block_s`, and the call runs
+        `blocks` like it: the call takes at least their sum. A call over 118,800 tokens
+        (HunyuanVideo image-to-video at 720x1280, 129 frames) outlasts a 60 s timeout
+        alone, so the call's own end comes too late to be timed. Only the margin rule:
+        the deadline rule waits for the call (first_call)."""
+        total = self.total or 0
+        call_s = block_s * blocks
+        if total > 2 and call_s / FIRST_CALL_DISCOUNT * (total - 1) > MARGIN * self.budget_s:
+            self._close()
+            raise TooSlow(self._first_block_message(block_s, blocks, total))
+
+    def _first_block_message(self, block_s: float, blocks: int, total: int) -> str:
+        name = type(self.pipeline).__name__
+        return (
+            f"{name}: the first of the {blocks} transformer blocks of the denoiser's first "
+            f"call took {block_s:.1f} s{self._input()}; {elapsed_s():.0f} s into the "
+            f"example, its {total} steps make at least {total} calls, more than "
+            f"{MARGIN:g}x this example's {self.budget_s:g} s timeout (runner.timeout) even "
+            f"were each later call {FIRST_CALL_DISCOUNT:g}x faster: stopped there"
+        )
+
     def _first_call_message(self, call_s: float, total: int, verdict: str) -> str:
         name = type(self.pipeline).__name__
         limit = f"{MARGIN:g}x " if verdict == "more than" else ""
@@ -194,6 +216,31 @@ def _watch_input(pipeline, steps: _TimedSteps):
     return _Hooks(
         model.register_forward_pre_hook(before, with_kwargs=True),
         model.register_forward_hook(after, with_kwargs=True),
+        *_watch_first_block(model, steps, started),
+    )
+
+
+def _watch_first_block(model, steps: _TimedSteps, calls: list[float]) -> tuple:
+    """Hooks on a transformer's first block (`transformer_blocks[0]`): its time in the
+    denoiser's first call bounds the call's from below (first_block)."""
+    blocks = getattr(model, "transformer_blocks", None)
+    if not blocks or not hasattr(blocks, "__len__"):
+        return ()
+    started: list[float] = []
+
+    def before(_module, _args, _kwargs):
+        if len(calls) == 1 and not started:  # the first call's first block, once
+            started.append(time.perf_counter())
+
+    def after(_module, _args, _kwargs, _output):
+        if len(calls) == 1 and len(started) == 1 and len(steps.marks) == 1:
+            started.append(time.perf_counter())
+            steps.first_block(started[1] - started[0], len(blocks))
+
+    first = blocks[0]
+    return (
+        first.register_forward_pre_hook(before, with_kwargs=True),
+        first.register_forward_hook(after, with_kwargs=True),
     )
 
 

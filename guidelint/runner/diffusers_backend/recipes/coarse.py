@@ -24,6 +24,8 @@ LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
 Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
 sample_size / 4.
+EasyAnimate inpaint keeps its 8x VAE and gets 4x4 latent patches where its sizes divide
+by 32 (EASYANIMATE_PATCHES).
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -50,6 +52,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     qwen,
     qwen3vl,
     video,
+    video_more,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
@@ -82,6 +85,7 @@ SDXL_UNET = fixes.SDXL_UNET  # the shared table's "UNet2DConditionModel/sdxl"
 SDXL_VAE_TILE = 1024  # stabilityai/stable-diffusion-xl-base-1.0's vae sample_size
 COGVIEW4_BASE_SEQ_LEN = 256  # FlowMatchEulerDiscreteScheduler/cogview4's, the real one's
 BRIA_FIBO2_PATCH = SHRINK * PATCH  # its coarse DiT's 8x8 patches: 16x fewer tokens
+EASYANIMATE_PATCH = 2 * PATCH  # its coarse DiT's 4x4 patches: 4x fewer tokens
 
 VAE_COARSE = {
     **VAE_KL,
@@ -281,6 +285,16 @@ RECIPES: dict[str, Recipe] = {
         {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
         builds="BriaFibo2Transformer2DModel",
     ),
+    # EasyAnimate inpaint: the same DiT with 4x4 latent patches (its pipeline never reads
+    # the patch; the transformer patchifies, places RoPE and unpatchifies by its config)
+    "EasyAnimateTransformer3DModel/inpaint-coarse": Recipe(
+        "model",
+        {
+            **video_more.RECIPES["EasyAnimateTransformer3DModel/inpaint"].config,
+            "patch_size": EASYANIMATE_PATCH,
+        },
+        builds="EasyAnimateTransformer3DModel",
+    ),
     "FlowMatchEulerDiscreteScheduler/cogview4-coarse": Recipe(
         "scheduler",
         {
@@ -313,6 +327,11 @@ class Coarser:
     positional: tuple[str, ...] = ()
     factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
     real_factor: int = REAL_FACTOR  # the real VAE's
+    # sizes may be names bound once to integer literals or tuples of them (`sample_size =
+    # (448, 576)`, `height=sample_size[0]`), and these helpers may take positional
+    # arguments, the one at the index given being such a size (coarsen.py)
+    named_sizes: bool = False
+    size_helpers: tuple[tuple[str, int], ...] = ()
 
 
 VAE_32X = Coarser(
@@ -471,6 +490,23 @@ HUNYUAN_IMAGE_PATCHES = Coarser(
     real_factor=FACTOR,
 )
 
+# EasyAnimate inpaint checks height % 16 (its 8x VAE times the 2x2 patch) and sizes its
+# latents by the VAE's factor; its transformer patchifies them by its own patch_size,
+# which the pipeline never reads. With 4x4 patches its sizes must divide by 32: its
+# docstring's 448x576 (a tuple it binds once, passed as `height=sample_size[0]` and to
+# diffusers' `get_image_to_video_latent` helper, which resizes its images to it) and its
+# 512x512 default do. 13,104 tokens a call at 448x576x49 become 3,276; the VAE, the
+# text encoder and every module name stay the 8x stand-in's.
+EASYANIMATE_PATCHES = Coarser(
+    REAL_FACTOR * EASYANIMATE_PATCH,
+    f"a transformer of {EASYANIMATE_PATCH}x{EASYANIMATE_PATCH} latent patches (the real "
+    f"one's are {PATCH}x{PATCH})",
+    (EASYANIMATE_PATCH // PATCH) ** 2,
+    factor=REAL_FACTOR,  # its VAE stays 8x: the patches make the tokens fewer
+    named_sizes=True,
+    size_helpers=(("get_image_to_video_latent", 3),),
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
     "FluxKontextPipeline": KONTEXT_32X,
@@ -500,6 +536,7 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
+    "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -554,6 +591,11 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^HunyuanImagePipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanImage/coarse"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
+    (
+        rf"^EasyAnimateInpaintPipeline@{VARIANT}$",
+        "transformer",
+        "EasyAnimateTransformer3DModel/inpaint-coarse",
+    ),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
         rf"^CogView3PlusPipeline@{VARIANT}$",
