@@ -216,6 +216,45 @@ def runs_to_end(text: str, fence: Fence) -> bool:
     return fence.closed or not text[fence.span.end :].strip()
 
 
+# A closing line that closes nothing: the marker with only punctuation after it
+# (```` ```} ````, a typo's leftover), or alone but indented too far.
+FAILED_CLOSE = LazyPattern(r"(`{3,}|~{3,})([^\w\s`~]*)")
+
+
+def misplaced_close(text: str, fence: Fence) -> int | None:
+    """The line of a closing fence that failed to close `fence`, an unclosed fence its
+    container ended: in the content, a line of the marker alone (indented four spaces
+    or more past the list item's content, it is code) or with punctuation after it
+    (```` ```} ````); None where there is none."""
+    marker = fence_marker(text, fence)
+    if fence.closed or not marker:
+        return None
+    for offset, line in enumerate(fence.content.split("\n")):
+        close = FAILED_CLOSE.fullmatch(line.strip())
+        if close and close.group(1)[0] == marker[0] and len(close.group(1)) >= len(marker):
+            return fence.content_line + offset
+    return None
+
+
+def misplaced_close_message(text: str, fence: Fence, close: int) -> str:
+    """Why the closing line at `close` leaves `fence` open, and what to do."""
+    line = fence.content.split("\n")[close - fence.content_line].strip()
+    match = FAILED_CLOSE.fullmatch(line)
+    trailing = match.group(2) if match else ""
+    marker = fence_marker(text, fence)
+    if trailing:
+        return (
+            f"the {marker} at line {close} has `{trailing}` after it, so it is code and "
+            "the block runs on to the end of its list item (put the closing fence on a "
+            "line of its own)"
+        )
+    return (
+        f"the {marker} at line {close} is indented four spaces or more past its list "
+        "item's content, so it is code and the block runs on to the item's end (indent "
+        "it as the opening fence)"
+    )
+
+
 def fence_marker(text: str, fence: Fence) -> str:
     """The fence's opening backticks or tildes; "" for an indented code block (its
     content starts on its first line, a fence's on the line after)."""

@@ -8,7 +8,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.doc_kind import is_fixture
-from guidelint.fences import nested_fences, runs_to_end
+from guidelint.fences import (
+    misplaced_close,
+    misplaced_close_message,
+    nested_fences,
+    runs_to_end,
+)
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.runner.rulebase import ExampleRule
@@ -65,16 +70,17 @@ class ExampleSyntaxError(ExampleRule):
                 if example.line in crossed:
                     continue
             if not example.closed:
-                if example.line in _ended_by_container(file):
-                    continue  # a list item's or a quote's end closed it: nothing runs on
                 start = file.lines.offset(example.line)
                 span = Span(start, file.lines.line_end(example.line))
-                yield self.finding(
-                    file,
-                    span,
-                    f"the ```{example.lang} fence opened here is never closed"
-                    " (everything after it would be code)",
-                )
+                ended = _ended_by_container(file)
+                if example.line not in ended:
+                    message = "is never closed (everything after it would be code)"
+                elif (close := ended[example.line]) is not None:
+                    fence = next(f for f in file.markdown.fences if f.line == example.line)
+                    message = "is not closed: " + misplaced_close_message(file.text, fence, close)
+                else:
+                    continue  # a list item's or a quote's end closed it: nothing runs on
+                yield self.finding(file, span, f"the ```{example.lang} fence opened here {message}")
                 continue
             if error is not None and _session_reads(example.source):
                 continue
@@ -107,10 +113,14 @@ def _introduced_as_output(file: SourceFile, line: int) -> bool:
     return False
 
 
-def _ended_by_container(file: SourceFile) -> set[int]:
-    """The opening lines of the fences left unclosed that their container ends."""
-    fences = file.markdown.fences
-    return {fence.line for fence in fences if not runs_to_end(file.text, fence)}
+def _ended_by_container(file: SourceFile) -> dict[int, int | None]:
+    """The fences left unclosed that their container ends, by opening line: the line
+    of their author's closing fence, indented too far to close them, or None."""
+    return {
+        fence.line: misplaced_close(file.text, fence)
+        for fence in file.markdown.fences
+        if not runs_to_end(file.text, fence)
+    }
 
 
 # A `>>> ` or `... ` prompt, as the runner strips it (guidelint/runner/examples.py).

@@ -21,7 +21,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from guidelint.doc_kind import is_fixture
-from guidelint.fences import fence_marker, nested_fences, runs_to_end
+from guidelint.fences import (
+    fence_marker,
+    misplaced_close,
+    misplaced_close_message,
+    nested_fences,
+    runs_to_end,
+)
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import Fence
 from guidelint.project import Project
@@ -83,7 +89,17 @@ class BrokenFence(Rule):
                 yield from self._swallowed(file, project, fence, swallowed)
                 continue
             if not runs_to_end(file.text, fence):
-                continue  # a list item's or a quote's end closed it: nothing runs on
+                # A list item's or a quote's end closed it: nothing runs on, unless its
+                # author's closing line, indented too far, shows as code there.
+                close = misplaced_close(file.text, fence)
+                if close is not None:
+                    yield self.finding(
+                        file,
+                        _opening_line(file, fence),
+                        f"the {fence_marker(file.text, fence)}{fence.lang} fence opened "
+                        f"here is not closed: {misplaced_close_message(file.text, fence, close)}",
+                    )
+                continue
             yield self.finding(
                 file,
                 _opening_line(file, fence),

@@ -114,6 +114,28 @@ def test_a_fence_left_open_to_the_end_is_still_reported(tmp_path: Path) -> None:
     assert [(line, "never closed" in text) for _, line, text in found] == [(4, True)]
 
 
+def test_a_closing_line_that_closes_nothing_in_a_list_item_is_reported(tmp_path: Path) -> None:
+    text = (
+        "# Contributing\n\n"
+        "* **Sub-sections:**\n\n"
+        "    ```python\n"
+        "    def f():\n"
+        "        ...\n"
+        "      ```\n\n"
+        "- Reference paper\n\n"
+        "    ```bibtex\n"
+        "    @article{x, year={2022}\n"
+        "    ```}\n\n"
+        "## Next\n"
+    )
+    found = _findings(tmp_path, {"guide.md": text}, "GL401")
+    found += _findings(tmp_path, {"guide.md": text}, "GL503")
+    assert [(line, message.split(": ")[1][:30]) for _, line, message in found] == [
+        (5, "the ``` at line 8 is indented "),
+        (12, "the ``` at line 14 has `}` aft"),
+    ]
+
+
 def test_a_swallowed_opener_is_reported_past_the_indented_code_after_it(tmp_path: Path) -> None:
     text = (
         "# Runtimes\n\n"
