@@ -91,7 +91,8 @@ def _outer_example(text: str, fences: list[Fence]) -> OuterExample | None:
         pairs[i] = lines[i + 1].kind == BARE and pairs[i + 2]
     for i, line in enumerate(lines[:-1]):
         if line.fence is not None and line.lang in DOCUMENT_LANGS and pairs[i + 1]:
-            return OuterExample(line.fence, text_of_line(text, lines[i + 1].offset))
+            if _opener_shaped(text, lines[i + 1].offset):
+                return OuterExample(line.fence, text_of_line(text, lines[i + 1].offset))
     return None
 
 
@@ -127,6 +128,17 @@ def _marker_lines(text: str, fences: list[Fence], stray: str) -> list[MarkerLine
                 lines.append(MarkerLine(OPENER, inner.start(), None, ""))
         lines.append(MarkerLine(BARE, closing, None, ""))
     return lines
+
+
+def _opener_shaped(text: str, offset: int) -> bool:
+    """The fence line at `offset` reads as an opener: its block's first line right
+    after it, and a blank line (or a lead-in ending in `:`) before it; a close ends
+    content and has a blank line after it."""
+    before_end = offset - 1
+    before = text_of_line(text, text.rfind("\n", 0, max(before_end, 0)) + 1)
+    after_start = text.find("\n", offset) + 1
+    after = text_of_line(text, after_start) if after_start else ""
+    return bool(after) and (not before or before.endswith(":"))
 
 
 def text_of_line(text: str, offset: int) -> str:
