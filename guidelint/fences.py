@@ -233,27 +233,59 @@ def runs_to_end(text: str, fence: Fence) -> bool:
 FAILED_CLOSE = LazyPattern(r"(`{3,}|~{3,})([^\w\s`~]*)")
 
 
-def misplaced_close(text: str, fence: Fence) -> int | None:
+def misplaced_close(file: SourceFile, fence: Fence) -> int | None:
     """The line of a closing fence that failed to close `fence`, an unclosed fence its
     container ended: in the content, a line of the marker alone (indented four spaces
     or more past the list item's content, it is code) or with punctuation after it
-    (```` ```} ````); None where there is none."""
+    (```` ```} ````); or the next fence line after the block's end, a bare one, which
+    the container's early end (a hard-wrapped code line back at the item's margin)
+    left outside it. None where there is none."""
+    text = file.text
     marker = fence_marker(text, fence)
     if fence.closed or not marker:
         return None
     for offset, line in enumerate(fence.content.split("\n")):
-        close = FAILED_CLOSE.fullmatch(line.strip())
-        if close and close.group(1)[0] == marker[0] and len(close.group(1)) >= len(marker):
+        if _closes_like(line, marker):
             return fence.content_line + offset
+    lines = file.derived(MARKER_LINES)
+    later = bisect.bisect_left(lines, (fence.span.end, ""))
+    if later < len(lines) and _closes_like(lines[later][1], marker):
+        between = text[fence.span.end : lines[later][0]]
+        if not BLANK_LINE.search(between):  # the same run of lines: the code, cut
+            return text.count("\n", 0, lines[later][0]) + 1
     return None
 
 
-def misplaced_close_message(text: str, fence: Fence, close: int) -> str:
+def _closes_like(line: str, marker: str) -> bool:
+    close = FAILED_CLOSE.fullmatch(line.strip())
+    if close is None:
+        return False
+    return close.group(1)[0] == marker[0] and len(close.group(1)) >= len(marker)
+
+
+BLANK_LINE = LazyPattern(r"\n[ \t\r]*\n")
+# Every line that starts with a fence marker, at any indentation: its offset and text.
+ANY_MARKER_LINE = LazyPattern(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
+MARKER_LINES = Derived(
+    "fences.marker_lines",
+    lambda file: [(m.start(), m.group(0)) for m in ANY_MARKER_LINE.finditer(file.text)],
+)
+
+
+def misplaced_close_message(file: SourceFile, fence: Fence, close: int) -> str:
     """Why the closing line at `close` leaves `fence` open, and what to do."""
+    text = file.text
+    marker = fence_marker(text, fence)
+    end = text.count("\n", 0, fence.span.end) + 1  # the block's last line
+    if close > end:
+        return (
+            f"its list item ends after line {end} (a line indented less than the item's "
+            f"content), before its closing {marker} at line {close}: the code after that "
+            "line is no code (indent every code line as the fence)"
+        )
     line = fence.content.split("\n")[close - fence.content_line].strip()
     match = FAILED_CLOSE.fullmatch(line)
     trailing = match.group(2) if match else ""
-    marker = fence_marker(text, fence)
     if trailing:
         return (
             f"the {marker} at line {close} has `{trailing}` after it, so it is code and "

@@ -77,7 +77,7 @@ class ExampleSyntaxError(ExampleRule):
                     message = "is never closed (everything after it would be code)"
                 elif (close := ended[example.line]) is not None:
                     fence = next(f for f in file.markdown.fences if f.line == example.line)
-                    message = "is not closed: " + misplaced_close_message(file.text, fence, close)
+                    message = "is not closed: " + misplaced_close_message(file, fence, close)
                 else:
                     continue  # a list item's or a quote's end closed it: nothing runs on
                 yield self.finding(file, span, f"the ```{example.lang} fence opened here {message}")
@@ -117,7 +117,7 @@ def _ended_by_container(file: SourceFile) -> dict[int, int | None]:
     """The fences left unclosed that their container ends, by opening line: the line
     of their author's closing fence, indented too far to close them, or None."""
     return {
-        fence.line: misplaced_close(file.text, fence)
+        fence.line: misplaced_close(file, fence)
         for fence in file.markdown.fences
         if not runs_to_end(file.text, fence)
     }

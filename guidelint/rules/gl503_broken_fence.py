@@ -91,13 +91,13 @@ class BrokenFence(Rule):
             if not runs_to_end(file.text, fence):
                 # A list item's or a quote's end closed it: nothing runs on, unless its
                 # author's closing line, indented too far, shows as code there.
-                close = misplaced_close(file.text, fence)
+                close = misplaced_close(file, fence)
                 if close is not None:
                     yield self.finding(
                         file,
                         _opening_line(file, fence),
                         f"the {fence_marker(file.text, fence)}{fence.lang} fence opened "
-                        f"here is not closed: {misplaced_close_message(file.text, fence, close)}",
+                        f"here is not closed: {misplaced_close_message(file, fence, close)}",
                     )
                 continue
             yield self.finding(

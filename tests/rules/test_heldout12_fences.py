@@ -136,6 +136,32 @@ def test_a_closing_line_that_closes_nothing_in_a_list_item_is_reported(tmp_path:
     ]
 
 
+def test_a_code_line_back_at_the_margin_cuts_the_fence_before_its_close(tmp_path: Path) -> None:
+    # A hard-wrapped code line at the outer item's indentation ends the inner item and
+    # the fence in it; the closing line follows in the same run of lines. A bare fence
+    # after a blank line is another block's.
+    text = (
+        "# Changelog\n\n"
+        "- Added transforms.\n"
+        "    - Pass keyword arguments:\n"
+        "      ```python\n"
+        "      tts = Service(\n"
+        "          transforms=[VoiceFormatter(expand=True,\n"
+        "  acronyms=False)],\n"
+        "      )\n"
+        "      ```\n\n"
+        "- Tools:\n"
+        "  ```python\n"
+        "  install()\n"
+        "Back at the margin.\n\n"
+        "```\nplain\n```\n"
+    )
+    found = _findings(tmp_path, {"guide.md": text}, "GL401")
+    assert [
+        (line, "before its closing ``` at line 10" in message) for _, line, message in found
+    ] == [(5, True)]
+
+
 def test_a_swallowed_opener_is_reported_past_the_indented_code_after_it(tmp_path: Path) -> None:
     text = (
         "# Runtimes\n\n"
@@ -168,9 +194,7 @@ def test_a_markdown_example_of_bare_blocks_is_reported_at_its_opener(tmp_path: P
         "```\n"
     )
     found = _findings(tmp_path, {"guide.md": text}, "GL503")
-    assert [(line, "holds bare ``` blocks" in message) for _, line, message in found] == [
-        (3, True)
-    ]
+    assert [(line, "holds bare ``` blocks" in message) for _, line, message in found] == [(3, True)]
 
 
 MINTLIFY_CONFIG = '{"$schema": "https://mintlify.com/docs.json", "name": "Docs"}\n'
