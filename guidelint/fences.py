@@ -5,6 +5,10 @@ A ```` ```markdown ```` example that shows a ```` ```python ```` block with fenc
 the same length ends where the inner block ends: its closing ```` ``` ```` closes the
 outer fence, the rest of the example becomes prose (its example links and paths
 live), and the outer fence's own closing line opens a new block.
+
+Fences left open: one inside a list item or a block quote is closed by its
+container's end (`runs_to_end` tells the ones that run to the page's end), unless
+its author's closing line failed there (`misplaced_close`).
 """
 
 from __future__ import annotations
