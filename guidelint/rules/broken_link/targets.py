@@ -92,7 +92,7 @@ def _mintlify_page(project: Project, target: str) -> str | None:
 
 def _mintlify_root(project: Project, folder: str) -> bool:
     """The folder holds a Mintlify site's configuration: `mint.json`, or a `docs.json`
-    that names Mintlify (its `$schema`, `"theme": "mint"`); other tools use that name."""
+    that names Mintlify (its `$schema` URL); other tools use that file name too."""
     return project.memo(f"GL502.mintlify:{folder}", lambda: _names_mintlify(project, folder))
 
 
