@@ -8,7 +8,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from guidelint.doc_kind import is_fixture
-from guidelint.fences import nested_fences
+from guidelint.fences import (
+    misplaced_close,
+    misplaced_close_message,
+    nested_fences,
+    runs_to_end,
+)
 from guidelint.findings import Finding, Severity
 from guidelint.lazy_re import LazyPattern
 from guidelint.runner.rulebase import ExampleRule
@@ -67,14 +72,19 @@ class ExampleSyntaxError(ExampleRule):
             if not example.closed:
                 start = file.lines.offset(example.line)
                 span = Span(start, file.lines.line_end(example.line))
-                yield self.finding(
-                    file,
-                    span,
-                    f"the ```{example.lang} fence opened here is never closed"
-                    " (everything after it would be code)",
-                )
+                ended = _ended_by_container(file)
+                if example.line not in ended:
+                    message = "is never closed (everything after it would be code)"
+                elif (close := ended[example.line]) is not None:
+                    fence = next(f for f in file.markdown.fences if f.line == example.line)
+                    message = "is not closed: " + misplaced_close_message(file, fence, close)
+                else:
+                    continue  # a list item's or a quote's end closed it: nothing runs on
+                yield self.finding(file, span, f"the ```{example.lang} fence opened here {message}")
                 continue
             if error is not None and _session_reads(example.source):
+                continue
+            if error is not None and _introduced_as_output(file, example.line):
                 continue
             if error is not None and IPYTHON_LINE.search(example.python_source()):
                 error = _error_past_ipython_lines(example.python_source())
@@ -85,6 +95,32 @@ class ExampleSyntaxError(ExampleRule):
             error = _error_past_conventions(example.python_source(), error)
             offset = source_offset(example, file.lines, error.lineno or 1, error.offset or 1)
             yield self.finding(file, Span(offset, offset), f"example does not parse: {error.msg}")
+
+
+# The prose line right above a fence that says output follows (`Expected output:`,
+# `**Sample output:**`, `Output:`): a notebook's output cell, turned into a page in
+# a `python` fence as its code cells are, shows what the code printed.
+OUTPUT_LEAD_IN = LazyPattern(r"(?:.*\W)?outputs?[ \t]*(?:\([^()\n]*\))?[ \t]*:[\W_]*", re.I)
+LEAD_IN_REACH = 6  # lines looked back over: a conversion leaves blank lines between
+
+
+def _introduced_as_output(file: SourceFile, line: int) -> bool:
+    """The fence at `line` is printed output, as the text just before it says."""
+    for above in range(line - 1, max(line - 1 - LEAD_IN_REACH, 0), -1):
+        text = file.lines.line_text(above).strip()
+        if text:
+            return OUTPUT_LEAD_IN.fullmatch(text) is not None
+    return False
+
+
+def _ended_by_container(file: SourceFile) -> dict[int, int | None]:
+    """The fences left unclosed that their container ends, by opening line: the line
+    of their author's closing fence, indented too far to close them, or None."""
+    return {
+        fence.line: misplaced_close(file, fence)
+        for fence in file.markdown.fences
+        if not runs_to_end(file.text, fence)
+    }
 
 
 # A `>>> ` or `... ` prompt, as the runner strips it (guidelint/runner/examples.py).
@@ -139,8 +175,9 @@ def _compiles(source: str) -> bool:
 
 # IPython's own syntax, which a notebook or `ipython` runs before Python sees the cell:
 # a shell escape (`!pip install x`), a line magic (`%pip`, `%time f()`), a cell magic
-# (`%%time`). Not a `%` or `!` that continues an expression (`a % b` split over lines).
-IPYTHON_LINE = LazyPattern(r"^[ \t]*(?:!\S|%%?[A-Za-z_])", re.MULTILINE)
+# (`%%time`); a space may follow the `!` (`! composio apps update`). Not a `%` or `!`
+# that continues an expression (`a % b` split over lines, `!= b`).
+IPYTHON_LINE = LazyPattern(r"^[ \t]*(?:![ \t]*(?!=)[^\s=]|%%?[A-Za-z_])", re.MULTILINE)
 
 
 def _error_past_ipython_lines(source: str) -> SyntaxError | None:
@@ -177,6 +214,8 @@ def not_python_code(source: str) -> bool:
     stripped = source.strip()
     if stripped and any(_parses(sig) for sig in ("def " + stripped + ": ...", stripped + ": ...")):
         return True  # a signature, as API reference pages show them
+    if stripped and _printed_signature(stripped):
+        return True
     filled = PLACEHOLDER.sub("__", source)
     if filled != source and (_parses(filled) or _parses("{\n" + filled + "\n}")):
         return True  # `<minimal reproducer>`, `hidden_size=<real>`, `/* first 5 */`
@@ -192,6 +231,20 @@ def not_python_code(source: str) -> bool:
     if "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED):
         return True
     return _read_as_sketch(source) is None
+
+
+# `pixie.wrap(data: 'T', *, name: 'str' = <factory>) -> 'T'`: a signature as
+# `inspect.signature` prints it (a generated API reference), under the callable's
+# qualified name, each default shown as its repr (`<object object at 0x7788c2ad5c80>`).
+QUALIFIED_CALLABLE = LazyPattern(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=[ \t]*\()")
+
+
+def _printed_signature(source: str) -> bool:
+    """The source is one printed signature: `def` before it, under its last name and
+    with its reprs filled in, parses."""
+    named = QUALIFIED_CALLABLE.compiled.sub(lambda match: match.group(0).rsplit(".")[-1], source)
+    filled = PLACEHOLDER.sub("__", PRINTED_REPR.sub("__", named))
+    return filled != source and _parses("def " + filled + ": ...")
 
 
 def _read_as_sketch(source: str) -> SyntaxError | None:
@@ -480,6 +533,43 @@ def _handlers_without_try(source: str) -> str:
     return "\n".join(out)
 
 
+# An excerpt of an `if` chain that starts at a later branch (`elif item["type"] == x:`).
+LATER_BRANCH = LazyPattern(r"([ \t]*)(elif\b|else[ \t]*:)")
+
+
+def _branch_without_if(source: str) -> str:
+    """`elif x:` or `else:` as the example's first code line: a branch of a larger `if`,
+    read (on the same line) as the `if` that starts the excerpt's chain."""
+    lines = source.split("\n")
+    first = next((index for index, line in enumerate(lines) if _code(line)), None)
+    branch = LATER_BRANCH.match(lines[first]) if first is not None else None
+    if first is None or branch is None:
+        return source
+    opener = "if" if branch.group(2) == "elif" else "if __:"
+    lines[first] = branch.group(1) + opener + lines[first][branch.end(2) :]
+    return "\n".join(lines)
+
+
+# A comment that names another file than Python's as what follows (`# .env file
+# (git-ignored)`, `# config.yaml`, `# In requirements.txt:`): that file's lines, shown
+# beside the code that reads them.
+OTHER_FILE_HEADING = LazyPattern(
+    r"[ \t]*#[ \t]*(?:(?:in|file:?)[ \t]+)?`?[\w./\-]*\.(?:env|ya?ml|toml|ini|cfg|conf|"
+    r"json|txt|sh|properties)\b`?(?:[ \t]+file\b)?[^\w\n]*(?:\([^()\n]*\))?[ \t:]*$",
+    re.IGNORECASE,
+)
+
+
+def _other_files_commented(source: str) -> str:
+    """The lines under such a heading, up to a blank line, read as comments."""
+    lines = source.split("\n")
+    for index, line in enumerate(lines):
+        if OTHER_FILE_HEADING.fullmatch(line):
+            end = next((k for k in range(index + 1, len(lines)) if not lines[k].strip()), None)
+            _comment_out(lines, index + 1, len(lines) if end is None else end)
+    return "\n".join(lines)
+
+
 # `llm= # pass an llm`: a keyword's value left to the reader, a comment in its place.
 COMMENTED_VALUE = LazyPattern(r"(?<=\w)([ \t]*=[ \t]*)(?=#)")
 # `lambda ...: ...`: a function's parameters and body left out.
@@ -511,6 +601,26 @@ def _decorators_alone(source: str) -> str:
         if _indent(line) <= _first_indent(lines) and not CLOSER.match(line):
             return source
     return source
+
+
+DECORATED = LazyPattern(r"[ \t]*(?:@|(?:async[ \t]+)?def\b|class\b)")
+
+
+def _catalogued_decorators(source: str) -> str:
+    """A catalogue of one-line items, a decorator among them (`@csrf_exempt  # only
+    for token auth`, then a blank line, `# Debug mode` and `DEBUG = True`): a
+    decorator with a blank line after it and no `def` or `class` next is shown
+    alone, read as its expression on the same line."""
+    lines = source.split("\n")
+    for index, line in enumerate(lines):
+        if not line.lstrip().startswith("@"):
+            continue
+        following = next((k for k in range(index + 1, len(lines)) if _code(lines[k])), None)
+        if following is None or DECORATED.match(lines[following]):
+            continue
+        if any(not lines[k].strip() for k in range(index + 1, following)):
+            lines[index] = line.replace("@", "", 1)
+    return "\n".join(lines)
 
 
 def _first_indent(lines: list[str]) -> int:
@@ -826,6 +936,7 @@ def _elided_parameters_named(source: str) -> str:
 
 SKETCH_CONVENTIONS = (
     _edit_blocks_applied,
+    _other_files_commented,
     _dedented,
     _excerpts_dedented,
     _notebook_outputs,
@@ -837,7 +948,9 @@ SKETCH_CONVENTIONS = (
     _comment_bodies,
     _elided_handlers,
     _handlers_without_try,
+    _branch_without_if,
     _decorators_alone,
+    _catalogued_decorators,
     _elided_values_filled,
     _placeholders_filled,
     _annotations_dropped,
@@ -863,20 +976,38 @@ def _cli_overrides_only(source: str) -> bool:
 
 # A command line: a program that runs scripts or installs packages, then an argument
 # that no Python expression continues with (a file, a flag, a sub-command word); an
-# `=` only in a version specifier (`maxim-py>=3.6.2`, `x==1`).
+# `=` only in a version specifier (`maxim-py>=3.6.2`, `x==1`, `"camel-ai[rag]==0.2.22"`).
 SHELL_COMMAND = LazyPattern(
     r"(?:python3?|pip3?|uv|uvx|poetry|pipx|conda|npm|npx|pnpm|yarn|node|git|make|docker|"
     r"curl|wget|bash|sh|cd|export|sudo|brew|apt(?:-get)?)[ \t]+[\w./\-~\"']"
-    r"(?:[^=]|(?<=[\w\-.])==|(?<=[\w\-.][<>~!])=)*$"
+    r"(?:[^=]|(?<=[\w\-.\]])==|(?<=[\w\-.\]][<>~!])=)*$"
 )
+
+
+# Any program's command line: a lower-case name (`neo4j`, `redis-server`), then words,
+# flags and paths only (`neo4j start`, `ollama serve --port 8080`). Two names side by
+# side are never Python, unless the first is a keyword or Python 2's `print`/`exec`.
+BARE_COMMAND = LazyPattern(r"[a-z][\w.\-]*(?:[ \t]+(?:--?[\w\-]+(?:=[^\s\"'()]+)?|[\w./\-~:@]+))+")
+PYTHON_2_STATEMENTS = frozenset({"print", "exec"})
 
 
 def _shell_commands_only(source: str) -> bool:
     """`python plan_customization.py` alone in a `python` fence: every code line is a
     command line, so the fence's language is wrong, not its code (a shell session,
-    which a reader runs in a terminal)."""
+    which a reader runs in a terminal; a notebook's cell turned into a page)."""
     lines = [line.strip() for line in source.split("\n") if _code(line)]
-    return bool(lines) and all(SHELL_COMMAND.fullmatch(line) for line in lines)
+    return bool(lines) and all(
+        SHELL_COMMAND.fullmatch(line) or _bare_command(line) for line in lines
+    )
+
+
+def _bare_command(line: str) -> bool:
+    import keyword
+
+    program = line.split()[0]
+    if keyword.iskeyword(program) or program in PYTHON_2_STATEMENTS:
+        return False
+    return BARE_COMMAND.fullmatch(line) is not None
 
 
 ELISION_LINE = LazyPattern(r"^\s*\.\.\.\s*(?:#.*)?$|:\s*\.\.\.\s*(?:#.*)?$|\(\s*\.\.\.\s*\)")

@@ -21,7 +21,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from guidelint.doc_kind import is_fixture
-from guidelint.fences import fence_marker, nested_fences
+from guidelint.fences import (
+    fence_marker,
+    misplaced_close,
+    misplaced_close_message,
+    nested_fences,
+    runs_to_end,
+)
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import Fence
 from guidelint.project import Project
@@ -52,13 +58,21 @@ class BrokenFence(Rule):
         nested = nested_fences(file.text, file.markdown)
         for fence, inner in nested:
             marker = fence_marker(file.text, fence)
-            yield self.finding(
-                file,
-                _opening_line(file, fence),
-                f"the {marker}{fence.lang} fence opened here holds a {inner} fence of the "
-                f"same length: the inner block's closing {marker} ends this one early "
-                f"(open and close the outer fence with {marker[0] * (len(marker) + 1)})",
-            )
+            longer = marker[0] * (len(marker) + 1)
+            if inner == marker:  # bare inner blocks: the first one's opener closes it
+                message = (
+                    f"the {marker}{fence.lang} fence opened here holds bare {marker} blocks "
+                    f"of the same length: the first one's opening {marker} ends this one "
+                    f"early, and the fences after it pair up out of step (open and close "
+                    f"the outer fence with {longer})"
+                )
+            else:
+                message = (
+                    f"the {marker}{fence.lang} fence opened here holds a {inner} fence of "
+                    f"the same length: the inner block's closing {marker} ends this one "
+                    f"early (open and close the outer fence with {longer})"
+                )
+            yield self.finding(file, _opening_line(file, fence), message)
         nested_ids = {id(fence) for fence, _ in nested}
         fences = file.markdown.fences
         after_nested = False  # whether a nested fence comes before this one
@@ -73,6 +87,18 @@ class BrokenFence(Rule):
             swallowed = _swallowed_opener(file, fence)
             if swallowed is not None:
                 yield from self._swallowed(file, project, fence, swallowed)
+                continue
+            if not runs_to_end(file.text, fence):
+                # A list item's or a quote's end closed it: nothing runs on, unless its
+                # author's closing line, indented too far, shows as code there.
+                close = misplaced_close(file, fence)
+                if close is not None:
+                    yield self.finding(
+                        file,
+                        _opening_line(file, fence),
+                        f"the {fence_marker(file.text, fence)}{fence.lang} fence opened "
+                        f"here is not closed: {misplaced_close_message(file, fence, close)}",
+                    )
                 continue
             yield self.finding(
                 file,
@@ -117,7 +143,13 @@ def _swallowed_opener(file: SourceFile, leftover: Fence) -> Swallowed | None:
     marker = fence_marker(file.text, leftover)
     if leftover.lang or not marker or "<" not in file.text:
         return None
-    earlier = [f.line for f in file.markdown.fences if f.line < leftover.line]
+    # The code after the swallowed opener, indented as in the HTML block, may read as
+    # indented code blocks (no marker): those are no fence the leftover could close.
+    earlier = [
+        f.line
+        for f in file.markdown.fences
+        if f.line < leftover.line and fence_marker(file.text, f)
+    ]
     block = _last_html_block_before(file, leftover.line)
     if block is None or (earlier and earlier[-1] > block[0]):
         return None  # another fence comes between: the leftover is not this close

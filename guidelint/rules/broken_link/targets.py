@@ -68,4 +68,39 @@ def found_file(project: Project, target: str) -> str | None:
     if not MARKDOWN_TARGET.search(target):  # `setup` or `../install/` for a page
         bare = target.rstrip("/")
         candidates += [f"{bare}{page}" for page in PAGE_FILES]
-    return next((c for c in candidates if project.exists(c)), None)
+    found = next((c for c in candidates if project.exists(c)), None)
+    if found is None and target.lower().endswith(".md"):
+        found = _mintlify_page(project, target)
+    return found
+
+
+def _mintlify_page(project: Project, target: str) -> str | None:
+    """`agents.mdx` for a link to `agents.md`, inside a Mintlify site (its `docs.json`
+    or `mint.json` in a folder above the page): Mintlify serves a page at its path
+    without the extension and resolves the link to it, whatever the extension."""
+    page = target[: -len(".md")] + ".mdx"
+    if not project.exists(page):
+        return None
+    folder = posixpath.dirname(page)
+    while True:
+        if _mintlify_root(project, folder):
+            return page
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def _mintlify_root(project: Project, folder: str) -> bool:
+    """The folder holds a Mintlify site's configuration: `mint.json`, or a `docs.json`
+    that names Mintlify (its `$schema` URL); other tools use that file name too."""
+    return project.memo(f"GL502.mintlify:{folder}", lambda: _names_mintlify(project, folder))
+
+
+def _names_mintlify(project: Project, folder: str) -> bool:
+    if project.exists(join_rel(folder, "mint.json")):
+        return True
+    config = join_rel(folder, "docs.json")
+    if not project.exists(config):
+        return False
+    file = project.read(config)
+    return file is not None and "mintlify" in file.text.lower()
