@@ -270,6 +270,10 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"frames": 5}
     if pipeline_class == "SanaImageToVideoPipeline":
         return {"frames": 5, "image": picture}
+    if pipeline_class == "WanPipeline":
+        return {"num_frames": 5}
+    if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
+        return {"num_frames": 33}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -299,6 +303,8 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         # its resolution binning makes 512x768 528x768, which its own check refuses at
         # 8x too; its default (480x832, the docstrings' size) is the case run
         pytest.skip("SANA-Video's binning turns 512x768 into a size it refuses")
+    if size is not None and pipeline_class == "WanPipeline":
+        size = (240, 400)  # its coarse stand-in's multiple is 80
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
@@ -308,7 +314,8 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         arguments = {"num_inference_steps": 1, **sizes, **call_arguments(pipeline_class)}
         out = pipe(prompt="a cat", output_type="pt", generator=torch.manual_seed(0), **arguments)
         result = out.frames if hasattr(out, "frames") else out.images  # Latte: a video
-        shapes.append((pipe.vae_scale_factor, tuple(result.shape)))
+        factor = getattr(pipe, "vae_scale_factor", None) or pipe.vae_scale_factor_spatial
+        shapes.append((factor, tuple(result.shape)))
     (real_factor, real_shape), (coarse_factor, coarse_shape) = shapes
     assert (real_factor, coarse_factor) == (
         coarse.REAL_FACTOR,
@@ -391,6 +398,9 @@ def docstring_example(module: str) -> str:
         ("sana_video.pipeline_sana_video", "SanaVideoPipeline", "coarse"),
         ("sana_video.pipeline_sana_video_i2v", "SanaImageToVideoPipeline", "coarse"),
         ("bria_fibo2.pipeline_bria_fibo2", "BriaFibo2Pipeline", "coarse"),
+        # their VAE is loaded from the pipeline's own repo and passed as `vae=`
+        ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
+        ("wan.pipeline_wan", "WanPipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -439,7 +449,8 @@ def vae_factor(vae_config) -> int:
 VAE_ONLY = sorted(
     name
     for name, coarser in coarse.PIPELINES.items()
-    if "VAE" in coarser.change and "sample_size" not in coarser.change
+    # not those that also change the denoiser's sample_size or patches, or the scheduler
+    if "VAE" in coarser.change and " and " not in coarser.change
 )
 
 
@@ -593,3 +604,83 @@ out = pipe({}).images[0]
 def test_bria_fibo2_gets_coarser_patches_only_where_its_images_stay_square(arguments, variant):
     code = BRIA.format(arguments)
     assert coarsen.variant_for("BriaFibo2Pipeline", [(code, False)]) == variant
+
+
+WAN_VAE_SCRIPT = (
+    "model_id = 'Wan-AI/Wan2.1-T2V-14B-Diffusers'\n"
+    "vae = AutoencoderKLWan.from_pretrained({vae_args})\n"
+    "pipe = WanPipeline.from_pretrained(model_id, vae=vae)\n"
+    "video = pipe(prompt='a cat', height={height}, width=1280, num_frames=81).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("vae_args", "height", "variant"),
+    [
+        ("model_id, subfolder='vae', torch_dtype=torch.float32", 720, "coarse"),
+        # another repo's VAE: the real factor, not the coarse checkpoint's
+        ("'Wan-AI/Wan2.1-T2V-1.3B-Diffusers', subfolder='vae'", 720, None),
+        ("model_id", 720, None),  # no subfolder: not the pipeline's own VAE
+        ("model_id, subfolder='vae'", 480, None),  # 480 = 6 x 80, but 1280 too: see below
+        ("model_id, subfolder='vae'", 760, None),  # 760 does not divide by 80
+    ],
+)
+def test_wan_gets_the_coarse_stand_in_only_with_its_own_vae_and_sizes_of_80(
+    vae_args, height, variant
+):
+    script = WAN_VAE_SCRIPT.format(vae_args=vae_args, height=height)
+    if height == 480:  # both divide: still coarse; the 16 x 5 multiple is what counts
+        variant = "coarse"
+    assert coarsen.variant_for("WanPipeline", [(script, False)]) == variant
+
+
+def test_a_vae_bound_twice_or_set_on_the_pipe_keeps_the_real_factor():
+    own = WAN_VAE_SCRIPT.format(vae_args="model_id, subfolder='vae'", height=720)
+    rebound = own.replace("pipe = ", "vae = vae.to('cpu')\npipe = ", 1)
+    assigned = own + "pipe.vae = vae\n"
+    for script in (rebound, assigned):
+        assert coarsen.variant_for("WanPipeline", [(script, False)]) is None
+
+
+def test_wan_needs_both_sizes_its_default_does_not_divide_by_80():
+    script = "pipe = WanPipeline.from_pretrained('Wan-AI/Wan2.1-T2V-14B-Diffusers')\n"
+    assert coarsen.variant_for("WanPipeline", [(script + "pipe(prompt='a cat')", False)]) is None
+    sized = script + "pipe(prompt='a cat', height=720, width=1280)"
+    assert coarsen.variant_for("WanPipeline", [(sized, False)]) == "coarse"
+
+
+def test_wans_coarse_plan_is_a_16x_vae_and_5x5_patches_of_the_same_dit():
+    plan = generic.plan("WanPipeline", hub_variant="coarse")
+    eight_x = slot(generic.plan("WanPipeline"), "transformer").config
+    dit = slot(plan, "transformer").config
+    assert {k: v for k, v in dit.items() if k != "patch_size"} == {
+        k: v for k, v in eight_x.items() if k != "patch_size"
+    }
+    assert tuple(dit["patch_size"]) == (1, 5, 5)
+    vae = slot(plan, "vae").config
+    assert vae["scale_factor_spatial"] == 16 == 2 ** len(vae["temperal_downsample"])
+    # 720x1280: 45x80 latent positions at 16x, 9x16 patches a latent frame (45x80 at 8x, 2x2)
+    assert (720 // 16 // 5) * (1280 // 16 // 5) * 25 == (720 // 8 // 2) * (1280 // 8 // 2)
+
+
+def test_helios_coarse_plan_keeps_its_schedule_shift():
+    """HeliosPipeline shifts its timesteps by calculate_shift(tokens, the scheduler's
+    base_image_seq_len and max_image_seq_len): the same mu at 16x fewer tokens."""
+    from diffusers.pipelines.helios.pipeline_helios import calculate_shift
+
+    plan = generic.plan("HeliosPipeline", hub_variant="coarse")
+    vae = slot(plan, "vae").config
+    assert vae["scale_factor_spatial"] == 32 == 2 ** len(vae["temperal_downsample"])
+    assert vae["temperal_downsample"][:3] == [False, True, True]  # 4x in time: its chunks
+    scheduler = slot(plan, "scheduler").config
+    eight_x = slot(generic.plan("HeliosPipeline"), "scheduler").config
+    assert {k: v for k, v in scheduler.items() if "seq_len" not in k} == eight_x
+
+    def tokens(factor: int) -> int:  # the docstring's 384x640, 9 latent frames a chunk
+        return 9 * (384 // factor) * (640 // factor) // 4
+
+    real = calculate_shift(tokens(8), 256, 4096)
+    coarser = calculate_shift(
+        tokens(32), scheduler["base_image_seq_len"], scheduler["max_image_seq_len"]
+    )
+    assert coarser == pytest.approx(real, abs=1e-12)

@@ -140,7 +140,8 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     """Whether the coarser grid keeps every size `code` asks for (see the module doc)."""
     tree = ast.parse(code)
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
-    if any(_sees_grid(node, coarser.multiple, grid_names) for node in ast.walk(tree)):
+    own_vae = _same_repo_vae_keywords(tree)
+    if any(_sees_grid(node, coarser.multiple, grid_names, own_vae) for node in ast.walk(tree)):
         return False
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
@@ -244,6 +245,60 @@ def _runner_picture(url: str, fixture_patterns: Collection[str]) -> bool:
     return images.names_image(url) and not images.names_video(url)
 
 
+def _same_repo_vae_keywords(tree: ast.AST) -> set[int]:
+    """The `vae=NAME` keywords (by id) of a pipeline's load, `Pipe.from_pretrained(REPO,
+    vae=NAME)`, where NAME is bound once, to `AutoencoderKL*.from_pretrained(REPO,
+    subfolder="vae", ...)` with the same REPO expression: the runner answers both loads
+    from the same stand-in, so that VAE is the coarse checkpoint's own (Wan, Helios)."""
+    bindings: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bindings.setdefault(name.id, []).append(node.value)
+    allowed: set[int] = set()
+    for call in ast.walk(tree):
+        repo = _loaded_repo(call, "Pipeline")
+        if repo is None:
+            continue
+        for keyword in call.keywords:  # type: ignore[attr-defined]
+            if keyword.arg != "vae" or not isinstance(keyword.value, ast.Name):
+                continue
+            values = bindings.get(keyword.value.id, [])
+            if len(values) == 1 and _is_repo_vae(values[0], repo):
+                allowed.add(id(keyword))
+    return allowed
+
+
+def _loaded_repo(node: ast.AST, class_part: str) -> str | None:
+    """`X.from_pretrained(REPO, ...)` with `class_part` in X's name: REPO's dump."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "from_pretrained"
+        and isinstance(node.func.value, ast.Name)
+        and class_part in node.func.value.id
+        and len(node.args) == 1
+    ):
+        return None
+    return ast.dump(node.args[0])
+
+
+def _is_repo_vae(value: ast.expr, repo: str) -> bool:
+    """`AutoencoderKL*.from_pretrained(REPO, subfolder="vae", ...)` of the same REPO."""
+    if _loaded_repo(value, "AutoencoderKL") != repo:
+        return False
+    assert isinstance(value, ast.Call)
+    subfolders = [k.value for k in value.keywords if k.arg == "subfolder"]
+    return (
+        len(subfolders) == 1
+        and isinstance(subfolders[0], ast.Constant)
+        and subfolders[0].value == "vae"
+        and all(k.arg is not None for k in value.keywords)
+    )
+
+
 def _passes_a_condition_model(tree: ast.AST) -> bool:
     """Whether a ControlNet or T2I-Adapter is passed to a pipeline (`controlnet=`,
     `adapter=`, also through `from_pipe` from a coarse SDXL): its condition embedding
@@ -302,7 +357,14 @@ def _loads_pipeline(value: ast.expr) -> bool:
     return False
 
 
-def _sees_grid(node: ast.AST, multiple: int, grid_names: frozenset[str] = GRID_NAMES) -> bool:
+def _sees_grid(
+    node: ast.AST,
+    multiple: int,
+    grid_names: frozenset[str] = GRID_NAMES,
+    own_vae: Collection[int] = (),
+) -> bool:
+    """Whether `node` shows the example the latent grid; `own_vae`: the ids of `vae=`
+    keywords that pass the pipeline's own VAE (_same_repo_vae_keywords)."""
     if isinstance(node, ast.Attribute):
         replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
         return replaced or node.attr in grid_names
@@ -311,7 +373,11 @@ def _sees_grid(node: ast.AST, multiple: int, grid_names: frozenset[str] = GRID_N
     if isinstance(node, ast.Call):
         if len(node.args) >= MAX_POSITIONAL:  # a size could be among them
             return True
-        return any(_keyword_sees_grid(keyword, multiple, grid_names) for keyword in node.keywords)
+        return any(
+            _keyword_sees_grid(keyword, multiple, grid_names)
+            for keyword in node.keywords
+            if id(keyword) not in own_vae
+        )
     return False
 
 

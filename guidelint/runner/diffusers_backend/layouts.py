@@ -63,6 +63,15 @@ COSMOS_IMAGE_CONTEXT: Mapping[str, Any] = {
     "img_context_dim_out": 32,
 }
 
+# Wan-AI/Wan2.1-T2V-1.3B-Diffusers, transformer/config.json
+WAN_T2V: Mapping[str, Any] = {
+    "num_layers": 30,
+    "num_attention_heads": 12,
+    "attention_head_dim": 128,
+    "ffn_dim": 8960,
+    "cross_attn_norm": True,
+    "qk_norm": "rms_norm_across_heads",
+}
 REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     "UNet2DConditionModel": SD15_UNET,
     "UNet2DConditionModel/sdxl": SDXL_UNET,
@@ -136,15 +145,8 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     # change any name, so the recipe's are laid over the class defaults)
     "CosmosTransformer3DModel/transfer": COSMOS_IMAGE_CONTEXT,
     "CosmosControlNetModel": COSMOS_IMAGE_CONTEXT,
-    # Wan-AI/Wan2.1-T2V-1.3B-Diffusers, transformer/config.json
-    "WanTransformer3DModel": {
-        "num_layers": 30,
-        "num_attention_heads": 12,
-        "attention_head_dim": 128,
-        "ffn_dim": 8960,
-        "cross_attn_norm": True,
-        "qk_norm": "rms_norm_across_heads",
-    },
+    "WanTransformer3DModel": WAN_T2V,
+    "WanTransformer3DModel/coarse": WAN_T2V,  # recipes/coarse.py: other patches only
 }
 
 

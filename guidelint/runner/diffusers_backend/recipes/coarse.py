@@ -50,6 +50,7 @@ from guidelint.runner.diffusers_backend.recipes import (
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
+    WAN,
     COGVIEW4,
     SD3,
     VAE_FLOW,
@@ -131,6 +132,35 @@ WAN_VAE_COARSE = {
     "dim_mult": [1] * 5,
     "temperal_downsample": [*WAN_VAE_8X_TIME, False],
     "scale_factor_spatial": WAN_VAE_FACTOR,
+}
+# Helios' 384x640 divides by 64 x its 2x2 patch: the same VAE with a sixth, spatial-only
+# level (32x in space, 4x in time: its chunks of 9 latent frames and its history, counted
+# in latent frames, stay the real ones)
+WAN_VAE_32X_FACTOR = 32
+WAN_VAE_32X = {
+    **WAN_VAE_COARSE,
+    "dim_mult": [1] * COARSE_LEVELS,
+    "temperal_downsample": [*WAN_VAE_8X_TIME, False, False],
+    "scale_factor_spatial": WAN_VAE_32X_FACTOR,
+}
+# Wan text-to-video checks only height % 16, sizes its latents as height // factor, and
+# reads no patch size: its DiT's patches may be any that tile the latents. 720x1280
+# (45x80 latent positions at 16x) tiles into 5x5 patches: 9x16 tokens a latent frame
+# where the real 8x VAE and 2x2 patches make 45x80, so factor x patch = 80 must divide
+# every height and width the example passes
+WAN_COARSE_PATCH = (1, 5, 5)
+WAN_COARSE_MULTIPLE = WAN_VAE_FACTOR * WAN_COARSE_PATCH[1]  # 80
+HELIOS_TOKEN_RATIO = (WAN_VAE_32X_FACTOR // REAL_FACTOR) ** 2  # 16
+# HeliosPipeline shifts its schedule by mu = calculate_shift(tokens, base_image_seq_len,
+# max_image_seq_len) read from the scheduler's config (256 and 4096 where absent, as in
+# the 8x stand-in's): linear in the tokens, so both bases divided by the same 16 give
+# the real mu, and the timesteps are the 8x stand-in's
+HELIOS_SCHEDULER_COARSE = {
+    "stages": 1,
+    "stage_range": [0, 1],
+    "use_dynamic_shifting": True,
+    "base_image_seq_len": 256 // HELIOS_TOKEN_RATIO,
+    "max_image_seq_len": 4096 // HELIOS_TOKEN_RATIO,
 }
 
 
@@ -215,6 +245,15 @@ RECIPES: dict[str, Recipe] = {
     ),
     "AutoencoderKLWan/coarse": Recipe(
         "model", WAN_VAE_COARSE, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
+    ),
+    "AutoencoderKLWan/32x": Recipe(
+        "model", WAN_VAE_32X, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
+    ),
+    "WanTransformer3DModel/coarse": Recipe(
+        "model", {**WAN, "patch_size": WAN_COARSE_PATCH}, builds="WanTransformer3DModel"
+    ),
+    "HeliosScheduler/coarse": Recipe(
+        "scheduler", HELIOS_SCHEDULER_COARSE, builds="HeliosScheduler"
     ),
     # Bria FIBO 2: the same DiT with 8x8 latent patches (its pipeline hands it unpacked
     # latents and reads the patch from its config only for a schedule shift its scheduler,
@@ -352,6 +391,30 @@ SANA_VIDEO_16X = Coarser(
     factor=WAN_VAE_FACTOR,
 )
 
+# Helios reads the same two factors from its Wan VAE, sizes latents and its history as
+# height // factor (counted in latent frames: 9 a chunk), checks only height % 16, and
+# pads its mid and long history to its (2, 4, 4) and (4, 8, 8) patches (what a 384x640
+# frame's 48x80 latents never needed, its 12x20 ones do: replicate padding, as for any
+# size not dividing). Its example passes the VAE it loads from the same repo (`vae=`,
+# coarsen.py), which gets the coarse checkpoint's. 540 tokens a chunk, not 8,640.
+WAN_T2V_80 = Coarser(
+    WAN_COARSE_MULTIPLE,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{WAN_COARSE_PATCH[1]}x{WAN_COARSE_PATCH[2]} patches (the real one's are {PATCH}x{PATCH})",
+    (WAN_COARSE_MULTIPLE // (REAL_FACTOR * PATCH)) ** 2,  # 25
+    # its default 480x832 does not divide by 80 (832 px would become 800): every call
+    # must state both sizes
+    sizes_required=True,
+    factor=WAN_VAE_FACTOR,
+)
+HELIOS_32X = Coarser(
+    WAN_VAE_32X_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_32X_FACTOR}x (the real one is {REAL_FACTOR}x) and its "
+    f"scheduler's token bases / {HELIOS_TOKEN_RATIO} (the same schedule shift)",
+    HELIOS_TOKEN_RATIO,
+    factor=WAN_VAE_32X_FACTOR,
+)
+
 # Bria FIBO 2 sizes its output as Kontext does (its hard-coded default 128 x the factor,
 # or an area of that at an image's aspect ratio, rounded to factor x 2 = 16) and keeps
 # its latents at 8x, unpacked: its transformer patchifies them by its own patch_size.
@@ -394,6 +457,8 @@ PIPELINES: dict[str, Coarser] = {
     "AnimateDiffSDXLPipeline": UNET_32X,
     "SanaVideoPipeline": SANA_VIDEO_16X,
     "SanaImageToVideoPipeline": SANA_VIDEO_16X,
+    "HeliosPipeline": HELIOS_32X,
+    "WanPipeline": WAN_T2V_80,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -436,6 +501,10 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (rf"^HeliosPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/32x"),
+    (rf"^WanPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (rf"^WanPipeline@{VARIANT}$", "transformer", "WanTransformer3DModel/coarse"),
+    (rf"^HeliosPipeline@{VARIANT}$", "scheduler", "HeliosScheduler/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
