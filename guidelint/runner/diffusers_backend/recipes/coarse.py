@@ -50,11 +50,11 @@ from guidelint.runner.diffusers_backend.recipes import (
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
-    WAN,
     COGVIEW4,
     SD3,
     VAE_FLOW,
     VAE_KL,
+    WAN,
     Recipe,
 )
 
