@@ -272,6 +272,8 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"frames": 5, "image": picture}
     if pipeline_class == "WanPipeline":
         return {"num_frames": 5}
+    if pipeline_class == "WanImageToVideoPipeline":  # 7 latent frames: one 7-frame patch
+        return {"num_frames": 25, "image": picture}
     if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
         return {"num_frames": 33}
     return ONE_STEP.get(pipeline_class, {})
@@ -401,6 +403,7 @@ def docstring_example(module: str) -> str:
         # their VAE is loaded from the pipeline's own repo and passed as `vae=`
         ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
         ("wan.pipeline_wan", "WanPipeline", "coarse"),
+        ("wan.pipeline_wan_i2v", "WanImageToVideoPipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -684,3 +687,45 @@ def test_helios_coarse_plan_keeps_its_schedule_shift():
         tokens(32), scheduler["base_image_seq_len"], scheduler["max_image_seq_len"]
     )
     assert coarser == pytest.approx(real, abs=1e-12)
+
+
+I2V_SCRIPT = (
+    "model_id = 'Wan-AI/Wan2.1-I2V-14B-480P-Diffusers'\n"
+    "pipe = WanImageToVideoPipeline.from_pretrained(model_id)\n"
+    "mod_value = pipe.vae_scale_factor_spatial * pipe.transformer.config.patch_size[1]\n"
+    "video = pipe(image=image, prompt='a cat', height=height, width=width{frames}).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("frames", "variant"),
+    [
+        ("", "coarse"),  # the default, 81 frames: 21 latent frames
+        (", num_frames=81", "coarse"),
+        (", num_frames=25", "coarse"),  # 7 latent frames
+        (", num_frames=49", None),  # 13 latent frames: not 7's multiple
+        (", num_frames=n", None),  # not a literal
+        (", latents=noise", None),  # the example's own latent grid
+    ],
+)
+def test_wan_i2v_gets_7_frame_patches_where_its_frames_fill_them(frames, variant):
+    """Its sizes come from the image and the real grid (factor 8 x patch 2, both kept),
+    so only num_frames decides."""
+    script = I2V_SCRIPT.format(frames=frames)
+    assert coarsen.variant_for("WanImageToVideoPipeline", [(script, False)]) == variant
+    if variant:
+        assert "every num_frames" in coarsen.substitution("WanImageToVideoPipeline")
+
+
+def test_wan_i2vs_coarse_plan_changes_only_its_dits_temporal_patch():
+    real = generic.plan("WanImageToVideoPipeline")
+    coarser = generic.plan("WanImageToVideoPipeline", hub_variant="coarse")
+    assert [s for s in coarser.slots if s.name != "transformer"] == [
+        s for s in real.slots if s.name != "transformer"
+    ]
+    dit, eight_x = slot(coarser, "transformer").config, slot(real, "transformer").config
+    assert tuple(dit["patch_size"]) == (7, 2, 2)
+    assert tuple(eight_x["patch_size"])[1:] == tuple(dit["patch_size"])[1:]
+    assert {k: v for k, v in dit.items() if k != "patch_size"} == {
+        k: v for k, v in eight_x.items() if k != "patch_size"
+    }

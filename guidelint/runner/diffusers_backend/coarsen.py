@@ -108,6 +108,13 @@ def variant_for(
 def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
     coarser = coarse.PIPELINES[pipeline_class]
+    if coarser.frames_patch:
+        return (
+            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: its "
+            "latent grid's height and width are the real ones, and every num_frames the "
+            f"example passes makes latent frames dividing by {coarser.frames_patch} (81 "
+            "frames: 21), so its videos keep their sizes"
+        )
     if coarser.area_sized:
         return (
             f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: the "
@@ -141,8 +148,11 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     tree = ast.parse(code)
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     own_vae = _same_repo_vae_keywords(tree)
-    if any(_sees_grid(node, coarser.multiple, grid_names, own_vae) for node in ast.walk(tree)):
+    multiple = None if coarser.frames_patch else coarser.multiple  # None: any size stays
+    if any(_sees_grid(node, multiple, grid_names, own_vae) for node in ast.walk(tree)):
         return False
+    if coarser.frames_patch:
+        return _frames_fill_patches(tree, coarser.frames_patch)
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
     if not coarser.sizes_required:
@@ -299,6 +309,21 @@ def _is_repo_vae(value: ast.expr, repo: str) -> bool:
     )
 
 
+def _frames_fill_patches(tree: ast.AST, frames_patch: int) -> bool:
+    """Whether every `num_frames=` is an integer literal whose latent frames, (n - 1) //
+    4 + 1, divide into temporal patches of `frames_patch` (Wan image-to-video: its
+    default, 81 frames, makes 21)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "num_frames":
+            value = node.value
+            if not isinstance(value, ast.Constant) or type(value.value) is not int:
+                return False
+            latent_frames = (value.value - 1) // coarse.WAN_TEMPORAL_FACTOR + 1
+            if value.value < 1 or latent_frames % frames_patch:
+                return False
+    return True
+
+
 def _passes_a_condition_model(tree: ast.AST) -> bool:
     """Whether a ControlNet or T2I-Adapter is passed to a pipeline (`controlnet=`,
     `adapter=`, also through `from_pipe` from a coarse SDXL): its condition embedding
@@ -359,7 +384,7 @@ def _loads_pipeline(value: ast.expr) -> bool:
 
 def _sees_grid(
     node: ast.AST,
-    multiple: int,
+    multiple: int | None,
     grid_names: frozenset[str] = GRID_NAMES,
     own_vae: Collection[int] = (),
 ) -> bool:
@@ -382,12 +407,13 @@ def _sees_grid(
 
 
 def _keyword_sees_grid(
-    keyword: ast.keyword, multiple: int, grid_names: frozenset[str] = GRID_NAMES
+    keyword: ast.keyword, multiple: int | None, grid_names: frozenset[str] = GRID_NAMES
 ) -> bool:
+    """`multiple` None: the latent grid's height and width are the real ones."""
     if keyword.arg is None:  # **kwargs: any size could be in it
         return True
     if keyword.arg in SIZE_KEYWORDS:
-        return not _divides(keyword.value, multiple)
+        return multiple is not None and not _divides(keyword.value, multiple)
     if keyword.arg == "output_type":
         return not (isinstance(keyword.value, ast.Constant) and keyword.value.value != "latent")
     return keyword.arg in grid_names or keyword.arg in COMPONENTS

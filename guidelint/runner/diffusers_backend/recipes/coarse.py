@@ -47,6 +47,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     qwen,
     qwen3vl,
     video,
+    wan_video,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
@@ -150,6 +151,14 @@ WAN_VAE_32X = {
 # every height and width the example passes
 WAN_COARSE_PATCH = (1, 5, 5)
 WAN_COARSE_MULTIPLE = WAN_VAE_FACTOR * WAN_COARSE_PATCH[1]  # 80
+# Wan image-to-video sizes its frames from the VAE factor times the patch's height and
+# width (its example rounds to `vae_scale_factor_spatial * patch_size[1]`, the pipeline to
+# both), and its VAE encodes four frames a chunk, so neither space nor the VAE's time may
+# change. Its DiT's temporal patch may: 81 frames are 21 latent frames, 3 patches of 7,
+# so 1,521 tokens a patch frame, 4,563 a call, not 31,941; every num_frames a call passes
+# must make latent frames dividing by 7 (the default, 81, does)
+WAN_I2V_PATCH = (7, 2, 2)
+WAN_TEMPORAL_FACTOR = 4
 HELIOS_TOKEN_RATIO = (WAN_VAE_32X_FACTOR // REAL_FACTOR) ** 2  # 16
 # HeliosPipeline shifts its schedule by mu = calculate_shift(tokens, base_image_seq_len,
 # max_image_seq_len) read from the scheduler's config (256 and 4096 where absent, as in
@@ -252,6 +261,11 @@ RECIPES: dict[str, Recipe] = {
     "WanTransformer3DModel/coarse": Recipe(
         "model", {**WAN, "patch_size": WAN_COARSE_PATCH}, builds="WanTransformer3DModel"
     ),
+    "WanTransformer3DModel/i2v-coarse": Recipe(
+        "model",
+        {**wan_video.WAN_I2V, "patch_size": WAN_I2V_PATCH},
+        builds="WanTransformer3DModel",
+    ),
     "HeliosScheduler/coarse": Recipe(
         "scheduler", HELIOS_SCHEDULER_COARSE, builds="HeliosScheduler"
     ),
@@ -294,6 +308,9 @@ class Coarser:
     # an area-sized pipeline's leading parameters, which a call may pass positionally
     positional: tuple[str, ...] = ()
     factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
+    # the latent grid's height and width are the real ones (any size stays): only the
+    # DiT's temporal patch is this many latent frames, which every num_frames must fill
+    frames_patch: int = 0
 
 
 VAE_32X = Coarser(
@@ -407,6 +424,13 @@ WAN_T2V_80 = Coarser(
     sizes_required=True,
     factor=WAN_VAE_FACTOR,
 )
+WAN_I2V_FRAMES = Coarser(
+    REAL_FACTOR * PATCH,
+    f"a DiT of {'x'.join(map(str, WAN_I2V_PATCH))} patches (the real one's are 1x2x2)",
+    WAN_I2V_PATCH[0],
+    factor=REAL_FACTOR,
+    frames_patch=WAN_I2V_PATCH[0],
+)
 HELIOS_32X = Coarser(
     WAN_VAE_32X_FACTOR * PATCH,
     f"a tiny Wan VAE of {WAN_VAE_32X_FACTOR}x (the real one is {REAL_FACTOR}x) and its "
@@ -459,6 +483,7 @@ PIPELINES: dict[str, Coarser] = {
     "SanaImageToVideoPipeline": SANA_VIDEO_16X,
     "HeliosPipeline": HELIOS_32X,
     "WanPipeline": WAN_T2V_80,
+    "WanImageToVideoPipeline": WAN_I2V_FRAMES,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -504,6 +529,11 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^HeliosPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/32x"),
     (rf"^WanPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^WanPipeline@{VARIANT}$", "transformer", "WanTransformer3DModel/coarse"),
+    (
+        rf"^WanImageToVideoPipeline@{VARIANT}$",
+        "transformer",
+        "WanTransformer3DModel/i2v-coarse",
+    ),
     (rf"^HeliosPipeline@{VARIANT}$", "scheduler", "HeliosScheduler/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^BriaFibo2Pipeline@{VARIANT}$", "transformer", "BriaFibo2Transformer2DModel/coarse"),
