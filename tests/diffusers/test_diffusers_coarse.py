@@ -272,6 +272,8 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"frames": 5, "image": picture}
     if pipeline_class == "WanPipeline":
         return {"num_frames": 5}
+    if pipeline_class == "SkyReelsV2Pipeline":  # 5 latent frames: one 5-frame patch
+        return {"num_frames": 17}
     if pipeline_class == "WanImageToVideoPipeline":  # 7 latent frames: one 7-frame patch
         return {"num_frames": 25, "image": picture}
     if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
@@ -404,6 +406,7 @@ def docstring_example(module: str) -> str:
         ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
         ("wan.pipeline_wan", "WanPipeline", "coarse"),
         ("wan.pipeline_wan_i2v", "WanImageToVideoPipeline", "coarse"),
+        ("skyreels_v2.pipeline_skyreels_v2", "SkyReelsV2Pipeline", "coarse"),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -729,3 +732,23 @@ def test_wan_i2vs_coarse_plan_changes_only_its_dits_temporal_patch():
     assert {k: v for k, v in dit.items() if k != "patch_size"} == {
         k: v for k, v in eight_x.items() if k != "patch_size"
     }
+
+
+SKYREELS_SCRIPT = (
+    "pipe = SkyReelsV2Pipeline.from_pretrained('Skywork/SkyReels-V2-T2V-14B-540P-Diffusers')\n"
+    "video = pipe(prompt='a cat'{arguments}).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "variant"),
+    [
+        ("", "coarse"),  # its defaults: 544x960, 97 frames (25 latent frames)
+        (", height=544, width=960, num_frames=97", "coarse"),
+        (", num_frames=81", None),  # 21 latent frames: not 5's multiple
+        (", height=720, width=1280", None),  # 720 does not divide by 32
+    ],
+)
+def test_skyreels_needs_sizes_of_32_and_frames_filling_5_frame_patches(arguments, variant):
+    script = SKYREELS_SCRIPT.format(arguments=arguments)
+    assert coarsen.variant_for("SkyReelsV2Pipeline", [(script, False)]) == variant

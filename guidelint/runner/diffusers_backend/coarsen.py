@@ -109,11 +109,15 @@ def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
     coarser = coarse.PIPELINES[pipeline_class]
     if coarser.frames_patch:
+        sizes = (
+            "its latent grid's height and width are the real ones"
+            if coarser.spatial_kept
+            else f"every height and width the example passes divides by {coarser.multiple}"
+        )
         return (
-            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: its "
-            "latent grid's height and width are the real ones, and every num_frames the "
-            f"example passes makes latent frames dividing by {coarser.frames_patch} (81 "
-            "frames: 21), so its videos keep their sizes"
+            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: "
+            f"{sizes}, and every num_frames it passes makes latent frames dividing by "
+            f"{coarser.frames_patch}, so its videos keep their sizes"
         )
     if coarser.area_sized:
         return (
@@ -148,11 +152,11 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     tree = ast.parse(code)
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     own_vae = _same_repo_vae_keywords(tree)
-    multiple = None if coarser.frames_patch else coarser.multiple  # None: any size stays
+    multiple = None if coarser.spatial_kept else coarser.multiple  # None: any size stays
     if any(_sees_grid(node, multiple, grid_names, own_vae) for node in ast.walk(tree)):
         return False
-    if coarser.frames_patch:
-        return _frames_fill_patches(tree, coarser.frames_patch)
+    if coarser.frames_patch and not _frames_fill_patches(tree, coarser.frames_patch):
+        return False
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
     if not coarser.sizes_required:

@@ -158,6 +158,7 @@ WAN_COARSE_MULTIPLE = WAN_VAE_FACTOR * WAN_COARSE_PATCH[1]  # 80
 # so 1,521 tokens a patch frame, 4,563 a call, not 31,941; every num_frames a call passes
 # must make latent frames dividing by 7 (the default, 81, does)
 WAN_I2V_PATCH = (7, 2, 2)
+SKYREELS_PATCH = (5, 2, 2)  # SkyReels-V2 T2V: 97 frames, 25 latent frames (SKYREELS_T2V)
 WAN_TEMPORAL_FACTOR = 4
 HELIOS_TOKEN_RATIO = (WAN_VAE_32X_FACTOR // REAL_FACTOR) ** 2  # 16
 # HeliosPipeline shifts its schedule by mu = calculate_shift(tokens, base_image_seq_len,
@@ -266,6 +267,11 @@ RECIPES: dict[str, Recipe] = {
         {**wan_video.WAN_I2V, "patch_size": WAN_I2V_PATCH},
         builds="WanTransformer3DModel",
     ),
+    "SkyReelsV2Transformer3DModel/coarse": Recipe(
+        "model",
+        {**WAN, "patch_size": SKYREELS_PATCH},
+        builds="SkyReelsV2Transformer3DModel",
+    ),
     "HeliosScheduler/coarse": Recipe(
         "scheduler", HELIOS_SCHEDULER_COARSE, builds="HeliosScheduler"
     ),
@@ -308,9 +314,10 @@ class Coarser:
     # an area-sized pipeline's leading parameters, which a call may pass positionally
     positional: tuple[str, ...] = ()
     factor: int = FACTOR  # the coarse VAE's (the pipeline reads it from its config)
-    # the latent grid's height and width are the real ones (any size stays): only the
-    # DiT's temporal patch is this many latent frames, which every num_frames must fill
+    # the DiT's temporal patch, in latent frames, which every num_frames must fill
     frames_patch: int = 0
+    # the latent grid's height and width are the real ones: any size stays
+    spatial_kept: bool = False
 
 
 VAE_32X = Coarser(
@@ -430,6 +437,20 @@ WAN_I2V_FRAMES = Coarser(
     WAN_I2V_PATCH[0],
     factor=REAL_FACTOR,
     frames_patch=WAN_I2V_PATCH[0],
+    spatial_kept=True,
+)
+# SkyReels-V2 text-to-video reads its factors from the VAE's structure (2 **
+# len(temperal_downsample), 2 ** sum(...)), checks only height % 16, reads no patch, and
+# defaults to 544x960 and 97 frames: 16x and the 2x2 patch divide 544 and 960 (17x30
+# tokens a latent frame, not 34x60), and 97 frames are 25 latent frames, 5 temporal
+# patches of 5: 2,550 tokens a call, not 51,000
+SKYREELS_T2V = Coarser(
+    WAN_VAE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{'x'.join(map(str, SKYREELS_PATCH))} patches (the real one's are 1x2x2)",
+    (WAN_VAE_FACTOR // REAL_FACTOR) ** 2 * SKYREELS_PATCH[0],  # 20
+    factor=WAN_VAE_FACTOR,
+    frames_patch=SKYREELS_PATCH[0],
 )
 HELIOS_32X = Coarser(
     WAN_VAE_32X_FACTOR * PATCH,
@@ -484,6 +505,7 @@ PIPELINES: dict[str, Coarser] = {
     "HeliosPipeline": HELIOS_32X,
     "WanPipeline": WAN_T2V_80,
     "WanImageToVideoPipeline": WAN_I2V_FRAMES,
+    "SkyReelsV2Pipeline": SKYREELS_T2V,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -529,6 +551,12 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^HeliosPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/32x"),
     (rf"^WanPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^WanPipeline@{VARIANT}$", "transformer", "WanTransformer3DModel/coarse"),
+    (rf"^SkyReelsV2Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (
+        rf"^SkyReelsV2Pipeline@{VARIANT}$",
+        "transformer",
+        "SkyReelsV2Transformer3DModel/coarse",
+    ),
     (
         rf"^WanImageToVideoPipeline@{VARIANT}$",
         "transformer",
