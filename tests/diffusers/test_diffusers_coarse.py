@@ -274,6 +274,8 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 5}
     if pipeline_class == "SkyReelsV2Pipeline":  # 5 latent frames: one 5-frame patch
         return {"num_frames": 17}
+    if pipeline_class == "SkyReelsV2DiffusionForcingPipeline":  # its dense mask: few frames
+        return {"num_frames": 17}
     if pipeline_class == "WanImageToVideoPipeline":  # 7 latent frames: one 7-frame patch
         return {"num_frames": 25, "image": picture}
     if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
@@ -407,6 +409,11 @@ def docstring_example(module: str) -> str:
         ("wan.pipeline_wan", "WanPipeline", "coarse"),
         ("wan.pipeline_wan_i2v", "WanImageToVideoPipeline", "coarse"),
         ("skyreels_v2.pipeline_skyreels_v2", "SkyReelsV2Pipeline", "coarse"),
+        (
+            "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing",
+            "SkyReelsV2DiffusionForcingPipeline",
+            "coarse",
+        ),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),

@@ -452,6 +452,16 @@ SKYREELS_T2V = Coarser(
     factor=WAN_VAE_FACTOR,
     frames_patch=SKYREELS_PATCH[0],
 )
+# SkyReels-V2 diffusion forcing reads its factors as SkyReels-V2 does; its DiT builds a
+# dense block-causal mask over every token (51,000 at 544x960x97: 9.7 GiB as float),
+# and gives each latent frame its own timestep, so its frames keep 1-frame patches: only
+# the 16x VAE (12,750 tokens, a 0.6 GiB mask)
+SKYREELS_DF_16X = Coarser(
+    WAN_VAE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x)",
+    (WAN_VAE_FACTOR // REAL_FACTOR) ** 2,
+    factor=WAN_VAE_FACTOR,
+)
 HELIOS_32X = Coarser(
     WAN_VAE_32X_FACTOR * PATCH,
     f"a tiny Wan VAE of {WAN_VAE_32X_FACTOR}x (the real one is {REAL_FACTOR}x) and its "
@@ -506,6 +516,7 @@ PIPELINES: dict[str, Coarser] = {
     "WanPipeline": WAN_T2V_80,
     "WanImageToVideoPipeline": WAN_I2V_FRAMES,
     "SkyReelsV2Pipeline": SKYREELS_T2V,
+    "SkyReelsV2DiffusionForcingPipeline": SKYREELS_DF_16X,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -551,7 +562,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^HeliosPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/32x"),
     (rf"^WanPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (rf"^WanPipeline@{VARIANT}$", "transformer", "WanTransformer3DModel/coarse"),
-    (rf"^SkyReelsV2Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (rf"^SkyReelsV2(DiffusionForcing)?Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (
         rf"^SkyReelsV2Pipeline@{VARIANT}$",
         "transformer",
