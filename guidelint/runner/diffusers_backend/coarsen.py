@@ -12,7 +12,14 @@ latent grid (`vae_scale_factor`, `sample_size`, `block_out_channels`, `latent_di
 VAE's `encode`/`decode`, its tiling, whose tiles are sized for the real factor), nor
 call anything with three or more positional arguments (CogView's height is its third
 parameter; which call is the pipeline's is not known from the text). Anything else runs
-on the real factor: slower, never another size.
+on the real factor: slower, never another size. A `vae=NAME` is the pipeline's own where
+NAME is bound once, to `AutoencoderKL*.from_pretrained(REPO, subfolder="vae")` with the
+pipeline's own REPO (Wan, Helios, SkyReels-V2): both loads get the same stand-in's.
+
+A video DiT whose temporal patch groups latent frames (Wan image-to-video, SkyReels-V2:
+`Coarser.frames_patch`) also needs every `num_frames=` to be an integer literal whose
+latent frames, (n - 1) // 4 + 1, divide by that patch; where the latent grid's height and
+width are the real ones (`Coarser.spatial_kept`), no size is checked.
 
 A UNet family (SDXL, AnimateDiff SDXL: `Coarser.sizes_required`) also needs every call of
 the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoPipeline*`,
