@@ -727,15 +727,17 @@ def test_wan_i2v_gets_7_frame_patches_where_its_frames_fill_them(frames, variant
         assert "every num_frames" in coarsen.substitution("WanImageToVideoPipeline")
 
 
-def test_wan_i2vs_coarse_plan_changes_only_its_dits_temporal_patch():
+def test_wan_i2vs_coarse_plan_keeps_factor_times_patch_and_groups_7_latent_frames():
     real = generic.plan("WanImageToVideoPipeline")
     coarser = generic.plan("WanImageToVideoPipeline", hub_variant="coarse")
-    assert [s for s in coarser.slots if s.name != "transformer"] == [
-        s for s in real.slots if s.name != "transformer"
+    assert [s for s in coarser.slots if s.name not in ("transformer", "vae")] == [
+        s for s in real.slots if s.name not in ("transformer", "vae")
     ]
     dit, eight_x = slot(coarser, "transformer").config, slot(real, "transformer").config
-    assert tuple(dit["patch_size"]) == (7, 2, 2)
-    assert tuple(eight_x["patch_size"])[1:] == tuple(dit["patch_size"])[1:]
+    assert tuple(dit["patch_size"]) == (7, 1, 1)
+    # what its example and pipeline round sizes to: vae_scale_factor_spatial x the patch
+    coarse_factor = slot(coarser, "vae").config["scale_factor_spatial"]
+    assert coarse_factor * dit["patch_size"][1] == 8 * eight_x["patch_size"][1] == 16
     assert {k: v for k, v in dit.items() if k != "patch_size"} == {
         k: v for k, v in eight_x.items() if k != "patch_size"
     }

@@ -153,11 +153,13 @@ WAN_COARSE_PATCH = (1, 5, 5)
 WAN_COARSE_MULTIPLE = WAN_VAE_FACTOR * WAN_COARSE_PATCH[1]  # 80
 # Wan image-to-video sizes its frames from the VAE factor times the patch's height and
 # width (its example rounds to `vae_scale_factor_spatial * patch_size[1]`, the pipeline to
-# both), and its VAE encodes four frames a chunk, so neither space nor the VAE's time may
-# change. Its DiT's temporal patch may: 81 frames are 21 latent frames, 3 patches of 7,
-# so 1,521 tokens a patch frame, 4,563 a call, not 31,941; every num_frames a call passes
-# must make latent frames dividing by 7 (the default, 81, does)
-WAN_I2V_PATCH = (7, 2, 2)
+# both), and its VAE encodes four frames a chunk, so neither that product (16) nor the
+# VAE's time may change: the 16x VAE (two channels, cheaper at full resolution, where its
+# 81-frame encode and decode run) with 1x1 patches keeps it. Its DiT's temporal patch may
+# group latent frames: 81 frames are 21 latent frames, 3 patches of 7, so 1,521 tokens a
+# patch frame, 4,563 a call, not 31,941; every num_frames a call passes must make latent
+# frames dividing by 7 (the default, 81, does)
+WAN_I2V_PATCH = (7, 1, 1)
 SKYREELS_PATCH = (5, 2, 2)  # SkyReels-V2 T2V: 97 frames, 25 latent frames (SKYREELS_T2V)
 WAN_TEMPORAL_FACTOR = 4
 HELIOS_TOKEN_RATIO = (WAN_VAE_32X_FACTOR // REAL_FACTOR) ** 2  # 16
@@ -432,10 +434,11 @@ WAN_T2V_80 = Coarser(
     factor=WAN_VAE_FACTOR,
 )
 WAN_I2V_FRAMES = Coarser(
-    REAL_FACTOR * PATCH,
-    f"a DiT of {'x'.join(map(str, WAN_I2V_PATCH))} patches (the real one's are 1x2x2)",
+    REAL_FACTOR * PATCH,  # = WAN_VAE_FACTOR x the 1x1 patch: what its sizes round to
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{'x'.join(map(str, WAN_I2V_PATCH))} patches (the real one's are 1x2x2)",
     WAN_I2V_PATCH[0],
-    factor=REAL_FACTOR,
+    factor=WAN_VAE_FACTOR,
     frames_patch=WAN_I2V_PATCH[0],
     spatial_kept=True,
 )
@@ -568,6 +571,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         "transformer",
         "SkyReelsV2Transformer3DModel/coarse",
     ),
+    (rf"^WanImageToVideoPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
     (
         rf"^WanImageToVideoPipeline@{VARIANT}$",
         "transformer",
