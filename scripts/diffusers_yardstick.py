@@ -509,9 +509,15 @@ REVIEWED: dict[str, Reviewed] = {
         "timeout",
         BARE,
         "cost",
-        "timed out at 300 s too on 2026-12-01; since the Wan VAE runs on oneDNN its 81-frame "
-        "encode fits, and its first step (two calls over 31,941 tokens) had not ended at 60 s "
-        "(progress 0/50, load 11, 2026-12-05)",
+        "timed out at 300 s too on 2026-12-01; on its coarse stand-in (16x VAE, 7x1x1 "
+        "patches: 4,563 tokens) it reached step 36 of 50 at 56 s at load 14.7 (2026-12-05)",
+    ),
+    "helios.pipeline_helios": Reviewed(
+        "timeout",
+        BARE,
+        "load",
+        "on its 32x stand-in its call needs 21.7 CPU-s; at load 10 it reached its fourth "
+        "chunk's decode at 58.9 s, at load 13.8 it ended bare (2026-12-05)",
     ),
     "wan.pipeline_wan_video2video": Reviewed(
         "timeout", BARE, "load", "passed alone in 33.3 s (load 15)"

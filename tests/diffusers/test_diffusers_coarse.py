@@ -276,6 +276,16 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
     if pipeline_class == "EasyAnimateInpaintPipeline":  # its CFG iterates the negative one
         return {"num_frames": 5, "negative_prompt": "blurry"}
+    if pipeline_class == "WanPipeline":
+        return {"num_frames": 5}
+    if pipeline_class == "SkyReelsV2Pipeline":  # 5 latent frames: one 5-frame patch
+        return {"num_frames": 17}
+    if pipeline_class == "SkyReelsV2DiffusionForcingPipeline":  # its dense mask: few frames
+        return {"num_frames": 17}
+    if pipeline_class == "WanImageToVideoPipeline":  # 7 latent frames: one 7-frame patch
+        return {"num_frames": 25, "image": picture}
+    if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
+        return {"num_frames": 33}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -305,6 +315,8 @@ def test_the_coarse_pipeline_makes_the_8x_ones_image_sizes(tiny_cache, pipeline_
         # its resolution binning makes 512x768 528x768, which its own check refuses at
         # 8x too; its default (480x832, the docstrings' size) is the case run
         pytest.skip("SANA-Video's binning turns 512x768 into a size it refuses")
+    if size is not None and pipeline_class == "WanPipeline":
+        size = (240, 400)  # its coarse stand-in's multiple is 80
     shapes = []
     for variant in (None, "coarse"):
         folder = build.checkpoint_for(pipeline_class, tiny_cache, hub_variant=variant)
@@ -420,6 +432,16 @@ def docstring_example(module: str) -> str:
             None,
         ),
         ("easyanimate.pipeline_easyanimate_inpaint", "EasyAnimateInpaintPipeline", "coarse"),
+        # their VAE is loaded from the pipeline's own repo and passed as `vae=`
+        ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
+        ("wan.pipeline_wan", "WanPipeline", "coarse"),
+        ("wan.pipeline_wan_i2v", "WanImageToVideoPipeline", "coarse"),
+        ("skyreels_v2.pipeline_skyreels_v2", "SkyReelsV2Pipeline", "coarse"),
+        (
+            "skyreels_v2.pipeline_skyreels_v2_diffusion_forcing",
+            "SkyReelsV2DiffusionForcingPipeline",
+            "coarse",
+        ),
         # its second example's reference image is a URL with no image suffix, which the
         # runner does not serve as its picture: the whole docstring keeps 8x
         ("flux.pipeline_flux_kontext_inpaint", "FluxKontextInpaintPipeline", None),
@@ -468,7 +490,9 @@ def vae_factor(vae_config) -> int:
 VAE_ONLY = sorted(
     name
     for name, coarser in coarse.PIPELINES.items()
+    # not those that also change the denoiser's sample_size or patches, or the scheduler
     if "VAE" in coarser.change
+    and " and " not in coarser.change
     and "sample_size" not in coarser.change
     and "patches" not in coarser.change  # HunyuanImage's: its own test
 )
@@ -685,3 +709,147 @@ def test_only_a_variant_that_says_so_reads_named_sizes():
     code = "size = (1024, 1024)\npipe(prompt, height=size[0], width=size[1])\n"
     assert coarsen.variant_for("AuraFlowPipeline", [(code, False)]) is None
     assert coarsen.variant_for("EasyAnimateInpaintPipeline", [(code, False)]) == "coarse"
+
+
+WAN_VAE_SCRIPT = (
+    "model_id = 'Wan-AI/Wan2.1-T2V-14B-Diffusers'\n"
+    "vae = AutoencoderKLWan.from_pretrained({vae_args})\n"
+    "pipe = WanPipeline.from_pretrained(model_id, vae=vae)\n"
+    "video = pipe(prompt='a cat', height={height}, width=1280, num_frames=81).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("vae_args", "height", "variant"),
+    [
+        ("model_id, subfolder='vae', torch_dtype=torch.float32", 720, "coarse"),
+        # another repo's VAE: the real factor, not the coarse checkpoint's
+        ("'Wan-AI/Wan2.1-T2V-1.3B-Diffusers', subfolder='vae'", 720, None),
+        ("model_id", 720, None),  # no subfolder: not the pipeline's own VAE
+        ("model_id, subfolder='vae'", 480, None),  # 480 = 6 x 80, but 1280 too: see below
+        ("model_id, subfolder='vae'", 760, None),  # 760 does not divide by 80
+    ],
+)
+def test_wan_gets_the_coarse_stand_in_only_with_its_own_vae_and_sizes_of_80(
+    vae_args, height, variant
+):
+    script = WAN_VAE_SCRIPT.format(vae_args=vae_args, height=height)
+    if height == 480:  # both divide: still coarse; the 16 x 5 multiple is what counts
+        variant = "coarse"
+    assert coarsen.variant_for("WanPipeline", [(script, False)]) == variant
+
+
+def test_a_vae_bound_twice_or_set_on_the_pipe_keeps_the_real_factor():
+    own = WAN_VAE_SCRIPT.format(vae_args="model_id, subfolder='vae'", height=720)
+    rebound = own.replace("pipe = ", "vae = vae.to('cpu')\npipe = ", 1)
+    assigned = own + "pipe.vae = vae\n"
+    for script in (rebound, assigned):
+        assert coarsen.variant_for("WanPipeline", [(script, False)]) is None
+
+
+def test_wan_needs_both_sizes_its_default_does_not_divide_by_80():
+    script = "pipe = WanPipeline.from_pretrained('Wan-AI/Wan2.1-T2V-14B-Diffusers')\n"
+    assert coarsen.variant_for("WanPipeline", [(script + "pipe(prompt='a cat')", False)]) is None
+    sized = script + "pipe(prompt='a cat', height=720, width=1280)"
+    assert coarsen.variant_for("WanPipeline", [(sized, False)]) == "coarse"
+
+
+def test_wans_coarse_plan_is_a_16x_vae_and_5x5_patches_of_the_same_dit():
+    plan = generic.plan("WanPipeline", hub_variant="coarse")
+    eight_x = slot(generic.plan("WanPipeline"), "transformer").config
+    dit = slot(plan, "transformer").config
+    assert {k: v for k, v in dit.items() if k != "patch_size"} == {
+        k: v for k, v in eight_x.items() if k != "patch_size"
+    }
+    assert tuple(dit["patch_size"]) == (1, 5, 5)
+    vae = slot(plan, "vae").config
+    assert vae["scale_factor_spatial"] == 16 == 2 ** len(vae["temperal_downsample"])
+    # 720x1280: 45x80 latent positions at 16x, 9x16 patches a latent frame (45x80 at 8x, 2x2)
+    assert (720 // 16 // 5) * (1280 // 16 // 5) * 25 == (720 // 8 // 2) * (1280 // 8 // 2)
+
+
+def test_helios_coarse_plan_keeps_its_schedule_shift():
+    """HeliosPipeline shifts its timesteps by calculate_shift(tokens, the scheduler's
+    base_image_seq_len and max_image_seq_len): the same mu at 16x fewer tokens."""
+    from diffusers.pipelines.helios.pipeline_helios import calculate_shift
+
+    plan = generic.plan("HeliosPipeline", hub_variant="coarse")
+    vae = slot(plan, "vae").config
+    assert vae["scale_factor_spatial"] == 32 == 2 ** len(vae["temperal_downsample"])
+    assert vae["temperal_downsample"][:3] == [False, True, True]  # 4x in time: its chunks
+    scheduler = slot(plan, "scheduler").config
+    eight_x = slot(generic.plan("HeliosPipeline"), "scheduler").config
+    assert {k: v for k, v in scheduler.items() if "seq_len" not in k} == eight_x
+
+    def tokens(factor: int) -> int:  # the docstring's 384x640, 9 latent frames a chunk
+        return 9 * (384 // factor) * (640 // factor) // 4
+
+    real = calculate_shift(tokens(8), 256, 4096)
+    coarser = calculate_shift(
+        tokens(32), scheduler["base_image_seq_len"], scheduler["max_image_seq_len"]
+    )
+    assert coarser == pytest.approx(real, abs=1e-12)
+
+
+I2V_SCRIPT = (
+    "model_id = 'Wan-AI/Wan2.1-I2V-14B-480P-Diffusers'\n"
+    "pipe = WanImageToVideoPipeline.from_pretrained(model_id)\n"
+    "mod_value = pipe.vae_scale_factor_spatial * pipe.transformer.config.patch_size[1]\n"
+    "video = pipe(image=image, prompt='a cat', height=height, width=width{frames}).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("frames", "variant"),
+    [
+        ("", "coarse"),  # the default, 81 frames: 21 latent frames
+        (", num_frames=81", "coarse"),
+        (", num_frames=25", "coarse"),  # 7 latent frames
+        (", num_frames=49", None),  # 13 latent frames: not 7's multiple
+        (", num_frames=n", None),  # not a literal
+        (", latents=noise", None),  # the example's own latent grid
+    ],
+)
+def test_wan_i2v_gets_7_frame_patches_where_its_frames_fill_them(frames, variant):
+    """Its sizes come from the image and the real grid (factor 8 x patch 2, both kept),
+    so only num_frames decides."""
+    script = I2V_SCRIPT.format(frames=frames)
+    assert coarsen.variant_for("WanImageToVideoPipeline", [(script, False)]) == variant
+    if variant:
+        assert "every num_frames" in coarsen.substitution("WanImageToVideoPipeline")
+
+
+def test_wan_i2vs_coarse_plan_keeps_factor_times_patch_and_groups_7_latent_frames():
+    real = generic.plan("WanImageToVideoPipeline")
+    coarser = generic.plan("WanImageToVideoPipeline", hub_variant="coarse")
+    assert [s for s in coarser.slots if s.name not in ("transformer", "vae")] == [
+        s for s in real.slots if s.name not in ("transformer", "vae")
+    ]
+    dit, eight_x = slot(coarser, "transformer").config, slot(real, "transformer").config
+    assert tuple(dit["patch_size"]) == (7, 1, 1)
+    # what its example and pipeline round sizes to: vae_scale_factor_spatial x the patch
+    coarse_factor = slot(coarser, "vae").config["scale_factor_spatial"]
+    assert coarse_factor * dit["patch_size"][1] == 8 * eight_x["patch_size"][1] == 16
+    assert {k: v for k, v in dit.items() if k != "patch_size"} == {
+        k: v for k, v in eight_x.items() if k != "patch_size"
+    }
+
+
+SKYREELS_SCRIPT = (
+    "pipe = SkyReelsV2Pipeline.from_pretrained('Skywork/SkyReels-V2-T2V-14B-540P-Diffusers')\n"
+    "video = pipe(prompt='a cat'{arguments}).frames[0]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "variant"),
+    [
+        ("", "coarse"),  # its defaults: 544x960, 97 frames (25 latent frames)
+        (", height=544, width=960, num_frames=97", "coarse"),
+        (", num_frames=81", None),  # 21 latent frames: not 5's multiple
+        (", height=720, width=1280", None),  # 720 does not divide by 32
+    ],
+)
+def test_skyreels_needs_sizes_of_32_and_frames_filling_5_frame_patches(arguments, variant):
+    script = SKYREELS_SCRIPT.format(arguments=arguments)
+    assert coarsen.variant_for("SkyReelsV2Pipeline", [(script, False)]) == variant

@@ -15,7 +15,15 @@ parameter; which call is the pipeline's is not known from the text). Anything el
 on the real factor: slower, never another size. A variant may also read sizes bound once
 to literals (`Coarser.named_sizes`: `sample_size = (448, 576)`, `height=sample_size[0]`)
 and allow named helpers positional arguments, checking the size among them
-(`Coarser.size_helpers`: EasyAnimate inpaint's `get_image_to_video_latent`).
+(`Coarser.size_helpers`: EasyAnimate inpaint's `get_image_to_video_latent`). A `vae=NAME`
+is the pipeline's own where NAME is bound once, to
+`AutoencoderKL*.from_pretrained(REPO, subfolder="vae")` with the pipeline's own REPO (Wan,
+Helios, SkyReels-V2): both loads get the same stand-in's.
+
+A video DiT whose temporal patch groups latent frames (Wan image-to-video, SkyReels-V2:
+`Coarser.frames_patch`) also needs every `num_frames=` to be an integer literal whose
+latent frames, (n - 1) // 4 + 1, divide by that patch; where the latent grid's height and
+width are the real ones (`Coarser.spatial_kept`), no size is checked.
 
 A UNet family (SDXL, AnimateDiff SDXL: `Coarser.sizes_required`) also needs every call of
 the pipeline itself (a name bound to `SomePipeline.from_pretrained(...)`, `AutoPipeline*`,
@@ -111,6 +119,17 @@ def variant_for(
 def substitution(pipeline_class: str) -> str:
     """The report's line for a pipeline built coarser."""
     coarser = coarse.PIPELINES[pipeline_class]
+    if coarser.frames_patch:
+        sizes = (
+            "its latent grid's height and width are the real ones"
+            if coarser.spatial_kept
+            else f"every height and width the example passes divides by {coarser.multiple}"
+        )
+        return (
+            f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: "
+            f"{sizes}, and every num_frames it passes makes latent frames dividing by "
+            f"{coarser.frames_patch}, so its videos keep their sizes"
+        )
     if coarser.area_sized:
         return (
             f"{pipeline_class}: {coarser.change}, {coarser.token_ratio}x fewer tokens: the "
@@ -145,9 +164,13 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     sizes = _bound_sizes(tree) if coarser.named_sizes else {}
     helpers = dict(coarser.size_helpers)
+    own_vae = _same_repo_vae_keywords(tree)
+    multiple = None if coarser.spatial_kept else coarser.multiple  # None: any size stays
     if any(
-        _sees_grid(node, coarser.multiple, grid_names, sizes, helpers) for node in ast.walk(tree)
+        _sees_grid(node, multiple, grid_names, sizes, helpers, own_vae) for node in ast.walk(tree)
     ):
+        return False
+    if coarser.frames_patch and not _frames_fill_patches(tree, coarser.frames_patch):
         return False
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
@@ -251,6 +274,75 @@ def _runner_picture(url: str, fixture_patterns: Collection[str]) -> bool:
     return images.names_image(url) and not images.names_video(url)
 
 
+def _same_repo_vae_keywords(tree: ast.AST) -> set[int]:
+    """The `vae=NAME` keywords (by id) of a pipeline's load, `Pipe.from_pretrained(REPO,
+    vae=NAME)`, where NAME is bound once, to `AutoencoderKL*.from_pretrained(REPO,
+    subfolder="vae", ...)` with the same REPO expression: the runner answers both loads
+    from the same stand-in, so that VAE is the coarse checkpoint's own (Wan, Helios)."""
+    bindings: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bindings.setdefault(name.id, []).append(node.value)
+    allowed: set[int] = set()
+    for call in ast.walk(tree):
+        repo = _loaded_repo(call, "Pipeline")
+        if repo is None:
+            continue
+        for keyword in call.keywords:  # type: ignore[attr-defined]
+            if keyword.arg != "vae" or not isinstance(keyword.value, ast.Name):
+                continue
+            values = bindings.get(keyword.value.id, [])
+            if len(values) == 1 and _is_repo_vae(values[0], repo):
+                allowed.add(id(keyword))
+    return allowed
+
+
+def _loaded_repo(node: ast.AST, class_part: str) -> str | None:
+    """`X.from_pretrained(REPO, ...)` with `class_part` in X's name: REPO's dump."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "from_pretrained"
+        and isinstance(node.func.value, ast.Name)
+        and class_part in node.func.value.id
+        and len(node.args) == 1
+    ):
+        return None
+    return ast.dump(node.args[0])
+
+
+def _is_repo_vae(value: ast.expr, repo: str) -> bool:
+    """`AutoencoderKL*.from_pretrained(REPO, subfolder="vae", ...)` of the same REPO."""
+    if _loaded_repo(value, "AutoencoderKL") != repo:
+        return False
+    assert isinstance(value, ast.Call)
+    subfolders = [k.value for k in value.keywords if k.arg == "subfolder"]
+    return (
+        len(subfolders) == 1
+        and isinstance(subfolders[0], ast.Constant)
+        and subfolders[0].value == "vae"
+        and all(k.arg is not None for k in value.keywords)
+    )
+
+
+def _frames_fill_patches(tree: ast.AST, frames_patch: int) -> bool:
+    """Whether every `num_frames=` is an integer literal whose latent frames, (n - 1) //
+    4 + 1, divide into temporal patches of `frames_patch` (Wan image-to-video: its
+    default, 81 frames, makes 21)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "num_frames":
+            value = node.value
+            if not isinstance(value, ast.Constant) or type(value.value) is not int:
+                return False
+            latent_frames = (value.value - 1) // coarse.WAN_TEMPORAL_FACTOR + 1
+            if value.value < 1 or latent_frames % frames_patch:
+                return False
+    return True
+
+
 def _passes_a_condition_model(tree: ast.AST) -> bool:
     """Whether a ControlNet or T2I-Adapter is passed to a pipeline (`controlnet=`,
     `adapter=`, also through `from_pipe` from a coarse SDXL): its condition embedding
@@ -314,11 +406,14 @@ Sizes = dict[str, int | tuple[int, ...]]  # names bound once to size literals
 
 def _sees_grid(
     node: ast.AST,
-    multiple: int,
+    multiple: int | None,
     grid_names: frozenset[str] = GRID_NAMES,
     sizes: Sizes | None = None,
     helpers: dict[str, int] | None = None,
+    own_vae: Collection[int] = (),
 ) -> bool:
+    """Whether `node` shows the example the latent grid; `own_vae`: the ids of `vae=`
+    keywords that pass the pipeline's own VAE (_same_repo_vae_keywords)."""
     sizes, helpers = sizes or {}, helpers or {}
     if isinstance(node, ast.Attribute):
         replaced = isinstance(node.ctx, ast.Store) and node.attr in COMPONENTS
@@ -329,21 +424,24 @@ def _sees_grid(
         if len(node.args) >= MAX_POSITIONAL and not _helper_sized(node, multiple, sizes, helpers):
             return True  # a size could be among them
         return any(
-            _keyword_sees_grid(keyword, multiple, grid_names, sizes) for keyword in node.keywords
+            _keyword_sees_grid(keyword, multiple, grid_names, sizes)
+            for keyword in node.keywords
+            if id(keyword) not in own_vae
         )
     return False
 
 
 def _keyword_sees_grid(
     keyword: ast.keyword,
-    multiple: int,
+    multiple: int | None,
     grid_names: frozenset[str] = GRID_NAMES,
     sizes: Sizes | None = None,
 ) -> bool:
+    """`multiple` None: the latent grid's height and width are the real ones."""
     if keyword.arg is None:  # **kwargs: any size could be in it
         return True
     if keyword.arg in SIZE_KEYWORDS:
-        return not _divides(keyword.value, multiple, sizes or {})
+        return multiple is not None and not _divides(keyword.value, multiple, sizes or {})
     if keyword.arg == "output_type":
         return not (isinstance(keyword.value, ast.Constant) and keyword.value.value != "latent")
     return keyword.arg in grid_names or keyword.arg in COMPONENTS
@@ -372,7 +470,9 @@ def _size_of(value: ast.expr, sizes: Sizes) -> int | tuple[int, ...] | None:
     return None
 
 
-def _helper_sized(call: ast.Call, multiple: int, sizes: Sizes, helpers: dict[str, int]) -> bool:
+def _helper_sized(
+    call: ast.Call, multiple: int | None, sizes: Sizes, helpers: dict[str, int]
+) -> bool:
     """A helper the coarse variant names (`get_image_to_video_latent(images, end,
     num_frames, sample_size)`), whose size argument is a size tuple dividing by `multiple`."""
     if not (isinstance(call.func, ast.Name) and call.func.id in helpers):
@@ -381,6 +481,8 @@ def _helper_sized(call: ast.Call, multiple: int, sizes: Sizes, helpers: dict[str
     if index >= len(call.args):
         return False
     size = _size_of(call.args[index], sizes)
+    if multiple is None:  # the latent grid's sizes are the real ones: any size stays
+        return True
     return (
         isinstance(size, tuple)
         and bool(size)

@@ -534,7 +534,7 @@ def component(slot: Slot, components: Path, built: dict[str, Any]):
     """The slot's component: schedulers and guiders are made afresh, models loaded from
     their cache folder."""
     if slot.recipe.kind in CONFIG_ONLY:
-        return library_class(slot.class_name)(**slot.fresh_config())
+        return _config_only(slot)
     folder = components / slot.key()
     if not (folder / "ready").is_file():
         made = make(slot, built)
@@ -542,6 +542,20 @@ def component(slot: Slot, components: Path, built: dict[str, Any]):
     if slot.recipe.loads_tokenizer:
         return _from_pretrained_with_local_tokenizer(slot, folder)
     return library_class(slot.class_name).from_pretrained(folder)
+
+
+def _config_only(slot: Slot):
+    """A scheduler or guider made from its config; keys its class does not take are
+    registered in its config as from_pretrained keeps them (a pipeline reads them:
+    Helios' `base_image_seq_len`)."""
+    cls = library_class(slot.class_name)
+    config = slot.fresh_config()
+    accepted = inspect.signature(cls.__init__).parameters
+    extra = {key: config.pop(key) for key in list(config) if key not in accepted}
+    made = cls(**config)
+    if extra:
+        made.register_to_config(**extra)
+    return made
 
 
 def _save_component(made, staging: Path, slot: Slot) -> None:

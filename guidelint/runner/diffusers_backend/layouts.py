@@ -63,6 +63,15 @@ COSMOS_IMAGE_CONTEXT: Mapping[str, Any] = {
     "img_context_dim_out": 32,
 }
 
+# Wan-AI/Wan2.1-T2V-1.3B-Diffusers, transformer/config.json
+WAN_T2V: Mapping[str, Any] = {
+    "num_layers": 30,
+    "num_attention_heads": 12,
+    "attention_head_dim": 128,
+    "ffn_dim": 8960,
+    "cross_attn_norm": True,
+    "qk_norm": "rms_norm_across_heads",
+}
 REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
     "UNet2DConditionModel": SD15_UNET,
     "UNet2DConditionModel/sdxl": SDXL_UNET,
@@ -158,15 +167,8 @@ REAL_LAYOUTS: dict[str, Mapping[str, Any]] = {
         }
         for release, kind in (("2.0", "control_layers"), ("2.1", "control_noise_refiner"))
     },
-    # Wan-AI/Wan2.1-T2V-1.3B-Diffusers, transformer/config.json
-    "WanTransformer3DModel": {
-        "num_layers": 30,
-        "num_attention_heads": 12,
-        "attention_head_dim": 128,
-        "ffn_dim": 8960,
-        "cross_attn_norm": True,
-        "qk_norm": "rms_norm_across_heads",
-    },
+    "WanTransformer3DModel": WAN_T2V,
+    "WanTransformer3DModel/coarse": WAN_T2V,  # recipes/coarse.py: other patches only
 }
 
 

@@ -53,6 +53,7 @@ from guidelint.runner.diffusers_backend.recipes import (
     qwen3vl,
     video,
     video_more,
+    wan_video,
 )
 from guidelint.runner.diffusers_backend.recipes.parts import (
     AURA_FLOW,
@@ -60,6 +61,7 @@ from guidelint.runner.diffusers_backend.recipes.parts import (
     SD3,
     VAE_FLOW,
     VAE_KL,
+    WAN,
     Recipe,
 )
 
@@ -138,6 +140,46 @@ WAN_VAE_COARSE = {
     "dim_mult": [1] * 5,
     "temperal_downsample": [*WAN_VAE_8X_TIME, False],
     "scale_factor_spatial": WAN_VAE_FACTOR,
+}
+# Helios' 384x640 divides by 64 x its 2x2 patch: the same VAE with a sixth, spatial-only
+# level (32x in space, 4x in time: its chunks of 9 latent frames and its history, counted
+# in latent frames, stay the real ones)
+WAN_VAE_32X_FACTOR = 32
+WAN_VAE_32X = {
+    **WAN_VAE_COARSE,
+    "dim_mult": [1] * COARSE_LEVELS,
+    "temperal_downsample": [*WAN_VAE_8X_TIME, False, False],
+    "scale_factor_spatial": WAN_VAE_32X_FACTOR,
+}
+# Wan text-to-video checks only height % 16, sizes its latents as height // factor, and
+# reads no patch size: its DiT's patches may be any that tile the latents. 720x1280
+# (45x80 latent positions at 16x) tiles into 5x5 patches: 9x16 tokens a latent frame
+# where the real 8x VAE and 2x2 patches make 45x80, so factor x patch = 80 must divide
+# every height and width the example passes
+WAN_COARSE_PATCH = (1, 5, 5)
+WAN_COARSE_MULTIPLE = WAN_VAE_FACTOR * WAN_COARSE_PATCH[1]  # 80
+# Wan image-to-video sizes its frames from the VAE factor times the patch's height and
+# width (its example rounds to `vae_scale_factor_spatial * patch_size[1]`, the pipeline to
+# both), and its VAE encodes four frames a chunk, so neither that product (16) nor the
+# VAE's time may change: the 16x VAE (two channels, cheaper at full resolution, where its
+# 81-frame encode and decode run) with 1x1 patches keeps it. Its DiT's temporal patch may
+# group latent frames: 81 frames are 21 latent frames, 3 patches of 7, so 1,521 tokens a
+# patch frame, 4,563 a call, not 31,941; every num_frames a call passes must make latent
+# frames dividing by 7 (the default, 81, does)
+WAN_I2V_PATCH = (7, 1, 1)
+SKYREELS_PATCH = (5, 2, 2)  # SkyReels-V2 T2V: 97 frames, 25 latent frames (SKYREELS_T2V)
+WAN_TEMPORAL_FACTOR = 4
+HELIOS_TOKEN_RATIO = (WAN_VAE_32X_FACTOR // REAL_FACTOR) ** 2  # 16
+# HeliosPipeline shifts its schedule by mu = calculate_shift(tokens, base_image_seq_len,
+# max_image_seq_len) read from the scheduler's config (256 and 4096 where absent, as in
+# the 8x stand-in's): linear in the tokens, so both bases divided by the same 16 give
+# the real mu, and the timesteps are the 8x stand-in's
+HELIOS_SCHEDULER_COARSE = {
+    "stages": 1,
+    "stage_range": [0, 1],
+    "use_dynamic_shifting": True,
+    "base_image_seq_len": 256 // HELIOS_TOKEN_RATIO,
+    "max_image_seq_len": 4096 // HELIOS_TOKEN_RATIO,
 }
 
 
@@ -240,6 +282,25 @@ RECIPES: dict[str, Recipe] = {
     "AutoencoderKLWan/coarse": Recipe(
         "model", WAN_VAE_COARSE, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
     ),
+    "AutoencoderKLWan/32x": Recipe(
+        "model", WAN_VAE_32X, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
+    ),
+    "WanTransformer3DModel/coarse": Recipe(
+        "model", {**WAN, "patch_size": WAN_COARSE_PATCH}, builds="WanTransformer3DModel"
+    ),
+    "WanTransformer3DModel/i2v-coarse": Recipe(
+        "model",
+        {**wan_video.WAN_I2V, "patch_size": WAN_I2V_PATCH},
+        builds="WanTransformer3DModel",
+    ),
+    "SkyReelsV2Transformer3DModel/coarse": Recipe(
+        "model",
+        {**WAN, "patch_size": SKYREELS_PATCH},
+        builds="SkyReelsV2Transformer3DModel",
+    ),
+    "HeliosScheduler/coarse": Recipe(
+        "scheduler", HELIOS_SCHEDULER_COARSE, builds="HeliosScheduler"
+    ),
     # Bria FIBO 2: the same DiT with 8x8 latent patches (its pipeline hands it unpacked
     # latents and reads the patch from its config only for a schedule shift its scheduler,
     # without dynamic shifting, ignores): 256 tokens at 1024 px, not 4,096
@@ -332,6 +393,10 @@ class Coarser:
     # arguments, the one at the index given being such a size (coarsen.py)
     named_sizes: bool = False
     size_helpers: tuple[tuple[str, int], ...] = ()
+    # the DiT's temporal patch, in latent frames, which every num_frames must fill
+    frames_patch: int = 0
+    # the latent grid's height and width are the real ones: any size stays
+    spatial_kept: bool = False
 
 
 VAE_32X = Coarser(
@@ -421,6 +486,62 @@ SANA_VIDEO_16X = Coarser(
     f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x)",
     (WAN_VAE_FACTOR // REAL_FACTOR) ** 2,
     factor=WAN_VAE_FACTOR,
+)
+
+# Helios reads the same two factors from its Wan VAE, sizes latents and its history as
+# height // factor (counted in latent frames: 9 a chunk), checks only height % 16, and
+# pads its mid and long history to its (2, 4, 4) and (4, 8, 8) patches (what a 384x640
+# frame's 48x80 latents never needed, its 12x20 ones do: replicate padding, as for any
+# size not dividing). Its example passes the VAE it loads from the same repo (`vae=`,
+# coarsen.py), which gets the coarse checkpoint's. 540 tokens a chunk, not 8,640.
+WAN_T2V_80 = Coarser(
+    WAN_COARSE_MULTIPLE,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{WAN_COARSE_PATCH[1]}x{WAN_COARSE_PATCH[2]} patches (the real one's are {PATCH}x{PATCH})",
+    (WAN_COARSE_MULTIPLE // (REAL_FACTOR * PATCH)) ** 2,  # 25
+    # its default 480x832 does not divide by 80 (832 px would become 800): every call
+    # must state both sizes
+    sizes_required=True,
+    factor=WAN_VAE_FACTOR,
+)
+WAN_I2V_FRAMES = Coarser(
+    REAL_FACTOR * PATCH,  # = WAN_VAE_FACTOR x the 1x1 patch: what its sizes round to
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{'x'.join(map(str, WAN_I2V_PATCH))} patches (the real one's are 1x2x2)",
+    WAN_I2V_PATCH[0],
+    factor=WAN_VAE_FACTOR,
+    frames_patch=WAN_I2V_PATCH[0],
+    spatial_kept=True,
+)
+# SkyReels-V2 text-to-video reads its factors from the VAE's structure (2 **
+# len(temperal_downsample), 2 ** sum(...)), checks only height % 16, reads no patch, and
+# defaults to 544x960 and 97 frames: 16x and the 2x2 patch divide 544 and 960 (17x30
+# tokens a latent frame, not 34x60), and 97 frames are 25 latent frames, 5 temporal
+# patches of 5: 2,550 tokens a call, not 51,000
+SKYREELS_T2V = Coarser(
+    WAN_VAE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x) and a DiT of "
+    f"{'x'.join(map(str, SKYREELS_PATCH))} patches (the real one's are 1x2x2)",
+    (WAN_VAE_FACTOR // REAL_FACTOR) ** 2 * SKYREELS_PATCH[0],  # 20
+    factor=WAN_VAE_FACTOR,
+    frames_patch=SKYREELS_PATCH[0],
+)
+# SkyReels-V2 diffusion forcing reads its factors as SkyReels-V2 does; its DiT builds a
+# dense block-causal mask over every token (51,000 at 544x960x97: 9.7 GiB as float),
+# and gives each latent frame its own timestep, so its frames keep 1-frame patches: only
+# the 16x VAE (12,750 tokens, a 0.6 GiB mask)
+SKYREELS_DF_16X = Coarser(
+    WAN_VAE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_FACTOR}x (the real one is {REAL_FACTOR}x)",
+    (WAN_VAE_FACTOR // REAL_FACTOR) ** 2,
+    factor=WAN_VAE_FACTOR,
+)
+HELIOS_32X = Coarser(
+    WAN_VAE_32X_FACTOR * PATCH,
+    f"a tiny Wan VAE of {WAN_VAE_32X_FACTOR}x (the real one is {REAL_FACTOR}x) and its "
+    f"scheduler's token bases / {HELIOS_TOKEN_RATIO} (the same schedule shift)",
+    HELIOS_TOKEN_RATIO,
+    factor=WAN_VAE_32X_FACTOR,
 )
 
 # Bria FIBO 2 sizes its output as Kontext does (its hard-coded default 128 x the factor,
@@ -537,6 +658,11 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
     "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
+    "HeliosPipeline": HELIOS_32X,
+    "WanPipeline": WAN_T2V_80,
+    "WanImageToVideoPipeline": WAN_I2V_FRAMES,
+    "SkyReelsV2Pipeline": SKYREELS_T2V,
+    "SkyReelsV2DiffusionForcingPipeline": SKYREELS_DF_16X,
 }
 UNET_PIPELINES = tuple(name for name, coarser in PIPELINES.items() if coarser is UNET_32X)
 SD3_PIPELINES = tuple(name for name in PIPELINES if name.startswith("StableDiffusion3"))
@@ -579,6 +705,22 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ),
     (rf"^Ideogram4Pipeline@{VARIANT}$", "vae", "AutoencoderKLFlux2/coarse"),
     (rf"^Sana(Video|ImageToVideo)Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (rf"^HeliosPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/32x"),
+    (rf"^WanPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (rf"^WanPipeline@{VARIANT}$", "transformer", "WanTransformer3DModel/coarse"),
+    (rf"^SkyReelsV2(DiffusionForcing)?Pipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (
+        rf"^SkyReelsV2Pipeline@{VARIANT}$",
+        "transformer",
+        "SkyReelsV2Transformer3DModel/coarse",
+    ),
+    (rf"^WanImageToVideoPipeline@{VARIANT}$", "vae", "AutoencoderKLWan/coarse"),
+    (
+        rf"^WanImageToVideoPipeline@{VARIANT}$",
+        "transformer",
+        "WanTransformer3DModel/i2v-coarse",
+    ),
+    (rf"^HeliosPipeline@{VARIANT}$", "scheduler", "HeliosScheduler/coarse"),
     (rf"^LattePipeline@{VARIANT}$", "transformer", "LatteTransformer3DModel/coarse"),
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "vae", "AutoencoderKL/coarse"),
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
