@@ -164,6 +164,7 @@ def test_a_label_on_the_findings_own_line_wins_over_one_on_another():
         ("heldout10.json", "held-out-10"),
         ("heldout11.json", "held-out-11"),
         ("heldout12.json", "held-out-12"),
+        ("heldout13.json", "held-out-13"),
     ],
 )
 def test_the_committed_held_out_labels_are_well_formed(labels, set_name):
