@@ -133,16 +133,20 @@ def _artifact_files(project: Project) -> int:
 def _is_collection(project: Project) -> bool:
     if any(project.exists(name) for name in MARKETPLACES):
         return True
-    shipped = len(project.memo(SKILL_FOLDERS)) + len(project.memo(BUNDLE_FOLDERS))
-    if shipped + _artifact_files(project) < COLLECTION_MIN:
-        return False
     # Several skills at the root may be the repository's own (Megatron-LM's `skills/`
     # name its `megatron/` code): its README or AGENTS.md must call it a collection.
-    for name in COLLECTION_READMES:
-        source = project.read(name)
-        if source is not None and COLLECTION_WORDS.search(source.text[:HEAD_CHARS]):
-            return True
-    return False
+    # Read first, so that most repositories never count their artifacts: counting walks
+    # the file list, and every file whose result rests on it is checked again whenever
+    # a file is added or removed (cache.RecordingProject).
+    if not any(_calls_itself_a_collection(project, name) for name in COLLECTION_READMES):
+        return False
+    shipped = len(project.memo(SKILL_FOLDERS)) + len(project.memo(BUNDLE_FOLDERS))
+    return shipped + _artifact_files(project) >= COLLECTION_MIN
+
+
+def _calls_itself_a_collection(project: Project, name: str) -> bool:
+    source = project.read(name)
+    return source is not None and bool(COLLECTION_WORDS.search(source.text[:HEAD_CHARS]))
 
 
 def is_collection(project: Project) -> bool:
