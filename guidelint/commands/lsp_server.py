@@ -50,6 +50,9 @@ WATCHED = (
     ("**/.guidelint/tools/*.json", 7),
     ("**/*", 1 | 4),  # WatchKind.Create | WatchKind.Delete
     ("**/*.{md,markdown,json,py,toml,yaml,yml,txt}", 2),  # WatchKind.Change
+    # What git leaves out (GL501, GL502, GL504 skip an ignored path) and the submodules
+    # (GL504): an edit, not only a creation, turns a finding on or off.
+    ("**/{.gitignore,.gitmodules}", 2),
 )
 # Folders whose files no finding rests on (the cache's own writes must not echo).
 NEVER_WATCHED = (".git", "__pycache__", ".venv", "node_modules")

@@ -24,6 +24,8 @@ pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
+from guidelint.commands.lsp_server import WATCHED  # noqa: E402
+
 REPO = Path(__file__).parents[2]
 
 GOTCHAS = """# Gotchas
@@ -568,3 +570,65 @@ def test_a_config_path_outside_the_workspace_is_refused(tmp_path: Path) -> None:
 
         scenario(root, steps, options={"configPath": path})
     assert sorted(p.name for p in home.iterdir()) == [".hushlogin", "repo"]
+
+
+# ---- what git leaves out: .gitignore and .gitmodules edits (issues 27, 28)
+
+
+def _watched_for(path: str, kind: int) -> bool:
+    """Whether the server's watchers, read as a client reads them (`{a,b}` braces,
+    `**/`), ask for this kind of event on this path."""
+    import re
+
+    import pathspec
+
+    for glob, kinds in WATCHED:
+        if not kinds & kind:
+            continue
+        braces = re.search(r"\{([^}]*)\}", glob)
+        globs = [glob]
+        if braces:
+            globs = [
+                glob[: braces.start()] + alt + glob[braces.end() :] for alt in braces[1].split(",")
+            ]
+        if pathspec.GitIgnoreSpec.from_lines(globs).match_file(path):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", [".gitignore", "docs/.gitignore", ".gitmodules"])
+def test_edits_of_what_git_leaves_out_are_watched(path: str) -> None:
+    # An edited .gitignore turns GL501/GL502/GL504 findings on or off; unwatched, the
+    # open documents kept their old diagnostics until saved (a silent wrong answer).
+    assert _watched_for(path, 2)  # WatchKind.Change
+    assert _watched_for(path, 1) and _watched_for(path, 4)  # created, deleted
+    assert not _watched_for("docs/notes.bin", 2)  # the helper reads the globs, not all
+
+
+LINKING = "# Links\n\nRead [the settings](settings.md).\n"
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_an_edited_nested_gitignore_reaches_the_document_linking_past_it(tmp_path: Path) -> None:
+    root = tmp_path
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "links.md").write_text(LINKING)
+    (root / "docs" / ".gitignore").write_text("settings.md\n")  # a page the build writes
+    guide = "docs/links.md"
+
+    async def steps(editor: Editor) -> None:
+        registration = await editor.registrations.get()
+        assert ("**/{.gitignore,.gitmodules}", 2) in [
+            (w["globPattern"], w["kind"]) for w in registration.register_options["watchers"]
+        ]
+        editor.open(guide)
+        assert await editor.next_diagnostics(guide) == []
+        (root / "docs" / ".gitignore").write_text("other.md\n")
+        editor.changed_on_disk("docs/.gitignore", types.FileChangeType.Changed)
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL502", 3)]
+        (root / "docs" / ".gitignore").write_text("settings.md\n")
+        editor.changed_on_disk("docs/.gitignore", types.FileChangeType.Changed)
+        assert await editor.next_diagnostics(guide) == []
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 20})
