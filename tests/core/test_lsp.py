@@ -632,3 +632,40 @@ def test_an_edited_nested_gitignore_reaches_the_document_linking_past_it(tmp_pat
         assert await editor.next_diagnostics(guide) == []
 
     scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 20})
+
+
+SAVED_LINKS = "# Links\n\nNothing yet.\n"
+
+
+@pytest.mark.slow  # a server process, a real client
+@pytest.mark.parametrize(
+    "made", ["docs/.gitignore", "docs/settings.md"], ids=["gitignore", "linked-file"]
+)
+def test_a_change_on_disk_reaches_the_unsaved_text_typed_after_it(
+    tmp_path: Path, made: str
+) -> None:
+    # The saved text looks up nothing the change touches, so it is not checked again;
+    # but the answers its scope gave an unsaved text before (the link missing, no
+    # .gitignore in docs/) were kept and given again to the text typed after.
+    root = tmp_path
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "links.md").write_text(SAVED_LINKS)
+    guide = "docs/links.md"
+
+    async def steps(editor: Editor) -> None:
+        await editor.registrations.get()
+        editor.open(guide)
+        assert await editor.next_diagnostics(guide) == []
+        editor.change(guide, LINKING)  # unsaved: the page is missing
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL502", 3)]
+        editor.change(guide, SAVED_LINKS)
+        assert await editor.next_diagnostics(guide) == []
+        (root / made).write_text("settings.md\n" if made.endswith(".gitignore") else "# S\n")
+        editor.changed_on_disk(made, types.FileChangeType.Created)
+        await editor.round_trip()  # debounceMs 0: the changes are taken in by then
+        await editor.round_trip()
+        editor.change(guide, LINKING)  # the page now exists, or is git-ignored
+        assert await editor.next_diagnostics(guide) == []
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 0})
