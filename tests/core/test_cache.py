@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -746,7 +747,7 @@ MODULES = '[submodule "n"]\n\tpath = src/tools/nodes\n\turl = ../n\n'
 NAMED = {"docs/settings.md": "# S\n", "scripts/build.py": "x = 1\n", "src/converters.py": "y\n"}
 
 
-def _put(root: Path, files: dict[str, str | None]) -> None:
+def _put(root: Path, files: Mapping[str, str | None]) -> None:
     """Write each file (None: delete it, or the folder)."""
     import shutil
 
@@ -759,7 +760,8 @@ def _put(root: Path, files: dict[str, str | None]) -> None:
             path.write_text(text, encoding="utf-8")
 
 
-GIT_CASES = {  # (before, after)
+GIT_CASES: dict[str, tuple[Mapping[str, str | None], Mapping[str, str | None]]] = {
+    # (before, after)
     "root-gitignore-added": ({}, {".gitignore": IGNORED_ALL}),
     "root-gitignore-narrowed": ({".gitignore": IGNORED_ALL}, {".gitignore": "other/\n"}),
     "root-gitignore-widened": ({".gitignore": "other/\n"}, {".gitignore": IGNORED_ALL}),
