@@ -12,7 +12,10 @@ suppress a finding for its line or file; hovering over a finding shows its rule 
 Files on disk are watched (`workspace/didChangeWatchedFiles`): the configuration,
 the tool snapshots, `.mcp.json`, and any file a finding rests on. Changes are
 gathered for `debounceMs` and then the open documents they reach (`dependents.Reach`
-over what each one's rules looked up) are checked again against a reloaded project.
+over what each one's rules looked up) are checked again against a reloaded project;
+the others are not checked again, but their project is reloaded at their next check
+(it keeps the answers it gave the unsaved texts checked before, which no saved
+lookup records: a link typed to a page just created would still be broken).
 """
 
 from __future__ import annotations
@@ -50,6 +53,9 @@ WATCHED = (
     ("**/.guidelint/tools/*.json", 7),
     ("**/*", 1 | 4),  # WatchKind.Create | WatchKind.Delete
     ("**/*.{md,markdown,json,py,toml,yaml,yml,txt}", 2),  # WatchKind.Change
+    # What git leaves out (GL501, GL502, GL504 skip an ignored path) and the submodules
+    # (GL504): an edit, not only a creation, turns a finding on or off.
+    ("**/{.gitignore,.gitmodules}", 2),
 )
 # Folders whose files no finding rests on (the cache's own writes must not echo).
 NEVER_WATCHED = (".git", "__pycache__", ".venv", "node_modules")
@@ -231,6 +237,9 @@ class ServerState:
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
         self.scopes: dict[str, Scope | None] = {}  # uri -> its project (None: not a file)
+        # Open documents whose project changed on disk in a way their last check's
+        # lookups do not reach: their scope is reloaded at their next check.
+        self.outdated: set[str] = set()
         self.checked: dict[str, Checked] = {}
         self.settings = ClientSettings()
         self.root: Path | None = None  # the first workspace folder: where configPath starts
@@ -304,7 +313,8 @@ class ServerState:
     # ---- projects
 
     def scope(self, uri: str) -> Scope | None:
-        if uri not in self.scopes:
+        if uri not in self.scopes or uri in self.outdated:
+            self.outdated.discard(uri)
             self.scopes[uri] = self._load_scope(uri)
         return self.scopes[uri]
 
@@ -439,7 +449,14 @@ class ServerState:
         if reach is None:
             return True  # a broken configuration is news for every document
         checked = self.checked.get(uri)
-        return reach.reaches(scope.rel, checked.lookups if checked is not None else None)
+        if reach.reaches(scope.rel, checked.lookups if checked is not None else None):
+            return True
+        # No news for the findings of the text last checked, but the scope's project
+        # keeps every answer it gave (`exists()`, memos such as GL502's `.gitignore` per
+        # folder, the file list), the unsaved texts' lookups included: the next check
+        # must ask the disk again, or a link typed to the new file is still broken.
+        self.outdated.add(uri)
+        return False
 
     def refresh(self, uris: list[str]) -> None:
         """New diagnostics for these documents: pushed, or the client told to pull."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -705,3 +706,114 @@ def test_a_file_without_a_delegation_does_not_rest_on_the_agents(tmp_path):
         ".claude/agents/writer.md",
         ".claude/agents/reviewer.md",
     }
+
+
+# ---- what git leaves out and what exists (issues 27, 28): a warm run says what a
+# cold one says when a `.gitignore` (root or nested), a linked or named file, a folder
+# a tree draws or `.gitmodules` changes. GL501, GL502 and GL504 each skip an ignored
+# path (GL502 through a `.gitignore` per folder that one run shares, `Project.memo`).
+
+TREE_GUIDE = """# Agents
+
+Run `scripts/build.py` to build the site, then read [the settings](docs/settings.md).
+
+## Directory structure
+
+```
+acme-agents/
+├── src/
+│   ├── agent.py          # the agent loop
+│   ├── loop.py           # the event loop
+│   ├── converters.py     # type converters
+│   └── tools/
+│       ├── registry.py
+│       └── nodes/
+│           └── graph.py
+├── scripts/
+│   └── deploy.py
+└── README.md
+```
+"""
+# A second guide asking of the same folders' .gitignore files: the memo one file
+# computes, the next one reuses.
+LINKS_GUIDE = "# Guide\n\nSee [the settings](settings.md) and [the API](api/ref.md).\n"
+IGNORED_ALL = "scripts/build.py\ndocs/settings.md\nsrc/converters.py\nsrc/tools/nodes/\n"
+NESTED = {
+    "docs/.gitignore": "settings.md\napi/\n",
+    "src/.gitignore": "converters.py\ntools/nodes/\n",
+    "scripts/.gitignore": "build.py\n",
+}
+MODULES = '[submodule "n"]\n\tpath = src/tools/nodes\n\turl = ../n\n'
+NAMED = {"docs/settings.md": "# S\n", "scripts/build.py": "x = 1\n", "src/converters.py": "y\n"}
+
+
+def _put(root: Path, files: Mapping[str, str | None]) -> None:
+    """Write each file (None: delete it, or the folder)."""
+    import shutil
+
+    for rel, text in files.items():
+        path = root / rel
+        if text is None:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+
+GIT_CASES: dict[str, tuple[Mapping[str, str | None], Mapping[str, str | None]]] = {
+    # (before, after)
+    "root-gitignore-added": ({}, {".gitignore": IGNORED_ALL}),
+    "root-gitignore-narrowed": ({".gitignore": IGNORED_ALL}, {".gitignore": "other/\n"}),
+    "root-gitignore-widened": ({".gitignore": "other/\n"}, {".gitignore": IGNORED_ALL}),
+    "root-gitignore-removed": ({".gitignore": IGNORED_ALL}, {".gitignore": None}),
+    "nested-gitignores-added": ({}, NESTED),
+    "nested-gitignores-narrowed": (NESTED, dict.fromkeys(NESTED, "other\n")),
+    "nested-gitignores-widened": (dict.fromkeys(NESTED, "other\n"), NESTED),
+    "nested-gitignores-removed": (NESTED, dict.fromkeys(NESTED)),
+    "named-files-created": ({}, NAMED),
+    "named-files-deleted": (NAMED, dict.fromkeys(NAMED)),
+    "tree-folder-appears": ({}, {"src/tools/nodes/graph.py": "g = 1\n"}),
+    "tree-folder-goes": ({"src/tools/nodes/graph.py": "g = 1\n"}, {"src/tools/nodes": None}),
+    "tree-folder-replaces-a-file": (
+        {"src/tools/nodes": "a file\n"},
+        {"src/tools/nodes": None, "src/tools/nodes/other.py": "o = 1\n"},
+    ),
+    "gitmodules-added": ({}, {".gitmodules": MODULES}),
+    "gitmodules-changed": ({".gitmodules": MODULES}, {".gitmodules": MODULES.replace("src", "x")}),
+    "gitmodules-removed": ({".gitmodules": MODULES}, {".gitmodules": None}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GIT_CASES))
+def test_a_warm_run_follows_what_git_leaves_out_and_what_exists(tmp_path, monkeypatch, case):
+    root = tmp_path / "repo"
+    _put(
+        root,
+        {
+            "AGENTS.md": TREE_GUIDE,
+            "README.md": "# Acme\n",
+            "docs/index.md": "# Docs\n",
+            "docs/guide.md": LINKS_GUIDE,
+            "src/agent.py": "a = 1\n",
+            "src/loop.py": "b = 1\n",
+            "src/tools/registry.py": "c = 1\n",
+            "scripts/deploy.py": "d = 1\n",
+        },
+    )
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    monkeypatch.chdir(root)
+    before, after = GIT_CASES[case]
+    _put(root, before)
+
+    def found(use_cache: bool) -> list[tuple[str, str, int]]:
+        report = run_check(CheckOptions(paths=[], use_cache=use_cache))
+        return sorted((f.code, f.path, f.line) for f in report.findings)
+
+    cold = found(True)  # fills the cache
+    if not before:  # the guides as written: each of the three rules has its say
+        assert {code for code, _, _ in cold} >= {"GL501", "GL502", "GL504"}
+    _put(root, after)
+    fresh = found(False)
+    assert found(True) == fresh
+    assert fresh != cold  # each case moves a finding: the cache was put to the test

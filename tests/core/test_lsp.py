@@ -24,6 +24,8 @@ pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
+from guidelint.commands.lsp_server import WATCHED  # noqa: E402
+
 REPO = Path(__file__).parents[2]
 
 GOTCHAS = """# Gotchas
@@ -568,3 +570,102 @@ def test_a_config_path_outside_the_workspace_is_refused(tmp_path: Path) -> None:
 
         scenario(root, steps, options={"configPath": path})
     assert sorted(p.name for p in home.iterdir()) == [".hushlogin", "repo"]
+
+
+# ---- what git leaves out: .gitignore and .gitmodules edits (issues 27, 28)
+
+
+def _watched_for(path: str, kind: int) -> bool:
+    """Whether the server's watchers, read as a client reads them (`{a,b}` braces,
+    `**/`), ask for this kind of event on this path."""
+    import re
+
+    import pathspec
+
+    for glob, kinds in WATCHED:
+        if not kinds & kind:
+            continue
+        braces = re.search(r"\{([^}]*)\}", glob)
+        globs = [glob]
+        if braces:
+            globs = [
+                glob[: braces.start()] + alt + glob[braces.end() :] for alt in braces[1].split(",")
+            ]
+        if pathspec.GitIgnoreSpec.from_lines(globs).match_file(path):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", [".gitignore", "docs/.gitignore", ".gitmodules"])
+def test_edits_of_what_git_leaves_out_are_watched(path: str) -> None:
+    # An edited .gitignore turns GL501/GL502/GL504 findings on or off; unwatched, the
+    # open documents kept their old diagnostics until saved (a silent wrong answer).
+    assert _watched_for(path, 2)  # WatchKind.Change
+    assert _watched_for(path, 1) and _watched_for(path, 4)  # created, deleted
+    assert not _watched_for("docs/notes.bin", 2)  # the helper reads the globs, not all
+
+
+LINKING = "# Links\n\nRead [the settings](settings.md).\n"
+
+
+@pytest.mark.slow  # a server process, a real client
+def test_an_edited_nested_gitignore_reaches_the_document_linking_past_it(tmp_path: Path) -> None:
+    root = tmp_path
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "links.md").write_text(LINKING)
+    (root / "docs" / ".gitignore").write_text("settings.md\n")  # a page the build writes
+    guide = "docs/links.md"
+
+    async def steps(editor: Editor) -> None:
+        registration = await editor.registrations.get()
+        assert ("**/{.gitignore,.gitmodules}", 2) in [
+            (w["globPattern"], w["kind"]) for w in registration.register_options["watchers"]
+        ]
+        editor.open(guide)
+        assert await editor.next_diagnostics(guide) == []
+        (root / "docs" / ".gitignore").write_text("other.md\n")
+        editor.changed_on_disk("docs/.gitignore", types.FileChangeType.Changed)
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL502", 3)]
+        (root / "docs" / ".gitignore").write_text("settings.md\n")
+        editor.changed_on_disk("docs/.gitignore", types.FileChangeType.Changed)
+        assert await editor.next_diagnostics(guide) == []
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 20})
+
+
+SAVED_LINKS = "# Links\n\nNothing yet.\n"
+
+
+@pytest.mark.slow  # a server process, a real client
+@pytest.mark.parametrize(
+    "made", ["docs/.gitignore", "docs/settings.md"], ids=["gitignore", "linked-file"]
+)
+def test_a_change_on_disk_reaches_the_unsaved_text_typed_after_it(
+    tmp_path: Path, made: str
+) -> None:
+    # The saved text looks up nothing the change touches, so it is not checked again;
+    # but the answers its scope gave an unsaved text before (the link missing, no
+    # .gitignore in docs/) were kept and given again to the text typed after.
+    root = tmp_path
+    (root / "pyproject.toml").write_text("[tool.guidelint]\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "links.md").write_text(SAVED_LINKS)
+    guide = "docs/links.md"
+
+    async def steps(editor: Editor) -> None:
+        await editor.registrations.get()
+        editor.open(guide)
+        assert await editor.next_diagnostics(guide) == []
+        editor.change(guide, LINKING)  # unsaved: the page is missing
+        assert _codes(await editor.next_diagnostics(guide)) == [("GL502", 3)]
+        editor.change(guide, SAVED_LINKS)
+        assert await editor.next_diagnostics(guide) == []
+        (root / made).write_text("settings.md\n" if made.endswith(".gitignore") else "# S\n")
+        editor.changed_on_disk(made, types.FileChangeType.Created)
+        await editor.round_trip()  # debounceMs 0: the changes are taken in by then
+        await editor.round_trip()
+        editor.change(guide, LINKING)  # the page now exists, or is git-ignored
+        assert await editor.next_diagnostics(guide) == []
+
+    scenario(root, steps, capabilities=WATCHING, options={"debounceMs": 0})
