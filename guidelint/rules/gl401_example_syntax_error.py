@@ -428,6 +428,79 @@ def _in_arguments(source: str, start: int) -> bool:
     return index >= 0 and (source[index].isalnum() or source[index] in "_)]")
 
 
+# `...` alone where an entry of a dict or list display stands, after `{`, `[` or `,`
+# (`FACTORIES = {\n    ...\n    "mine": make,\n}`): the other entries, left out.
+ELIDED_ENTRY = LazyPattern(
+    r"(?<=[{\[,])([ \t]*(?:#[^\n]*)?(?:\n[ \t]*)*)\.\.\.(?=([ \t]*)([,}\]]|#|\n))"
+)
+
+
+def _elided_entries_named(source: str) -> str:
+    """Each elided entry of a dict display as an unpacking of its own (`**__e1`), which
+    a dict takes among its keys; in a list, `...` stays an element. Either way a comma
+    after one alone on its line, where the next entry follows it."""
+    count = 0
+
+    def named(match: re.Match[str]) -> str:
+        nonlocal count
+        opener = _innermost_opener(source, match.start())
+        if opener not in "{[":
+            return match.group(0)  # a call's or a signature's: _elided_arguments_named's
+        count += 1
+        comma = "" if match.group(3) in (",", "}", "]") else ","
+        entry = f"**__e{count}" if opener == "{" and _holds_keys(source, match.end()) else "..."
+        return f"{match.group(1)}{entry}{comma}"
+
+    return ELIDED_ENTRY.compiled.sub(named, source)
+
+
+def _innermost_opener(source: str, at: int) -> str:
+    """The bracket still open at `at` (`(`, `[` or `{`), "" when none: read over
+    strings and comments, which hold brackets that open nothing."""
+    openers: list[str] = []
+    index, length = 0, min(at, len(source))
+    while index < length:
+        char = source[index]
+        if char == "#":
+            newline = source.find("\n", index)
+            index = length if newline == -1 else newline
+            continue
+        if char in "\"'":
+            quote = source[index : index + 3] if source[index : index + 3] in ('"""', "'''") else char
+            end = source.find(quote, index + len(quote))
+            while end != -1 and len(quote) == 1 and _escaped(source, end):
+                end = source.find(quote, end + 1)
+            index = length if end == -1 else end + len(quote)
+            continue
+        if char in "([{":
+            openers.append(char)
+        elif char in ")]}" and openers:
+            openers.pop()
+        index += 1
+    return openers[-1] if openers else ""
+
+
+def _escaped(source: str, at: int) -> bool:
+    """The character at `at` follows an odd run of backslashes."""
+    slashes = 0
+    while at - slashes - 1 >= 0 and source[at - slashes - 1] == "\\":
+        slashes += 1
+    return slashes % 2 == 1
+
+
+# A dict's entry: a key (a string, a name or a number) and a colon, not `:=`.
+DICT_KEY = LazyPattern(r"(?:[\"'][^\"'\n]*[\"']|[\w.]+)[ \t]*:(?!=)")
+
+
+def _holds_keys(source: str, at: int) -> bool:
+    """The display the `...` at `at` stands in has `key: value` entries: the next entry
+    after it is one (`{\n    ...\n    "mine": make,\n}`), or an earlier one was."""
+    after = source[at:].lstrip(" \t\n,")
+    if DICT_KEY.match(after):
+        return True
+    return bool(DICT_KEY.search(source[max(0, at - 200) : at]))
+
+
 # `"content": "What color is the sky?"`: a dict's entry shown alone, at the example's
 # own indentation (an entry inside a dict literal is indented past its opener).
 DICT_ENTRY = LazyPattern(r"^([ \t]*)([\"'][^\"'\n]*[\"'])[ \t]*:(?!=)", re.MULTILINE)
@@ -956,6 +1029,7 @@ SKETCH_CONVENTIONS = (
     _annotations_dropped,
     _call_returns_dropped,
     _elided_parameters_named,
+    _elided_entries_named,
     _elided_arguments_named,
     _dict_entries_assigned,
 )
