@@ -466,7 +466,8 @@ def _innermost_opener(source: str, at: int) -> str:
             index = length if newline == -1 else newline
             continue
         if char in "\"'":
-            quote = source[index : index + 3] if source[index : index + 3] in ('"""', "'''") else char
+            triple = source[index : index + 3]
+            quote = triple if triple in ('"""', "'''") else char
             end = source.find(quote, index + len(quote))
             while end != -1 and len(quote) == 1 and _escaped(source, end):
                 end = source.find(quote, end + 1)
