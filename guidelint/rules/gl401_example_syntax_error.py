@@ -440,10 +440,11 @@ def _elided_entries_named(source: str) -> str:
     a dict takes among its keys; in a list, `...` stays an element. Either way a comma
     after one alone on its line, where the next entry follows it."""
     count = 0
+    brackets = _Brackets(source)  # asked at each match, in order: one reading in all
 
     def named(match: re.Match[str]) -> str:
         nonlocal count
-        opener = _innermost_opener(source, match.start())
+        opener = brackets.opener_at(match.start())
         if opener not in "{[":
             return match.group(0)  # a call's or a signature's: _elided_arguments_named's
         count += 1
@@ -454,31 +455,48 @@ def _elided_entries_named(source: str) -> str:
     return ELIDED_ENTRY.compiled.sub(named, source)
 
 
-def _innermost_opener(source: str, at: int) -> str:
-    """The bracket still open at `at` (`(`, `[` or `{`), "" when none: read over
-    strings and comments, which hold brackets that open nothing."""
-    openers: list[str] = []
-    index, length = 0, min(at, len(source))
-    while index < length:
-        char = source[index]
-        if char == "#":
-            newline = source.find("\n", index)
-            index = length if newline == -1 else newline
-            continue
-        if char in "\"'":
-            triple = source[index : index + 3]
-            quote = triple if triple in ('"""', "'''") else char
-            end = source.find(quote, index + len(quote))
-            while end != -1 and len(quote) == 1 and _escaped(source, end):
-                end = source.find(quote, end + 1)
-            index = length if end == -1 else end + len(quote)
-            continue
-        if char in "([{":
-            openers.append(char)
-        elif char in ")]}" and openers:
-            openers.pop()
-        index += 1
-    return openers[-1] if openers else ""
+class _Brackets:
+    """The bracket still open at each of a rising series of offsets (`(`, `[` or `{`,
+    "" when none), read once over the source: over strings (a one-quote string ends
+    at its line's end) and comments, which hold brackets that open nothing."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.index = 0
+        self.openers: list[str] = []
+
+    def opener_at(self, at: int) -> str:
+        source, length = self.source, min(at, len(self.source))
+        index = self.index
+        while index < length:
+            char = source[index]
+            if char == "#":
+                newline = source.find("\n", index)
+                index = len(source) if newline == -1 else newline
+            elif char in "\"'":
+                index = _string_end(source, index)
+            else:
+                if char in "([{":
+                    self.openers.append(char)
+                elif char in ")]}" and self.openers:
+                    self.openers.pop()
+                index += 1
+        self.index = index
+        return self.openers[-1] if self.openers else ""
+
+
+def _string_end(source: str, start: int) -> int:
+    """Just past the string literal opened at `start`."""
+    triple = source[start : start + 3]
+    quote = triple if triple in ('"""', "'''") else source[start]
+    end = source.find(quote, start + len(quote))
+    while end != -1 and len(quote) == 1 and _escaped(source, end):
+        end = source.find(quote, end + 1)
+    if len(quote) == 1:
+        newline = source.find("\n", start)
+        if newline != -1 and (end == -1 or end > newline):
+            return newline  # unclosed on its line: no string to read past
+    return len(source) if end == -1 else end + len(quote)
 
 
 def _escaped(source: str, at: int) -> bool:
@@ -496,7 +514,7 @@ DICT_KEY = LazyPattern(r"(?:[\"'][^\"'\n]*[\"']|[\w.]+)[ \t]*:(?!=)")
 def _holds_keys(source: str, at: int) -> bool:
     """The display the `...` at `at` stands in has `key: value` entries: the next entry
     after it is one (`{\n    ...\n    "mine": make,\n}`), or an earlier one was."""
-    after = source[at:].lstrip(" \t\n,")
+    after = source[at : at + 200].lstrip(" \t\n,")  # a bounded read: linear in all
     if DICT_KEY.match(after):
         return True
     return bool(DICT_KEY.search(source[max(0, at - 200) : at]))
