@@ -428,6 +428,98 @@ def _in_arguments(source: str, start: int) -> bool:
     return index >= 0 and (source[index].isalnum() or source[index] in "_)]")
 
 
+# `...` alone where an entry of a dict or list display stands, after `{`, `[` or `,`
+# (`FACTORIES = {\n    ...\n    "mine": make,\n}`): the other entries, left out.
+ELIDED_ENTRY = LazyPattern(
+    r"(?<=[{\[,])([ \t]*(?:#[^\n]*)?(?:\n[ \t]*)*)\.\.\.(?=([ \t]*)([,}\]]|#|\n))"
+)
+
+
+def _elided_entries_named(source: str) -> str:
+    """Each elided entry of a dict display as an unpacking of its own (`**__e1`), which
+    a dict takes among its keys; in a list, `...` stays an element. Either way a comma
+    after one alone on its line, where the next entry follows it."""
+    count = 0
+    brackets = _Brackets(source)  # asked at each match, in order: one reading in all
+
+    def named(match: re.Match[str]) -> str:
+        nonlocal count
+        opener = brackets.opener_at(match.start())
+        if opener not in "{[":
+            return match.group(0)  # a call's or a signature's: _elided_arguments_named's
+        count += 1
+        comma = "" if match.group(3) in (",", "}", "]") else ","
+        entry = f"**__e{count}" if opener == "{" and _holds_keys(source, match.end()) else "..."
+        return f"{match.group(1)}{entry}{comma}"
+
+    return ELIDED_ENTRY.compiled.sub(named, source)
+
+
+class _Brackets:
+    """The bracket still open at each of a rising series of offsets (`(`, `[` or `{`,
+    "" when none), read once over the source: over strings (a one-quote string ends
+    at its line's end) and comments, which hold brackets that open nothing."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.index = 0
+        self.openers: list[str] = []
+
+    def opener_at(self, at: int) -> str:
+        source, length = self.source, min(at, len(self.source))
+        index = self.index
+        while index < length:
+            char = source[index]
+            if char == "#":
+                newline = source.find("\n", index)
+                index = len(source) if newline == -1 else newline
+            elif char in "\"'":
+                index = _string_end(source, index)
+            else:
+                if char in "([{":
+                    self.openers.append(char)
+                elif char in ")]}" and self.openers:
+                    self.openers.pop()
+                index += 1
+        self.index = index
+        return self.openers[-1] if self.openers else ""
+
+
+def _string_end(source: str, start: int) -> int:
+    """Just past the string literal opened at `start`."""
+    triple = source[start : start + 3]
+    quote = triple if triple in ('"""', "'''") else source[start]
+    end = source.find(quote, start + len(quote))
+    while end != -1 and len(quote) == 1 and _escaped(source, end):
+        end = source.find(quote, end + 1)
+    if len(quote) == 1:
+        newline = source.find("\n", start)
+        if newline != -1 and (end == -1 or end > newline):
+            return newline  # unclosed on its line: no string to read past
+    return len(source) if end == -1 else end + len(quote)
+
+
+def _escaped(source: str, at: int) -> bool:
+    """The character at `at` follows an odd run of backslashes."""
+    slashes = 0
+    while at - slashes - 1 >= 0 and source[at - slashes - 1] == "\\":
+        slashes += 1
+    return slashes % 2 == 1
+
+
+# A dict's entry: a key (a string, a name or a number) and a colon, not `:=`.
+DICT_KEY = LazyPattern(r"(?:[\"'][^\"'\n]*[\"']|[\w.]+)[ \t]*:(?!=)")
+
+
+def _holds_keys(source: str, at: int) -> bool:
+    """The display the `...` at `at` stands in has `key: value` entries: the next entry
+    after it is one (`{\n    ...\n    "mine": make,\n}`), or an earlier one was."""
+    after = source[at : at + 200].lstrip(" \t\n,")  # a bounded read: linear in all
+    if DICT_KEY.match(after):
+        return True
+    return bool(DICT_KEY.search(source[max(0, at - 200) : at]))
+
+
 # `"content": "What color is the sky?"`: a dict's entry shown alone, at the example's
 # own indentation (an entry inside a dict literal is indented past its opener).
 DICT_ENTRY = LazyPattern(r"^([ \t]*)([\"'][^\"'\n]*[\"'])[ \t]*:(?!=)", re.MULTILINE)
@@ -956,6 +1048,7 @@ SKETCH_CONVENTIONS = (
     _annotations_dropped,
     _call_returns_dropped,
     _elided_parameters_named,
+    _elided_entries_named,
     _elided_arguments_named,
     _dict_entries_assigned,
 )

@@ -18,7 +18,10 @@ first segment (`dspy/docs`), a module path from a src-layout package
 (`utils/x.py` or `utils/x` of `src/pkg/utils/x.py`), or a program a build writes
 (`hld/hld-dev`). Nor a file an unchecked task makes ("- [ ] `x/new.py`"), a folder
 symlinked in (`ln -s`), a sample row of a table given as a format, or a path its
-sentence calls old and gone or says is being relocated.
+sentence calls old and gone or says is being relocated. Nor a folder said to be absent on
+purpose ("would go under", "currently empty", "no-ops if missing"), a coverage report
+(`coverage/`), or the path of an item labelled "Example:". A file under a nested harness
+folder (`demo/.claude/agents/x.md`) also speaks from the folder holding it (`demo/`).
 """
 
 from __future__ import annotations

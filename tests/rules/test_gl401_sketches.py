@@ -136,6 +136,15 @@ SKETCHES = {
         'client.create(model="gpt-4", response_model=type[T]) -> T\n'
         'client.chat.completions.create(model="gpt-4", response_model=type[T]) -> list[T]\n'
     ),
+    # Held-out set 13 (open-swe's CUSTOMIZATION.md): a dict's other entries, left out.
+    "elided dict entries before a new one": (
+        "SANDBOX_FACTORIES = {\n    ...\n"
+        '    "my_provider": ("agent.integrations.my_provider", "create_sandbox"),\n}\n'
+    ),
+    "elided dict entries inline and after": (
+        'ROUTES = {"a": 1, ...}\nMORE = {\n    "b": 2,  # "{" in a comment\n    ...\n}\n'
+    ),
+    "elided list items before a new one": 'PLUGINS = [\n    ...\n    "my_plugin",\n]\n',
 }
 
 
@@ -206,6 +215,10 @@ DEFECTS = {
     "an unclosed call before a call's return type": (
         "x = load(path\nclient.create(model=m) -> T\n",
         1,
+    ),
+    "a missing comma after a dict's elided entries": (
+        'F = {\n    ...\n    "a": ("m", "make")\n    "b": ("n", "make"),\n}\n',
+        3,
     ),
 }
 

@@ -20,10 +20,12 @@ from guidelint.rules.stale_path.sentences import said_made, said_not_shipped
 from guidelint.sources import SourceFile
 
 # Written by a run, never committed: the first missing folder of the path says so
-# (`cached_ops/`, `results/`, `.cache/`, `logs/`, `tmp/`, `output/`, `artifacts/`).
+# (`cached_ops/`, `results/`, `.cache/`, `logs/`, `tmp/`, `output/`, `artifacts/`), and
+# the report a test run's coverage tool writes (`coverage/` of c8, nyc, Vitest and Jest;
+# `htmlcov/` of coverage.py).
 RUN_TIME_FOLDER = re.compile(
     r"^(?:\.?cache[sd]?|cached[_-]\w+|\w+[_-]cache|\.?tmp|temp|logs?|results?|outputs?|"
-    r"artifacts?)$",
+    r"artifacts?|coverage|htmlcov)$",
     re.IGNORECASE,
 )
 
@@ -55,7 +57,8 @@ IGNORED = Memo("GL501.ignored", _ignored_matcher)
 
 def run_time_folder(path: str, bases: list[str], project: Project) -> bool:
     """The first folder of the path that is missing is one runs write and repositories
-    do not commit: a cache, `tmp/`, `logs/`, `results/`, `output/`, `artifacts/`."""
+    do not commit: a cache, `tmp/`, `logs/`, `results/`, `output/`, `artifacts/`,
+    `coverage/`."""
     segments = [s for s in path.split("/") if s not in ("", ".")]
     folders = segments if path.endswith("/") or "." not in segments[-1] else segments[:-1]
     for base in bases:

@@ -35,16 +35,34 @@ def top_level_folder(path: str, project: Project) -> bool:
     return path.rstrip("/") not in folders
 
 
+# A harness's own folder: an agent, command or rule file under `x/.claude/` is read by
+# the harness run in `x/`, which resolves the file's paths from there.
+HARNESS_FOLDERS = frozenset({".claude", ".cursor", ".codex", ".gemini", ".roo", ".windsurf"})
+
+
 def component_roots(rel: str, project: Project) -> list[str]:
     """A skill's or a package's files name paths from its folder (`scripts/x.sh`,
     `references/y.md`, a nested CLAUDE.md's `src/x.ts`): the nearest folder above the
-    document holding a SKILL.md, a plugin manifest or a package manifest."""
+    document holding a SKILL.md, a plugin manifest or a package manifest; and, for a
+    file under a nested harness folder (`demo/.claude/agents/x.md`), the folder holding
+    it (`demo/`), the project the harness runs in."""
+    roots = harness_root(rel)
     folder = posixpath.dirname(rel)
     while folder:
         markers = COMPONENT_MARKERS + NESTED_MARKERS
         if any(project.exists(f"{folder}/{marker}") for marker in markers):
-            return [folder]
+            return [*roots, folder] if folder not in roots else roots
         folder = posixpath.dirname(folder)
+    return roots
+
+
+def harness_root(rel: str) -> list[str]:
+    """`demo/` of `demo/.claude/agents/x.md`: the folder holding the innermost harness
+    folder above the document, when that is not the repository's root."""
+    parts = rel.split("/")[:-1]
+    for index in range(len(parts) - 1, 0, -1):
+        if parts[index] in HARNESS_FOLDERS:
+            return ["/".join(parts[:index])]
     return []
 
 

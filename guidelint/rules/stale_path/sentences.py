@@ -68,6 +68,19 @@ ILLUSTRATION = Worded(
     *("e.", "for example", "for instance", "such as"),
 )
 
+# A list item or line labelled as an example, the path its first words name: "- Example:
+# For `src/tests/user.test.ts`, run ...". A worked instance of the rule above it, on a
+# file the reader is imagined to have. Only the label, and at most one word ("For",
+# "If"), before the path: "Example: the setup in `docs/setup.md`" says the file is there.
+EXAMPLE_LABEL = AtEnd(
+    LazyPattern(
+        r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|_)?(?:e\.\s?g\.|example|for example)"
+        r"(?:\*\*|_)?\s*:(?:\*\*|_)?\s*(?:for|if|when|with|say|given)?\s*$",
+        re.IGNORECASE,
+    ),
+    6,
+)
+
 OR_SIMILAR = Worded(
     LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE),
     *("or similar", "or the like", "or equivalent"),
@@ -90,6 +103,7 @@ CREATED = Worded(
         r"(?:results?|outputs?) (?:will be|are|is) "
         r"(?:(?:saved|written|stored|placed) )?(?:in|under)|"
         r"(?:lands?|cached|stored|dumped|appears?) (?:in|under|at|to|into)|"
+        r"outputs? (?:to|into)|"
         r"if [\w\- ]{0,30}exists?|append\w*|stor(?:es|ing) [\w ]{0,40}\b(?:in|under|to)|"
         r"in (?:that|the other|another) repo(?:sitory)?)\b",
         re.IGNORECASE,
@@ -130,15 +144,20 @@ TASK_MAKES = LazyPattern(
 NOT_YET = LazyPattern(r"^\s*\((?:future|planned|proposed|not yet|to be|coming)", re.IGNORECASE)
 
 # The sentence says the path is not there yet: "will live under `x/`", "which is not
-# part of the layer shipped today", "those modules don't yet exist".
+# part of the layer shipped today", "those modules don't yet exist"; or that it is
+# absent on purpose: where things "would go" (a modal: none are there), a folder
+# "currently empty" (git keeps no empty folder), a tool that "no-ops if missing".
 NOT_SHIPPED = Worded(
     LazyPattern(
-        r"\bwill (?:live|reside|sit|go|be (?:added|placed|located|stored|created|moved))\b|"
+        r"\b(?:will|would) (?:live|reside|sit|go|be (?:added|placed|located|stored|created|"
+        r"moved|put))\b|"
         r"\b(?:does|do|is|are)(?: not|n't) yet\b|\b(?:don't|doesn't|not) yet exist|"
-        r"\bnot (?:yet )?(?:part of|included in)\b[^.]{0,60}\bship(?:ped|s)?\b",
+        r"\bnot (?:yet )?(?:part of|included in)\b[^.]{0,60}\bship(?:ped|s)?\b|"
+        r"\b(?:currently|is|are|still) empty\b|\bnot (?:yet )?(?:been )?created\b|"
+        r"\bif (?:it(?:'s| is) |they(?:'re| are) )?(?:missing|absent|not present)\b",
         re.IGNORECASE,
     ),
-    *("will ", "t yet", "not "),
+    *("will ", "would ", "t yet", "not ", "empty", "missing", "absent"),
 )
 
 # "Run the `scripts/x.sh` script to generate ...": the path is what is run, so the
@@ -211,6 +230,7 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
     sentence_after = whole_sentence_after(text, end)  # read once, asked twice below
     return bool(
         ILLUSTRATION.search(own_before)
+        or EXAMPLE_LABEL.search(own_before)
         or OR_SIMILAR.search(sentence)
         or (not run and CREATED.search(sentence))
         or (not run and made_across_lines(joined))
