@@ -853,3 +853,28 @@ SKYREELS_SCRIPT = (
 def test_skyreels_needs_sizes_of_32_and_frames_filling_5_frame_patches(arguments, variant):
     script = SKYREELS_SCRIPT.format(arguments=arguments)
     assert coarsen.variant_for("SkyReelsV2Pipeline", [(script, False)]) == variant
+
+
+@pytest.mark.parametrize(
+    ("code", "loads"),
+    [
+        # the class the repo holds, named: the VAE loaded alone takes its stand-in
+        (
+            "vae = AutoencoderKLWan.from_pretrained(m, subfolder='vae')\n"
+            "pipe = HeliosPipeline.from_pretrained(m, vae=vae)",
+            True,
+        ),
+        # another pipeline class of that repo: its VAE stays at the real factor
+        (
+            "vae = AutoencoderKLWan.from_pretrained(m, subfolder='vae')\n"
+            "pipe = HeliosPyramidPipeline.from_pretrained(m, vae=vae)",
+            False,
+        ),
+        # a generic loader builds the repo's own class
+        ("pipe = DiffusionPipeline.from_pretrained(m, vae=vae)", True),
+    ],
+)
+def test_a_component_takes_the_coarse_stand_in_only_with_its_pipeline_class(code, loads):
+    """Helios' pyramid and Wan's video-to-video examples load the VAE from the repo of
+    HeliosPipeline / WanPipeline: a coarse VAE beside an 8x pipeline broke them."""
+    assert coarsen.loads_as("HeliosPipeline", [(code, False)]) is loads

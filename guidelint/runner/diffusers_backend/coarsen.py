@@ -51,6 +51,7 @@ from __future__ import annotations
 import ast
 import doctest
 import fnmatch
+import re
 from collections.abc import Collection, Iterable, Sequence
 
 from guidelint.runner.diffusers_backend import images
@@ -114,6 +115,27 @@ def variant_for(
     if all(code is not None and sizes_allow(code, coarser, fixture_patterns) for code in codes):
         return coarse.VARIANT
     return None
+
+
+# A pipeline class an example names (`HeliosPyramidPipeline.from_pretrained`); the
+# generic loaders (DiffusionPipeline, AutoPipelineFor*) load the repo's own class.
+PIPELINE_NAME = re.compile(r"\b([A-Z]\w*Pipeline)\b")
+
+
+def loads_as(pipeline_class: str, sources: Sequence[Source] | None) -> bool:
+    """Whether the pipelines the example loads are of `pipeline_class`, the class a
+    component's repo holds: a VAE loaded alone (`AutoencoderKLWan.from_pretrained(repo,
+    subfolder="vae")`) may take that class's coarse stand-in only if the pipeline it is
+    passed to gets it too. An example that names another pipeline class of the repo
+    (Helios' pyramid pipeline, Wan's video-to-video) and not this one would join a
+    coarse VAE to a pipeline built at the real factor."""
+    if sources is None or sources is ANY_SIZES:
+        return True  # building ahead: whatever an example may get
+    named = {name for text, _ in sources for name in PIPELINE_NAME.findall(text)}
+    specific = {
+        name for name in named if name != "DiffusionPipeline" and not name.startswith("Auto")
+    }
+    return not specific or pipeline_class in specific
 
 
 def substitution(pipeline_class: str) -> str:

@@ -204,6 +204,15 @@ def coarse_variant(state: State, pipeline: str) -> str | None:
     return variant
 
 
+def component_variant(state: State, pipeline: str) -> str | None:
+    """The coarse variant for a component loaded alone from `pipeline`'s repo: only
+    where the example's pipelines are that class, so the component and the pipeline
+    it joins are built at one factor (coarsen.loads_as)."""
+    if not coarsen.loads_as(pipeline, state.sources):
+        return None
+    return coarse_variant(state, pipeline)
+
+
 def pag_class(named: str, candidate: str, kwargs: dict) -> str | None:
     """The PAG pipeline `AutoPipelineFor*(enable_pag=True)` will load a `candidate`
     checkpoint into (diffusers' own renaming): its recipes build that checkpoint, so the
@@ -250,7 +259,7 @@ def component_folder(state: State, hub_id: str, cls, kind: str, kwargs: dict):
                 folder = build.checkpoint_for(
                     found.pipeline,
                     state.cache_override,
-                    hub_variant=found.variant or coarse_variant(state, found.pipeline),
+                    hub_variant=found.variant or component_variant(state, found.pipeline),
                 )
         except build.CannotBuild as error:
             message = f"{name}.from_pretrained({hub_id!r}): {error}"
