@@ -91,6 +91,9 @@ UPSTREAM_WORD = LazyPattern(r"\bupstream\b", re.IGNORECASE)
 UPSTREAM_BEFORE = LazyPattern(r"\bupstream(?:'s)?\s*[*_]*$", re.IGNORECASE)
 LIST_LINE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
 LIST_REACH = 400  # lines walked up a list to the line that introduces it
+# How far before a span the same path is looked for: a window, so that a page of many
+# missing paths costs each of them a bounded search, not one from the page's start.
+EARLIER_REACH = 64 * 1024
 
 
 def another_repository(
@@ -107,8 +110,9 @@ def another_repository(
         return True  # "Upstream `docs/README.md` → `learning-hub/index.md`"
     if _listed_from_another_repository(text, line_start, project):
         return True
-    first = text.find(f"`{path}`")  # the same path, listed earlier under another repository
-    if -1 < first < span.span.start:
+    # the same path, listed earlier under another repository
+    first = text.find(f"`{path}`", max(0, span.span.start - EARLIER_REACH), span.span.start)
+    if first != -1:
         first_line = text.rfind("\n", 0, first) + 1
         if first_line != line_start and _listed_from_another_repository(text, first_line, project):
             return True
