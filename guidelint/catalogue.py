@@ -38,7 +38,6 @@ lists name Copilot's tools, not Claude Code's.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 from typing import TYPE_CHECKING
@@ -191,6 +190,8 @@ def install_target(path: str, project: Project) -> tuple[str, bool] | None:
     if not rest and not path.endswith("/"):
         return None  # `.github/skills/SKILL.md`: no artifact's folder named
     shipped = project.memo(TOP_CHILDREN).get(kind, ())
+    import difflib  # only here: a plain check imports nothing it does not use (tests/perf)
+
     if difflib.get_close_matches(name, shipped, n=1, cutoff=NEAR_NAME):
         return here, False
     return None
