@@ -13,7 +13,9 @@ tests/rules/test_corpus_labels.py and scripts/heldout_precision.py both use it.
 every .md/.mdx/.markdown/.json/.jsonc/.yaml/.yml/.toml file under 1 MB from HEAD (lock
 files and node_modules/, vendor/, dist/, build/ skipped), everything inside `.claude/`
 and `.claude-plugin/`, the top-level LICENSE/COPYING/NOTICE files, symlinks kept as
-symlinks, and `LISTING.txt` = `git ls-tree -r --name-only HEAD`.
+symlinks, and `LISTING.txt` = `git ls-tree -r --name-only HEAD`. Held-out copies made
+since session 39 also keep every `.gitignore` and `.gitmodules` (the shared corpus has them
+as empty placeholders): guidelint honours them, and a user's checkout has their text.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ SKIPPED_FOLDERS = {"node_modules", "vendor", "dist", "build", ".git"}
 AGENT_FOLDERS = {".claude", ".claude-plugin"}
 LOCK_FILES = {"package-lock.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock", "go.sum"}
 LICENCE_STEMS = {"LICENSE", "LICENCE", "COPYING", "NOTICE"}
+GIT_FILES = {".gitignore", ".gitmodules"}
 SIZE_LIMIT = 1 << 20
 SYMLINK_MODE = "120000"
 
@@ -63,6 +66,8 @@ def copied(path: str, size: int) -> bool:
     if folders & AGENT_FOLDERS:
         return True
     if len(parts) == 1 and name.split(".")[0].upper() in LICENCE_STEMS:
+        return True
+    if name in GIT_FILES and size < SIZE_LIMIT:
         return True
     if folders & SKIPPED_FOLDERS or name in LOCK_FILES or name.endswith(".lock"):
         return False
