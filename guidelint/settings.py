@@ -78,6 +78,9 @@ DEFAULT_LINK_FILES = [
     "docs/**",
     "README.md",
     "plugins/**",
+    # The repository's own pages at the top (CONTRIBUTING.md, SECURITY.md): GitHub
+    # renders them as it renders the README, links relative to the root.
+    "/*.md",
 ]
 
 # Documents about other trees than this one: a changelog describes its users' files, a
