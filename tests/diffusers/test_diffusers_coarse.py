@@ -274,7 +274,7 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 2}
     if pipeline_class.startswith("Kandinsky"):  # 5 frames: two latent frames at 4x
         return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
-    if pipeline_class == "EasyAnimateInpaintPipeline":  # its CFG iterates the negative one
+    if pipeline_class.startswith("EasyAnimate"):  # its CFG iterates the negative one
         return {"num_frames": 5, "negative_prompt": "blurry"}
     if pipeline_class == "WanPipeline":
         return {"num_frames": 5}
@@ -432,6 +432,7 @@ def docstring_example(module: str) -> str:
             None,
         ),
         ("easyanimate.pipeline_easyanimate_inpaint", "EasyAnimateInpaintPipeline", "coarse"),
+        ("easyanimate.pipeline_easyanimate", "EasyAnimatePipeline", "coarse"),
         # their VAE is loaded from the pipeline's own repo and passed as `vae=`
         ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
         ("wan.pipeline_wan", "WanPipeline", "coarse"),
