@@ -329,10 +329,18 @@ RECIPES: dict[str, Recipe] = {
     # HunyuanImage 2.1: its DiT with 2x2 latent patches (the real one's are 1x1; its
     # pipeline sizes the latents by the VAE alone and patchifies nothing itself), and its
     # 32x VAE with one resnet a decoder level (the least the class builds): the decoder's
-    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups)
+    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups).
+    # One head of 32, not four of 8 (the same width; RoPE's axes fill the head): its
+    # attention carries the text's padding mask, so torch computes every score, per head
     "HunyuanImageTransformer2DModel/coarse": Recipe(
         "model",
-        {**qwen.RECIPES["HunyuanImageTransformer2DModel"].config, "patch_size": (PATCH, PATCH)},
+        {
+            **qwen.RECIPES["HunyuanImageTransformer2DModel"].config,
+            "patch_size": (PATCH, PATCH),
+            "num_attention_heads": 1,
+            "attention_head_dim": 32,
+            "rope_axes_dim": (16, 16),
+        },
         builds="HunyuanImageTransformer2DModel",
     ),
     "AutoencoderKLHunyuanImage/coarse": Recipe(
