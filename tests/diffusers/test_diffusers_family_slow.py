@@ -43,7 +43,7 @@ def test_repaint_keeps_its_examples_schedule_and_image_size(tmp_path):
     pipe.scheduler.set_timesteps(250, 10, 10)
     timesteps = pipe.scheduler.timesteps.tolist()
     unet_calls = sum(
-        1 for last, now in zip([timesteps[0] + 1, *timesteps], timesteps) if now < last
+        1 for last, now in zip([timesteps[0] + 1, *timesteps], timesteps, strict=True) if now < last
     )
     assert (len(timesteps), unet_calls) == (4570, 2410)
     image = torch.rand(1, 3, 256, 256) * 2 - 1

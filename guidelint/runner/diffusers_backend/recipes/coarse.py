@@ -24,8 +24,8 @@ LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
 Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
 sample_size / 4.
-EasyAnimate (text-to-video and inpaint) keeps its 8x VAE and gets 4x4 latent patches where its sizes divide
-by 32 (EASYANIMATE_PATCHES).
+EasyAnimate (text-to-video and inpaint) keeps its 8x VAE and gets 4x4 latent patches where
+its sizes divide by 32 (EASYANIMATE_PATCHES).
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -628,9 +628,9 @@ HUNYUAN_IMAGE_PATCHES = Coarser(
     real_factor=FACTOR,
 )
 
-# EasyAnimate (text-to-video and inpaint) checks height % 16 (its 8x VAE times the 2x2 patch) and sizes its
-# latents by the VAE's factor; its transformer patchifies them by its own patch_size,
-# which the pipeline never reads. With 4x4 patches its sizes must divide by 32: its
+# EasyAnimate (text-to-video and inpaint) checks height % 16 (its 8x VAE times the 2x2
+# patch) and sizes its latents by the VAE's factor; its transformer patchifies them by its
+# own patch_size, which the pipeline never reads. With 4x4 patches its sizes must divide by 32: its
 # docstring's 448x576 (a tuple it binds once, passed as `height=sample_size[0]` and to
 # diffusers' `get_image_to_video_latent` helper, which resizes its images to it) and its
 # 512x512 default do. 13,104 tokens a call at 448x576x49 become 3,276 (the text-to-video
