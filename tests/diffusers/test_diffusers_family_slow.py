@@ -19,6 +19,7 @@ def test_repaint_gets_its_own_narrow_unet_and_ddpm_keeps_the_shared_one():
     assert repaint["block_out_channels"] == (1,)  # one channel, one norm group
     assert repaint["block_out_channels"][0] % repaint["norm_num_groups"] == 0
     assert repaint["down_block_types"] == ("DownBlock2D",)
+    assert repaint["layers_per_block"] == 0  # its up block keeps one resnet, the mid two
     assert config("DDPMPipeline", "unet")["block_out_channels"] == (8,)
 
 
@@ -43,7 +44,9 @@ def test_repaint_keeps_its_examples_schedule_and_image_size(tmp_path):
     pipe.scheduler.set_timesteps(250, 10, 10)
     timesteps = pipe.scheduler.timesteps.tolist()
     unet_calls = sum(
-        1 for last, now in zip([timesteps[0] + 1, *timesteps], timesteps, strict=True) if now < last
+        1
+        for last, now in zip([timesteps[0] + 1, *timesteps[:-1]], timesteps, strict=True)
+        if now < last
     )
     assert (len(timesteps), unet_calls) == (4570, 2410)
     image = torch.rand(1, 3, 256, 256) * 2 - 1
