@@ -274,7 +274,7 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 2}
     if pipeline_class.startswith("Kandinsky"):  # 5 frames: two latent frames at 4x
         return {"num_frames": 5, **({"image": picture} if "5I2V" in pipeline_class else {})}
-    if pipeline_class == "EasyAnimateInpaintPipeline":  # its CFG iterates the negative one
+    if pipeline_class.startswith("EasyAnimate"):  # its CFG iterates the negative one
         return {"num_frames": 5, "negative_prompt": "blurry"}
     if pipeline_class == "WanPipeline":
         return {"num_frames": 5}
@@ -432,6 +432,7 @@ def docstring_example(module: str) -> str:
             None,
         ),
         ("easyanimate.pipeline_easyanimate_inpaint", "EasyAnimateInpaintPipeline", "coarse"),
+        ("easyanimate.pipeline_easyanimate", "EasyAnimatePipeline", "coarse"),
         # their VAE is loaded from the pipeline's own repo and passed as `vae=`
         ("helios.pipeline_helios", "HeliosPipeline", "coarse"),
         ("wan.pipeline_wan", "WanPipeline", "coarse"),
@@ -629,25 +630,37 @@ def test_bria_fibo2s_coarse_plan_changes_only_its_transformers_patch():
     assert coarse.PIPELINES["BriaFibo2Pipeline"].multiple == 64
 
 
-def test_hunyuanimages_coarse_plan_changes_its_patch_and_the_vaes_resnets_only():
+def test_hunyuanimages_coarse_plan_changes_its_patch_heads_and_the_vaes_resnets_only():
     """Its pipeline sizes latents by the VAE's factor (32 at both) and defaults to 64 x
-    that factor: 2x2 patches make 1,024 tokens of its 2048 px default, not 4,096; the VAE
-    decodes with one resnet a level. Every other slot is the real-factor stand-in's."""
+    that factor: 2x2 patches make 1,024 tokens of its 2048 px default, not 4,096; one
+    head of the same width (RoPE's axes filling it); the VAE decodes with one resnet a
+    level. Every other slot is the real-factor stand-in's."""
     real = generic.plan("HunyuanImagePipeline")
     coarser = generic.plan("HunyuanImagePipeline", hub_variant="coarse")
     changed = {"transformer", "vae"}
     assert [s for s in coarser.slots if s.name not in changed] == [
         s for s in real.slots if s.name not in changed
     ]
-    for name, key, values in (
-        ("transformer", "patch_size", ((1, 1), (2, 2))),
-        ("vae", "layers_per_block", (1, 0)),
+    for name, values in (
+        (
+            "transformer",
+            {
+                "patch_size": ((1, 1), (2, 2)),
+                "num_attention_heads": (4, 1),
+                "attention_head_dim": (8, 32),
+                "rope_axes_dim": ((4, 4), (16, 16)),
+            },
+        ),
+        ("vae", {"layers_per_block": (1, 0)}),
     ):
         before, after = slot(real, name).config, slot(coarser, name).config
-        assert (tuple_of(before[key]), tuple_of(after[key])) == values
-        assert {k: v for k, v in after.items() if k != key} == {
-            k: v for k, v in before.items() if k != key
+        assert {key: (tuple_of(before[key]), tuple_of(after[key])) for key in values} == values
+        assert {k: v for k, v in after.items() if k not in values} == {
+            k: v for k, v in before.items() if k not in values
         }
+    dit = slot(coarser, "transformer").config
+    assert dit["num_attention_heads"] * dit["attention_head_dim"] == 32  # the same width
+    assert sum(dit["rope_axes_dim"]) == dit["attention_head_dim"]
     assert slot(coarser, "vae").config["spatial_compression_ratio"] == 32
     assert coarse.PIPELINES["HunyuanImagePipeline"].multiple == 64
 

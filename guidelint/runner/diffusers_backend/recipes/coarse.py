@@ -24,8 +24,8 @@ LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
 Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
 sample_size / 4.
-EasyAnimate inpaint keeps its 8x VAE and gets 4x4 latent patches where its sizes divide
-by 32 (EASYANIMATE_PATCHES).
+EasyAnimate (text-to-video and inpaint) keeps its 8x VAE and gets 4x4 latent patches where
+its sizes divide by 32 (EASYANIMATE_PATCHES).
 
 The variant is a hub variant ("Class@coarse" rows, generic.Plan.key names its folder),
 chosen per example by `coarsen.py` from the example's own text: only where every height
@@ -329,10 +329,18 @@ RECIPES: dict[str, Recipe] = {
     # HunyuanImage 2.1: its DiT with 2x2 latent patches (the real one's are 1x1; its
     # pipeline sizes the latents by the VAE alone and patchifies nothing itself), and its
     # 32x VAE with one resnet a decoder level (the least the class builds): the decoder's
-    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups)
+    # last level runs at the full 2048 px with 32 channels (its group norms' 32 groups).
+    # One head of 32, not four of 8 (the same width; RoPE's axes fill the head): its
+    # attention carries the text's padding mask, so torch computes every score, per head
     "HunyuanImageTransformer2DModel/coarse": Recipe(
         "model",
-        {**qwen.RECIPES["HunyuanImageTransformer2DModel"].config, "patch_size": (PATCH, PATCH)},
+        {
+            **qwen.RECIPES["HunyuanImageTransformer2DModel"].config,
+            "patch_size": (PATCH, PATCH),
+            "num_attention_heads": 1,
+            "attention_head_dim": 32,
+            "rope_axes_dim": (16, 16),
+        },
         builds="HunyuanImageTransformer2DModel",
     ),
     "AutoencoderKLHunyuanImage/coarse": Recipe(
@@ -346,8 +354,17 @@ RECIPES: dict[str, Recipe] = {
         {**qwen3vl.BRIA_FIBO2, "patch_size": BRIA_FIBO2_PATCH},
         builds="BriaFibo2Transformer2DModel",
     ),
-    # EasyAnimate inpaint: the same DiT with 4x4 latent patches (its pipeline never reads
-    # the patch; the transformer patchifies, places RoPE and unpatchifies by its config)
+    # EasyAnimate text-to-video and inpaint: the same DiT with 4x4 latent patches (their
+    # pipelines never read the patch; the transformer patchifies, places RoPE and
+    # unpatchifies by its config)
+    "EasyAnimateTransformer3DModel/coarse": Recipe(
+        "model",
+        {
+            **video_more.RECIPES["EasyAnimateTransformer3DModel"].config,
+            "patch_size": EASYANIMATE_PATCH,
+        },
+        builds="EasyAnimateTransformer3DModel",
+    ),
     "EasyAnimateTransformer3DModel/inpaint-coarse": Recipe(
         "model",
         {
@@ -611,13 +628,14 @@ HUNYUAN_IMAGE_PATCHES = Coarser(
     real_factor=FACTOR,
 )
 
-# EasyAnimate inpaint checks height % 16 (its 8x VAE times the 2x2 patch) and sizes its
-# latents by the VAE's factor; its transformer patchifies them by its own patch_size,
-# which the pipeline never reads. With 4x4 patches its sizes must divide by 32: its
+# EasyAnimate (text-to-video and inpaint) checks height % 16 (its 8x VAE times the 2x2
+# patch) and sizes its latents by the VAE's factor; its transformer patchifies them by its
+# own patch_size, which the pipeline never reads. With 4x4 patches its sizes must divide by 32: its
 # docstring's 448x576 (a tuple it binds once, passed as `height=sample_size[0]` and to
 # diffusers' `get_image_to_video_latent` helper, which resizes its images to it) and its
-# 512x512 default do. 13,104 tokens a call at 448x576x49 become 3,276; the VAE, the
-# text encoder and every module name stay the 8x stand-in's.
+# 512x512 default do. 13,104 tokens a call at 448x576x49 become 3,276 (the text-to-video
+# docstring's 512x512x49, bound the same way: 13,312 become 3,328); the VAE, the text
+# encoder and every module name stay the 8x stand-in's.
 EASYANIMATE_PATCHES = Coarser(
     REAL_FACTOR * EASYANIMATE_PATCH,
     f"a transformer of {EASYANIMATE_PATCH}x{EASYANIMATE_PATCH} latent patches (the real "
@@ -657,6 +675,7 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
+    "EasyAnimatePipeline": EASYANIMATE_PATCHES,
     "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
     "HeliosPipeline": HELIOS_32X,
     "WanPipeline": WAN_T2V_80,
@@ -738,6 +757,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
         "transformer",
         "EasyAnimateTransformer3DModel/inpaint-coarse",
     ),
+    (rf"^EasyAnimatePipeline@{VARIANT}$", "transformer", "EasyAnimateTransformer3DModel/coarse"),
     (rf"^AuraFlowPipeline@{VARIANT}$", "transformer", "AuraFlowTransformer2DModel/coarse"),
     (
         rf"^CogView3PlusPipeline@{VARIANT}$",
