@@ -116,7 +116,11 @@ MOTIF_VAE_COARSE = {
     "base_dim": 2,  # the coarse Wan VAE's two channels (recipes/coarse.py, WAN_VAE_COARSE)
     "z_dim": 16,
     "dim_mult": [1] * 5,  # four halvings in space...
-    "num_res_blocks": 1,
+    # one resnet a decoder level (the real one has three): the decode of 121 frames at
+    # 736x1280 runs its last level's resnets over every pixel of every frame (9 frames:
+    # 5.6 CPU-s with two, 3.3 with one, on the runner's Wan kernels, wankernels.py);
+    # fewer repeats keep the names of those there are, and none is attention
+    "num_res_blocks": 0,
     "temperal_downsample": [False, True, True, True],  # ... three in time
     "scale_factor_spatial": MOTIF_COARSE_FACTOR,
     "scale_factor_temporal": MOTIF_COARSE_TIME,
