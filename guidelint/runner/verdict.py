@@ -217,10 +217,13 @@ def classify_exception(
             "message": f"{described}\n(missing package: {package}; {install_hint(package)})",
         }
     if isinstance(error, MemoryError):
+        # numpy's says what it asked for ("Unable to allocate 1.15 GiB for an array with
+        # shape (1, 121, 704, 1216, 3) and data type float32"): the measured cost
+        asked_for = f" ({str(error).strip()})" if str(error).strip() else ""
         return {
             "status": Outcome.CRASHED,
             "message": f"{where}MemoryError: the memory limit "
-            "(runner.memory-limit-mb) was exceeded",
+            f"(runner.memory-limit-mb) was exceeded{asked_for}",
         }
     asked = TORCH_ALLOCATION.search(str(error)) if isinstance(error, RuntimeError) else None
     if asked:  # torch's allocator refused one tensor: the example's size, not a bug

@@ -186,13 +186,15 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     sizes = _bound_sizes(tree) if coarser.named_sizes else {}
     helpers = dict(coarser.size_helpers)
-    own_vae = _same_repo_vae_keywords(tree)
+    own_vae = _same_repo_vae_keywords(tree) | _handed_on_vae_keywords(tree)
     multiple = None if coarser.spatial_kept else coarser.multiple  # None: any size stays
     if any(
         _sees_grid(node, multiple, grid_names, sizes, helpers, own_vae) for node in ast.walk(tree)
     ):
         return False
-    if coarser.frames_patch and not _frames_fill_patches(tree, coarser.frames_patch):
+    if coarser.frames_patch and not _frames_fill_patches(
+        tree, coarser.frames_patch, coarser.frames_factor
+    ):
         return False
     if coarser.area_sized:
         return _area_kept(tree, coarser, fixture_patterns)
@@ -322,6 +324,34 @@ def _same_repo_vae_keywords(tree: ast.AST) -> set[int]:
     return allowed
 
 
+def _handed_on_vae_keywords(tree: ast.AST) -> set[int]:
+    """The `vae=PIPE.vae` keywords (by id) of a pipeline the example constructs itself,
+    `SomePipeline(vae=pipe.vae, ...)`, PIPE a loaded pipeline: the same VAE object, which
+    decodes its own latents at its own factor (LTX-2's latent upsample example hands the
+    image-to-video pipeline's VAE to `LTX2LatentUpsamplePipeline`). Any other component
+    passed there is still refused (COMPONENTS)."""
+    pipes = _pipeline_names(tree)
+    allowed: set[int] = set()
+    for call in ast.walk(tree):
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id.endswith("Pipeline")
+        ):
+            continue
+        for keyword in call.keywords:
+            value = keyword.value
+            if (
+                keyword.arg == "vae"
+                and isinstance(value, ast.Attribute)
+                and value.attr == "vae"
+                and isinstance(value.value, ast.Name)
+                and value.value.id in pipes
+            ):
+                allowed.add(id(keyword))
+    return allowed
+
+
 def _loaded_repo(node: ast.AST, class_part: str) -> str | None:
     """`X.from_pretrained(REPO, ...)` with `class_part` in X's name: REPO's dump."""
     if not (
@@ -350,17 +380,24 @@ def _is_repo_vae(value: ast.expr, repo: str) -> bool:
     )
 
 
-def _frames_fill_patches(tree: ast.AST, frames_patch: int) -> bool:
+def _frames_fill_patches(
+    tree: ast.AST, frames_patch: int, frames_factor: int = coarse.WAN_TEMPORAL_FACTOR
+) -> bool:
     """Whether every `num_frames=` is an integer literal whose latent frames, (n - 1) //
-    4 + 1, divide into temporal patches of `frames_patch` (Wan image-to-video: its
-    default, 81 frames, makes 21)."""
+    `frames_factor` + 1, divide into temporal patches of `frames_patch` (Wan
+    image-to-video: its default, 81 frames, makes 21 at 4x)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg == "num_frames":
             value = node.value
             if not isinstance(value, ast.Constant) or type(value.value) is not int:
                 return False
-            latent_frames = (value.value - 1) // coarse.WAN_TEMPORAL_FACTOR + 1
+            latent_frames = (value.value - 1) // frames_factor + 1
             if value.value < 1 or latent_frames % frames_patch:
+                return False
+            # a coarser time decodes (latent frames - 1) x factor + 1 frames: the real
+            # VAE's count only where n - 1 divides by it
+            real = (value.value - 1) // coarse.WAN_TEMPORAL_FACTOR * coarse.WAN_TEMPORAL_FACTOR
+            if (latent_frames - 1) * frames_factor != real:
                 return False
     return True
 

@@ -314,32 +314,9 @@ RECIPES: dict[str, Recipe] = {
             "caption_channels": Dim("t5"),
         },
     ),
-    "AutoencoderKLLTXVideo": Recipe(  # LTX-Video's layout: 32x in space, 8x in time
-        "model",
-        {
-            "latent_channels": 8,
-            "block_out_channels": (8, 8, 8, 8),
-            # the decoder's last level runs at a quarter of the output's rows and
-            # columns over every frame (161 x 120 x 176 at 480x704): no resnet there
-            # (the real one has 4; fewer repeats keep the names of those it has) and 4
-            # channels, which decoded the examples' 161 frames in 10.2 s against 22.6 s
-            "decoder_block_out_channels": (4, 8, 8),
-            "layers_per_block": (1, 1, 1, 1, 1),
-            "decoder_layers_per_block": (0, 1, 1, 1),
-            # three 2x scalings and 4x4 patches: a 4x-only VAE makes 64 times the tokens
-            # at the examples' 480x704, 161 frames (and tens of GB of attention)
-            "spatio_temporal_scaling": (True, True, True, False),
-            "decoder_spatio_temporal_scaling": (True, True, True),
-            "decoder_inject_noise": (False, False, False, False),
-            "upsample_residual": (False, False, False),
-            "upsample_factor": (1, 1, 1),
-            "timestep_conditioning": False,
-            "patch_size": 4,
-            "patch_size_t": 1,
-            "encoder_causal": True,
-            "decoder_causal": False,
-        },
-        provides={"latent": "latent_channels"},
+    # LTX-Video's layout: 32x in space, 8x in time (recipes/ltx2.py)
+    "AutoencoderKLLTXVideo": Recipe(
+        "model", ltx2.LTX_VIDEO_VAE, provides={"latent": "latent_channels"}
     ),
     "SanaTransformer2DModel": Recipe("model", SANA),
     "AutoencoderDC": Recipe(  # six blocks keep DC-AE's scale factor of 32

@@ -49,6 +49,8 @@ from guidelint.runner.diffusers_backend.recipes import (
     image,
     image_more,
     llm,
+    ltx2,
+    newimage,
     qwen,
     qwen3vl,
     video,
@@ -414,6 +416,8 @@ class Coarser:
     frames_patch: int = 0
     # the latent grid's height and width are the real ones: any size stays
     spatial_kept: bool = False
+    # the coarse VAE's frames a latent frame, for frames_patch: (n - 1) // it + 1
+    frames_factor: int = WAN_TEMPORAL_FACTOR
 
 
 VAE_32X = Coarser(
@@ -646,8 +650,52 @@ EASYANIMATE_PATCHES = Coarser(
     size_helpers=(("get_image_to_video_latent", 3),),
 )
 
+# LTX-2 (text- and image-to-video, DFR) reads its factors from the VAE
+# (`vae.spatial_compression_ratio`), sizes its latents as height // factor and checks
+# height % factor; its DiT's patches are 1x1. The LTX-2 VAE with 8x8 patches is 64x
+# (recipes/ltx2.py): 768x512 and DFR's 1216x704 divide by it. Its tiled decode (the latent
+# upsample example turns it on) has pixel tiles, so it returns latents x factor pixels.
+LTX2_64X = Coarser(
+    ltx2.COARSE_FACTOR,
+    f"a tiny LTX-2 video VAE of {ltx2.COARSE_PATCH}x{ltx2.COARSE_PATCH} patches, "
+    f"{ltx2.COARSE_FACTOR}x (the real one is 32x), and its scheduler's token bases / "
+    f"{ltx2.TOKEN_RATIO} (the same schedule shift)",
+    ltx2.TOKEN_RATIO,
+    tiling_allowed=True,
+    factor=ltx2.COARSE_FACTOR,
+    real_factor=32,
+)
+# LTX-Video's condition pipeline reads the same attribute (its VAE's is patch_size x 2 **
+# the scalings: 64 with 8x8 patches), and its schedule is a fixed linear-quadratic one:
+# its example's 768x512 divides by 64 (96 tokens a latent frame, not 384). The
+# text- and image-to-video examples' 480 px does not.
+LTX_64X = Coarser(
+    ltx2.COARSE_FACTOR,
+    f"a tiny LTX-Video VAE of {ltx2.COARSE_PATCH}x{ltx2.COARSE_PATCH} patches, "
+    f"{ltx2.COARSE_FACTOR}x (the real one is 32x)",
+    ltx2.TOKEN_RATIO,
+    factor=ltx2.COARSE_FACTOR,
+    real_factor=32,
+)
+# Motif-Video (recipes/newimage.py, MOTIF_COARSE): a Wan VAE of 16x in space and 8x in
+# time, and 2x2x2 DiT patches (the real: 8x, 4x, 1x2x2)
+MOTIF_16X = Coarser(
+    newimage.MOTIF_COARSE_FACTOR * PATCH,
+    f"a tiny Wan VAE of {newimage.MOTIF_COARSE_FACTOR}x in space and "
+    f"{newimage.MOTIF_COARSE_TIME}x in time (the real one is {REAL_FACTOR}x and 4x) and a "
+    f"DiT of {newimage.MOTIF_COARSE_PATCH_T}x{PATCH}x{PATCH} patches (the real one's are "
+    f"1x{PATCH}x{PATCH})",
+    newimage.MOTIF_TOKEN_RATIO,
+    factor=newimage.MOTIF_COARSE_FACTOR,
+    frames_patch=newimage.MOTIF_COARSE_PATCH_T,
+    frames_factor=newimage.MOTIF_COARSE_TIME,
+)
+
 # The pipelines with a coarse variant.
 PIPELINES: dict[str, Coarser] = {
+    **dict.fromkeys(ltx2.COARSE_PIPELINES, LTX2_64X),
+    **dict.fromkeys(ltx2.LTX_COARSE_PIPELINES, LTX_64X),
+    **dict.fromkeys(newimage.MOTIF_COARSE_PIPELINES, MOTIF_16X),
     "FluxKontextPipeline": KONTEXT_32X,
     "FluxKontextInpaintPipeline": KONTEXT_INPAINT_32X,
     "QwenImageEditPipeline": QWEN_EDIT_32X,

@@ -97,6 +97,67 @@ VOCODER = {
     "resnet_kernel_sizes": [3],
     "resnet_dilations": [[1, 3, 5]],
 }
+COARSE_PATCH = 8  # the coarse stand-ins' VAE patches (below): 64x in space
+COARSE_FACTOR = 64
+# LTX-Video's VAE (the shared table's "AutoencoderKLLTXVideo"): 32x in space, 8x in time
+LTX_VIDEO_VAE = {
+    "latent_channels": 8,
+    "block_out_channels": (8, 8, 8, 8),
+    # the decoder's last level runs at a quarter of the output's rows and
+    # columns over every frame (161 x 120 x 176 at 480x704): no resnet there
+    # (the real one has 4; fewer repeats keep the names of those it has) and 4
+    # channels, which decoded the examples' 161 frames in 10.2 s against 22.6 s
+    "decoder_block_out_channels": (4, 8, 8),
+    "layers_per_block": (1, 1, 1, 1, 1),
+    "decoder_layers_per_block": (0, 1, 1, 1),
+    # three 2x scalings and 4x4 patches: a 4x-only VAE makes 64 times the tokens
+    # at the examples' 480x704, 161 frames (and tens of GB of attention)
+    "spatio_temporal_scaling": (True, True, True, False),
+    "decoder_spatio_temporal_scaling": (True, True, True),
+    "decoder_inject_noise": (False, False, False, False),
+    "upsample_residual": (False, False, False),
+    "upsample_factor": (1, 1, 1),
+    "timestep_conditioning": False,
+    "patch_size": 4,
+    "patch_size_t": 1,
+    "encoder_causal": True,
+    "decoder_causal": False,
+}
+# ... and its coarse stand-in for LTXConditionPipeline (recipes/coarse.py, LTX_64X), 8x8
+# patches as LTX-2's below: the condition example's 768x512 divides by 64
+LTX_VIDEO_VAE_64X = {**LTX_VIDEO_VAE, "patch_size": COARSE_PATCH}
+LTX_COARSE_PIPELINES = ("LTXConditionPipeline",)
+
+# The coarse stand-in (recipes/coarse.py, LTX2_64X): 8x8 patches instead of 4x4, so 64x in
+# space with the same levels and module names (only the first and last convolutions'
+# widths follow the patch), 8x in time as before. The pipelines read the factor from the
+# VAE (`vae.spatial_compression_ratio`), size their latents as height // factor and check
+# nothing else against it: the examples' 768x512 (and DFR's 1216x704) divide by 64, and
+# 121 frames at 768x512 are 16x8x12 = 1,536 tokens a call, not 6,144.
+TOKEN_RATIO = (COARSE_FACTOR // 32) ** 2  # 4
+VIDEO_VAE_64X = {
+    **VIDEO_VAE,
+    "patch_size": COARSE_PATCH,
+    "spatial_compression_ratio": COARSE_FACTOR,
+}
+# LTX-2's schedule is shifted by mu = calculate_shift(video tokens, base_image_seq_len,
+# max_image_seq_len, ...), linear in the tokens: both bases divided by the same 4 give
+# the real mu at a quarter of the tokens, so the timesteps are the 32x stand-in's.
+SCHEDULER = {
+    "use_dynamic_shifting": True,
+    "base_shift": 0.95,
+    "max_shift": 2.05,
+    "base_image_seq_len": 1024,
+    "max_image_seq_len": 4096,
+    "shift_terminal": 0.1,
+}
+SCHEDULER_64X = {
+    **SCHEDULER,
+    "base_image_seq_len": SCHEDULER["base_image_seq_len"] // TOKEN_RATIO,
+    "max_image_seq_len": SCHEDULER["max_image_seq_len"] // TOKEN_RATIO,
+}
+# the pipelines with the coarse stand-in (recipes/coarse.py names their sizes' rule)
+COARSE_PIPELINES = ("LTX2Pipeline", "LTX2ImageToVideoPipeline", "LTX2DFRPipeline")
 LATENT_UPSAMPLER = {
     "in_channels": Dim("latent"),
     "mid_channels": 32,  # its group norms have 32 groups
@@ -135,20 +196,41 @@ RECIPES: dict[str, Recipe] = {
     # what the LTX-2 checkpoints ship: the shift follows the token count
     "FlowMatchEulerDiscreteScheduler/ltx2": Recipe(
         "scheduler",
-        {
-            "use_dynamic_shifting": True,
-            "base_shift": 0.95,
-            "max_shift": 2.05,
-            "base_image_seq_len": 1024,
-            "max_image_seq_len": 4096,
-            "shift_terminal": 0.1,
-        },
+        SCHEDULER,
         builds="FlowMatchEulerDiscreteScheduler",
+    ),
+    "AutoencoderKLLTX2Video/coarse": Recipe(
+        "model",
+        VIDEO_VAE_64X,
+        builds="AutoencoderKLLTX2Video",
+        provides={"latent": "latent_channels"},
+    ),
+    "AutoencoderKLLTXVideo/coarse": Recipe(
+        "model",
+        LTX_VIDEO_VAE_64X,
+        builds="AutoencoderKLLTXVideo",
+        provides={"latent": "latent_channels"},
+    ),
+    "FlowMatchEulerDiscreteScheduler/ltx2-coarse": Recipe(
+        "scheduler", SCHEDULER_64X, builds="FlowMatchEulerDiscreteScheduler"
     ),
 }
 
 # (pipeline class pattern, slot, recipe): tried before the shared variants.
 VARIANTS: tuple[tuple[str, str, str], ...] = (
+    # the coarse stand-ins ("Class@coarse", chosen per example by coarsen.py)
+    *((rf"^{name}@coarse$", "vae", "AutoencoderKLLTX2Video/coarse") for name in COARSE_PIPELINES),
+    *(
+        (rf"^{name}@coarse$", "vae", "AutoencoderKLLTXVideo/coarse")
+        for name in LTX_COARSE_PIPELINES
+    ),
+    (
+        r"^LTX2(Pipeline|ImageToVideoPipeline)@coarse$",
+        "scheduler",
+        "FlowMatchEulerDiscreteScheduler/ltx2-coarse",
+    ),
+    (r"^LTX2DFRPipeline@coarse$", "scheduler", "FlowMatchEulerDiscreteScheduler"),
+    (r"^LTX2DFRPipeline@coarse$", "transformer", "LTX2VideoTransformer3DModel/keyframes"),
     # LTX-2.5 (DFR) is distilled: it sets its own sigmas, unshifted, and passes no `mu`
     (r"^LTX2DFR", "scheduler", "FlowMatchEulerDiscreteScheduler"),
     (r"^LTX2", "scheduler", "FlowMatchEulerDiscreteScheduler/ltx2"),

@@ -98,6 +98,34 @@ MOTIF_VIDEO = {
     "rope_axes_dim": (2, 2, 4),
 }
 
+# Motif-Video's coarse stand-in (recipes/coarse.py, MOTIF_16X). Both pipelines read
+# `scale_factor_spatial` and `scale_factor_temporal` from the Wan VAE's config and the DiT's
+# `patch_size` / `patch_size_t`, size their latents as height // factor and (frames - 1) //
+# factor + 1, and check only height % factor; the schedule is FlowMatchEuler's at shift 1.0
+# (no dynamic shifting: the token count moves nothing). The examples' 1280x736 divide by
+# 16 x the 2x2 patch; their 121 frames are 16 latent frames at 8x in time (decoded as
+# 1 + 15 x 8 = 121, the real VAE's 31 latent frames' count), 8 of 2-frame patches: 8 x 23 x
+# 40 = 7,360 tokens a call, not 31 x 46 x 80 = 114,080. The image-to-video pipeline encodes
+# its image alone (one frame: one latent frame at any time factor).
+MOTIF_COARSE_FACTOR = 16
+MOTIF_COARSE_TIME = 8
+MOTIF_COARSE_PATCH_T = 2
+MOTIF_TOKEN_RATIO = 15  # 114,080 / 7,360 at the examples' sizes
+MOTIF_COARSE_PIPELINES = ("MotifVideoPipeline", "MotifVideoImage2VideoPipeline")
+MOTIF_VAE_COARSE = {
+    "base_dim": 2,  # the coarse Wan VAE's two channels (recipes/coarse.py, WAN_VAE_COARSE)
+    "z_dim": 16,
+    "dim_mult": [1] * 5,  # four halvings in space...
+    # one resnet a decoder level (the real one has three): the decode of 121 frames at
+    # 736x1280 runs its last level's resnets over every pixel of every frame (9 frames:
+    # 5.6 CPU-s with two, 3.3 with one, on the runner's Wan kernels, wankernels.py);
+    # fewer repeats keep the names of those there are, and none is attention
+    "num_res_blocks": 0,
+    "temperal_downsample": [False, True, True, True],  # ... three in time
+    "scale_factor_spatial": MOTIF_COARSE_FACTOR,
+    "scale_factor_temporal": MOTIF_COARSE_TIME,
+}
+
 # Ideogram 4: a single-stream DiT over 2x2-packed Flux 2 latents and the concatenated
 # hidden states of 13 Qwen3-VL layers (0, 3, ..., 33, 35: the real 36-layer depth, as
 # llm.py's QWEN3_VL keeps); 3D mRoPE split over a head width of 8 (2 + 1 + 1 pairs).
@@ -131,6 +159,14 @@ RECIPES: dict[str, Recipe] = {
     "Qwen3VLTextModel": Recipe("model", QWEN3, provides={"llm": "hidden_size"}),
     "PRXTransformer2DModel": Recipe("model", PRX_LATENT),
     "MotifVideoTransformer3DModel": Recipe("model", MOTIF_VIDEO),
+    "MotifVideoTransformer3DModel/coarse": Recipe(
+        "model",
+        {**MOTIF_VIDEO, "patch_size_t": MOTIF_COARSE_PATCH_T},
+        builds="MotifVideoTransformer3DModel",
+    ),
+    "AutoencoderKLWan/motif-coarse": Recipe(
+        "model", MOTIF_VAE_COARSE, builds="AutoencoderKLWan", provides={"latent": "z_dim"}
+    ),
     "T5Gemma2Encoder": Recipe(
         "model",
         T5GEMMA2_ENCODER,
@@ -178,6 +214,9 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     # 15.0 is a key that class does not read), by Replicate's lucataco/motif-video-2b
     # predictor, which overrides it for that reason. The only public statement found.
     (r"^MotifVideo", "scheduler", "FlowMatchEulerDiscreteScheduler"),
+    # the coarse stand-ins ("Class@coarse", chosen per example by coarsen.py)
+    (r"^MotifVideo\w*Pipeline@coarse$", "vae", "AutoencoderKLWan/motif-coarse"),
+    (r"^MotifVideo\w*Pipeline@coarse$", "transformer", "MotifVideoTransformer3DModel/coarse"),
 )
 
 # prx-512-t2i-sft's model_index.json: its resolution (the script's --resolution 512)
