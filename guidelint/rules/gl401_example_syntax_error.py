@@ -731,6 +731,8 @@ PATH_LINE = LazyPattern(
     r"[ \t]*(?:#.*)?"
 )
 PATH_MARK = LazyPattern(r"[*~]|/[ \t]*(?:#|$)|/[^/\s#]*\.[A-Za-z]\w*[ \t]*(?:#|$)")
+# `**Privacy by Design**`, a `code` span, a [link](url): Markdown, not a note.
+MARKDOWN_MARKUP = LazyPattern(r"\*\*[^\s*][^*]*\*\*|`[^`\n]+`|\]\([^)\n]*\)")
 SOFT_KEYWORDS = frozenset({"match", "case", "type", "print", "exec", "_"})
 Token = tuple[str, str]
 
@@ -787,6 +789,8 @@ def _quote_end(line: str, start: int, quote: str) -> int:
 def _prose_shaped(line: str, tokens: list[Token]) -> bool:
     import keyword
 
+    if MARKDOWN_MARKUP.search(line):
+        return False  # the page's own text, which a fence left open took in: a defect
     if any(_prose_character(char) for _, text in tokens for char in text):
         return True
     if "'" not in line and '"' not in line and PATH_LINE.fullmatch(line.strip()):

@@ -126,6 +126,9 @@ STILL_ERRORS = {
     "broken Python under a comment naming a YAML file": (
         "# Load mcp_agent.config.yaml\nconfig = yaml.safe_load(open(path)\n"
     ),
+    "the page's text a fence took in (Markdown, not a note)": (
+        "def controls():\n    return {}\n\n**Privacy by Design**\n"
+    ),
     "a missing colon on a one-line signature": (
         "def validate(self, data: dict) -> bool\n    return True\n"
     ),
