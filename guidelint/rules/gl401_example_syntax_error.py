@@ -723,7 +723,7 @@ PROSE_CHARACTERS = (
     (0x1F000, 0x1FAFF),  # emoji
 )
 LINE_TOKEN = re.compile(
-    r"""(?P<string>(?i:[rbuf]{0,2})(?:\"\"\"|'''|"|'))|(?P<comment>\#)|"""
+    r"""(?P<string>(?i:[rbuft]{0,2})(?:\"\"\"|'''|"|'))|(?P<comment>\#)|"""
     r"(?P<word>[^\W\d]\w*|\d[\w.]*)|(?P<space>\s+)|(?P<other>.)"
 )
 PATH_LINE = LazyPattern(
@@ -768,7 +768,7 @@ def _code_tokens(line: str, open_quote: str | None) -> tuple[list[Token], str | 
             break
         index = match.end()
         if kind == "string":
-            quote = match.group().lstrip("rbufRBUF")
+            quote = match.group().lstrip("rbuftRBUFT")
             end = _quote_end(line, index, quote)
             tokens.append(("string", ""))
             if end == -1:

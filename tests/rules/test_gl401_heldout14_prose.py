@@ -148,6 +148,7 @@ def test_line_shapes_tell_prose_from_code() -> None:
         "from x import compile regions\n"  # a statement: a typo in code
         "- Load Reflexion memory\n"  # a bullet of words
         '"a" "b"\n'  # implicit concatenation
+        'reveal_type(t"")\n'  # a t-string (Python 3.14), no words side by side
         "x = a if b else c\n"
         '"""Returns: (passed, issues)\n'
         "Inside a docstring: no code\n"
@@ -156,7 +157,7 @@ def test_line_shapes_tell_prose_from_code() -> None:
         "total/count\n"  # a division, not a path
         "docs/guide.md  # a path\n"
     )
-    shapes = [False, True, False, False, False, None, False, None, False, True, None]
+    shapes = [False, True, False, False, False, False, None, False, None, False, True, None]
     assert _line_shapes(source) == shapes
 
 
