@@ -204,7 +204,9 @@ def _error_past_ipython_lines(source: str) -> SyntaxError | None:
 def not_python_code(source: str) -> bool:
     """A `python` fence that holds no program, so its parse error is no defect: an API
     reference's signatures (`tool(self, fn: F) -> F`), an outline of `def` lines with
-    no bodies, or syntax newer than the Python guidelint runs on."""
+    no bodies, prose, a list or a drawing (most of its code lines prose-shaped: a file
+    tree, a checklist, a printed message), or syntax newer than the Python guidelint
+    runs on."""
     if sys.version_info < (3, 12) and NEWER_SYNTAX.search(source):
         return True
     if TEMPLATE.search(source) or OTHER_LANGUAGE.match(_first_code_line(source)):
