@@ -682,13 +682,19 @@ NAMED_DATA_FILE = LazyPattern(r"[ \t]*#.*?[\w\-]\.(?:ya?ml|json)\b", re.IGNORECA
 def _other_files_commented(source: str) -> str:
     """The lines under such a heading, up to a blank line, read as comments."""
     lines = source.split("\n")
+    blank_after = [len(lines)] * len(lines)  # the first blank line past each
+    for index in range(len(lines) - 2, -1, -1):
+        following = lines[index + 1]
+        blank_after[index] = index + 1 if not following.strip() else blank_after[index + 1]
+    tried = -1  # a paragraph read as data once, by its first naming comment
     for index, line in enumerate(lines):
-        if not NAMED_DATA_FILE.match(line) and not OTHER_FILE_HEADING.fullmatch(line):
-            continue
-        end = next((k for k in range(index + 1, len(lines)) if not lines[k].strip()), len(lines))
-        under = "\n".join(lines[index + 1 : end])
-        if OTHER_FILE_HEADING.fullmatch(line) or _data_not_python(under):
+        end = blank_after[index]
+        if OTHER_FILE_HEADING.fullmatch(line):
             _comment_out(lines, index + 1, end)
+        elif index > tried and NAMED_DATA_FILE.match(line):
+            tried = end
+            if _data_not_python("\n".join(lines[index + 1 : end])):
+                _comment_out(lines, index + 1, end)
     return "\n".join(lines)
 
 
