@@ -204,7 +204,9 @@ def _error_past_ipython_lines(source: str) -> SyntaxError | None:
 def not_python_code(source: str) -> bool:
     """A `python` fence that holds no program, so its parse error is no defect: an API
     reference's signatures (`tool(self, fn: F) -> F`), an outline of `def` lines with
-    no bodies, or syntax newer than the Python guidelint runs on."""
+    no bodies, prose, a list or a drawing (most of its code lines prose-shaped: a file
+    tree, a checklist, a printed message), or syntax newer than the Python guidelint
+    runs on."""
     if sys.version_info < (3, 12) and NEWER_SYNTAX.search(source):
         return True
     if TEMPLATE.search(source) or OTHER_LANGUAGE.match(_first_code_line(source)):
@@ -225,7 +227,7 @@ def not_python_code(source: str) -> bool:
     outlined = _without_elisions(source)
     if outlined != source and (_parses(outlined) or _parses(_with_bodies(outlined))):
         return True
-    if _sketch(source) or _cli_overrides_only(source):
+    if _sketch(source) or _cli_overrides_only(source) or _mostly_prose(source):
         return True
     # `f(a=1, ...)`, `def g(x, ...)`: `...` standing for arguments left out.
     if "..." in source and any(_parses(source.replace("...", stand)) for stand in ELIDED):
@@ -393,6 +395,18 @@ def _call_returns_dropped(source: str) -> str:
     return CALL_RETURNS.sub(r"\1", source)
 
 
+# `def validate(self, data: dict)` then `    -> tuple[bool, list[str]]:` on the next
+# line: a signature broken before its return annotation, as a design note draws it;
+# joined with a `\` (the lines keep their numbers).
+BROKEN_RETURN = LazyPattern(
+    r"^([ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(.*\))[ \t]*(?=\n[ \t]*->)", re.MULTILINE
+)
+
+
+def _return_arrows_joined(source: str) -> str:
+    return BROKEN_RETURN.sub(r"\1 \\", source)
+
+
 # `...` where an argument stands, after `(` or `,`, on its line or alone on one
 # (`GRPOConfig(\n    ...\n    beta=0.0,`): the arguments left out.
 ELIDED_ARGUMENT = LazyPattern(
@@ -543,9 +557,10 @@ def _comment_bodies(source: str) -> str:
     outlines code to write: a `def` or `class` body (`class L(Base):` then
     `# ... implementation ...`, then more code), an `if` branch another branch
     follows (`if e.type == "rate_limit_error":` then `# handle it`, then `elif`), any
-    block that ends the example. The lines keep their numbers. An `if`, `for` or
-    `try:` body of comments with more code after it is left as it is: that snippet
-    fails when pasted, and the rule says so."""
+    block whose comment starts with `...` (`if Confirm.ask("Go?"):` then `# ...`),
+    any block that ends the example. The lines keep their numbers. An `if`, `for` or
+    `try:` body of comments with more code after it is left as it is (`# process`):
+    that snippet fails when pasted, and the rule says so."""
     lines = source.split("\n")
     opener: str | None = None  # the opener whose body is still comments alone
     comment: int | None = None  # the index of that body's first comment line
@@ -556,7 +571,11 @@ def _comment_bodies(source: str) -> str:
             comment = index if comment is None else comment
             continue
         if opener is not None and comment is not None and _indent(line) <= _indent(opener):
-            if OUTLINED_BODY.match(opener) or (BRANCH.match(opener) and LATER_BRANCH.match(line)):
+            if (
+                OUTLINED_BODY.match(opener)
+                or (BRANCH.match(opener) and LATER_BRANCH.match(line))
+                or ELIDED_BODY.match(lines[comment])
+            ):
                 _body_on(lines, comment)
         opener = comment = None
         if _code(line) and BLOCK_OPENER.search(line):
@@ -567,6 +586,8 @@ def _comment_bodies(source: str) -> str:
 
 
 OUTLINED_BODY = LazyPattern(r"[ \t]*(?:(?:async[ \t]+)?def|class)\b")
+# `# ...` (`# ... handle it ...`, `# …`): the body's code, left out in so many words.
+ELIDED_BODY = LazyPattern(r"[ \t]*#[ \t]*(?:\.\.\.|…)")
 BRANCH = LazyPattern(r"[ \t]*(?:if|elif)\b")
 LATER_BRANCH = LazyPattern(r"[ \t]*(?:elif|else)\b")
 
@@ -652,13 +673,200 @@ OTHER_FILE_HEADING = LazyPattern(
 )
 
 
+# A comment that names a data file among other words (`# Configuration (in
+# mcp_agent.secrets.yaml or mcp_agent.config.yaml)`): a heading only where the lines
+# under it are that file's language and not Python.
+NAMED_DATA_FILE = LazyPattern(r"[ \t]*#.*?[\w\-]\.(?:ya?ml|json)\b", re.IGNORECASE)
+
+
 def _other_files_commented(source: str) -> str:
     """The lines under such a heading, up to a blank line, read as comments."""
     lines = source.split("\n")
+    blank_after = [len(lines)] * len(lines)  # the first blank line past each
+    for index in range(len(lines) - 2, -1, -1):
+        following = lines[index + 1]
+        blank_after[index] = index + 1 if not following.strip() else blank_after[index + 1]
+    tried = -1  # a paragraph read as data once, by its first naming comment
     for index, line in enumerate(lines):
+        end = blank_after[index]
         if OTHER_FILE_HEADING.fullmatch(line):
-            end = next((k for k in range(index + 1, len(lines)) if not lines[k].strip()), None)
-            _comment_out(lines, index + 1, len(lines) if end is None else end)
+            _comment_out(lines, index + 1, end)
+        elif index > tried and NAMED_DATA_FILE.match(line):
+            tried = end
+            if _data_not_python("\n".join(lines[index + 1 : end])):
+                _comment_out(lines, index + 1, end)
+    return "\n".join(lines)
+
+
+def _data_not_python(text: str) -> bool:
+    """`text` is a YAML or JSON mapping or list, and no Python (`openai:` then
+    `  api_key: "..."`)."""
+    import textwrap
+
+    if not text.strip() or _parses(textwrap.dedent(text)):
+        return False
+    import yaml  # JSON's displays load as YAML too
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    return isinstance(data, (dict, list)) and bool(data)
+
+
+# Prose, a list or a drawing in a `python` fence, line by line (a design note's flow,
+# a checklist, a file tree, what a program printed): a character no Python code has
+# outside a string or comment (an arrow `↓`, box drawing `├──`, a mark `✅`, CJK text
+# and its full-width punctuation `（`); two words side by side (`Token Cost ~2K`,
+# `fixture 'x' not found`, `- Load memory`), not in a statement or an assignment; a
+# label alone (`Example:`); a file's path (`setup/data/*.md  # specs`, `File: a/b.py`).
+PROSE_CHARACTERS = (
+    (0x2190, 0x21FF),  # arrows
+    (0x2500, 0x27BF),  # box drawing, blocks, shapes, symbols, dingbats
+    (0x2B00, 0x2BFF),  # more arrows and symbols
+    (0x3000, 0x30FF),  # CJK punctuation, hiragana, katakana
+    (0x3400, 0x9FFF),  # CJK ideographs
+    (0xAC00, 0xD7AF),  # hangul
+    (0xFF00, 0xFFEF),  # full-width forms
+    (0x1F000, 0x1FAFF),  # emoji
+)
+LINE_TOKEN = re.compile(
+    r"""(?P<string>(?i:[rbuft]{0,2})(?:\"\"\"|'''|"|'))|(?P<comment>\#)|"""
+    r"(?P<word>[^\W\d]\w*|\d[\w.]*)|(?P<space>\s+)|(?P<other>.)"
+)
+PATH_LINE = LazyPattern(
+    r"(?:[A-Z][\w \t]*:[ \t]*)?(?:[-*][ \t]+)?(?:~|\.{1,2})?/?[\w.\-*]+(?:/[\w.\-*]*)+"
+    r"[ \t]*(?:#.*)?"
+)
+PATH_MARK = LazyPattern(r"[*~]|/[ \t]*(?:#|$)|/[^/\s#]*\.[A-Za-z]\w*[ \t]*(?:#|$)")
+# `**Privacy by Design**`, a `code` span, a [link](url): Markdown, not a note.
+MARKDOWN_MARKUP = LazyPattern(r"\*\*[^\s*][^*]*\*\*|`[^`\n]+`|\]\([^)\n]*\)")
+SOFT_KEYWORDS = frozenset({"match", "case", "type", "print", "exec", "_"})
+Token = tuple[str, str]
+
+
+def _line_shapes(source: str) -> list[bool | None]:
+    """For each line: True where it is prose (above), False where it is code, None
+    where it holds no code (blank, a comment, inside a string over lines)."""
+    shapes: list[bool | None] = []
+    open_quote: str | None = None  # the triple quote a string over lines opened with
+    for line in source.split("\n"):
+        tokens, open_quote = _code_tokens(line, open_quote)
+        shapes.append(_prose_shaped(line, tokens) if tokens else None)
+    return shapes
+
+
+def _code_tokens(line: str, open_quote: str | None) -> tuple[list[Token], str | None]:
+    """The line's words and punctuation outside strings and comments (a string is a
+    token of its own, its text left out), and the triple quote left open at its end."""
+    tokens: list[Token] = []
+    index = 0
+    if open_quote is not None:
+        end = _quote_end(line, 0, open_quote)
+        if end == -1:
+            return tokens, open_quote
+        tokens.append(("string", ""))
+        index = end + 3
+    while index < len(line):
+        match = LINE_TOKEN.match(line, index)
+        if match is None:  # `.` takes any character but a newline, which split took
+            break
+        kind = match.lastgroup or "other"
+        if kind == "comment":
+            break
+        index = match.end()
+        if kind == "string":
+            quote = match.group().lstrip("rbuftRBUFT")
+            end = _quote_end(line, index, quote)
+            tokens.append(("string", ""))
+            if end == -1:
+                return tokens, quote if len(quote) == 3 else None
+            index = end + len(quote)
+        elif kind != "space":
+            tokens.append((kind, match.group()))
+    return tokens, None
+
+
+def _quote_end(line: str, start: int, quote: str) -> int:
+    index = line.find(quote, start)
+    while index != -1 and _escaped(line, index):
+        index = line.find(quote, index + 1)
+    return index
+
+
+def _prose_shaped(line: str, tokens: list[Token]) -> bool:
+    import keyword
+
+    if MARKDOWN_MARKUP.search(line):
+        return False  # the page's own text, which a fence left open took in: a defect
+    if any(_prose_character(char) for _, text in tokens for char in text):
+        return True
+    if "'" not in line and '"' not in line and PATH_LINE.fullmatch(line.strip()):
+        return PATH_MARK.search(line.split("#")[0] + "#") is not None
+    first = tokens[0][1]
+    if keyword.iskeyword(first):
+        return False  # a statement (`from x import compile regions`): a typo in code
+    words = [text for kind, text in tokens[:-1] if kind == "word"]
+    if tokens[-1][1] == ":" and len(words) == len(tokens) - 1 and first not in SOFT_KEYWORDS:
+        return True  # `Example:`, `Token Cost:`
+    return _words_side_by_side(tokens) and not _assigns(tokens)
+
+
+def _prose_character(char: str) -> bool:
+    code = ord(char)
+    return code > 0x7F and any(low <= code <= high for low, high in PROSE_CHARACTERS)
+
+
+def _words_side_by_side(tokens: list[Token]) -> bool:
+    import keyword
+
+    for (kind, text), (next_kind, next_text) in zip(tokens, tokens[1:], strict=False):
+        if kind not in ("word", "string") or next_kind not in ("word", "string"):
+            continue
+        if kind == next_kind == "string":
+            continue  # implicit concatenation
+        if any(keyword.iskeyword(t) or t in SOFT_KEYWORDS for t in (text, next_text)):
+            continue
+        return True
+    return False
+
+
+def _assigns(tokens: list[Token]) -> bool:
+    """An `=` outside brackets that is no comparison: `pipe line= X()` is code."""
+    depth = 0
+    for index, (kind, text) in enumerate(tokens):
+        if kind != "other":
+            continue
+        depth += (text in "([{") - (text in ")]}")
+        before = tokens[index - 1][1] if index else ""
+        after = tokens[index + 1][1] if index + 1 < len(tokens) else ""
+        if text == "=" and depth == 0 and before not in "=<>!" and after != "=":
+            return True
+    return False
+
+
+def _mostly_prose(source: str) -> bool:
+    """More than half the code lines are prose: the fence's language is wrong."""
+    shapes = [shape for shape in _line_shapes(source) if shape is not None]
+    return 2 * sum(shapes) > len(shapes)
+
+
+def _prose_regions_commented(source: str) -> str:
+    """Each run of lines between blank lines whose code lines are all prose read as
+    comments (`Token Cost: ~2K` under the code it prices)."""
+    lines = source.split("\n")
+    shapes = _line_shapes(source)
+    start = 0
+    while start < len(lines):
+        if not lines[start].strip():
+            start += 1
+            continue
+        end = next((k for k in range(start, len(lines)) if not lines[k].strip()), len(lines))
+        region = [shape for shape in shapes[start:end] if shape is not None]
+        if region and all(region):  # at their indentation: no margin comment made
+            for index in range(start, end):
+                lines[index] = " " * _indent(lines[index]) + "# " + lines[index].lstrip()
+        start = end
     return "\n".join(lines)
 
 
@@ -1029,6 +1237,7 @@ def _elided_parameters_named(source: str) -> str:
 SKETCH_CONVENTIONS = (
     _edit_blocks_applied,
     _other_files_commented,
+    _prose_regions_commented,
     _dedented,
     _excerpts_dedented,
     _notebook_outputs,
@@ -1047,6 +1256,7 @@ SKETCH_CONVENTIONS = (
     _placeholders_filled,
     _annotations_dropped,
     _call_returns_dropped,
+    _return_arrows_joined,
     _elided_parameters_named,
     _elided_entries_named,
     _elided_arguments_named,
