@@ -98,6 +98,7 @@ def _import_shims() -> None:
         builders,
         costwatch,
         devices,
+        hvkernels,
         loading,
         remote,
         single_files,
@@ -310,6 +311,7 @@ def install_once(state: backend_state.State) -> None:
         condmemo,
         costwatch,
         devices,
+        hvkernels,
         loading,
         remote,
         single_files,
@@ -329,4 +331,5 @@ def install_once(state: backend_state.State) -> None:
         speedups.install()
         condmemo.install()
         wankernels.install()
+        hvkernels.install()
     _installed = True
