@@ -397,6 +397,9 @@ class Coarser:
     frames_patch: int = 0
     # the latent grid's height and width are the real ones: any size stays
     spatial_kept: bool = False
+    # components the variant leaves as the real factor's stand-in: the example may pass
+    # its own (loaded alone), the same model at either factor
+    kept_components: frozenset[str] = frozenset()
 
 
 VAE_32X = Coarser(
@@ -597,6 +600,24 @@ KANDINSKY6_16X = Coarser(
     factor=HUNYUAN_VAE_16X,
 )
 
+# HunyuanVideo FramePack reads both factors from its HunyuanVideo VAE's config
+# (pipeline_hunyuan_video_framepack.py:298-299), sizes its section latents and history
+# as height // factor, checks only height % 16, and its DiT patchifies the latents 2x2
+# (its 2x and 4x history embedders pad to their kernels): its examples' 832x480 and
+# 512x512 divide by 16x times the patch, so a 16x VAE makes 3,510 tokens a section step,
+# not 14,040. Its example tiles the VAE: the tiles are sized in pixels (256, stride 192)
+# and a tiled decode returns latents x factor pixels whatever the tile. Its default,
+# 720x1280, does not divide by 32: every call must state its sizes.
+FRAMEPACK_16X = Coarser(
+    HUNYUAN_VAE_16X * PATCH,
+    f"a tiny HunyuanVideo VAE of {HUNYUAN_VAE_16X}x (the real one is {REAL_FACTOR}x)",
+    (HUNYUAN_VAE_16X // REAL_FACTOR) ** 2,
+    factor=HUNYUAN_VAE_16X,
+    sizes_required=True,  # its default 720x1280 does not divide by 32
+    tiling_allowed=True,
+    kept_components=frozenset({"transformer"}),  # the example loads its DiT alone
+)
+
 # HunyuanImage 2.1 defaults to its hard-coded 64 x the VAE's factor (2048 px), so its
 # factor stays 32; its DiT takes 2x2 patches instead of 1x1 (1,024 tokens at 2048 px, not
 # 4,096), so sizes must divide by 64, as its pipeline's own check asks (factor x 2), and
@@ -656,6 +677,7 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5T2VPipeline": KANDINSKY_32X,
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
+    "HunyuanVideoFramepackPipeline": FRAMEPACK_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
     "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
     "HeliosPipeline": HELIOS_32X,
@@ -726,6 +748,7 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
     (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
     (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
+    (rf"^HunyuanVideoFramepackPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
     (
         rf"^HunyuanImagePipeline@{VARIANT}$",
         "transformer",
