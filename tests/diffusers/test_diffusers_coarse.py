@@ -288,6 +288,8 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 33}
     if pipeline_class == "HunyuanVideoFramepackPipeline":  # one section
         return {"num_frames": 5, "image": picture}
+    if pipeline_class == "HunyuanVideoPipeline":
+        return {"num_frames": 5}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -422,7 +424,8 @@ def docstring_example(module: str) -> str:
         ("hunyuan_image.pipeline_hunyuanimage", "HunyuanImagePipeline", "coarse"),
         ("kandinsky5.pipeline_kandinsky_i2v", "Kandinsky5I2VPipeline", "coarse"),
         ("kandinsky6.pipeline_kandinsky6_ti2va", "Kandinsky6TI2VAPipeline", "coarse"),
-        # its VAE tiled (tiles in pixels) and its DiT passed from a load of its own
+        # their VAE tiled (tiles in pixels) and their DiT passed from a load of its own
+        ("hunyuan_video.pipeline_hunyuan_video", "HunyuanVideoPipeline", "coarse"),
         (
             "hunyuan_video.pipeline_hunyuan_video_framepack",
             "HunyuanVideoFramepackPipeline",

@@ -600,22 +600,24 @@ KANDINSKY6_16X = Coarser(
     factor=HUNYUAN_VAE_16X,
 )
 
-# HunyuanVideo FramePack reads both factors from its HunyuanVideo VAE's config
-# (pipeline_hunyuan_video_framepack.py:298-299), sizes its section latents and history
-# as height // factor, checks only height % 16, and its DiT patchifies the latents 2x2
-# (its 2x and 4x history embedders pad to their kernels): its examples' 832x480 and
-# 512x512 divide by 16x times the patch, so a 16x VAE makes 3,510 tokens a section step,
-# not 14,040. Its example tiles the VAE: the tiles are sized in pixels (256, stride 192)
-# and a tiled decode returns latents x factor pixels whatever the tile. Its default,
-# 720x1280, does not divide by 32: every call must state its sizes.
-FRAMEPACK_16X = Coarser(
+# HunyuanVideo text-to-video and FramePack read both factors from their HunyuanVideo
+# VAE's config (pipeline_hunyuan_video.py:195-196, pipeline_hunyuan_video_framepack.py:
+# 298-299), size their latents (FramePack: each section's and its history) as height //
+# factor, check only height % 16, and their DiTs patchify the latents 2x2 (FramePack's
+# 2x and 4x history embedders pad to their kernels): the examples' 320x512, 832x480 and
+# 512x512 divide by 16x times the patch, so a 16x VAE makes 2,560 tokens a step at
+# 320x512x61, not 10,240, and 3,510 a FramePack section step, not 14,040. The examples
+# tile the VAE: the tiles are sized in pixels (256, stride 192) and a tiled decode returns
+# latents x factor pixels whatever the tile. Their default, 720x1280, does not divide by
+# 32: every call must state its sizes. Both load their DiT alone (the same stand-in).
+HUNYUAN_VIDEO_16X = Coarser(
     HUNYUAN_VAE_16X * PATCH,
     f"a tiny HunyuanVideo VAE of {HUNYUAN_VAE_16X}x (the real one is {REAL_FACTOR}x)",
     (HUNYUAN_VAE_16X // REAL_FACTOR) ** 2,
     factor=HUNYUAN_VAE_16X,
     sizes_required=True,  # its default 720x1280 does not divide by 32
     tiling_allowed=True,
-    kept_components=frozenset({"transformer"}),  # the example loads its DiT alone
+    kept_components=frozenset({"transformer"}),
 )
 
 # HunyuanImage 2.1 defaults to its hard-coded 64 x the VAE's factor (2048 px), so its
@@ -677,7 +679,8 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5T2VPipeline": KANDINSKY_32X,
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
-    "HunyuanVideoFramepackPipeline": FRAMEPACK_16X,
+    "HunyuanVideoPipeline": HUNYUAN_VIDEO_16X,
+    "HunyuanVideoFramepackPipeline": HUNYUAN_VIDEO_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
     "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
     "HeliosPipeline": HELIOS_32X,
@@ -748,7 +751,11 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
     (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
     (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
-    (rf"^HunyuanVideoFramepackPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
+    (
+        rf"^HunyuanVideo(Framepack)?Pipeline@{VARIANT}$",
+        "vae",
+        "AutoencoderKLHunyuanVideo/16x",
+    ),
     (
         rf"^HunyuanImagePipeline@{VARIANT}$",
         "transformer",
