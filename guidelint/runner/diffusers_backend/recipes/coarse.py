@@ -22,8 +22,8 @@ which size their output as an area at an aspect ratio, get a 32x VAE only where 
 is passed and each image is the runner's square picture (1024 x 1024 at either factor);
 LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
-Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
-sample_size / 4.
+Kandinsky 6 TI2VA, HunyuanVideo text-to-video and FramePack a 16x one; zeroscope's
+text-to-video a 32x VAE and its UNet3D's sample_size / 4.
 EasyAnimate inpaint keeps its 8x VAE and gets 4x4 latent patches where its sizes divide
 by 32 (EASYANIMATE_PATCHES).
 
