@@ -286,6 +286,10 @@ def call_arguments(pipeline_class: str) -> dict:
         return {"num_frames": 25, "image": picture}
     if pipeline_class == "HeliosPipeline":  # its window: 9 latent frames
         return {"num_frames": 33}
+    if pipeline_class == "HunyuanVideoFramepackPipeline":  # one section
+        return {"num_frames": 5, "image": picture}
+    if pipeline_class == "HunyuanVideoPipeline":
+        return {"num_frames": 5}
     return ONE_STEP.get(pipeline_class, {})
 
 
@@ -422,6 +426,13 @@ def docstring_example(module: str) -> str:
         ("hunyuan_image.pipeline_hunyuanimage", "HunyuanImagePipeline", "coarse"),
         ("kandinsky5.pipeline_kandinsky_i2v", "Kandinsky5I2VPipeline", "coarse"),
         ("kandinsky6.pipeline_kandinsky6_ti2va", "Kandinsky6TI2VAPipeline", "coarse"),
+        # their VAE tiled (tiles in pixels) and their DiT passed from a load of its own
+        ("hunyuan_video.pipeline_hunyuan_video", "HunyuanVideoPipeline", "coarse"),
+        (
+            "hunyuan_video.pipeline_hunyuan_video_framepack",
+            "HunyuanVideoFramepackPipeline",
+            "coarse",
+        ),
         # its first call (text-to-video) gets it; the second is another class
         (
             "deprecated.text_to_video_synthesis.pipeline_text_to_video_synth_img2img",
@@ -893,3 +904,31 @@ def test_a_component_takes_the_coarse_stand_in_only_with_its_pipeline_class(code
     """Helios' pyramid and Wan's video-to-video examples load the VAE from the repo of
     HeliosPipeline / WanPipeline: a coarse VAE beside an 8x pipeline broke them."""
     assert coarsen.loads_as("HeliosPipeline", [(code, False)]) is loads
+
+
+FRAMEPACK_SCRIPT = """
+transformer = HunyuanVideoFramepackTransformer3DModel.from_pretrained("lllyasviel/FramePackI2V_HY")
+pipe = HunyuanVideoFramepackPipeline.from_pretrained(
+    "hunyuanvideo-community/HunyuanVideo", transformer=transformer{load}
+)
+pipe.vae.enable_tiling()
+frames = pipe(image=image, prompt="a penguin"{call}, num_frames=91).frames[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("load", "call", "variant"),
+    [
+        ("", ", height=832, width=480", "coarse"),  # its docstring's sizes
+        ("", ", height=512, width=512", "coarse"),  # its second example's
+        ("", "", None),  # its default 720x1280: 720 does not divide by 32
+        ("", ", height=720, width=1280", None),
+        (", vae=my_vae", ", height=832, width=480", None),  # a VAE of its own: 8x
+    ],
+)
+def test_framepack_keeps_its_own_dit_and_needs_sizes_of_32(load, call, variant):
+    """Only the VAE changes (16x): the DiT it loads alone is the same stand-in at either
+    factor, a VAE it brings is not."""
+    script = FRAMEPACK_SCRIPT.format(load=load, call=call)
+    assert coarsen.variant_for("HunyuanVideoFramepackPipeline", [(script, False)]) == variant
+    assert coarse.PIPELINES["HunyuanVideoFramepackPipeline"].multiple == 32

@@ -98,6 +98,7 @@ def _import_shims() -> None:
         builders,
         costwatch,
         devices,
+        hvkernels,
         loading,
         remote,
         single_files,
@@ -310,6 +311,7 @@ def install_once(state: backend_state.State) -> None:
         condmemo,
         costwatch,
         devices,
+        hvkernels,
         loading,
         magvitkernels,
         remote,
@@ -331,4 +333,5 @@ def install_once(state: backend_state.State) -> None:
         condmemo.install()
         wankernels.install()
         magvitkernels.install()
+        hvkernels.install()
     _installed = True

@@ -186,7 +186,11 @@ def sizes_allow(code: str, coarser: coarse.Coarser, fixture_patterns: Collection
     grid_names = GRID_NAMES - TILING if coarser.tiling_allowed else GRID_NAMES
     sizes = _bound_sizes(tree) if coarser.named_sizes else {}
     helpers = dict(coarser.size_helpers)
-    own_vae = _same_repo_vae_keywords(tree) | _handed_on_vae_keywords(tree)
+    own_vae = (
+        _same_repo_vae_keywords(tree)
+        | _handed_on_vae_keywords(tree)
+        | _kept_component_keywords(tree, coarser.kept_components)
+    )
     multiple = None if coarser.spatial_kept else coarser.multiple  # None: any size stays
     if any(
         _sees_grid(node, multiple, grid_names, sizes, helpers, own_vae) for node in ast.walk(tree)
@@ -296,6 +300,15 @@ def _runner_picture(url: str, fixture_patterns: Collection[str]) -> bool:
     if any(fnmatch.fnmatchcase(url, pattern) for pattern in fixture_patterns):
         return False
     return images.names_image(url) and not images.names_video(url)
+
+
+def _kept_component_keywords(tree: ast.AST, kept: Collection[str]) -> set[int]:
+    """The keywords (by id) passing a component the coarse variant leaves as the real
+    factor's stand-in (`Coarser.kept_components`, FramePack's transformer): the example's
+    own is the same model at either factor."""
+    return {
+        id(node) for node in ast.walk(tree) if isinstance(node, ast.keyword) and node.arg in kept
+    }
 
 
 def _same_repo_vae_keywords(tree: ast.AST) -> set[int]:

@@ -22,8 +22,8 @@ which size their output as an area at an aspect ratio, get a 32x VAE only where 
 is passed and each image is the runner's square picture (1024 x 1024 at either factor);
 LongCat-Image where every call states sizes dividing by 64; Krea 2 as the DiTs.
 SANA-Video gets a 16x Wan VAE; Kandinsky 5's video pipelines a 32x HunyuanVideo VAE and
-Kandinsky 6 TI2VA a 16x one; zeroscope's text-to-video a 32x VAE and its UNet3D's
-sample_size / 4.
+Kandinsky 6 TI2VA, HunyuanVideo text-to-video and FramePack a 16x one; zeroscope's
+text-to-video a 32x VAE and its UNet3D's sample_size / 4.
 EasyAnimate (text-to-video and inpaint) keeps its 8x VAE and gets 4x4 latent patches where
 its sizes divide by 32 (EASYANIMATE_PATCHES).
 
@@ -418,6 +418,9 @@ class Coarser:
     spatial_kept: bool = False
     # the coarse VAE's frames a latent frame, for frames_patch: (n - 1) // it + 1
     frames_factor: int = WAN_TEMPORAL_FACTOR
+    # components the variant leaves as the real factor's stand-in: the example may pass
+    # its own (loaded alone), the same model at either factor
+    kept_components: frozenset[str] = frozenset()
 
 
 VAE_32X = Coarser(
@@ -618,6 +621,26 @@ KANDINSKY6_16X = Coarser(
     factor=HUNYUAN_VAE_16X,
 )
 
+# HunyuanVideo text-to-video and FramePack read both factors from their HunyuanVideo
+# VAE's config (pipeline_hunyuan_video.py:195-196, pipeline_hunyuan_video_framepack.py:
+# 298-299), size their latents (FramePack: each section's and its history) as height //
+# factor, check only height % 16, and their DiTs patchify the latents 2x2 (FramePack's
+# 2x and 4x history embedders pad to their kernels): the examples' 320x512, 832x480 and
+# 512x512 divide by 16x times the patch, so a 16x VAE makes 2,560 tokens a step at
+# 320x512x61, not 10,240, and 3,510 a FramePack section step, not 14,040. The examples
+# tile the VAE: the tiles are sized in pixels (256, stride 192) and a tiled decode returns
+# latents x factor pixels whatever the tile. Their default, 720x1280, does not divide by
+# 32: every call must state its sizes. Both load their DiT alone (the same stand-in).
+HUNYUAN_VIDEO_16X = Coarser(
+    HUNYUAN_VAE_16X * PATCH,
+    f"a tiny HunyuanVideo VAE of {HUNYUAN_VAE_16X}x (the real one is {REAL_FACTOR}x)",
+    (HUNYUAN_VAE_16X // REAL_FACTOR) ** 2,
+    factor=HUNYUAN_VAE_16X,
+    sizes_required=True,  # its default 720x1280 does not divide by 32
+    tiling_allowed=True,
+    kept_components=frozenset({"transformer"}),
+)
+
 # HunyuanImage 2.1 defaults to its hard-coded 64 x the VAE's factor (2048 px), so its
 # factor stays 32; its DiT takes 2x2 patches instead of 1x1 (1,024 tokens at 2048 px, not
 # 4,096), so sizes must divide by 64, as its pipeline's own check asks (factor x 2), and
@@ -722,6 +745,8 @@ PIPELINES: dict[str, Coarser] = {
     "Kandinsky5T2VPipeline": KANDINSKY_32X,
     "Kandinsky5I2VPipeline": KANDINSKY_32X,
     "Kandinsky6TI2VAPipeline": KANDINSKY6_16X,
+    "HunyuanVideoPipeline": HUNYUAN_VIDEO_16X,
+    "HunyuanVideoFramepackPipeline": HUNYUAN_VIDEO_16X,
     "HunyuanImagePipeline": HUNYUAN_IMAGE_PATCHES,
     "EasyAnimatePipeline": EASYANIMATE_PATCHES,
     "EasyAnimateInpaintPipeline": EASYANIMATE_PATCHES,
@@ -793,6 +818,11 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     (rf"^TextToVideoSDPipeline@{VARIANT}$", "unet", "UNet3DConditionModel/coarse"),
     (rf"^Kandinsky5(T2V|I2V)Pipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/coarse"),
     (rf"^Kandinsky6TI2VAPipeline@{VARIANT}$", "vae", "AutoencoderKLHunyuanVideo/16x"),
+    (
+        rf"^HunyuanVideo(Framepack)?Pipeline@{VARIANT}$",
+        "vae",
+        "AutoencoderKLHunyuanVideo/16x",
+    ),
     (
         rf"^HunyuanImagePipeline@{VARIANT}$",
         "transformer",

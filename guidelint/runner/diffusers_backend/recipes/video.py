@@ -48,10 +48,11 @@ HUNYUAN_VIDEO = {
 }
 HUNYUAN_VAE = {
     "latent_channels": 4,
-    # four levels: 8x in space, 4x in time. 8 channels took one tile of the tiled decode
-    # in half the time (torch's oneDNN conv3d instead of its native one), but the whole
-    # decode of 61 frames at 320x512 no faster (docs/DIFFUSERS.md): 4 stays
-    "block_out_channels": (4, 4, 4, 4),
+    # four levels: 8x in space, 4x in time. Two channels (the least its group norms of
+    # two groups take): with the convolutions on oneDNN in channels-last order
+    # (hvkernels.py) a window of 17 frames at 512x768 decoded in 1.55 CPU-s at 2 channels,
+    # 2.86 at 4 (4.1 at 4 on torch's own kernels, 5.0 at 2: the native kernel)
+    "block_out_channels": (2, 2, 2, 2),
     # the fewest resnets: one a decoder level (layers_per_block + 1), none an encoder
     # level (the real one has 2 and 3). The decoder's last level runs over every pixel of
     # every frame, so one resnet fewer there cut a tiled decode of 17 frames at 320x512
