@@ -14,15 +14,18 @@ The decision rests on evidence that holds across repositories, strongest first:
 2. a test fixture tree;
 3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`,
    `2026-June.md`), an ADR's number (`0007-use-x.md`), a design document's, an RFC's
-   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`);
+   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`), a plan's or
+   a roadmap's (`update-task-migration-plan.md`, `ROADMAP.md`);
 4. front matter or a header line that records a status or a date
-   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), or two of a
-   design document's sections ("Proposed Solution", "Implementation Plan"), or a
+   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), a title that
+   calls the document a plan, a roadmap or a proposal ("# Plugin Re-organization
+   Plan"), or two of a design document's or a project plan's sections ("Proposed
+   Solution", "Implementation Plan", "Deliverables", "Estimated Effort"), or a
    recorded chat transcript (its head says so; `#### ` prompts and `> ` output lines);
-5. a folder by convention for history (`plans/`, `specs/`, `spec/`, `rfcs/`, `adr/`,
-   `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`, `research/`,
-   `archive/`, `*-notes/`), or a
-   periodical's (`newsletters/`, `blog/`, `weekly/`);
+5. a folder by convention for history (`plans/`, `specs/`, `spec/`, `specification/`,
+   `rfcs/`, `adr/`, `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`,
+   `research/`, `archive/`, `*-notes/`), or a periodical's (`newsletters/`, `blog/`,
+   `weekly/`);
 6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
    named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
    current one (`edge/`, `latest/`, `next/`, ..., or the unversioned docs root), or
@@ -31,7 +34,10 @@ The decision rests on evidence that holds across repositories, strongest first:
    `api/v2/` is a current API's.
 
 A history document stays a steering one when a steering file names it (then agents are
-sent to it).
+sent to it), unless it calls itself a plan by its name or title: a plan names work to
+do, whoever sends agents to read it. Within any document, a section whose heading says
+it holds what is not built yet ("Future work", "Not yet implemented") is read as a
+plan's (`planned_section`).
 """
 
 from __future__ import annotations
