@@ -94,7 +94,8 @@ def _own_packages(project: Project) -> frozenset[str]:
     if isinstance(workspaces, dict):  # Yarn's `{"packages": [...]}`
         workspaces = workspaces.get("packages")
     if isinstance(workspaces, list):
-        globs = project.globs([f"{str(glob).rstrip('/')}/package.json" for glob in workspaces])
+        folders = [str(glob).removeprefix("./").rstrip("/") for glob in workspaces]
+        globs = project.globs([f"{folder}/package.json" for folder in folders])
         for rel in project.files():
             if rel.endswith("/package.json") and globs.matches(rel):
                 data = _package_json(project, rel)
