@@ -14,15 +14,18 @@ The decision rests on evidence that holds across repositories, strongest first:
 2. a test fixture tree;
 3. the file name: a changelog, release notes, a dated name (`2024-05-01-...`,
    `2026-June.md`), an ADR's number (`0007-use-x.md`), a design document's, an RFC's
-   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`);
+   or a proposal's (`telemetry-design.md`, `SDK_DESIGN.md`, `x-rfc.md`), a plan's or
+   a roadmap's (`update-task-migration-plan.md`, `ROADMAP.md`);
 4. front matter or a header line that records a status or a date
-   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), or two of a
-   design document's sections ("Proposed Solution", "Implementation Plan"), or a
+   (`status: implemented`, `**Status**: Draft`, `Date: 2024-05-01`), a title that
+   calls the document a plan, a roadmap or a proposal ("# Plugin Re-organization
+   Plan"), or two of a design document's or a project plan's sections ("Proposed
+   Solution", "Implementation Plan", "Deliverables", "Estimated Effort"), or a
    recorded chat transcript (its head says so; `#### ` prompts and `> ` output lines);
-5. a folder by convention for history (`plans/`, `specs/`, `spec/`, `rfcs/`, `adr/`,
-   `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`, `research/`,
-   `archive/`, `*-notes/`), or a
-   periodical's (`newsletters/`, `blog/`, `weekly/`);
+5. a folder by convention for history (`plans/`, `specs/`, `spec/`, `specification/`,
+   `rfcs/`, `adr/`, `design/`, `design-doc/`, `design_docs/`, `proposal/`, `reports/`,
+   `research/`, `archive/`, `*-notes/`), or a periodical's (`newsletters/`, `blog/`,
+   `weekly/`);
 6. a frozen copy of the docs for a released version (`versioned_snapshot`): a folder
    named like a version (`v1.10.0`, `1.2`, `version-1.2`) with sibling versions and a
    current one (`edge/`, `latest/`, `next/`, ..., or the unversioned docs root), or
@@ -31,7 +34,10 @@ The decision rests on evidence that holds across repositories, strongest first:
    `api/v2/` is a current API's.
 
 A history document stays a steering one when a steering file names it (then agents are
-sent to it).
+sent to it), unless it calls itself a plan by its name or title: a plan names work to
+do, whoever sends agents to read it. Within any document, a section whose heading says
+it holds what is not built yet ("Future work", "Not yet implemented") is read as a
+plan's (`planned_section`).
 """
 
 from __future__ import annotations
@@ -85,11 +91,34 @@ ADR_NAME = re.compile(r"^\d{3,4}[-_][a-z]")
 # A design document, an RFC or a proposal by its name: `telemetry-design.md`,
 # `SDK_DESIGN.md`, `extension-rfc.md`, `cache-design-doc.md`.
 DESIGN_NAME = re.compile(r"[-_ ](?:design(?:[-_ ]?docs?)?|rfc|proposal)$", re.IGNORECASE)
-# The sections a design document or proposal is made of: two of them make one.
+# A plan or a roadmap by its name: `update-task-migration-plan.md`, `v2_ux_plan.md`,
+# `AI_FILTER_PLAN.md`, `ROADMAP.md`. (`PLANNING.md`, `plan-mode.md` are not.) A test
+# plan, a query plan or an execution plan describes what is; a workflow's step
+# (`step-02-plan.md`) is an instruction.
+PLAN_NAME = re.compile(
+    r"^(?!step[-_ ]?\d)(?:.*(?<!test)(?<!query)(?<!execution)[-_ ])?"
+    r"(?:plan|roadmap)$",
+    re.IGNORECASE,
+)
+# A plan or a proposal by its title: "# SuperClaude Plugin Re-organization Plan",
+# "# Migration Roadmap", "# Caching Proposal ✅", "# RFC: ...", "# Plan: ...". ("# Plan
+# Mode" names a feature; "# Step 2: Plan" is a workflow's step.)
+PLAN_TITLE = re.compile(
+    r"^#[ \t]+(?!step[ \t]*\d)"
+    r"(?:[^\n]*(?<!test)(?<!query)(?<!execution)[ \t](?:plan|roadmap|proposal)[^\w\n]*|"
+    r"rfc\b[^\n]*|(?:plan|roadmap|proposal)[ \t]*[:\u2013\u2014-][^\n]*)$",
+    re.IGNORECASE,
+)
+FIRST_HEADING = re.compile(r"^#{1,6}[ \t]+[^\n]*$", re.MULTILINE)
+# The sections a design document, a proposal or a project plan is made of: two of them
+# make one. A heading may add a note in parentheses ("Out of Scope (Phase 1)").
 DESIGN_HEADING = re.compile(
-    r"^#{1,4}[ \t]+(?:[\d.]+[ \t]+)?(proposed (?:solution|design|changes?)|implementation plan|"
-    r"technical design|alternatives considered|non-goals|goals and non-goals|open questions|"
-    r"rollout plan|problem statement)[ \t]*$",
+    r"^#{1,4}[ \t]+(?:[\d.]+[ \t]+)?(proposed (?:solution|design|changes?|components)|"
+    r"implementation plan|technical design|alternatives considered|non[-\u2011 ]?goals|"
+    r"goals and non[-\u2011 ]?goals|open questions|rollout plan|problem statement|"
+    r"deliverables|success criteria|out of scope|estimated effort|effort estimate|"
+    r"risks (?:&|and) mitigations?|milestones|next phase)"
+    r"(?:[ \t]*\([^)\n]*\))?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 HISTORY_FOLDERS = frozenset(
@@ -98,6 +127,8 @@ HISTORY_FOLDERS = frozenset(
         "plan",
         "specs",
         "spec",
+        "specification",
+        "specifications",
         "rfcs",
         "rfc",
         "adr",
@@ -199,6 +230,8 @@ def history_by_path(rel: str) -> str | None:
         return "a dated note"
     if DESIGN_NAME.search(stem):
         return "a design document, an RFC or a proposal by its name"
+    if PLAN_NAME.match(stem):
+        return "a plan or a roadmap by its name"
     for part in folders:
         lowered = part.lower()
         if lowered in HISTORY_FOLDERS or NOTES_FOLDER.match(part):
@@ -301,12 +334,29 @@ def history_by_text(text: str) -> str | None:
         return "its header records a status"
     if DATE_LINE.search(head):
         return "its header records a date"
+    if plan_title(text):
+        return "a plan, a roadmap or a proposal by its title"
     if _transcript(text):
         return "a recorded chat transcript"
     sections = {match.group(1).lower() for match in DESIGN_HEADING.finditer(text)}
     if len(sections) >= 2:
-        return "a design document: " + ", ".join(f'"{name}"' for name in sorted(sections)[:2])
+        named = ", ".join(f'"{name}"' for name in sorted(sections)[:2])
+        return f"a design document or a plan: {named}"
     return None
+
+
+def plan_title(text: str) -> bool:
+    """Whether the document's first heading, a title, calls it a plan, a roadmap, a
+    proposal or an RFC ("# Plugin Re-organization Plan")."""
+    first = FIRST_HEADING.search(text[:HEAD_CHARS])
+    return first is not None and PLAN_TITLE.match(first.group(0)) is not None
+
+
+def declares_plan(rel: str, text: str) -> bool:
+    """Whether the document calls itself a plan, by its name or its title: what it
+    names is work to do, even where a steering file sends agents to read it."""
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    return PLAN_NAME.match(stem) is not None or plan_title(text)
 
 
 def _transcript(text: str) -> bool:
@@ -328,7 +378,7 @@ def doc_kind(rel: str, text: str, project: Project) -> tuple[DocKind, str]:
     reason = history_by_path(rel) or versioned_snapshot(rel, project) or history_by_text(text)
     if reason is None:
         return "guide", ""
-    if _named_by_steering(rel, project):
+    if not declares_plan(rel, text) and _named_by_steering(rel, project):
         return "steering", "a steering file sends agents to it"
     return "history", reason
 
@@ -348,6 +398,41 @@ def _steering_text(project: Project) -> str:
                 if source is not None:
                     texts.append(source.text)
     return "\n".join(texts)
+
+
+# A heading that says its section holds what is not built yet: "What's next (deliberately
+# not built yet)", "Future work", "Roadmap", "Not yet implemented", "Planned features".
+# ("Next steps" is not: a guide's next steps send the reader to what is there.)
+# (A feature's name is no such heading: "Backlog Swipe Triage", "Upcoming events".)
+PLANNED_HEADING = re.compile(
+    r"\bfuture\b|\broadmap\b|\bnot (?:yet )?(?:built|implemented|available|done)\b|"
+    r"\byet to be (?:built|implemented|done|made)\b|^planned\b|\bcoming soon\b|^todos?\b",
+    re.IGNORECASE,
+)
+
+
+def planned_section(file: SourceFile, offset: int) -> bool:
+    """Whether `offset` lies in a section whose heading says its content is not built
+    yet: a path named there is planned, as in a plan (to the next heading at the same
+    level or above)."""
+    return any(start <= offset < end for start, end in file.derived(PLANNED_SECTIONS))
+
+
+def _planned_sections(file: SourceFile) -> list[tuple[int, int]]:
+    if "#" not in file.text:
+        return []
+    headings = file.markdown.headings
+    sections = []
+    for index, heading in enumerate(headings):
+        if not PLANNED_HEADING.search(heading.plain or heading.text):
+            continue
+        end = len(file.text)
+        for later in headings[index + 1 :]:
+            if later.level <= heading.level:
+                end = later.span.start
+                break
+        sections.append((heading.span.end, end))
+    return sections
 
 
 class Reading:
@@ -436,3 +521,4 @@ STEERING_TEXT = Memo("doc_kind.steering_text", _steering_text)
 CHILD_FOLDERS = Memo("doc_kind.child_folders", _child_folders)
 DECLARES_VERSIONS = Memo("doc_kind.declares_versions", lambda project: dict[str, bool]())
 READING = Derived("doc_kind.reading", _reading)
+PLANNED_SECTIONS = Derived("doc_kind.planned_sections", _planned_sections)

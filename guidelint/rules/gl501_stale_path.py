@@ -20,8 +20,10 @@ first segment (`dspy/docs`), a module path from a src-layout package
 symlinked in (`ln -s`), a sample row of a table given as a format, or a path its
 sentence calls old and gone or says is being relocated. Nor a folder said to be absent on
 purpose ("would go under", "currently empty", "no-ops if missing"), a coverage report
-(`coverage/`), or the path of an item labelled "Example:". A file under a nested harness
-folder (`demo/.claude/agents/x.md`) also speaks from the folder holding it (`demo/`).
+(`coverage/`), or the path of an item labelled "Example:", or one in a section whose
+heading says it is not built yet ("Future work", "Roadmap", "Not yet implemented"). A
+file under a nested harness folder (`demo/.claude/agents/x.md`) also speaks from the
+folder holding it (`demo/`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import posixpath
 from collections.abc import Iterator
 
 from guidelint.catalogue import Artifact, artifact_of
-from guidelint.doc_kind import reading_of
+from guidelint.doc_kind import planned_section, reading_of
 from guidelint.fences import exposed, in_regions
 from guidelint.findings import Finding, Severity
 from guidelint.markdown import Link, may_hold_code_spans
@@ -168,6 +170,8 @@ class StalePath(Rule):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
             if not_a_claim(file.text, span.span.start, span.span.end):
                 continue
+            if planned_section(file, span.span.start):
+                continue  # under "Future work", "Not yet implemented": planned, not made
             if made is None:  # once per file, and only for a path still unexplained
                 made = made_in_document(file)
             if path.rstrip("/").removeprefix("./") in made:

@@ -7,7 +7,10 @@ adding text once the combined size reaches `project_doc_max_bytes` (32 KiB unles
 The text past that point never reaches Codex. A template tree (`templates/<name>/`,
 or a `*_templates/` folder holding an AGENTS.md, copied into other projects) is
 measured from its own root, where it lands: this repository's AGENTS.md files above
-it are not joined to it there.
+it are not joined to it there. An AGENTS.md in a skill's folder (a SKILL.md beside it or
+in a folder above it: `.agents/skills/<name>/AGENTS.md`) is the skill's own document,
+which the skill's SKILL.md sends agents to: nobody runs Codex inside a skill's folder, so
+no chain of instructions files ends there.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ class InstructionsOverLimit(Rule):
 
     def check(self, file: SourceFile, project: Project) -> Iterator[Finding]:
         folder = posixpath.dirname(file.rel)
+        if in_skill_folder(project, folder):
+            return  # a skill's own document, read through its SKILL.md, not Codex's chain
         if _chosen(project, folder) != file.rel:
             return  # an AGENTS.md beside an AGENTS.override.md: Codex reads the override
         limit = _limit(project)
@@ -95,6 +100,15 @@ def _chosen(project: Project, folder: str) -> str | None:
         if project.exists(rel) and _size(project, rel) > 0:
             return rel
     return None
+
+
+def in_skill_folder(project: Project, folder: str) -> bool:
+    """Whether `folder` or a folder above it holds a SKILL.md: the skill's bundle."""
+    while folder:
+        if project.exists(posixpath.join(folder, "SKILL.md")):
+            return True
+        folder = posixpath.dirname(folder)
+    return False
 
 
 def _chain(project: Project, folder: str) -> list[str]:

@@ -1,7 +1,8 @@
 """GL614 unpinned-mcp-package: an MCP server started by a package runner (`npx`, `pnpm dlx`,
 `yarn dlx`, `bunx`, `uvx`, `uv tool run`, `pipx run`) with a package whose version is not
 pinned, in any harness's server file: each launch runs whatever the registry serves that
-day."""
+day. Not the repository's own package (the `name` of its root package.json, or of a
+package.json of its workspace): its maintainers run the release they publish themselves."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ class UnpinnedMcpPackage(ServerFileRule):
                     continue
                 if launch.runner == "npx" and package in local:
                     continue  # npx runs the project's own copy, pinned by its lock file
+                if launch.ecosystem == "npm" and package in project.memo(OWN_PACKAGES):
+                    continue  # this repository's own release: its developers publish it
                 span = servers.doc.span(file, where(launch.index))
                 yield self.finding(file, span, _message(name, launch, package, version))
 
@@ -80,4 +83,36 @@ def _local_packages(project: Project) -> frozenset[str]:
     return frozenset(names)
 
 
+def _own_packages(project: Project) -> frozenset[str]:
+    """The npm names this repository publishes: the `name` of its root package.json and
+    of each package.json its `workspaces` globs reach (`packages/*`)."""
+    root = _package_json(project, "package.json")
+    if root is None:
+        return frozenset()
+    names = {root.get("name")}
+    workspaces = root.get("workspaces")
+    if isinstance(workspaces, dict):  # Yarn's `{"packages": [...]}`
+        workspaces = workspaces.get("packages")
+    if isinstance(workspaces, list):
+        folders = [str(glob).removeprefix("./").rstrip("/") for glob in workspaces]
+        globs = project.globs([f"{folder}/package.json" for folder in folders])
+        for rel in project.files():
+            if rel.endswith("/package.json") and globs.matches(rel):
+                data = _package_json(project, rel)
+                names.add(data.get("name") if data else None)
+    return frozenset(name for name in names if isinstance(name, str) and name)
+
+
+def _package_json(project: Project, rel: str) -> dict[str, object] | None:
+    file = project.read(rel) if project.exists(rel) else None
+    if file is None:
+        return None
+    try:
+        data = json.loads(file.text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 LOCAL_PACKAGES = Memo("GL614.local_packages", _local_packages)
+OWN_PACKAGES = Memo("GL614.own_packages", _own_packages)

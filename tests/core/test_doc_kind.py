@@ -196,7 +196,7 @@ def test_history_is_read_only_when_asked_and_then_as_warnings(tmp_path):
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "ok.py").write_text("", encoding="utf-8")
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "plan.md").write_text(STALE_PLAN, encoding="utf-8")
+    (tmp_path / "docs" / "runner.md").write_text(STALE_PLAN, encoding="utf-8")
     quiet = run_cli("check", "--no-cache", "--format", "json", cwd=tmp_path)
     assert json.loads(quiet.stdout)["findings"] == []
     (tmp_path / "guidelint.toml").write_text("[paths]\nreport-history = true\n", encoding="utf-8")
