@@ -10,9 +10,11 @@ absent the test is skipped with a reason, and under GUIDELINT_REQUIRE_CORPUS=1
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -62,14 +64,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(reason)
 
 
-def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+def write_tree(root: Path, files: Mapping[str, object]) -> Path:
+    """A scratch project: each {relpath: content} written below `root`, folders made.
+    Text is written as UTF-8 with its line endings kept, bytes as they are, and anything
+    else (a dict, a list) as JSON indented by two; returns `root`."""
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             path.write_bytes(content)
         else:
-            path.write_text(content, encoding="utf-8", newline="")
+            text = content if isinstance(content, str) else json.dumps(content, indent=2)
+            path.write_text(text, encoding="utf-8", newline="")
     return root
 
 

@@ -15,7 +15,7 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.discovery import discover
 from guidelint.engine import Engine, build_selection
 from guidelint.project import Project
-from tests.conftest import run_cli, shared_corpus
+from tests.conftest import run_cli, shared_corpus, write_tree
 
 CONFIG = '[tool.guidelint]\ninclude = ["docs/**/*.md"]\n'
 GUIDE = "# Guide\n\nRun `scripts/train.py` and read `scripts/missing.py`.\n"
@@ -29,10 +29,7 @@ def project(tmp_path: Path) -> Path:
         "docs/other.md": "# Other\n\nNothing to see.\n",
         "scripts/train.py": "print('train')\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    return tmp_path
+    return write_tree(tmp_path, files)
 
 
 def check(root: Path, select: list[str] | None = None, jobs: int = 1):
@@ -496,9 +493,7 @@ EVERY_FILE |= {"scripts/run.py"}
 
 @pytest.fixture
 def tool_project(tmp_path: Path) -> Path:
-    for rel, text in TOOL_PROJECT.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
+    write_tree(tmp_path, TOOL_PROJECT)
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # untracked files list
     return tmp_path
 

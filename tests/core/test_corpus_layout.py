@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import write_tree
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "corpus_layout.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -38,9 +40,7 @@ def git_repository(root: Path) -> Path:
         "docs/huge.md": "x" * (1 << 20),
         "web/.gitignore": "build/\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     (root / "CLAUDE.md").symlink_to("AGENTS.md")
     run = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run([*run[:3], "init", "-q"], check=True)

@@ -9,16 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import write_tree
 from tests.core.test_cache import TOOL_PROJECT
 from tests.core.test_since import committed, findings, git
 
 
 @pytest.fixture
 def tool_repo(tmp_path: Path) -> Path:
-    for rel, text in TOOL_PROJECT.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    return committed(tmp_path)
+    return committed(write_tree(tmp_path, TOOL_PROJECT))
 
 
 def _reported(root: Path, *args: str) -> tuple[set[str], list[tuple]]:

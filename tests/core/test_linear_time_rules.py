@@ -33,6 +33,13 @@ SMALL = 500  # items; LARGE is 4x
 LINEAR_ENOUGH = 6.5  # linear is 4 (n log n about 4.9); quadratic 16
 TOO_SMALL = 2e-3  # seconds: below this at 4x the input, a cost is too small to tell
 NOT_MEASURABLE = {"GL108"}  # --live only: it asks running servers, no file input
+# Still quadratic, each measured by scripts/linear_cost.py: (scenario, shape) -> where.
+KNOWN_QUADRATIC = {
+    ("missing paths", "one-line"): (
+        "GL501 reads each reported path's whole line again (the quoted-utterance check, "
+        "the word `upstream` before it, the list-item test): many missing paths on one line"
+    ),
+}
 
 
 def prose(i: int) -> str:
@@ -183,6 +190,28 @@ def file_tree(n: int, shape: str) -> str:
     return f"# Layout\n\n```\ntree/\n{body}```\n"
 
 
+# Prose no GL501 signal reads (no "upstream", "clone", "memory", "build"): a paragraph's bulk.
+LOREM = (
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor "
+    "incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud "
+    "exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. "
+)
+
+
+def missing_paths(n: int, shape: str) -> str:
+    """A page of many distinct missing paths (`tree/` exists, so each is reported), each
+    looked for earlier in the page under another repository. `entries`: paragraphs of
+    about 1.9 KB, so that 150 of them are past GL501's 64 KB window (`EARLIER_REACH`)
+    and a lookup from the page's start would grow with it; `lines` and `one-line`: the
+    paths alone, one paragraph or one line (what GL501 reads per paragraph or line)."""
+    if shape == "entries":
+        return "# Guide\n\n" + "".join(
+            f"{LOREM * 8}See `tree/missing/part{i}.md` for part {i}.\n\n" for i in range(n)
+        )
+    sep = "\n" if shape == "lines" else " "
+    return "# Guide\n\n" + sep.join(f"See `tree/missing/part{i}.md`." for i in range(n)) + "\n"
+
+
 GOTCHAS_HEAD = "# Gotchas\n\n## LESSONS index\n\n- [Gone](#gone)\n\n## Lessons\n\n"
 SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
     "guide": (
@@ -238,6 +267,7 @@ SCENARIOS: dict[str, tuple[str, Callable[[int, str], str], tuple[str, ...]]] = {
         ("GL106", "GL602", "GL603", "GL604", "GL620", "GL621", "GL623"),
     ),
     "driver": ("scripts/train.py", driver, ("GL301", "GL302", "GL303", "GL304")),
+    "missing paths": ("docs/missing.md", missing_paths, ("GL501",)),
 }
 
 
@@ -320,7 +350,9 @@ def test_each_scenario_reaches_its_rules(root, name):
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", ["lines", "one-line"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_every_rule_grows_linearly(root, name, shape):
+def test_every_rule_grows_linearly(root, name, shape, request):
+    if (name, shape) in KNOWN_QUADRATIC:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_QUADRATIC[name, shape], strict=True))
     rel, make, codes = SCENARIOS[name]
     engine = engine_for(root, codes)
     small_text, large_text = make(SMALL, shape), make(4 * SMALL, shape)

@@ -13,16 +13,14 @@ from guidelint.engine import Engine, build_selection
 from guidelint.findings import Severity
 from guidelint.gotchas.config import GotchasConfig
 from guidelint.project import Project
+from tests.conftest import write_tree
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "gotchas"
 GOTCHAS = ".claude/rules/gotchas.md"
 
 
 def lint(root: Path, tree: dict[str, str], check: str = GOTCHAS, **gotchas):
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
+    write_tree(root, tree)
     config = Config(select=["GL2"], gotchas=GotchasConfig(**gotchas))
     engine = Engine(Project(root, config), build_selection(config))
     return engine.check_file(check)

@@ -11,13 +11,11 @@ import pytest
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.rules.stale_path.conventions import mcp_method
+from tests.conftest import write_tree
 
 
 def findings(root: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=["GL501"], use_cache=False))
     return sorted((f.path, f.line, f.message.split("`")[1]) for f in report.findings)
 

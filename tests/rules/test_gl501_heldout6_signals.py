@@ -15,17 +15,11 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.rules.stale_path.conventions import branch_prefix
 from guidelint.rules.stale_path.sentences import not_a_claim, said_made, said_not_shipped
 from guidelint.spans import Span
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+from tests.conftest import write_tree
 
 
 def stale(root: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    write(root, files)
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=["GL501"], use_cache=False))
     return sorted((f.path, f.line, f.message.split("`")[1]) for f in report.findings)
 

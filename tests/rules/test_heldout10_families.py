@@ -13,7 +13,8 @@ from guidelint.config import Config
 from guidelint.doc_kind import template_root
 from guidelint.project import Project
 from guidelint.tools.claude_code import is_loaded_skill
-from tests.rules.test_gl501_heldout6_signals import stale, write
+from tests.conftest import write_tree
+from tests.rules.test_gl501_heldout6_signals import stale
 
 FRAGMENTS = {f"changelog/{n}.added.md": "- Added x.\n" for n in (4939, 5122, 5314)}
 FRAGMENTS["changelog/5319.fixed.md"] = "- Fixed y.\n"
@@ -71,7 +72,9 @@ def test_a_named_templates_folder_with_steering_is_a_template_root(tmp_path: Pat
     # A `templates/` folder's own AGENTS.md steers work on it; other files need a look.
     assert template_root("templates/AGENTS.md") is None
     assert template_root("src/cli/agent_templates/GETTING_STARTED.md") is None
-    write(tmp_path, {"src/cli/agent_templates/AGENTS.md": "# T\n", "docs/x_templates/a.md": ""})
+    write_tree(
+        tmp_path, {"src/cli/agent_templates/AGENTS.md": "# T\n", "docs/x_templates/a.md": ""}
+    )
     project = Project(tmp_path, Config())
     skill = "src/cli/agent_templates/.claude/skills/run/SKILL.md"
     assert template_root(skill, project) == "src/cli/agent_templates"
@@ -85,7 +88,7 @@ def _gl610(root: Path) -> list[str]:
 
 
 def test_gl610_measures_a_scaffold_s_agents_md_alone(tmp_path: Path) -> None:
-    write(
+    write_tree(
         tmp_path,
         {
             ".codex/config.toml": "project_doc_max_bytes = 200\n",
@@ -109,7 +112,7 @@ def test_a_last_fence_left_open_is_reported_even_over_code_alone(tmp_path: Path)
     # held-out 7 (crewAI's .mdx pages) and 10 (strands' STYLE_GUIDE.md), one reading:
     # the block renders as code only because the file ends there
     swallows_prose = LAST_FENCE + "\nThat keeps names in step.\n"
-    write(tmp_path, {"STYLE.md": LAST_FENCE, "GUIDE.md": swallows_prose, "p.mdx": LAST_FENCE})
+    write_tree(tmp_path, {"STYLE.md": LAST_FENCE, "GUIDE.md": swallows_prose, "p.mdx": LAST_FENCE})
     assert sorted(_gl401(tmp_path)) == [("GUIDE.md", 5), ("STYLE.md", 5), ("p.mdx", 5)]
 
 

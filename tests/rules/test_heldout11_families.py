@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from guidelint.check import CheckOptions, run_check
-from tests.rules.test_gl501_heldout6_signals import write
+from tests.conftest import write_tree
 
 
 def _gl401(root: Path, guide: str) -> list[tuple[int, str]]:
-    write(root, {"docs/guide.md": guide})
+    write_tree(root, {"docs/guide.md": guide})
     report = run_check(CheckOptions(paths=[root], select=["GL401"], use_cache=False))
     return sorted((f.line, f.message) for f in report.findings)
 

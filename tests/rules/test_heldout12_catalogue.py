@@ -18,7 +18,8 @@ from guidelint.catalogue import (
 from guidelint.check import CheckOptions, run_check
 from guidelint.config import Config
 from guidelint.project import Project
-from tests.rules.test_gl501_heldout6_signals import stale, write
+from tests.conftest import write_tree
+from tests.rules.test_gl501_heldout6_signals import stale
 
 MARKETPLACE = {".github/plugin/marketplace.json": '{"name": "c", "plugins": []}\n'}
 CATALOGUE = {
@@ -42,7 +43,7 @@ CATALOGUE = {
 
 
 def project_of(root: Path, files: dict[str, str]) -> Project:
-    write(root, files)
+    write_tree(root, files)
     return Project(root, Config())
 
 
@@ -143,7 +144,7 @@ def test_placeholders_of_a_skill_s_own_folder(tmp_path: Path) -> None:
 
 
 def findings(root: Path, files: dict[str, str], rule: str) -> list[tuple[str, int, str]]:
-    write(root, files)
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=[rule], use_cache=False))
     return sorted((f.path, f.line, f.message) for f in report.findings)
 

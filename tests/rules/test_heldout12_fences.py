@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from guidelint.check import CheckOptions, run_check
-from tests.rules.test_gl501_heldout6_signals import write
+from tests.conftest import write_tree
 
 
 def _findings(root: Path, files: dict[str, str], code: str) -> list[tuple[str, int, str]]:
-    write(root, files)
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=[code], use_cache=False))
     return sorted((f.path, f.line, f.message) for f in report.findings)
 

@@ -12,13 +12,11 @@ import json
 from pathlib import Path
 
 from guidelint.check import CheckOptions, run_check
+from tests.conftest import write_tree
 
 
 def findings(root: Path, files: dict[str, str], code: str) -> list[tuple[str, int, str]]:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=[code], use_cache=False))
     return sorted((f.path, f.line, f.message) for f in report.findings)
 

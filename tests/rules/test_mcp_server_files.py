@@ -4,20 +4,13 @@ harness loads (a test fixture, an example)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from guidelint.check import CheckOptions, run_check
+from tests.conftest import write_tree
 
 SSE = {"remote": {"type": "sse", "url": "https://example.com/stream"}}
 HOME = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@1.0.0", "~"]}
-
-
-def _write(root: Path, files: dict[str, object]) -> None:
-    for rel, data in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=2), encoding="utf-8")
 
 
 def _found(root: Path) -> list[tuple[str, str]]:
@@ -27,7 +20,7 @@ def _found(root: Path) -> list[tuple[str, str]]:
 
 
 def test_a_plugin_s_server_file_is_read_and_a_fixture_is_not(tmp_path: Path) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "plugins/remote/.claude-plugin/plugin.json": {"name": "remote"},
@@ -48,7 +41,7 @@ def test_a_plugin_s_server_file_is_read_and_a_fixture_is_not(tmp_path: Path) -> 
 
 def test_settings_and_harness_files_are_read(tmp_path: Path) -> None:
     unpinned = {"command": "uvx", "args": ["mcp-server-git"]}
-    _write(
+    write_tree(
         tmp_path,
         {
             ".claude/settings.json": {"mcpServers": {"git": unpinned}},

@@ -21,6 +21,7 @@ from guidelint.errors import ConfigError
 from guidelint.rules.index import rule_codes
 from guidelint.tools.harnesses import codes_for, gemini_tool, harnesses, unknown_harness
 from guidelint.tools.jsonpos import blank_jsonc
+from tests.conftest import write_tree
 
 SQLITE_STDIO = {"command": "uvx", "args": ["mcp-server-sqlite", "--db-path", "test.db"]}
 
@@ -56,14 +57,6 @@ HARNESS_FILES = {
 }
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def findings(root: Path, select: list[str] | None = None) -> list[tuple[str, int, str, str]]:
     report = run_check(CheckOptions(paths=[root], select=select or ["GL1"], use_cache=False))
     return [(f.path, f.line, f.code, f.message) for f in report.findings]
@@ -75,7 +68,7 @@ def test_a_typo_in_a_harness_file_is_found_against_its_server_file(tmp_path, har
     body = f"# Database\n\nQuery with {typo}.\n\nList tables with the `list_tables` tool.\n"
     if doc.endswith(".mdc"):
         body = "---\ndescription: database work\nalwaysApply: false\n---\n" + body
-    root = write(tmp_path, {config: text, doc: body})
+    root = write_tree(tmp_path, {config: text, doc: body})
     found = findings(root)
     line = body.splitlines().index(f"Query with {typo}.") + 1
     assert [(f[0], f[1], f[2]) for f in found] == [(doc, line, "GL101")], found
@@ -87,13 +80,13 @@ def test_real_tool_names_resolve_silently(tmp_path, harness):
     config, text, doc, typo = HARNESS_FILES[harness]
     right = typo.replace("read_querry", "read_query")
     body = f"# Database\n\nQuery with {right}, then call `describe_table`.\n"
-    root = write(tmp_path, {config: text, doc: body})
+    root = write_tree(tmp_path, {config: text, doc: body})
     assert findings(root) == []
 
 
 def test_gemini_fix_rewrites_in_gemini_form(tmp_path):
     config, text, doc, typo = HARNESS_FILES["gemini"]
-    root = write(tmp_path, {config: text, doc: f"Use {typo}.\n"})
+    root = write_tree(tmp_path, {config: text, doc: f"Use {typo}.\n"})
     report = run_check(CheckOptions(paths=[root], select=["GL101"], use_cache=False))
     (finding,) = report.findings
     assert finding.fix is not None
@@ -102,7 +95,7 @@ def test_gemini_fix_rewrites_in_gemini_form(tmp_path):
 
 def test_a_gemini_name_of_an_undeclared_server_is_no_reference(tmp_path):
     config, text, _, _ = HARNESS_FILES["gemini"]
-    root = write(tmp_path, {config: text, "GEMINI.md": "Call `mcp_other_read_querry`.\n"})
+    root = write_tree(tmp_path, {config: text, "GEMINI.md": "Call `mcp_other_read_querry`.\n"})
     assert [f[2] for f in findings(root, ["GL101", "GL102", "GL103"])] == []
 
 
@@ -110,7 +103,7 @@ def test_gemini_http_and_sse_keys_declare_remote_servers(tmp_path):
     settings = {
         "mcpServers": {"a": {"httpUrl": "https://a.example/mcp"}, "b": {"url": "https://b"}}
     }
-    root = write(tmp_path, {".gemini/settings.json": json.dumps(settings)})
+    root = write_tree(tmp_path, {".gemini/settings.json": json.dumps(settings)})
     result = CliRunner().invoke(main, ["tools", "list", str(root)])
     assert "a  (declared in .gemini/settings.json:1" in result.output
     assert "b  (declared in .gemini/settings.json:1" in result.output
@@ -118,14 +111,16 @@ def test_gemini_http_and_sse_keys_declare_remote_servers(tmp_path):
 
 def test_the_same_server_in_three_files_is_declared_once_by_the_first(tmp_path):
     files = {cfg: text for cfg, text, _, _ in HARNESS_FILES.values()}
-    root = write(tmp_path, files)
+    root = write_tree(tmp_path, files)
     result = CliRunner().invoke(main, ["tools", "list", str(root)], catch_exceptions=False)
     assert result.output.count("sqlite  (6 tools") == 1
     assert "sqlite` (.codex/config.toml:2)" in result.output
 
 
 def test_a_broken_server_file_is_one_gl109_line(tmp_path):
-    root = write(tmp_path, {".cursor/mcp.json": '{"mcpServers": {"x": {"args": "not a list"}}}'})
+    root = write_tree(
+        tmp_path, {".cursor/mcp.json": '{"mcpServers": {"x": {"args": "not a list"}}}'}
+    )
     found = findings(root, ["GL109"])
     assert [(f[0], f[2]) for f in found] == [(".cursor/mcp.json", "GL109")]
     assert "`args` must be a list" in found[0][3]
@@ -133,7 +128,7 @@ def test_a_broken_server_file_is_one_gl109_line(tmp_path):
 
 def test_broken_toml_is_gl109_at_its_line_not_a_traceback(tmp_path):
     text = "# Codex\n[mcp_servers.x]\ncommand = uvx\n"
-    root = write(tmp_path, {".codex/config.toml": text, "AGENTS.md": "`mcp__x__y`\n"})
+    root = write_tree(tmp_path, {".codex/config.toml": text, "AGENTS.md": "`mcp__x__y`\n"})
     result = CliRunner().invoke(main, ["check", str(root), "--select", "GL1"])
     assert "Traceback" not in result.output
     assert ".codex/config.toml:3:1: GL109 not valid TOML" in result.output, result.output
@@ -141,7 +136,7 @@ def test_broken_toml_is_gl109_at_its_line_not_a_traceback(tmp_path):
 
 def test_harness_selection_leaves_other_harnesses_files_unread(tmp_path):
     config, text, doc, typo = HARNESS_FILES["cursor"]
-    root = write(
+    root = write_tree(
         tmp_path,
         {
             config: text,
@@ -153,7 +148,7 @@ def test_harness_selection_leaves_other_harnesses_files_unread(tmp_path):
 
 
 def test_unknown_harness_in_configuration_is_a_config_error_with_did_you_mean(tmp_path):
-    root = write(tmp_path, {"pyproject.toml": '[tool.guidelint]\nharnesses = ["codx"]\n'})
+    root = write_tree(tmp_path, {"pyproject.toml": '[tool.guidelint]\nharnesses = ["codx"]\n'})
     with pytest.raises(ConfigError, match="unknown harness `codx` \\(did you mean `codex`\\?\\)"):
         run_check(CheckOptions(paths=[root], use_cache=False))
 
@@ -240,7 +235,7 @@ def test_the_harness_page_names_every_harness_and_rule():
 def test_a_bare_tool_name_in_a_harness_file_resolves_too(tmp_path, harness):
     config, text, doc, _ = HARNESS_FILES[harness]
     body = "# Database\n\nCall the `read_querry` tool, then `list_tables`.\n"
-    root = write(tmp_path, {config: text, doc: body})
+    root = write_tree(tmp_path, {config: text, doc: body})
     found = findings(root)
     assert [(f[0], f[1], f[2]) for f in found] == [(doc, 3, "GL104")], found
     assert "did you mean `read_query` of server `sqlite`?" in found[0][3]
@@ -252,7 +247,7 @@ def test_a_server_declared_twice_in_one_file_is_gl109_at_the_later_entry(tmp_pat
         "    // a second copy, pasted later\n"
         '    "sqlite": {"command": "uvx", "args": ["mcp-server-time"]},\n  }\n}\n'
     )
-    root = write(tmp_path, {".vscode/mcp.json": text})
+    root = write_tree(tmp_path, {".vscode/mcp.json": text})
     found = findings(root, ["GL109"])
     assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 5)]
     assert "declared twice in this file (also at line 3)" in found[0][3]
@@ -267,7 +262,7 @@ def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
         'tools: ["read", "search", "sqlite/read_querry", "sqlite/list_tables", "sqlite/*",'
         ' "github/get_issue"]\n---\n\nTriage.\n'
     )
-    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    root = write_tree(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
     found = findings(root, ["GL107"])
     assert [(f[0], f[1]) for f in found] == [(".github/agents/triage.agent.md", 4)], found
     assert (
@@ -278,7 +273,7 @@ def test_a_copilot_agent_names_mcp_tools_as_server_slash_tool(tmp_path):
 
 def test_an_empty_server_in_a_harness_file_is_gl109_at_its_line(tmp_path):
     text = '{\n  "servers": {\n    "sqlite": {"command": "uvx"},\n    "blank": {}\n  }\n}\n'
-    root = write(tmp_path, {".vscode/mcp.json": text})
+    root = write_tree(tmp_path, {".vscode/mcp.json": text})
     found = findings(root, ["GL109"])
     assert [(f[0], f[1]) for f in found] == [(".vscode/mcp.json", 4)], found
     assert "server `blank` has neither a `command` nor `url`: it starts nothing" in found[0][3]
@@ -314,7 +309,7 @@ def test_live_a_real_server_over_stdio_resolves_each_harness_s_references(tmp_pa
     body = f"# Jobs\n\nPoll `{typo}`.\n\nThen `{right}`.\n"
     if doc.endswith(".mdc"):
         body = "---\ndescription: lab jobs\nalwaysApply: false\n---\n" + body
-    root = write(tmp_path, {config: text, doc: body})
+    root = write_tree(tmp_path, {config: text, doc: body})
     report = run_check(CheckOptions(paths=[root], select=["GL1"], live=True, use_cache=False))
     found = [(f.path, f.line, f.code, f.message) for f in report.findings]
     line = body.splitlines().index(f"Poll `{typo}`.") + 1
@@ -332,7 +327,7 @@ def test_copilot_tool_aliases_are_checked_only_when_asked(tmp_path):
         ' "sqlite/list_tables", "*"]\n'
         "---\n\nTriage.\n"
     )
-    root = write(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
+    root = write_tree(tmp_path, {config: text, ".github/agents/triage.agent.md": agent})
     assert findings(root, ["GL107"]) == []
     (root / "pyproject.toml").write_text("[tool.guidelint.tools]\ncopilot-tool-aliases = true\n")
     found = findings(root, ["GL107"])

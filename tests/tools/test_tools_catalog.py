@@ -16,16 +16,9 @@ from hypothesis import strategies as st
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.tools.published import entries, entry_file_name, started_package
+from tests.conftest import write_tree
 
 DATA = Path(__file__).resolve().parents[2] / "guidelint" / "tools" / "catalog_data"
-
-
-def project(root: Path, files: dict[str, object]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content if isinstance(content, str) else json.dumps(content, indent=2))
-    return root
 
 
 def servers(**named: dict) -> dict:
@@ -98,7 +91,7 @@ GIT = {"command": "uvx", "args": ["mcp-server-git"]}
 
 
 def test_references_resolve_against_the_catalog_with_a_note_naming_the_version(tmp_path):
-    root = project(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": servers(memory=MEMORY, git=GIT),
@@ -133,7 +126,7 @@ def test_references_resolve_against_the_catalog_with_a_note_naming_the_version(t
 
 def test_a_pinned_version_the_catalog_lacks_is_said_and_the_catalog_still_used(tmp_path):
     pinned = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory@0.0.1"]}
-    root = project(
+    root = write_tree(
         tmp_path,
         {".mcp.json": servers(memory=pinned), "CLAUDE.md": "Use `mcp__memory__read_graph`.\n"},
     )
@@ -148,7 +141,7 @@ def test_a_pinned_version_the_catalog_lacks_is_said_and_the_catalog_still_used(t
 
 def test_a_server_without_any_tool_list_is_a_warning_and_external_ones_are_not(tmp_path):
     tracker = {"type": "http", "url": "https://tracker.example.com/mcp"}
-    root = project(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": servers(tracker=tracker, memory=MEMORY),
@@ -171,7 +164,7 @@ def test_a_server_without_any_tool_list_is_a_warning_and_external_ones_are_not(t
 
 def test_a_snapshot_of_another_servers_tools_is_a_gl109_finding(tmp_path):
     filesystem = entries()["@modelcontextprotocol/server-filesystem"].data
-    root = project(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": servers(git=GIT),
@@ -216,7 +209,7 @@ def test_the_sqlite_entry_is_what_the_published_server_lists(tmp_path):
 def big_project(root: Path, count: int) -> Path:
     tools = [{"name": f"tool_{i}_x", "inputSchema": {"type": "object"}} for i in range(count)]
     unknown = "".join(f"- `tol_{i}_y` does it.\n" for i in range(5))
-    return project(
+    return write_tree(
         root,
         {
             "pyproject.toml": "[tool.guidelint]\nmax-file-size = 50000000\n",

@@ -23,20 +23,12 @@ from guidelint.config import load_config
 from guidelint.project import Project
 from guidelint.tools.jsonfile import FileProblem, read_json
 from guidelint.tools.jsonpos import KEY, MAX_DEPTH, value_spans
-from tests.conftest import run_cli
+from tests.conftest import run_cli, write_tree
 
 FAULT = str(Path(__file__).parents[1] / "fixtures/tools/fault_server.py")
 GUIDE = "# Jobs\n\nPoll with `mcp__lab__job_status`, not `mcp__lab__job_gone`.\n"
 SNAPSHOT = {"tools": [{"name": "job_status", "inputSchema": {"type": "object"}}]}
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-def write(root: Path, files: dict[str, object]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content if isinstance(content, str) else json.dumps(content, indent=2))
-    return root
 
 
 def check(root: Path, *args: str):
@@ -66,7 +58,7 @@ LAB = {"command": "python3", "args": ["server.py"]}
 
 def test_one_malformed_server_is_a_finding_and_the_others_are_used(tmp_path):
     # The reproduction: `"y": "z"` made check exit 2 with one line.
-    root = write(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": mcp_json({"lab": LAB, "y": "z", "env_list": {"command": "a", "env": [1]}}),
@@ -94,7 +86,7 @@ def test_one_malformed_server_is_a_finding_and_the_others_are_used(tmp_path):
 
 
 def test_tools_list_says_one_line_per_malformed_server_and_goes_on(tmp_path):
-    root = write(
+    root = write_tree(
         tmp_path,
         {".mcp.json": mcp_json({"lab": LAB, "y": "z"}), ".guidelint/tools/lab.json": SNAPSHOT},
     )
@@ -109,7 +101,7 @@ def test_tools_list_says_one_line_per_malformed_server_and_goes_on(tmp_path):
 
 def test_a_malformed_snapshot_is_reported_at_its_server_and_its_tools_are_unknown(tmp_path):
     snapshot = '{"tools": [\n  {"title": "no name"},\n  {"name": "job_status"}\n]}\n'
-    root = write(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": mcp_json({"lab": LAB}),
@@ -126,13 +118,13 @@ def test_a_malformed_snapshot_is_reported_at_its_server_and_its_tools_are_unknow
     ) in found
     assert any(f[2] == "GL101" for f in found)  # the well-formed entry is still used
     # Checked itself (extend-include), the snapshot gets the finding at its own line.
-    write(root, {"pyproject.toml": '[tool.guidelint]\nextend-include = [".guidelint/**"]\n'})
+    write_tree(root, {"pyproject.toml": '[tool.guidelint]\nextend-include = [".guidelint/**"]\n'})
     found, _ = check(root)
     assert {f[:3] for f in found if f[2] == "GL109"} == {(".guidelint/tools/lab.json", 2, "GL109")}
 
 
 def test_a_lone_broken_snapshot_is_a_note_when_no_checked_file_can_hold_it(tmp_path):
-    root = write(tmp_path, {".guidelint/tools/vendor.json": "{", "docs/guide.md": GUIDE})
+    root = write_tree(tmp_path, {".guidelint/tools/vendor.json": "{", "docs/guide.md": GUIDE})
     found, stderr = check(root)
     assert stderr.splitlines() == [
         "guidelint: warning: .guidelint/tools/vendor.json:1: not valid JSON "
@@ -143,7 +135,7 @@ def test_a_lone_broken_snapshot_is_a_note_when_no_checked_file_can_hold_it(tmp_p
 
 def test_json_nested_100k_deep_is_one_finding_or_line_never_a_traceback(tmp_path):
     deep_server = '{"mcpServers": {"lab": {"command": "python3", "args": ' + DEEP + "}}}"
-    root = write(
+    root = write_tree(
         tmp_path,
         {
             ".mcp.json": deep_server,
@@ -173,7 +165,7 @@ def test_json_nested_100k_deep_is_one_finding_or_line_never_a_traceback(tmp_path
 
 def test_an_oversized_mcp_json_is_refused_by_size(tmp_path):
     servers = {f"s{i}": {"command": "python3", "args": ["x" * 50]} for i in range(100)}
-    root = write(
+    root = write_tree(
         tmp_path,
         {
             "pyproject.toml": "[tool.guidelint]\nmax-file-size = 2000\n",
@@ -192,7 +184,7 @@ def test_an_oversized_mcp_json_is_refused_by_size(tmp_path):
 
 def test_a_tool_name_with_control_characters_is_left_out_in_one_escaped_line(tmp_path):
     evil = {"tools": [{"name": "ok\x1b[31mRED\nmcp__fake__line", "inputSchema": {}}]}
-    root = write(tmp_path, {".guidelint/tools/evil.json": evil})
+    root = write_tree(tmp_path, {".guidelint/tools/evil.json": evil})
     result = tools("list", str(root))
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "evil  (0 tools, from .guidelint/tools/evil.json)"
@@ -206,7 +198,7 @@ def test_a_tool_name_with_control_characters_is_left_out_in_one_escaped_line(tmp
 def test_snapshot_refuses_a_server_name_that_leaves_the_folder(tmp_path):
     root = tmp_path / "deep" / "project"
     server = {"command": sys.executable, "args": [FAULT, "normal"]}
-    write(root, {".mcp.json": mcp_json({"../../x": server, "lab": server})})
+    write_tree(root, {".mcp.json": mcp_json({"../../x": server, "lab": server})})
     refusal = (
         ".mcp.json:3: server name `../../x` cannot name a snapshot file "
         "(it holds a path separator); the server is ignored"
@@ -229,7 +221,7 @@ def test_configured_tool_paths_and_names_stay_inside_the_project(tmp_path):
         '[tool.guidelint.tools.servers.vendor]\nsnapshot = "../../vendor.json"\n',
         '[tool.guidelint.tools.servers."../../x"]\ncommand = "python3"\n',
     ):
-        write(tmp_path, {"pyproject.toml": table})
+        write_tree(tmp_path, {"pyproject.toml": table})
         result = run_cli("check", cwd=tmp_path)
         assert result.returncode == 2, table
         assert len(result.stderr.splitlines()) == 1, result.stderr
@@ -286,7 +278,7 @@ def test_call_forms_nested_past_cpythons_limits_are_no_call_forms(tmp_path):
         "job_status(" + "(" * 300 + ")" * 300 + ")",
     ]
     guide = "# G\n\n" + " and ".join(f"`{span}`" for span in spans) + ".\n"
-    root = write(tmp_path, {".guidelint/tools/lab.json": SNAPSHOT, "docs/guide.md": guide})
+    root = write_tree(tmp_path, {".guidelint/tools/lab.json": SNAPSHOT, "docs/guide.md": guide})
     found, _ = check(root)
     assert found == set()
 

@@ -35,13 +35,21 @@ DATA_SUFFIXES = (".md", ".json", ".jsonl", ".txt", ".yaml", ".yml", ".log", ".cs
 def memory_files(file: SourceFile) -> set[str]:
     """The paths this document calls an agent's memory and tells the agent to write."""
     found: set[str] = set()
+    said: dict[int, bool] = {}  # per paragraph (by id): read once, not once per path in it
     for span in file.markdown.code_spans:
         path = candidate_path(span.content) if "/" in span.content else None
         if path is None or not posixpath.basename(path).endswith(DATA_SUFFIXES):
             continue
-        # The words, not the paths: `src/memory/x.md` says nothing of what the file is.
-        words = CODE_SPAN_TEXT.sub("", span.block.text)
-        heading = CODE_SPAN_TEXT.sub("", span.block.section)
-        if WRITES.search(words) and (MEMORY.search(words) or MEMORY.search(heading)):
+        block = span.block
+        if id(block) not in said:
+            said[id(block)] = _says_memory_written(block.text, block.section)
+        if said[id(block)]:
             found.add(path)
     return found
+
+
+def _says_memory_written(text: str, section: str) -> bool:
+    # The words, not the paths: `src/memory/x.md` says nothing of what the file is.
+    words = CODE_SPAN_TEXT.sub("", text)
+    heading = CODE_SPAN_TEXT.sub("", section)
+    return bool(WRITES.search(words) and (MEMORY.search(words) or MEMORY.search(heading)))

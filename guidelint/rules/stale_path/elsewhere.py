@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from guidelint.lazy_re import LazyPattern
-from guidelint.markdown import CodeSpan, Link
+from guidelint.markdown import Block, CodeSpan, Link
 from guidelint.project import Memo, Project
 from guidelint.rules.stale_path.sentences import (
     CLAIM_WINDOW,
@@ -28,7 +28,7 @@ from guidelint.rules.stale_path.sentences import (
     SENTENCE_END,
     sentence_tail,
 )
-from guidelint.sources import SourceFile
+from guidelint.sources import Derived, SourceFile
 
 # `https://github.com/OWNER/NAME/tree/REF/...`: a file or folder of the repository NAME.
 REPOSITORY_URL = re.compile(
@@ -125,9 +125,24 @@ def another_repository(
         return True
     if _named_before(_wrapped_sentence_before(text, span), project):
         return True  # "the `pipecat-examples` repo groups demos ...; `scripts/demos.json`"
-    return any(
-        not own_name(match.group(2), project) for match in WORKS_IN.finditer(span.block.text)
-    )
+    return any(not own_name(name, project) for name in _worked_in(file, span.block))
+
+
+def _worked_in_by_block(file: SourceFile) -> dict[int, list[str]]:
+    return {}  # filled by `_worked_in`, one paragraph at a time
+
+
+WORKED_IN = Derived("GL501.worked_in", _worked_in_by_block)
+
+
+def _worked_in(file: SourceFile, block: Block) -> list[str]:
+    """The repositories a paragraph says the example mounts, clones or forks (`WORKS_IN`),
+    read once per paragraph: a paragraph of many paths was read again for each of them."""
+    by_block = file.derived(WORKED_IN)
+    names = by_block.get(id(block))
+    if names is None:
+        names = by_block[id(block)] = [m.group(2) for m in WORKS_IN.finditer(block.text)]
+    return names
 
 
 def repository_slug(path: str, text: str, span: CodeSpan) -> bool:

@@ -26,7 +26,7 @@ import os
 from guidelint.runner.diffusers_backend.hooks import when_imported
 from guidelint.runner.diffusers_backend.loading import UnsupportedModel, local_folder
 from guidelint.runner.diffusers_backend.resolve import by_pattern, is_hub_id
-from guidelint.runner.diffusers_backend.state import current, remember_original
+from guidelint.runner.diffusers_backend.state import bound, current, remember_original
 
 # the modules that import `_fetch_state_dict` by name
 FETCHERS = (
@@ -173,11 +173,8 @@ def _wrap_loader(cls) -> None:
         return
 
     def load_lora_weights(self, *args, **kwargs):
-        token = _LOADING.set(self)
-        try:
+        with bound(_LOADING, self):
             return original(self, *args, **kwargs)
-        finally:
-            _LOADING.reset(token)
 
     remember_original(load_lora_weights, original)
     load_lora_weights.guidelint_lora = True  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ import contextvars
 from dataclasses import dataclass
 from pathlib import Path
 
-from guidelint.runner.diffusers_backend.state import State, current, remember_original
+from guidelint.runner.diffusers_backend.state import State, bound, current, remember_original
 
 HUB = "https://huggingface.co/"
 
@@ -167,11 +167,8 @@ def _wrap_from_single_file(owner) -> None:
         if state is None:
             return original(cls, *args, **kwargs)
         kwargs = loading.cpu_kwargs(kwargs, state, cls.__name__, "from_single_file")
-        token = _IN_SINGLE_FILE.set(True)
-        try:
+        with bound(_IN_SINGLE_FILE, True):
             return original(cls, *args, **kwargs)
-        finally:
-            _IN_SINGLE_FILE.reset(token)
 
     remember_original(from_single_file, original)
     owner.from_single_file = classmethod(from_single_file)

@@ -12,7 +12,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from contextvars import ContextVar
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -74,3 +79,14 @@ def remember_original(patch: Callable[..., Any], original: object) -> None:
     """Point a patch at what it replaced, as functools.wraps would (`inspect.unwrap`)."""
     # A function takes any attribute; mypy's Callable type does not model that.
     patch.__wrapped__ = original  # type: ignore[attr-defined]
+
+
+@contextmanager
+def bound(var: ContextVar[T], value: T) -> Iterator[None]:
+    """`var` holds `value` for the block, and what it held before after it: how a patched
+    loader tells the hooks it calls into that they run inside it."""
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
