@@ -311,6 +311,7 @@ def install_once(state: backend_state.State) -> None:
         costwatch,
         devices,
         loading,
+        maskless,
         remote,
         single_files,
         speedups,
@@ -329,4 +330,5 @@ def install_once(state: backend_state.State) -> None:
         speedups.install()
         condmemo.install()
         wankernels.install()
+        maskless.install()
     _installed = True
