@@ -12,6 +12,7 @@ pytest.importorskip("diffusers")
 import torch  # noqa: E402
 
 from guidelint.runner.diffusers_backend import state, tiny_table, wankernels  # noqa: E402
+from guidelint.runner.diffusers_backend.recipes import coarse  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -59,6 +60,39 @@ def test_the_fast_kernels_give_the_same_video_and_latents():
     torch.testing.assert_close(latents, own_latents, rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(decoded, own_video, rtol=1e-5, atol=1e-5)
     assert lines == [wankernels.NOTE]
+
+
+def test_the_coarse_vae_gives_the_same_video_and_latents():
+    """The 16x stand-in (two channels, one residual block a decoder level): its levels
+    after an upsampling start from one channel (frames read as three time taps) and its
+    upsampled frames are channels-last."""
+    from diffusers import AutoencoderKLWan
+
+    torch.manual_seed(0)
+    vae = AutoencoderKLWan(**coarse.RECIPES["AutoencoderKLWan/coarse"].config).eval()
+    video = torch.randn(1, 3, 9, 64, 96)
+    own_latents, own_video = run(vae, video, None)
+    cpu_state, lines = example_state()
+    latents, decoded = run(vae, video, cpu_state)
+    assert latents.shape == own_latents.shape == (1, 16, 3, 4, 6)
+    assert decoded.shape == own_video.shape == (1, 3, 9, 64, 96)
+    torch.testing.assert_close(latents, own_latents, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(decoded, own_video, rtol=1e-5, atol=1e-5)
+    assert lines == [wankernels.NOTE]
+
+
+def test_a_one_channel_convolution_is_conv3d_over_three_time_taps():
+    from diffusers.models.autoencoders.autoencoder_kl_wan import WanCausalConv3d
+
+    torch.manual_seed(0)
+    conv = WanCausalConv3d(1, 2, 3, padding=1).eval()
+    frames = torch.randn(2, 1, 6, 7, 9)  # two cached frames and four new ones, a batch of 2
+    expected = torch.nn.functional.conv3d(frames, conv.weight, conv.bias, padding=(0, 1, 1))
+    with torch.no_grad():
+        assert wankernels._one_channel_in_time(conv, frames)
+        taps = wankernels._frames_as_channels(conv, frames, 1, 1)
+    assert taps.shape == expected.shape == (2, 2, 4, 7, 9)
+    torch.testing.assert_close(taps, expected, rtol=1e-5, atol=1e-5)
 
 
 def test_the_norm_is_f_normalize_over_channels():

@@ -314,6 +314,7 @@ def install_once(state: backend_state.State) -> None:
         hvkernels,
         loading,
         magvitkernels,
+        maskless,
         remote,
         single_files,
         speedups,
@@ -334,4 +335,5 @@ def install_once(state: backend_state.State) -> None:
         wankernels.install()
         magvitkernels.install()
         hvkernels.install()
+        maskless.install()
     _installed = True
