@@ -13,7 +13,7 @@ import pytest
 
 from guidelint.check import CheckOptions, run_check
 from guidelint.rules.gl401_example_syntax_error import _line_shapes, not_python_code
-from tests.rules.test_gl501_heldout6_signals import write
+from tests.conftest import write_tree
 
 # Each the shape of a held-out 14 block labelled false, cut down.
 NOT_PYTHON = {
@@ -162,7 +162,7 @@ def test_line_shapes_tell_prose_from_code() -> None:
 
 
 def _findings(root: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    write(root, files)
+    write_tree(root, files)
     report = run_check(CheckOptions(paths=[root], select=["GL401"], use_cache=False))
     return sorted((f.path, f.line, f.message) for f in report.findings)
 

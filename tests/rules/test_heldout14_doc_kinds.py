@@ -17,7 +17,8 @@ from guidelint.check import CheckOptions, run_check
 from guidelint.config import Config
 from guidelint.doc_kind import declares_plan, doc_kind, history_by_path, history_by_text
 from guidelint.project import Project
-from tests.rules.test_gl501_heldout6_signals import stale, write
+from tests.conftest import write_tree
+from tests.rules.test_gl501_heldout6_signals import stale
 
 
 @pytest.mark.parametrize(
@@ -85,7 +86,7 @@ def test_a_self_declared_plan_stays_history_when_a_steering_file_names_it(tmp_pa
     # SuperClaude's CLAUDE.md: "planned for v5.0. See `docs/plugin-reorg.md`".
     plan = "# Plugin Re-organization Plan\n\nMove tests to `plugins/x/tests/`.\n"
     notes = "# Runner notes\n"
-    write(
+    write_tree(
         tmp_path,
         {
             "CLAUDE.md": "Planned. See `docs/plugin-reorg.md` and `docs/notes/runner.md`.\n",
@@ -136,7 +137,7 @@ def _gl(root: Path, code: str) -> list[tuple[str, int]]:
 
 def test_gl610_skips_a_skills_own_agents_md(tmp_path):
     big = "# Guide\n\n" + "Keep each change small and reviewed.\n" * 1000  # ~37 KB
-    write(
+    write_tree(
         tmp_path,
         {
             "AGENTS.md": "# Root\n\nRun `make test`.\n",
@@ -160,7 +161,7 @@ def test_gl614_skips_the_repositorys_own_package(tmp_path):
             "other": {"command": "npx", "args": ["-y", "@upstash/context7-mcp"]},
         }
     }
-    write(
+    write_tree(
         tmp_path,
         {
             "package.json": json.dumps({"name": "task-master-ai", "workspaces": ["packages/*"]}),
@@ -175,6 +176,6 @@ def test_gl614_skips_the_repositorys_own_package(tmp_path):
 
 def test_gl614_bad_package_json_is_no_error(tmp_path):
     servers = {"mcpServers": {"own": {"command": "npx", "args": ["-y", "pkg"]}}}
-    write(tmp_path, {"package.json": "{not json", ".mcp.json": json.dumps(servers)})
+    write_tree(tmp_path, {"package.json": "{not json", ".mcp.json": json.dumps(servers)})
     found = run_check(CheckOptions(paths=[tmp_path], select=["GL614"], use_cache=False))
     assert [f.code for f in found.findings] == ["GL614"]
