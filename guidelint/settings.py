@@ -81,6 +81,21 @@ DEFAULT_LINK_FILES = [
     # The repository's own pages at the top (CONTRIBUTING.md, SECURITY.md): GitHub
     # renders them as it renders the README, links relative to the root.
     "/*.md",
+    # Other coding agents' instruction files (guidelint/tools/harnesses.json): they
+    # steer an agent as CLAUDE.md does, and a link there sends it to a file. (Not their
+    # skills' folders, whose assets hold report templates with placeholder links.)
+    "GEMINI.md",
+    ".github/copilot-instructions.md",
+    ".github/instructions/**",
+    ".github/agents/**",
+    ".github/prompts/**",
+    ".cursor/rules/**",
+    ".clinerules/**",
+    ".windsurf/rules/**",
+    ".roo/**",
+    ".kiro/steering/**",
+    ".continue/rules/**",
+    ".junie/**",
 ]
 
 # Documents about other trees than this one: a changelog describes its users' files, a
