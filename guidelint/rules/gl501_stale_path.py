@@ -44,7 +44,9 @@ from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
     action_reference,
     branch_prefix,
+    link_around,
     module_path,
+    named_from_its_folder,
     names_another_place,
     plugin_users_claude,
     user_location,
@@ -108,6 +110,8 @@ class StalePath(Rule):
         # Read once per file, and only once a span names a path (most spans do not).
         paragraph_names: dict[int, set[str]] | None = None
         url_links: list[Link] | None = None
+        local_links: list[Link] | None = None  # relative links, by where they start
+        link_starts: list[int] = []
         roots: list[str] | None = None
         made: set[str] | None = None
         not_shipped: set[str] | None = None
@@ -166,6 +170,15 @@ class StalePath(Rule):
             # Asked only for a missing path: the file list, the sentence's patterns.
             if plugin_users_claude(path, project):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
+            if local_links is None:  # once per file, and only for a path still missing
+                local_links = sorted(
+                    (link for link in file.markdown.links if "://" not in link.href),
+                    key=lambda link: link.span.start,
+                )
+                link_starts = [link.span.start for link in local_links]
+            link = link_around(local_links, link_starts, span.span.start)
+            if named_from_its_folder(path, span, link, doc_dir, project):
+                continue  # [`references/x.md`](../other-skill/references/x.md)
             if not_a_claim(file.text, span.span.start, span.span.end):
                 continue
             if made is None:  # once per file, and only for a path still unexplained
