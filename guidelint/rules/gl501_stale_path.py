@@ -20,8 +20,12 @@ first segment (`dspy/docs`), a module path from a src-layout package
 symlinked in (`ln -s`), a sample row of a table given as a format, or a path its
 sentence calls old and gone or says is being relocated. Nor a folder said to be absent on
 purpose ("would go under", "currently empty", "no-ops if missing"), a coverage report
-(`coverage/`), or the path of an item labelled "Example:". A file under a nested harness
-folder (`demo/.claude/agents/x.md`) also speaks from the folder holding it (`demo/`).
+(`coverage/`), or the path of an item labelled "Example:" (also inside its supposition:
+"Example: If subtask 1.1 modifies `src/api.js`"), or of a "✅ Right:" / "❌ Wrong:" line.
+Nor a link's text naming its existing target from the target's folder, a path in a table
+row or list of another repository, or one its sentence places in the user's project
+("For existing projects: ..."). A file under a nested harness folder
+(`demo/.claude/agents/x.md`) also speaks from the folder holding it (`demo/`).
 """
 
 from __future__ import annotations
