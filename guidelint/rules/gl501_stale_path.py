@@ -57,8 +57,10 @@ from guidelint.rules.stale_path.conventions import (
 )
 from guidelint.rules.stale_path.described import (
     downloaded_in_document,
+    in_worked_project,
     quoted_utterance,
     section_component,
+    worked_projects,
 )
 from guidelint.rules.stale_path.distributed import bundle_verdict
 from guidelint.rules.stale_path.elsewhere import another_repository
@@ -120,6 +122,7 @@ class StalePath(Rule):
         made: set[str] | None = None
         not_shipped: set[str] | None = None
         theirs: set[str] | None = None  # an agent's memory, a download's destination
+        worked: frozenset[str] | None = None  # projects a documented command works on
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -227,6 +230,10 @@ class StalePath(Rule):
                 theirs = memory_files(file) | downloaded_in_document(file)
             if path.removeprefix("./") in theirs:
                 continue  # the agent's memory file its runs write; a reader's `curl -o`
+            if worked is None:
+                worked = worked_projects(file, doc_dir, project)
+            if in_worked_project(path, worked):
+                continue  # `src/types/x.ts` after `main.py --project-path ./src`
             if section_component(path, file, span, project) or quoted_utterance(file.text, span):
                 continue  # `scripts/x.sh` under "## ralph-wiggum Plugin"; a quoted message
             if user_location(file.text, span.span):

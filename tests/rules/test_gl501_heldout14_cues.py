@@ -145,3 +145,24 @@ def test_the_users_project_in_a_tools_readme(tmp_path):
     )
     found = stale(tmp_path, {"README.md": readme, "scripts/build.sh": "", ".tool/x.json": ""})
     assert found == [("README.md", 5, "scripts/release.sh")]
+
+
+def test_the_project_a_documented_command_works_on(tmp_path):
+    # mcp-agent's migration agent: run with `--project-path ./src`, it "Updates
+    # `src/types/database.ts`" of the reader's project. A folder the command's working
+    # folder has (`./app`, beside the README) is this tree's, and is still checked.
+    readme = (
+        "# Migration agent\n\n"
+        "```bash\npython main.py --repo personal-proj --project-path ./src\n"
+        "python main.py --project-path=app\n```\n\n"
+        "The agent automatically:\n\n"
+        "- Updates `src/types/database.ts` with the new interface\n"
+        "- Rewrites `app/routes/gone.ts`\n"
+    )
+    files = {
+        "agents/migrate/README.md": readme,
+        "agents/migrate/app/main.ts": "",
+        "src/types/index.ts": "",
+    }
+    found = stale(tmp_path, files)
+    assert found == [("agents/migrate/README.md", 11, "app/routes/gone.ts")]
