@@ -166,3 +166,23 @@ def test_the_project_a_documented_command_works_on(tmp_path):
     }
     found = stale(tmp_path, files)
     assert found == [("agents/migrate/README.md", 11, "app/routes/gone.ts")]
+
+
+def test_a_workflow_table_naming_actions_is_still_checked(tmp_path):
+    # An Action this repository's workflows use, or a row that calls it one, is no
+    # repository whose files the row lists.
+    table = (
+        "# CI\n\n"
+        "| Step | Uses | Workflow |\n| --- | --- | --- |\n"
+        "| Checkout | `actions/checkout` | `.github/workflows/gone.yml` |\n"
+        "| Build | the `octo/build-js` action | `.github/workflows/build-old.yml` |\n"
+    )
+    files = {
+        "docs/ci.md": table,
+        ".github/workflows/ci.yml": "jobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n",
+    }
+    found = stale(tmp_path, files)
+    assert found == [
+        ("docs/ci.md", 5, ".github/workflows/gone.yml"),
+        ("docs/ci.md", 6, ".github/workflows/build-old.yml"),
+    ]

@@ -22,8 +22,10 @@ from collections import Counter
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link
 from guidelint.project import Memo, Project
+from guidelint.rules.stale_path.conventions import ACTION_CUE, WORKFLOW_ACTIONS
 from guidelint.rules.stale_path.sentences import (
     CLAIM_WINDOW,
+    CODE_SPAN_TEXT,
     NEW_BLOCK,
     SENTENCE_END,
     sentence_tail,
@@ -179,13 +181,14 @@ def _names_another_repository(line: str, project: Project) -> bool:
     return _owner_name_elsewhere(line, project)
 
 
-def _owner_name_elsewhere(text: str, project: Project) -> bool:
+def _owner_name_elsewhere(text: str, project: Project, skip: frozenset[str] = frozenset()) -> bool:
     """`owner/name` in code, naming a repository that is not this one (its owner no
-    folder here: `docs/api` is a path of this repository)."""
+    folder here: `docs/api` is a path of this repository), nor one of `skip`."""
     return any(
         "." not in match.group(2)
         and not own_name(match.group(2), project)
         and not project.exists(match.group(1))
+        and match.group(0).strip("`") not in skip
         for match in OWNER_NAME_SPAN.finditer(text)
     )
 
@@ -207,7 +210,8 @@ def _row_of_another_repository(
     text: str, line_start: int, span: CodeSpan, project: Project
 ) -> bool:
     """The path is a cell of a table row whose other cell names another repository as
-    `owner/name` in code: a map of several repositories, the row's paths that one's."""
+    `owner/name` in code: a map of several repositories, the row's paths that one's. A
+    GitHub Action (a row that says so, or one this repository's workflows use) is none."""
     line_end = text.find("\n", line_start)
     line = text[line_start : len(text) if line_end == -1 else line_end]
     if not line.lstrip().startswith("|"):
@@ -216,7 +220,9 @@ def _row_of_another_repository(
     cell_start = line.rfind("|", 0, at) + 1
     cell_end = line.find("|", at)
     others = line[:cell_start] + line[len(line) if cell_end == -1 else cell_end :]
-    return _owner_name_elsewhere(others, project)
+    if ACTION_CUE.search(CODE_SPAN_TEXT.sub("", line)):
+        return False  # `actions/checkout` beside `.github/workflows/ci.yml`: a step, no repository
+    return _owner_name_elsewhere(others, project, project.memo(WORKFLOW_ACTIONS))
 
 
 def own_name(name: str, project: Project) -> bool:
