@@ -36,6 +36,7 @@ def git_repository(root: Path) -> Path:
         "node_modules/pkg/README.md": "# vendored\n",
         ".claude/hooks/run.sh": "#!/bin/sh\n",
         "docs/huge.md": "x" * (1 << 20),
+        "web/.gitignore": "build/\n",
     }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -64,11 +65,12 @@ def test_from_git_keeps_what_the_corpus_keeps_and_lists_everything(tmp_path):
         "LISTING.txt",
         "README.md",
         "docs/config.yaml",
+        "web/.gitignore",
     ]
     assert (out / "CLAUDE.md").is_symlink()
     assert (out / "CLAUDE.md").readlink().as_posix() == "AGENTS.md"
     listed = (out / "LISTING.txt").read_text(encoding="utf-8").split()
-    assert "src/app.py" in listed and "docs/huge.md" in listed and len(listed) == 10
+    assert "src/app.py" in listed and "docs/huge.md" in listed and len(listed) == 11
 
     scratch = layout.lay_out(out, tmp_path / "scratch")
     assert (scratch / "src/app.py").read_text(encoding="utf-8") == ""  # a placeholder
