@@ -186,3 +186,20 @@ def test_a_workflow_table_naming_actions_is_still_checked(tmp_path):
         ("docs/ci.md", 5, ".github/workflows/gone.yml"),
         ("docs/ci.md", 6, ".github/workflows/build-old.yml"),
     ]
+
+
+def test_a_row_names_a_repository_only_in_a_cell_of_its_own(tmp_path):
+    # A folder in a cell's prose (`.claude-plugin/tests`, no owner starts with a dot) or
+    # an `owner/name` inside a sentence is no map of repositories.
+    table = (
+        "# Layout\n\n"
+        "| Area | Now | Target |\n| --- | --- | --- |\n"
+        "| Tests (`.claude-plugin/tests`) | `kit/tests/` | `plugins/kit/tests/` |\n"
+        "| Docs from `octo/docs` | `kit/docs/` | `plugins/kit/docs/` |\n"
+    )
+    files = {"docs/layout.md": table, "plugins/kit/README.md": ""}
+    found = stale(tmp_path, files)
+    assert found == [
+        ("docs/layout.md", 5, "plugins/kit/tests/"),
+        ("docs/layout.md", 6, "plugins/kit/docs/"),
+    ]

@@ -91,6 +91,9 @@ OWNER_NAME_SPAN = LazyPattern(r"`([\w.-]+)/([\w.-]+)`")
 UPSTREAM_WORD = LazyPattern(r"\bupstream\b", re.IGNORECASE)
 # "Upstream `docs/README.md` → ...": the word right before the path.
 UPSTREAM_BEFORE = LazyPattern(r"\bupstream(?:'s)?\s*[*_]*$", re.IGNORECASE)
+# A table cell that is only repositories: "`langfuse/langfuse-js`", "`a/b`, `a/c`"; an
+# owner starts with no dot (`.claude-plugin/tests` is a folder, not a repository).
+REPOSITORY_CELL = LazyPattern(r"^\s*`[\w-][\w.-]*/[\w.-]+`(?:\s*,\s*`[\w-][\w.-]*/[\w.-]+`)*\s*$")
 # "`langfuse-js`:" alone on its line: a repository's short name introducing its list.
 SHORT_NAME_LINE = LazyPattern(r"^\s*[*_]*`([\w.-]+)`[*_]*\s*:?[*_]*\s*$")
 LIST_LINE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
@@ -209,7 +212,7 @@ def _short_name_of_another(line: str, text: str, project: Project) -> bool:
 def _row_of_another_repository(
     text: str, line_start: int, span: CodeSpan, project: Project
 ) -> bool:
-    """The path is a cell of a table row whose other cell names another repository as
+    """The path is a cell of a table row whose other cell is only another repository's
     `owner/name` in code: a map of several repositories, the row's paths that one's. A
     GitHub Action (a row that says so, or one this repository's workflows use) is none."""
     line_end = text.find("\n", line_start)
@@ -222,7 +225,11 @@ def _row_of_another_repository(
     others = line[:cell_start] + line[len(line) if cell_end == -1 else cell_end :]
     if ACTION_CUE.search(CODE_SPAN_TEXT.sub("", line)):
         return False  # `actions/checkout` beside `.github/workflows/ci.yml`: a step, no repository
-    return _owner_name_elsewhere(others, project, project.memo(WORKFLOW_ACTIONS))
+    skip = project.memo(WORKFLOW_ACTIONS)
+    return any(
+        REPOSITORY_CELL.match(cell) and _owner_name_elsewhere(cell, project, skip)
+        for cell in others.split("|")
+    )
 
 
 def own_name(name: str, project: Project) -> bool:
