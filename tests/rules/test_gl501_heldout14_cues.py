@@ -49,7 +49,7 @@ from tests.rules.test_gl501_heldout13_signals import claim
             "For **existing projects**: You can use `scripts/prd.txt` or migrate.\n",
             "scripts/prd.txt",
         ),
-        ("In your project, add `src/agents/triage.ts`.\n", "src/agents/triage.ts"),
+        ("In your own project, add `src/agents/triage.ts`.\n", "src/agents/triage.ts"),
     ],
 )
 def test_examples_and_the_users_project_are_no_claims(text, path):
@@ -72,6 +72,11 @@ def test_examples_and_the_users_project_are_no_claims(text, path):
         # The path named before the user's project is this repository's.
         ("Copy `templates/agent.md` into your project.\n", "templates/agent.md"),
         ("In your repo, run `scripts/bootstrap.sh`.\n", "scripts/bootstrap.sh"),
+        # payload's template README: "your app" is the template, this tree.
+        (
+            "If you are hosting your app elsewhere, remove `no-store` in `./src/app/_api`.\n",
+            "./src/app/_api",
+        ),
     ],
 )
 def test_what_the_repository_holds_is_still_a_claim(text, path):

@@ -110,12 +110,13 @@ VERDICT_LABEL = LazyPattern(
 VERDICT_LINE = LazyPattern(VERDICT_HEAD, re.IGNORECASE)  # (matched at a line's start)
 
 # "For **existing projects**: You can use `scripts/prd.txt`", "add `src/agent.ts` to
-# your project": a tool's README speaking of the user's project, where the file is. Not
-# "your repo" (a contributor's clone of this one) and only before the path.
+# your own project": a tool's README speaking of the user's project, where the file is.
+# Not plain "your project" or "your app" (a template's README means the template: this
+# tree), nor "your repo" (a contributor's clone of this one); only before the path.
 USERS_PROJECT = Worded(
     LazyPattern(
-        r"\b(?:existing|your(?: own| existing)?|(?:the )?users?'s?)[*_]*\s+[*_]*"
-        r"(?:projects?|codebases?|apps?|applications?)\b",
+        r"\b(?:existing|your (?:own|existing)|(?:the )?users?'s?)[*_]*\s+[*_]*"
+        r"(?:projects?|codebases?)\b",
         re.IGNORECASE,
     ),
     *("existing", "your", "user"),
