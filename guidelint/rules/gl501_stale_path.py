@@ -20,10 +20,13 @@ first segment (`dspy/docs`), a module path from a src-layout package
 symlinked in (`ln -s`), a sample row of a table given as a format, or a path its
 sentence calls old and gone or says is being relocated. Nor a folder said to be absent on
 purpose ("would go under", "currently empty", "no-ops if missing"), a coverage report
-(`coverage/`), or the path of an item labelled "Example:", or one in a section whose
-heading says it is not built yet ("Future work", "Roadmap", "Not yet implemented"). A
-file under a nested harness folder (`demo/.claude/agents/x.md`) also speaks from the
-folder holding it (`demo/`).
+(`coverage/`), or the path of an item labelled "Example:" (also inside its supposition:
+"Example: If subtask 1.1 modifies `src/api.js`"), or of a "✅ Right:" / "❌ Wrong:" line,
+or one in a section whose heading says it is not built yet ("Future work", "Roadmap",
+"Not yet implemented"). Nor a link's text naming its existing target from the target's
+folder, a path in a table row or list of another repository, or one its sentence places
+in the user's project ("For existing projects: ..."). A file under a nested harness
+folder (`demo/.claude/agents/x.md`) also speaks from the folder holding it (`demo/`).
 """
 
 from __future__ import annotations
@@ -46,15 +49,19 @@ from guidelint.rules.stale_path.candidates import candidate_path
 from guidelint.rules.stale_path.conventions import (
     action_reference,
     branch_prefix,
+    link_around,
     module_path,
+    named_from_its_folder,
     names_another_place,
     plugin_users_claude,
     user_location,
 )
 from guidelint.rules.stale_path.described import (
     downloaded_in_document,
+    in_worked_project,
     quoted_utterance,
     section_component,
+    worked_projects,
 )
 from guidelint.rules.stale_path.distributed import bundle_verdict
 from guidelint.rules.stale_path.elsewhere import another_repository
@@ -110,10 +117,13 @@ class StalePath(Rule):
         # Read once per file, and only once a span names a path (most spans do not).
         paragraph_names: dict[int, set[str]] | None = None
         url_links: list[Link] | None = None
+        local_links: list[Link] | None = None  # relative links, by where they start
+        link_starts: list[int] = []
         roots: list[str] | None = None
         made: set[str] | None = None
         not_shipped: set[str] | None = None
         theirs: set[str] | None = None  # an agent's memory, a download's destination
+        worked: frozenset[str] | None = None  # projects a documented command works on
         # A steering file's `legacy/` names a top-level folder of this repository.
         steering = is_steering_file(file.rel) and "/" not in file.rel.removeprefix(".claude/")
         reported: set[tuple[int, str]] = set()
@@ -168,6 +178,15 @@ class StalePath(Rule):
             # Asked only for a missing path: the file list, the sentence's patterns.
             if plugin_users_claude(path, project):
                 continue  # a plugin's docs describe its users' `.claude/`, not its own
+            if local_links is None:  # once per file, and only for a path still missing
+                local_links = sorted(
+                    (link for link in file.markdown.links if "://" not in link.href),
+                    key=lambda link: link.span.start,
+                )
+                link_starts = [link.span.start for link in local_links]
+            link = link_around(local_links, link_starts, span.span.start)
+            if named_from_its_folder(path, span, link, doc_dir, project):
+                continue  # [`references/x.md`](../other-skill/references/x.md)
             if not_a_claim(file.text, span.span.start, span.span.end):
                 continue
             if planned_section(file, span.span.start):
@@ -214,6 +233,10 @@ class StalePath(Rule):
                 theirs = memory_files(file) | downloaded_in_document(file)
             if path.removeprefix("./") in theirs:
                 continue  # the agent's memory file its runs write; a reader's `curl -o`
+            if worked is None:
+                worked = worked_projects(file, doc_dir, project)
+            if in_worked_project(path, worked):
+                continue  # `src/types/x.ts` after `main.py --project-path ./src`
             if section_component(path, file, span, project) or quoted_utterance(file.text, span):
                 continue  # `scripts/x.sh` under "## ralph-wiggum Plugin"; a quoted message
             if user_location(file.text, span.span):

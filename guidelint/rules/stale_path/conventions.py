@@ -3,13 +3,16 @@
 An MCP method (`tools/call`), a GitHub Action (`actions/checkout@v4`), an import path
 with its suffix left off (`src/email/generateEmailHTML`), the user's own file in a
 labelled location field, `owner/repo/file.md` as the text of a link to another
-repository, and the users' `.claude/` that a Claude Code plugin's docs describe.
+repository, a linked file named from its own folder, and the users' `.claude/` that a
+Claude Code plugin's docs describe.
 """
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
+from urllib.parse import unquote
 
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import CodeSpan, Link
@@ -100,6 +103,32 @@ def names_another_place(link: Link, span: CodeSpan, path: str) -> bool:
         return False
     target = link.href.split("#", 1)[0].split("?", 1)[0].rstrip("/")
     return not target.endswith("/" + path.strip("/"))
+
+
+def named_from_its_folder(
+    path: str, span: CodeSpan, link: Link | None, doc_dir: str, project: Project
+) -> bool:
+    """A code span as the text of a relative link whose target exists and ends with the
+    path: "Run its [`references/checklist.md`](../security-review/references/checklist.md)"
+    names the file from the linked skill's folder, as that skill's own pages do. Where
+    the link itself goes wrong, GL502 reports it."""
+    if link is None or not link.span.start <= span.span.start < link.span.end:
+        return False
+    href = unquote(link.href.split("#", 1)[0].split("?", 1)[0])
+    if not href or href.startswith("/") or ":" in href:
+        return False  # no target, a site-absolute one, or a URL (`mailto:`, `https:`)
+    target = posixpath.normpath(posixpath.join(doc_dir, href)).rstrip("/")
+    named = posixpath.normpath(path.removeprefix("./")).rstrip("/")
+    if target.startswith("../") or not (target == named or target.endswith("/" + named)):
+        return False
+    return project.exists(target)
+
+
+def link_around(links: list[Link], starts: list[int], offset: int) -> Link | None:
+    """The link (of `links`, sorted by start; `starts` their starts) that begins last
+    at or before `offset`: the only one that can hold it, links being never nested."""
+    index = bisect.bisect_right(starts, offset)
+    return links[index - 1] if index else None
 
 
 def _is_plugin_repository(project: Project) -> bool:

@@ -7,6 +7,8 @@
   `packages/core/types.ts`."" is an example of what a user may type, about their code.
 - A download's destination: a guide whose command runs `curl -o
   .github/workflows/x.yml URL` tells its readers to make that file in their repository.
+- The project a command works on: after `python main.py --project-path ./src`, "Updates
+  `src/types/database.ts`" names a file of the reader's project, not of this tree.
 """
 
 from __future__ import annotations
@@ -78,6 +80,35 @@ def quoted_utterance(text: str, span: CodeSpan) -> bool:
         if match.start() < at < match.end() and len(words) >= UTTERANCE_WORDS:
             return True
     return False
+
+
+# `--project-path ./src`, `--workspace-dir=app`, `--target-root "site"`: the folder of the
+# project a tool is pointed at (an option naming a project's path, not a remote `--repo`).
+PROJECT_OPTION = LazyPattern(
+    r"--(?:project|workspace|codebase|target|repo)[-_](?:path|dir|directory|root|folder)"
+    r"(?:=|[ \t]+)['\"]?([\w.\-/]+)"
+)
+
+
+def worked_projects(file: SourceFile, doc_dir: str, project: Project) -> frozenset[str]:
+    """The folders a command of the document's fences points a tool at as the project
+    it works on (`--project-path ./src`), where no such folder is beside the document
+    (the command's working folder): the reader's project, whose files the tool edits."""
+    folders: set[str] = set()
+    for fence in file.markdown.fences:
+        for match in PROJECT_OPTION.finditer(fence.content):
+            folder = posixpath.normpath(match.group(1)).rstrip("/")
+            if folder in ("", ".") or folder.startswith(".."):
+                continue  # the working folder itself, or one above it: this tree
+            if not project.exists(posixpath.join(doc_dir, folder) if doc_dir else folder):
+                folders.add(folder)
+    return frozenset(folders)
+
+
+def in_worked_project(path: str, worked: frozenset[str]) -> bool:
+    """The path lies in one of the projects a documented command works on."""
+    clean = posixpath.normpath(path.removeprefix("./"))
+    return any(clean.startswith(folder + "/") for folder in worked)
 
 
 def downloaded_in_document(file: SourceFile) -> set[str]:

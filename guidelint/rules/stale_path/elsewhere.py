@@ -22,8 +22,10 @@ from collections import Counter
 from guidelint.lazy_re import LazyPattern
 from guidelint.markdown import Block, CodeSpan, Link
 from guidelint.project import Memo, Project
+from guidelint.rules.stale_path.conventions import ACTION_CUE, WORKFLOW_ACTIONS
 from guidelint.rules.stale_path.sentences import (
     CLAIM_WINDOW,
+    CODE_SPAN_TEXT,
     NEW_BLOCK,
     SENTENCE_END,
     sentence_tail,
@@ -89,6 +91,11 @@ OWNER_NAME_SPAN = LazyPattern(r"`([\w.-]+)/([\w.-]+)`")
 UPSTREAM_WORD = LazyPattern(r"\bupstream\b", re.IGNORECASE)
 # "Upstream `docs/README.md` → ...": the word right before the path.
 UPSTREAM_BEFORE = LazyPattern(r"\bupstream(?:'s)?\s*[*_]*$", re.IGNORECASE)
+# A table cell that is only repositories: "`langfuse/langfuse-js`", "`a/b`, `a/c`"; an
+# owner starts with no dot (`.claude-plugin/tests` is a folder, not a repository).
+REPOSITORY_CELL = LazyPattern(r"^\s*`[\w-][\w.-]*/[\w.-]+`(?:\s*,\s*`[\w-][\w.-]*/[\w.-]+`)*\s*$")
+# "`langfuse-js`:" alone on its line: a repository's short name introducing its list.
+SHORT_NAME_LINE = LazyPattern(r"^\s*[*_]*`([\w.-]+)`[*_]*\s*:?[*_]*\s*$")
 LIST_LINE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
 LIST_REACH = 400  # lines walked up a list to the line that introduces it
 # How far before a span the same path is looked for: a window, so that a page of many
@@ -110,6 +117,8 @@ def another_repository(
         return True  # "Upstream `docs/README.md` → `learning-hub/index.md`"
     if _listed_from_another_repository(text, line_start, project):
         return True
+    if _row_of_another_repository(text, line_start, span, project):
+        return True  # | JS/TS SDKs | `langfuse/langfuse-js` | `packages/client` |
     # the same path, listed earlier under another repository
     first = text.find(f"`{path}`", max(0, span.span.start - EARLIER_REACH), span.span.start)
     if first != -1:
@@ -178,18 +187,63 @@ def _listed_from_another_repository(text: str, line_start: int, project: Project
             continue  # another item, its continuation, or a blank line inside the list
         if above.lstrip().startswith(("#", "```", "~~~", "|")):
             return False  # a heading, a fence or a table: no sentence introduces the list
-        return _names_another_repository(above, project)
+        return _names_another_repository(above, project) or _short_name_of_another(
+            above, text, project
+        )
     return False
 
 
 def _names_another_repository(line: str, project: Project) -> bool:
     if UPSTREAM_WORD.search(line):
         return True
+    return _owner_name_elsewhere(line, project)
+
+
+def _owner_name_elsewhere(text: str, project: Project, skip: frozenset[str] = frozenset()) -> bool:
+    """`owner/name` in code, naming a repository that is not this one (its owner no
+    folder here: `docs/api` is a path of this repository), nor one of `skip`."""
     return any(
         "." not in match.group(2)
         and not own_name(match.group(2), project)
-        and not project.exists(match.group(1))  # `docs/api`: a folder of this repository
-        for match in OWNER_NAME_SPAN.finditer(line)
+        and not project.exists(match.group(1))
+        and match.group(0).strip("`") not in skip
+        for match in OWNER_NAME_SPAN.finditer(text)
+    )
+
+
+def _short_name_of_another(line: str, text: str, project: Project) -> bool:
+    """A line that is only a repository's name in code ("`langfuse-js`:"), the name of
+    one the same page names in full as `owner/name` in code: a heading, in effect, of
+    that repository's files."""
+    match = SHORT_NAME_LINE.match(line)
+    if match is None or own_name(match.group(1), project):
+        return False
+    name = re.escape(match.group(1))
+    return any(
+        not project.exists(full.group(1)) for full in re.finditer(r"`([\w.-]+)/" + name + "`", text)
+    )
+
+
+def _row_of_another_repository(
+    text: str, line_start: int, span: CodeSpan, project: Project
+) -> bool:
+    """The path is a cell of a table row whose other cell is only another repository's
+    `owner/name` in code: a map of several repositories, the row's paths that one's. A
+    GitHub Action (a row that says so, or one this repository's workflows use) is none."""
+    line_end = text.find("\n", line_start)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    if not line.lstrip().startswith("|"):
+        return False
+    at = span.span.start - line_start
+    cell_start = line.rfind("|", 0, at) + 1
+    cell_end = line.find("|", at)
+    others = line[:cell_start] + line[len(line) if cell_end == -1 else cell_end :]
+    if ACTION_CUE.search(CODE_SPAN_TEXT.sub("", line)):
+        return False  # `actions/checkout` beside `.github/workflows/ci.yml`: a step, no repository
+    skip = project.memo(WORKFLOW_ACTIONS)
+    return any(
+        REPOSITORY_CELL.match(cell) and _owner_name_elsewhere(cell, project, skip)
+        for cell in others.split("|")
     )
 
 

@@ -81,6 +81,50 @@ EXAMPLE_LABEL = AtEnd(
     6,
 )
 
+# "- **Example**: If subtask 1.1 modifies `src/api.js` and subtask 1.2 modifies
+# `src/utils.js`, ...": an example that supposes a case ("If", "When", "Suppose") names
+# an imagined file inside its supposition, however many words that takes. Not past the
+# supposition's end (a comma): "Example: if it fails, read `docs/debug.md`" is a claim.
+HYPOTHETICAL_EXAMPLE = AtEnd(
+    LazyPattern(
+        r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|_)?(?:e\.\s?g\.|example|for example)"
+        r"(?:\*\*|_)?\s*:(?:\*\*|_)?\s*(?:if|when|suppose|say|imagine)\b"
+        r"(?:[^,;:.!?]|[.](?!\s))*$",
+        re.IGNORECASE,
+    ),
+    20,
+)
+
+# "✅ **Right**: `tests/auth.test.js`, `scripts/deploy.sh`" over "❌ **Wrong**: ...": a
+# line that shows instances of a convention, labelled good or bad, with only other
+# instances (code spans) between the label and the path. The label's start; the
+# instances before the path are read by VERDICT_LABEL.
+VERDICT_HEAD = (
+    r"\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:[\u2705\u274c\u2714\u2716\u2713\u2717\u2718\u26d4"
+    r"\U0001f44d\U0001f44e\U0001f6ab]\ufe0f?\s*)?(?:\*\*|_)?"
+    r"(?:right|wrong|good|bad|correct|incorrect)(?:\*\*|_)?\s*:(?:\*\*|_)?\s*"
+)
+VERDICT_LABEL = LazyPattern(
+    VERDICT_HEAD + r"(?:`[^`]+`\s*(?:,|\band\b|\bor\b)\s*)*\Z", re.IGNORECASE
+)
+VERDICT_LINE = LazyPattern(VERDICT_HEAD, re.IGNORECASE)  # (matched at a line's start)
+
+# "For **existing projects**: You can use `scripts/prd.txt`", "add `src/agent.ts` to
+# your own project": a tool's README speaking of the user's project, where the file is.
+# Not plain "your project" or "your app" (a template's README means the template: this
+# tree), nor "your repo" (a contributor's clone of this one); only before the path.
+USERS_PROJECT = Worded(
+    LazyPattern(
+        r"\b(?:existing|your (?:own|existing)|(?:the )?users?'s?)[*_]*\s+[*_]*"
+        r"(?:projects?|codebases?)\b",
+        re.IGNORECASE,
+    ),
+    *("existing", "your", "user"),
+)
+
+LABEL_REACH = 300  # characters: a labelled line of instances is short
+VERDICT_LINES = 3  # lines above or below where the contrasting verdict is
+
 OR_SIMILAR = Worded(
     LazyPattern(r"\bor (?:similar|the like|equivalent)\b", re.IGNORECASE),
     *("or similar", "or the like", "or equivalent"),
@@ -231,6 +275,9 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
     return bool(
         ILLUSTRATION.search(own_before)
         or EXAMPLE_LABEL.search(own_before)
+        or HYPOTHETICAL_EXAMPLE.search(own_before)
+        or verdict_instance(text, line_start, before)
+        or USERS_PROJECT.search(own_before)
         or OR_SIMILAR.search(sentence)
         or (not run and CREATED.search(sentence))
         or (not run and made_across_lines(joined))
@@ -245,6 +292,21 @@ def not_a_claim(text: str, start: int, end: int) -> bool:
         or (previous.rstrip().endswith(":") and bool(CREATED.search(previous)))
         or (not own_before.strip(" -*>") and bool(ILLUSTRATION.search(previous[-24:])))
     )
+
+
+def verdict_instance(text: str, line_start: int, before: str) -> bool:
+    """The path is one of the instances a line labelled "Right:" or "Wrong:" lists,
+    and a line near it carries a verdict too: a contrast of good and bad examples of a
+    convention ("✅ **Right**: `tests/auth.test.js`" over "❌ **Wrong**: `auth.test.js`
+    next to `auth.js`"), not files the repository holds."""
+    if len(before) > LABEL_REACH or not VERDICT_LABEL.match(before):
+        return False
+    reach = LABEL_REACH * VERDICT_LINES
+    above = text[max(0, line_start - reach) : max(0, line_start - 1)]
+    line_end = text.find("\n", line_start)
+    below = "" if line_end == -1 else text[line_end + 1 : line_end + 1 + reach]
+    near = above.split("\n")[-VERDICT_LINES:] + below.split("\n")[:VERDICT_LINES]
+    return any(VERDICT_LINE.match(line) for line in near if line.strip())
 
 
 def went_or_going(own_before: str, sentence_after: str) -> bool:
