@@ -23,32 +23,16 @@ autograd on, on the GPU path or in another dtype, diffusers' own code runs.
 
 from __future__ import annotations
 
-from guidelint.runner.diffusers_backend.state import State, current, remember_original
+from guidelint.runner.diffusers_backend.state import remember_original
+
+# The same gate as the Wan VAE's kernels: the CPU path, inference, a float32 CPU tensor.
+from guidelint.runner.diffusers_backend.wankernels import _fast_path
 
 NOTE = (
     "AutoencoderKLHunyuanVideo: its 3D convolutions on oneDNN's kernel in channels-last "
     "order (the same values to float32 rounding; CPU path): at the tiny VAE's few "
     "channels torch picks its slow reference kernel"
 )
-
-
-def _fast_path(tensor) -> State | None:
-    """The example's state where it runs on the CPU path, in inference, on a float32
-    CPU tensor; None where diffusers' own kernels should run."""
-    import torch
-
-    state = current()
-    if (
-        state is None
-        or state.gpu
-        or torch.is_grad_enabled()
-        or not isinstance(tensor, torch.Tensor)
-        or tensor.device.type != "cpu"
-        or tensor.dtype != torch.float32
-        or tensor.layout != torch.strided
-    ):
-        return None
-    return state
 
 
 def channels_last_convolution(conv, padded):
